@@ -1,0 +1,103 @@
+"""All configuration, read once into one typed object.
+
+Precedence: the process environment first, then a ``.env`` file (python-dotenv), then defaults.
+A value in ``.env`` never overrides the environment.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Mapping
+
+from dotenv import dotenv_values
+
+log = logging.getLogger(__name__)
+
+DEFAULT_MODEL = "gpt-4o-mini"
+DEFAULT_TELEGRAM_API_BASE = "https://api.telegram.org"
+
+
+class ConfigError(ValueError):
+    """A configuration value is present but unusable; the message names the variable."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything the app reads from its environment. Secrets are kept out of ``repr``."""
+
+    openai_api_key: str | None = field(default=None, repr=False)
+    openai_base_url: str | None = None
+    openai_model: str = DEFAULT_MODEL
+    telegram_bot_token: str | None = field(default=None, repr=False)
+    telegram_chat_id: str | None = None
+    telegram_api_base: str = DEFAULT_TELEGRAM_API_BASE
+    owner_name: str = "the owner"
+    knowledge_dir: Path = Path("knowledge")
+    data_dir: Path = Path("data")
+    max_turns: int = 2
+    queue_concurrency: int = 3
+    queue_max_size: int = 64
+    max_message_chars: int = 4000
+    email_check_deliverability: bool = False
+    model_timeout_seconds: float = 60.0
+    model_max_retries: int = 2
+    server_name: str | None = None
+    server_port: int | None = None
+
+    @property
+    def model_configured(self) -> bool:
+        """True when there is an API key to call the model with."""
+        return bool(self.openai_api_key)
+
+    @property
+    def telegram_configured(self) -> bool:
+        """True when both the bot token and the owner's chat id are set."""
+        return bool(self.telegram_bot_token and self.telegram_chat_id)
+
+
+def load_settings(environ: Mapping[str, str], dotenv_path: str | Path | None = ".env") -> Settings:
+    """Build :class:`Settings` from ``environ`` and, beneath it, the ``.env`` file at ``dotenv_path``."""
+    values: dict[str, str] = {}
+    if dotenv_path is not None and Path(dotenv_path).is_file():
+        values.update({k: v for k, v in dotenv_values(dotenv_path).items() if v is not None})
+    values.update(environ)  # the environment wins
+
+    def text(name: str) -> str | None:
+        value = values.get(name, "").strip()
+        return value or None
+
+    def number(name: str, default: int, minimum: int = 1) -> int:
+        raw = text(name)
+        if raw is None:
+            return default
+        try:
+            parsed = int(raw)
+        except ValueError:
+            raise ConfigError(f"{name} must be a whole number, got {raw!r}") from None
+        if parsed < minimum:
+            raise ConfigError(f"{name} must be at least {minimum}, got {parsed}")
+        return parsed
+
+    def flag(name: str) -> bool:
+        return (text(name) or "").lower() in {"1", "true", "yes", "on"}
+
+    return Settings(
+        openai_api_key=text("OPENAI_API_KEY"),
+        openai_base_url=text("OPENAI_BASE_URL"),
+        openai_model=text("OPENAI_MODEL") or DEFAULT_MODEL,
+        telegram_bot_token=text("TELEGRAM_BOT_TOKEN"),
+        telegram_chat_id=text("TELEGRAM_CHAT_ID"),
+        telegram_api_base=(text("TELEGRAM_API_BASE") or DEFAULT_TELEGRAM_API_BASE).rstrip("/"),
+        owner_name=text("OWNER_NAME") or "the owner",
+        knowledge_dir=Path(text("KNOWLEDGE_DIR") or "knowledge"),
+        data_dir=Path(text("DATA_DIR") or "data"),
+        max_turns=number("MAX_TURNS", 2),
+        queue_concurrency=number("QUEUE_CONCURRENCY", 3),
+        queue_max_size=number("QUEUE_MAX_SIZE", 64),
+        max_message_chars=number("MAX_MESSAGE_CHARS", 4000),
+        email_check_deliverability=flag("EMAIL_CHECK_DELIVERABILITY"),
+        server_name=text("GRADIO_SERVER_NAME"),
+        server_port=number("GRADIO_SERVER_PORT", 0, minimum=0) or None,
+    )

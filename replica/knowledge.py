@@ -1,0 +1,56 @@
+"""Reads the owner's knowledge folder: Markdown, text and PDF files, nested folders included."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+
+from pypdf import PdfReader
+
+log = logging.getLogger(__name__)
+
+TEXT_SUFFIXES = {".md", ".markdown", ".txt"}
+PDF_SUFFIXES = {".pdf"}
+
+
+@dataclass(frozen=True)
+class Document:
+    """One knowledge file: its path relative to the folder, and its text."""
+
+    name: str
+    text: str
+
+
+def _read_pdf(path: Path) -> str:
+    reader = PdfReader(path)
+    return "\n".join((page.extract_text() or "") for page in reader.pages)
+
+
+def load_documents(folder: Path) -> list[Document]:
+    """Return every readable knowledge file under ``folder``, in a stable (sorted) order.
+
+    A file that cannot be read is skipped with a log line naming it; a missing folder gives no documents.
+    """
+    if not folder.is_dir():
+        log.warning("Knowledge folder %s does not exist; the replica has no knowledge", folder)
+        return []
+    documents = []
+    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        suffix = path.suffix.lower()
+        if suffix not in TEXT_SUFFIXES | PDF_SUFFIXES:
+            continue
+        try:
+            text = _read_pdf(path) if suffix in PDF_SUFFIXES else path.read_text(encoding="utf-8")
+        except Exception as exc:  # a bad file must never stop the app
+            log.warning("Skipping knowledge file %s: %s", path, exc)
+            continue
+        if text.strip():
+            documents.append(Document(name=path.relative_to(folder).as_posix(), text=text.strip()))
+    log.info("Loaded %d knowledge file(s) from %s", len(documents), folder)
+    return documents
+
+
+def render_knowledge(documents: list[Document]) -> str:
+    """Join documents into one block for the system prompt, each under a header naming its file."""
+    return "\n\n".join(f"### {doc.name}\n\n{doc.text}" for doc in documents)

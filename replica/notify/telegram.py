@@ -1,0 +1,71 @@
+"""A small Telegram Bot API client: ``sendMessage`` over ``requests``, with a timeout and checked answers."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+import requests
+
+log = logging.getLogger(__name__)
+
+
+class TelegramError(Exception):
+    """Telegram refused a message or could not be reached. Never carries the bot token."""
+
+    def __init__(self, description: str, status: int | None = None, retry_after: float | None = None):
+        super().__init__(description)
+        self.description = description
+        self.status = status
+        self.retry_after = retry_after
+
+    @property
+    def is_parse_error(self) -> bool:
+        """True when Telegram could not parse the message's HTML entities."""
+        return self.status == 400 and "can't parse entities" in self.description.lower()
+
+    @property
+    def is_retryable(self) -> bool:
+        """Network trouble, rate limits and server errors may pass; other 4xx answers will not."""
+        return self.status is None or self.status == 429 or self.status >= 500
+
+
+@dataclass
+class TelegramClient:
+    """Sends messages to one chat. ``timeout`` is (connect, read) seconds for every call."""
+
+    api_base: str
+    token: str
+    chat_id: str
+    timeout: tuple[float, float] = (3.05, 10.0)
+    session: requests.Session | None = None
+
+    def __post_init__(self) -> None:
+        self.session = self.session or requests.Session()
+
+    def _redact(self, text: str) -> str:
+        return text.replace(self.token, "<token>")
+
+    def send_message(self, text: str, parse_mode: str | None = "HTML") -> int:
+        """Send ``text`` to the owner's chat and return Telegram's ``message_id``.
+
+        Raises :class:`TelegramError` on any failure, with the token redacted.
+        """
+        payload: dict[str, object] = {"chat_id": self.chat_id, "text": text}
+        if parse_mode:
+            payload["parse_mode"] = parse_mode
+        url = f"{self.api_base}/bot{self.token}/sendMessage"
+        try:
+            response = self.session.post(url, json=payload, timeout=self.timeout)
+        except requests.RequestException as exc:
+            # requests puts the URL, and so the token, into its messages.
+            raise TelegramError(f"{type(exc).__name__}: {self._redact(str(exc))}") from None
+        try:
+            body = response.json()
+        except ValueError:
+            body = {}
+        if response.ok and body.get("ok"):
+            return int(body.get("result", {}).get("message_id", 0))
+        description = self._redact(str(body.get("description") or f"HTTP {response.status_code}"))
+        retry_after = (body.get("parameters") or {}).get("retry_after")
+        raise TelegramError(description, status=response.status_code, retry_after=retry_after)

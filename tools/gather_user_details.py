@@ -1,0 +1,54 @@
+"""``gather_user_details``: a visitor left their email; check it, then tell the owner."""
+
+from __future__ import annotations
+
+from email_validator import EmailNotValidError, validate_email
+
+from replica.notify import Alert
+from tools.registry import Tool, ToolContext
+
+
+def gather_user_details(context: ToolContext, email: str, notes: str, name: str | None = None) -> str:
+    """Validate ``email`` and, if it is valid, alert the owner of the new lead.
+
+    Returns ``ok``, or an error telling the model to ask the visitor for a valid address.
+    """
+    try:
+        valid = validate_email(email.strip(), check_deliverability=context.check_deliverability)
+    except EmailNotValidError as exc:
+        return (
+            f"Error: the email address {email!r} is invalid: {exc} Nothing was saved. "
+            "Tell the visitor the address does not look right and ask them for a valid email address."
+        )
+    context.notifier.notify(
+        Alert(
+            kind="lead",
+            title="New lead",
+            fields=(("Name", (name or "").strip() or "(not given)"), ("Email", valid.normalized), ("Notes", notes)),
+            session_id=context.session_id,
+        )
+    )
+    return "ok"
+
+
+TOOL = Tool(
+    name="gather_user_details",
+    description=(
+        "Record that a visitor wants to get in touch: call this when the visitor gives an email address. "
+        "The owner is told at once."
+    ),
+    parameters={
+        "type": "object",
+        "properties": {
+            "email": {"type": "string", "description": "The visitor's email address, exactly as given."},
+            "notes": {
+                "type": "string",
+                "description": "What the visitor wants or is interested in, in a sentence or two.",
+            },
+            "name": {"type": "string", "description": "The visitor's name, if they gave it."},
+        },
+        "required": ["email", "notes"],
+        "additionalProperties": False,
+    },
+    function=gather_user_details,
+)
