@@ -1,0 +1,112 @@
+"""Fixtures: fake model and Telegram servers on 127.0.0.1, a clean environment, and the running app."""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from replica.config import Settings  # noqa: E402
+from tests.fakes.openai_server import FakeOpenAI  # noqa: E402
+from tests.fakes.telegram_server import FakeTelegram  # noqa: E402
+
+CONFIG_NAMES = [
+    "OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL", "TELEGRAM_BOT_TOKEN", "TELEGRAM_CHAT_ID",
+    "TELEGRAM_API_BASE", "OWNER_NAME", "KNOWLEDGE_DIR", "DATA_DIR", "MAX_TURNS", "QUEUE_CONCURRENCY",
+    "QUEUE_MAX_SIZE", "MAX_MESSAGE_CHARS", "EMAIL_CHECK_DELIVERABILITY", "GRADIO_SERVER_NAME", "GRADIO_SERVER_PORT",
+]
+API_KEY = "sk-test-SECRET-key-0123456789"
+PROFILE = """# Ada Lovelace
+
+I am a software engineer in London. I work on analytical engines and write about computing.
+
+## Experience
+- 2019-2024: Lead engineer at Babbage & Co, project ORBIT-417 (a difference-engine scheduler).
+"""
+
+
+@pytest.fixture(autouse=True)
+def clean_env(monkeypatch, tmp_path):
+    """No real key, token or .env can leak into a test; Gradio stays offline."""
+    for name in CONFIG_NAMES:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("GRADIO_ANALYTICS_ENABLED", "False")
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
+    monkeypatch.chdir(tmp_path)
+
+
+@pytest.fixture
+def fake_openai():
+    server = FakeOpenAI()
+    yield server
+    server.close()
+
+
+@pytest.fixture
+def fake_telegram():
+    server = FakeTelegram()
+    yield server
+    server.close()
+
+
+@pytest.fixture
+def knowledge_dir(tmp_path) -> Path:
+    folder = tmp_path / "knowledge"
+    folder.mkdir()
+    (folder / "profile.md").write_text(PROFILE, encoding="utf-8")
+    return folder
+
+
+@pytest.fixture
+def settings(fake_openai, fake_telegram, knowledge_dir, tmp_path) -> Settings:
+    """Settings pointing at the fakes: the real SDK and requests talk to 127.0.0.1 only."""
+    return Settings(
+        openai_api_key=API_KEY,
+        openai_base_url=fake_openai.base_url,
+        openai_model="fake-model",
+        telegram_bot_token=fake_telegram.token,
+        telegram_chat_id=fake_telegram.chat_id,
+        telegram_api_base=fake_telegram.url,
+        owner_name="Ada Lovelace",
+        knowledge_dir=knowledge_dir,
+        data_dir=tmp_path / "data",
+        model_max_retries=1,
+        model_timeout_seconds=5,
+    )
+
+
+@pytest.fixture
+def start_app():
+    """Start the real app (``create_app``) on a free port; yields a function returning its URL."""
+    from app import create_app
+
+    started = []
+
+    def start(settings: Settings) -> str:
+        app = create_app(settings)
+        app.demo.launch(prevent_thread_lock=True, server_name="127.0.0.1", server_port=None, quiet=True)
+        started.append(app)
+        return app.demo.local_url
+
+    yield start
+    for app in started:
+        app.close()
+
+
+@pytest.fixture
+def app_url(start_app, settings) -> str:
+    return start_app(settings)
+
+
+@pytest.fixture
+def visitor(app_url):
+    """A new visitor: a gradio_client session of its own."""
+    from gradio_client import Client
+
+    return lambda: Client(app_url, verbose=False)

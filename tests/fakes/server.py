@@ -1,0 +1,84 @@
+"""A tiny real HTTP server on 127.0.0.1, run in a thread, that the fakes build on."""
+
+from __future__ import annotations
+
+import json
+import threading
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, Iterable
+
+
+@dataclass
+class Response:
+    """What a fake answers: a status, headers, and either a JSON body or an iterable of byte chunks."""
+
+    status: int = 200
+    json_body: Any = None
+    chunks: Iterable[bytes] | None = None
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+class LocalServer:
+    """Serves ``handle(method, path, headers, body)`` on a free port of 127.0.0.1 until ``close()``."""
+
+    def __init__(self) -> None:
+        owner = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def _serve(self) -> None:
+                length = int(self.headers.get("Content-Length") or 0)
+                raw = self.rfile.read(length) if length else b""
+                try:
+                    body = json.loads(raw) if raw else {}
+                except ValueError:
+                    body = {"_raw": raw.decode("utf-8", "replace")}
+                headers = {k.lower(): v for k, v in self.headers.items()}
+                response = owner.handle(self.command, self.path, headers, body)
+                try:
+                    self._write(response)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass  # the client gave up (a timeout test); nothing to do
+
+            def _write(self, response: Response) -> None:
+                self.send_response(response.status)
+                for name, value in response.headers.items():
+                    self.send_header(name, value)
+                if response.chunks is not None:
+                    self.send_header("Content-Type", "text/event-stream")
+                    self.send_header("Connection", "close")
+                    self.end_headers()
+                    for chunk in response.chunks:
+                        self.wfile.write(chunk)
+                        self.wfile.flush()
+                    return
+                data = json.dumps(response.json_body).encode()
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            do_GET = do_POST = _serve
+
+            def log_message(self, *args: Any) -> None:  # keep test output quiet
+                pass
+
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._server.daemon_threads = True
+        self.port = self._server.server_address[1]
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._thread.start()
+
+    @property
+    def url(self) -> str:
+        """The server's base URL."""
+        return f"http://127.0.0.1:{self.port}"
+
+    def handle(self, method: str, path: str, headers: dict[str, str], body: Any) -> Response:
+        """Answer one request; subclasses script this."""
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Stop serving and free the port."""
+        self._server.shutdown()
+        self._server.server_close()

@@ -1,0 +1,140 @@
+"""A Telegram Bot API stand-in that answers ``sendMessage`` as the real one does.
+
+It checks the token and chat, parses ``parse_mode=HTML`` strictly (unsupported tags and bare ``&``
+are refused with "can't parse entities"), enforces the 4096-character limit on the visible text, and
+can be scripted to fail: HTTP errors, 429 with ``retry_after``, slowness. Delivered messages are kept
+with their visible text, as the owner would read it.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass
+from typing import Any
+
+from tests.fakes.server import LocalServer, Response
+
+TOKEN = "123456789:AAFakeTokenForTests_abcdefghijklmno"
+CHAT_ID = "4242"
+ALLOWED_TAGS = {"b", "strong", "i", "em", "u", "ins", "s", "strike", "del", "a", "code", "pre", "tg-spoiler", "blockquote"}
+TAG = re.compile(r"<(/?)([a-zA-Z][\w-]*)[^<>]*>")
+ENTITY = re.compile(r"&(lt|gt|amp|quot|#\d+|#x[0-9a-fA-F]+);")
+
+
+class ParseError(ValueError):
+    pass
+
+
+def visible_text(text: str) -> str:
+    """Parse Telegram HTML the strict way and return the text a reader sees; raise ParseError if Telegram would."""
+    out, stack, pos = [], [], 0
+    while pos < len(text):
+        char = text[pos]
+        if char == "<":
+            match = TAG.match(text, pos)
+            if not match:
+                raise ParseError(f"Unexpected character '<' at byte offset {len(text[:pos].encode())}")
+            closing, name = match.group(1), match.group(2).lower()
+            if name not in ALLOWED_TAGS:
+                raise ParseError(f'Unsupported start tag "{name}" at byte offset {len(text[:pos].encode())}')
+            if closing:
+                if not stack or stack.pop() != name:
+                    raise ParseError(f'Can\'t find end tag corresponding to start tag "{name}"')
+            else:
+                stack.append(name)
+            pos = match.end()
+        elif char == "&":
+            match = ENTITY.match(text, pos)
+            if not match:
+                raise ParseError(f"Character entity expected at byte offset {len(text[:pos].encode())}")
+            out.append(html.unescape(match.group(0)))
+            pos = match.end()
+        else:
+            out.append(char)
+            pos += 1
+    if stack:
+        raise ParseError(f'Can\'t find end tag corresponding to start tag "{stack[-1]}"')
+    return "".join(out)
+
+
+@dataclass
+class Delivered:
+    """A message Telegram accepted: what was sent, what the owner sees, and when."""
+
+    payload: dict
+    text: str
+    at: float
+
+
+class FakeTelegram(LocalServer):
+    """The stand-in. Script failures with :meth:`fail_next`; read :attr:`delivered` and :attr:`attempts`."""
+
+    def __init__(self, token: str = TOKEN, chat_id: str = CHAT_ID) -> None:
+        self.token = token
+        self.chat_id = chat_id
+        self.delivered: list[Delivered] = []
+        self.attempts: list[tuple[float, int]] = []  # (time, status answered)
+        self.failures: deque[tuple[int, float | None]] = deque()
+        self.delay = 0.0
+        self._lock = threading.Lock()
+        self._message_id = 0
+        super().__init__()
+
+    def fail_next(self, status: int, times: int = 1, retry_after: float | None = None) -> None:
+        """Answer the next ``times`` sendMessage calls with ``status`` (a 429 carries ``retry_after``)."""
+        self.failures.extend([(status, retry_after)] * times)
+
+    def wait_for(self, count: int, timeout: float = 10.0) -> list[Delivered]:
+        """Wait until ``count`` messages were delivered (or ``timeout`` passed) and return them."""
+        deadline = time.monotonic() + timeout
+        while len(self.delivered) < count and time.monotonic() < deadline:
+            time.sleep(0.02)
+        return list(self.delivered)
+
+    def handle(self, method: str, path: str, headers: dict[str, str], body: Any) -> Response:
+        time.sleep(self.delay)
+        response = self._answer(path, body)
+        with self._lock:
+            self.attempts.append((time.monotonic(), response.status))
+        return response
+
+    def _answer(self, path: str, body: Any) -> Response:
+        if not path.startswith(f"/bot{self.token}/"):
+            return _error(401, "Unauthorized")
+        if not path.endswith("/sendMessage"):
+            return _error(404, "Not Found")
+        with self._lock:
+            scripted = self.failures.popleft() if self.failures else None
+        if scripted:
+            status, retry_after = scripted
+            if status == 429:
+                return _error(429, f"Too Many Requests: retry after {retry_after}", {"retry_after": retry_after})
+            return _error(status, "Internal Server Error" if status >= 500 else "Bad Request")
+        if str(body.get("chat_id")) != self.chat_id:
+            return _error(400, "Bad Request: chat not found")
+        text = body.get("text") or ""
+        try:
+            shown = visible_text(text) if body.get("parse_mode") == "HTML" else text
+        except ParseError as exc:
+            return _error(400, f"Bad Request: can't parse entities: {exc}")
+        if not shown.strip():
+            return _error(400, "Bad Request: message text is empty")
+        if len(shown.encode("utf-16-le")) // 2 > 4096:
+            return _error(400, "Bad Request: message is too long")
+        with self._lock:
+            self._message_id += 1
+            self.delivered.append(Delivered(payload=body, text=shown, at=time.monotonic()))
+            message_id = self._message_id
+        result = {"message_id": message_id, "chat": {"id": int(self.chat_id), "type": "private"}, "date": int(time.time()), "text": shown}
+        return Response(200, {"ok": True, "result": result})
+
+
+def _error(code: int, description: str, parameters: dict | None = None) -> Response:
+    body: dict[str, Any] = {"ok": False, "error_code": code, "description": description}
+    if parameters:
+        body["parameters"] = parameters
+    return Response(code, body)
