@@ -1,0 +1,94 @@
+"""The whole app as a visitor meets it: a gradio_client session against the running page."""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
+
+import requests
+
+from replica import agent as agent_module
+from tests.fakes.openai_server import call, fail, say
+
+
+def test_page_shows_the_owner_name(app_url):
+    page = requests.get(app_url, timeout=10)
+    assert page.status_code == 200 and "Ada Lovelace" in page.text
+
+
+def test_visitor_gets_an_answer_built_from_the_knowledge(visitor, fake_openai):
+    fake_openai.script(say("I led project ORBIT-417."))
+    assert visitor().predict("What did you work on?", api_name="/chat") == "I led project ORBIT-417."
+    system = fake_openai.requests[0]["messages"][0]
+    assert system["role"] == "system" and "ORBIT-417" in system["content"] and "Ada Lovelace" in system["content"]
+
+
+def test_history_is_kept_per_visitor_and_never_shared(visitor, fake_openai):
+    fake_openai.script(say("Hello Grace."), say("You said your name is Grace."), say("Hello stranger."))
+    grace, other = visitor(), visitor()
+    grace.predict("My name is Grace", api_name="/chat")
+    grace.predict("What is my name?", api_name="/chat")
+    other.predict("Who am I?", api_name="/chat")
+    second = [(m["role"], m["content"]) for m in fake_openai.requests[1]["messages"][1:]]
+    assert second == [("user", "My name is Grace"), ("assistant", "Hello Grace."), ("user", "What is my name?")]
+    third = [(m["role"], m["content"]) for m in fake_openai.requests[2]["messages"][1:]]
+    assert third == [("user", "Who am I?")]
+
+
+def test_a_lead_reaches_telegram_with_the_name_as_typed(visitor, fake_openai, fake_telegram):
+    name = "Ada <b>Lovelace</b> & Co"
+    fake_openai.script(
+        call(("gather_user_details", {"email": "ada@example.org", "notes": "Wants a quote", "name": name})),
+        say("Thanks, I'll be in touch!"),
+    )
+    assert visitor().predict("I'm interested: ada@example.org", api_name="/chat") == "Thanks, I'll be in touch!"
+    [message] = fake_telegram.wait_for(1)
+    assert "New lead" in message.text and f"Name: {name}" in message.text and "ada@example.org" in message.text
+
+
+def test_an_unanswerable_question_reaches_telegram(visitor, fake_openai, fake_telegram):
+    fake_openai.script(call(("inform_unknown", {"question": "What is your favourite opera?"})), say("I'll find out."))
+    visitor().predict("What is your favourite opera?", api_name="/chat")
+    [message] = fake_telegram.wait_for(1)
+    assert "Unanswered question" in message.text and "What is your favourite opera?" in message.text
+
+
+def test_invalid_email_is_questioned_and_nothing_is_sent(visitor, fake_openai, fake_telegram):
+    fake_openai.script(call(("gather_user_details", {"email": "ada@nowhere", "notes": "x"})), say("Could you check that address?"))
+    assert visitor().predict("ada@nowhere", api_name="/chat") == "Could you check that address?"
+    time.sleep(0.3)
+    assert fake_telegram.delivered == [] and fake_telegram.attempts == []
+
+
+def test_slow_or_down_telegram_does_not_delay_the_reply(visitor, fake_openai, fake_telegram):
+    fake_telegram.delay = 3
+    fake_telegram.fail_next(500)
+    fake_openai.script(call(("gather_user_details", {"email": "ada@example.org", "notes": "n"})), say("Noted!"))
+    client = visitor()
+    started = time.monotonic()
+    assert client.predict("ada@example.org", api_name="/chat") == "Noted!"
+    assert time.monotonic() - started < 2.0
+    assert len(fake_telegram.wait_for(1, timeout=15)) == 1  # and the alert still lands after the outage
+
+
+def test_model_outage_gives_the_visitor_a_sentence(visitor, fake_openai):
+    fake_openai.default = fail(500)
+    assert visitor().predict("Hello?", api_name="/chat") == agent_module.MODEL_FAILED
+
+
+def test_eight_visitors_at_once_are_all_answered_three_at_a_time(visitor, fake_openai):
+    fake_openai.default = say("Answered.", delay=1.0)
+    clients = [visitor() for _ in range(8)]
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        answers = list(pool.map(lambda c: c.predict("Hi", api_name="/chat"), clients))
+    assert answers == ["Answered."] * 8
+    assert fake_openai.calls == 8 and fake_openai.max_in_flight == 3
+
+
+def test_without_a_key_the_page_explains_how_to_configure(start_app, settings):
+    from gradio_client import Client
+
+    url = start_app(replace(settings, openai_api_key=None))
+    answer = Client(url, verbose=False).predict("Hello", api_name="/chat")
+    assert "OPENAI_API_KEY" in answer
