@@ -2,21 +2,25 @@
 
 from __future__ import annotations
 
+import argparse
 import logging
 import os
+import sys
 from dataclasses import dataclass
 
 import gradio as gr
 import openai
 
 from replica.agent import Replica
-from replica.config import Settings, load_settings
+from replica.config import ConfigError, Settings, load_settings
+from replica.export import COLUMNS, export_csv
 from replica.knowledge import load_documents, render_knowledge
 from replica.logs import setup_logging
 from replica.notify import Notifier
-from replica.notify.delivery import LogNotifier, TelegramNotifier
+from replica.notify.delivery import LogNotifier, OutboxSender
 from replica.notify.telegram import TelegramClient
 from replica.prompts import render_prompt
+from replica.store import Store
 from replica.ui import build_demo
 from tools import default_registry
 
@@ -29,22 +33,35 @@ class App:
 
     demo: gr.ChatInterface
     replica: Replica
+    store: Store
     notifier: Notifier
 
     def close(self) -> None:
-        """Stop serving, then let queued alerts go out."""
+        """Stop serving, stop the alert sender (pending alerts stay stored), close the database."""
         self.demo.close()
-        if isinstance(self.notifier, TelegramNotifier):
+        if isinstance(self.notifier, OutboxSender):
             self.notifier.close()
+        self.store.close()
 
 
-def make_notifier(settings: Settings) -> Notifier:
-    """Telegram when configured; otherwise alerts go to the log."""
+def open_store(settings: Settings) -> Store:
+    """The database in ``DATA_DIR``, with the per-visitor alert caps applied."""
+    caps = {"lead": settings.lead_alerts_per_visitor, "question": settings.question_alerts_per_visitor}
+    return Store(settings.database_path, alert_caps=caps)
+
+
+def make_notifier(settings: Settings, store: Store) -> Notifier:
+    """The Telegram outbox sender when configured; otherwise alerts go to the log (and stay stored)."""
     if not settings.telegram_configured:
         log.warning("Telegram is not configured: alerts will be written to the log only")
         return LogNotifier()
     client = TelegramClient(settings.telegram_api_base, settings.telegram_bot_token, settings.telegram_chat_id)
-    return TelegramNotifier(client)
+    return OutboxSender(
+        store,
+        client,
+        min_interval=settings.alert_min_interval_seconds,
+        base_delay=settings.alert_retry_base_seconds,
+    ).start()
 
 
 def make_model_client(settings: Settings) -> openai.OpenAI | None:
@@ -65,29 +82,49 @@ def create_app(settings: Settings) -> App:
     documents = load_documents(settings.knowledge_dir)
     knowledge = render_knowledge(documents) or render_prompt("no_knowledge.md")
     system_prompt = render_prompt("system.md", owner_name=settings.owner_name, knowledge=knowledge)
-    notifier = make_notifier(settings)
+    store = open_store(settings)
+    notifier = make_notifier(settings, store)
     replica = Replica(
         client=make_model_client(settings),
         model=settings.openai_model,
         system_prompt=system_prompt,
         registry=default_registry(),
+        store=store,
         notifier=notifier,
         max_turns=settings.max_turns,
         max_message_chars=settings.max_message_chars,
         check_deliverability=settings.email_check_deliverability,
     )
     demo = build_demo(replica.reply, settings.owner_name, settings.queue_concurrency, settings.queue_max_size)
-    return App(demo=demo, replica=replica, notifier=notifier)
+    return App(demo=demo, replica=replica, store=store, notifier=notifier)
 
 
-def main() -> None:
-    """Read configuration, assemble the app and serve it until interrupted."""
-    settings = load_settings(os.environ)
+def main(argv: list[str] | None = None) -> int:
+    """Serve the app, or with ``export leads|questions`` print the owner's records as CSV and exit."""
+    parser = argparse.ArgumentParser(description="Replica: your AI stand-in on the web.")
+    commands = parser.add_subparsers(dest="command")
+    export = commands.add_parser("export", help="print stored records as CSV and exit (the server is not started)")
+    export.add_argument("what", choices=sorted(COLUMNS))
+    args = parser.parse_args(argv)
+
+    try:
+        settings = load_settings(os.environ)
+    except ConfigError as exc:
+        parser.exit(2, f"Configuration error: {exc}\n")
     setup_logging([settings.openai_api_key, settings.telegram_bot_token])
+    if args.command == "export":
+        store = open_store(settings)
+        try:
+            export_csv(store, args.what, sys.stdout)
+        finally:
+            store.close()
+        return 0
+
     app = create_app(settings)
     log.info("Serving %s's replica with model %s", settings.owner_name, settings.openai_model)
     app.demo.launch(server_name=settings.server_name, server_port=settings.server_port)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -13,6 +13,7 @@ from typing import Any, Iterable
 import openai
 
 from replica.notify import Notifier
+from replica.store import Store
 from tools import ToolContext, ToolRegistry
 
 log = logging.getLogger(__name__)
@@ -57,6 +58,7 @@ class Replica:
         model: str,
         system_prompt: str,
         registry: ToolRegistry,
+        store: Store,
         notifier: Notifier,
         max_turns: int = 2,
         max_message_chars: int = 4000,
@@ -66,6 +68,7 @@ class Replica:
         self.model = model
         self.system_prompt = system_prompt
         self.registry = registry
+        self.store = store
         self.notifier = notifier
         self.max_turns = max_turns
         self.max_message_chars = max_message_chars
@@ -84,7 +87,7 @@ class Replica:
             *history_messages(history),
             {"role": "user", "content": message},
         ]
-        context = ToolContext(session_id, self.notifier, self.check_deliverability)
+        context = ToolContext(session_id, self.store, self.notifier, self.check_deliverability)
         try:
             return self._run(messages, context)
         except openai.OpenAIError as exc:

@@ -41,10 +41,19 @@ class Settings:
     queue_max_size: int = 64
     max_message_chars: int = 4000
     email_check_deliverability: bool = False
+    lead_alerts_per_visitor: int = 3
+    question_alerts_per_visitor: int = 3
+    alert_min_interval_seconds: float = 1.0  # Telegram allows about one message a second per chat
+    alert_retry_base_seconds: float = 1.0
     model_timeout_seconds: float = 60.0
     model_max_retries: int = 2
     server_name: str | None = None
     server_port: int | None = None
+
+    @property
+    def database_path(self) -> Path:
+        """The SQLite file of leads, questions and the alert outbox."""
+        return self.data_dir / "replica.sqlite3"
 
     @property
     def model_configured(self) -> bool:
@@ -98,6 +107,8 @@ def load_settings(environ: Mapping[str, str], dotenv_path: str | Path | None = "
         queue_max_size=number("QUEUE_MAX_SIZE", 64),
         max_message_chars=number("MAX_MESSAGE_CHARS", 4000),
         email_check_deliverability=flag("EMAIL_CHECK_DELIVERABILITY"),
+        lead_alerts_per_visitor=number("LEAD_ALERTS_PER_VISITOR", 3, minimum=0),
+        question_alerts_per_visitor=number("QUESTION_ALERTS_PER_VISITOR", 3, minimum=0),
         server_name=text("GRADIO_SERVER_NAME"),
         server_port=number("GRADIO_SERVER_PORT", 0, minimum=0) or None,
     )

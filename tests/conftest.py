@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import os
 import sys
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -13,13 +11,15 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from replica.config import Settings  # noqa: E402
+from replica.store import Store  # noqa: E402
 from tests.fakes.openai_server import FakeOpenAI  # noqa: E402
 from tests.fakes.telegram_server import FakeTelegram  # noqa: E402
 
 CONFIG_NAMES = [
     "OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL", "TELEGRAM_BOT_TOKEN", "TELEGRAM_CHAT_ID",
     "TELEGRAM_API_BASE", "OWNER_NAME", "KNOWLEDGE_DIR", "DATA_DIR", "MAX_TURNS", "QUEUE_CONCURRENCY",
-    "QUEUE_MAX_SIZE", "MAX_MESSAGE_CHARS", "EMAIL_CHECK_DELIVERABILITY", "GRADIO_SERVER_NAME", "GRADIO_SERVER_PORT",
+    "QUEUE_MAX_SIZE", "MAX_MESSAGE_CHARS", "EMAIL_CHECK_DELIVERABILITY", "LEAD_ALERTS_PER_VISITOR",
+    "QUESTION_ALERTS_PER_VISITOR", "GRADIO_SERVER_NAME", "GRADIO_SERVER_PORT",
 ]
 API_KEY = "sk-test-SECRET-key-0123456789"
 PROFILE = """# Ada Lovelace
@@ -56,6 +56,29 @@ def fake_telegram():
 
 
 @pytest.fixture
+def store(tmp_path):
+    """A real SQLite store in the test's own folder, with the default caps of 3."""
+    db = Store(tmp_path / "unit" / "replica.sqlite3", alert_caps={"lead": 3, "question": 3})
+    yield db
+    db.close()
+
+
+class RecordingNotifier:
+    """A notifier that keeps the alerts it is told about."""
+
+    def __init__(self):
+        self.alerts = []
+
+    def notify(self, alert):
+        self.alerts.append(alert)
+
+
+@pytest.fixture
+def notifier():
+    return RecordingNotifier()
+
+
+@pytest.fixture
 def knowledge_dir(tmp_path) -> Path:
     folder = tmp_path / "knowledge"
     folder.mkdir()
@@ -78,21 +101,23 @@ def settings(fake_openai, fake_telegram, knowledge_dir, tmp_path) -> Settings:
         data_dir=tmp_path / "data",
         model_max_retries=1,
         model_timeout_seconds=5,
+        alert_min_interval_seconds=0.05,
+        alert_retry_base_seconds=0.1,
     )
 
 
 @pytest.fixture
 def start_app():
-    """Start the real app (``create_app``) on a free port; yields a function returning its URL."""
+    """Start the real app (``create_app``) on a free port; yields a function returning the running App."""
     from app import create_app
 
     started = []
 
-    def start(settings: Settings) -> str:
+    def start(settings: Settings):
         app = create_app(settings)
         app.demo.launch(prevent_thread_lock=True, server_name="127.0.0.1", server_port=None, quiet=True)
         started.append(app)
-        return app.demo.local_url
+        return app
 
     yield start
     for app in started:
@@ -101,7 +126,7 @@ def start_app():
 
 @pytest.fixture
 def app_url(start_app, settings) -> str:
-    return start_app(settings)
+    return start_app(settings).demo.local_url
 
 
 @pytest.fixture

@@ -1,4 +1,7 @@
-"""Alerts to the owner: formatting, escaping, limits and delivery, against the Telegram stand-in."""
+"""Alerts to the owner: formatting, escaping, limits, and the outbox's delivery against the Telegram stand-in.
+
+Timings are asserted from the stand-in's recorded timestamps of each attempt.
+"""
 
 from __future__ import annotations
 
@@ -9,12 +12,20 @@ import pytest
 
 from replica.notify import Alert
 from replica.notify.alerts import TELEGRAM_LIMIT, to_telegram_html
-from replica.notify.delivery import LogNotifier, TelegramNotifier
+from replica.notify.delivery import LogNotifier, OutboxSender
 from replica.notify.telegram import TelegramClient, TelegramError
 
 
-def lead(name="Ada", notes="Wants to talk", email="ada@example.org"):
-    return Alert(kind="lead", title="New lead", fields=(("Name", name), ("Email", email), ("Notes", notes)), session_id="s-1")
+def lead(name="Ada", notes="Wants to talk", email="ada@example.org", session="s-1"):
+    return Alert(kind="lead", title="New lead", fields=(("Name", name), ("Email", email), ("Notes", notes)), session_id=session)
+
+
+def queue_lead(store, sender=None, **fields):
+    alert = lead(**fields)
+    store.record_lead(dict(alert.fields)["Email"], dict(alert.fields)["Name"], dict(alert.fields)["Notes"], alert)
+    if sender:
+        sender.notify(alert)
+    return alert
 
 
 @pytest.fixture
@@ -23,61 +34,79 @@ def client(fake_telegram):
 
 
 @pytest.fixture
-def notifier(client):
-    notifier = TelegramNotifier(client, base_delay=0.05)
-    yield notifier
-    notifier.close()
+def start_sender(store, client):
+    senders = []
+
+    def start(**options):
+        options = {"min_interval": 0.05, "base_delay": 0.1, **options}
+        senders.append(OutboxSender(store, options.pop("client", client), **options).start())
+        return senders[-1]
+
+    yield start
+    for sender in senders:
+        sender.close()
 
 
-def test_visitor_text_arrives_exactly_as_typed(fake_telegram, notifier):
+def test_visitor_text_arrives_exactly_as_typed(fake_telegram, store, start_sender):
     name = "Ada <b>Lovelace</b> & Co"
-    notes = "<script>alert(1)</script> *bold* _it_ [link](x) &amp; 5 < 6"
-    notifier.notify(lead(name=name, notes=notes))
+    notes = "<script>alert(1)</script> *bold* _it_ [link](x) `code` &amp; 5 < 6"
+    queue_lead(store, start_sender(), name=name, notes=notes)
     [message] = fake_telegram.wait_for(1)
     assert f"Name: {name}" in message.text and f"Notes: {notes}" in message.text
-    assert message.text.startswith("New lead")
-    assert message.payload["parse_mode"] == "HTML"
+    assert message.text.startswith("New lead") and message.payload["parse_mode"] == "HTML"
 
 
-def test_long_alert_is_cut_to_telegrams_limit_with_a_visible_marker(fake_telegram, notifier):
-    notifier.notify(lead(name="N" * 300, notes="é🙂" * 4500))
+def test_long_alert_is_cut_to_telegrams_limit_with_a_visible_marker(fake_telegram, store, start_sender):
+    notes = "<b>é🙂 *_[" * 1000  # 9,000 characters of HTML, Markdown and wide characters
+    queue_lead(store, start_sender(), name="Ada <i>&</i>", notes=notes)
     [message] = fake_telegram.wait_for(1)
     assert len(message.text.encode("utf-16-le")) // 2 <= TELEGRAM_LIMIT
-    assert "[cut:" in message.text and "N" * 300 in message.text  # the short value is kept whole
-    assert "ada@example.org" in message.text
+    assert "Name: Ada <i>&</i>" in message.text and "[cut:" in message.text and "ada@example.org" in message.text
+    assert store.leads()[0]["notes"] == notes  # the full text stays in the store
 
 
-def test_parse_error_falls_back_to_plain_text(fake_telegram, client, monkeypatch):
-    # Simulate a formatting bug: HTML Telegram cannot parse reaches the sender.
-    monkeypatch.setattr("replica.notify.delivery.to_telegram_html", lambda alert: "<broken>" + alert.title)
-    notifier = TelegramNotifier(client, base_delay=0.05)
-    notifier.notify(lead(name="Ada"))
+def test_three_server_errors_then_success_delivers_once(fake_telegram, store, start_sender):
+    fake_telegram.fail_next(500, times=3)
+    queue_lead(store, start_sender())
+    fake_telegram.wait_for(1)
+    time.sleep(0.3)
+    assert [status for _, status in fake_telegram.attempts] == [500, 500, 500, 200]
+    assert len(fake_telegram.delivered) == 1 and store.leads()[0]["alert_status"] == "sent"
+    gaps = [b[0] - a[0] for a, b in zip(fake_telegram.attempts, fake_telegram.attempts[1:])]
+    assert gaps[0] >= 0.1 and gaps[1] >= 0.2 and gaps[2] >= 0.4  # exponential backoff
+
+
+def test_rate_limit_waits_retry_after_before_the_next_try(fake_telegram, store, start_sender):
+    fake_telegram.fail_next(429, retry_after=3)
+    queue_lead(store, start_sender())
+    fake_telegram.wait_for(1, timeout=10)
+    (first, s1), (second, s2) = fake_telegram.attempts
+    assert (s1, s2) == (429, 200) and second - first >= 3.0
+
+
+def test_parse_error_is_resent_as_plain_text(fake_telegram, store, start_sender):
+    fake_telegram.parse_errors_next = 1  # Telegram refuses the HTML once, as it does with a malformed entity
+    queue_lead(store, start_sender(), name="Ada")
     [message] = fake_telegram.wait_for(1)
-    notifier.close()
     assert "parse_mode" not in message.payload and "Name: Ada" in message.text
 
 
-def test_server_errors_are_retried_until_delivered_once(fake_telegram, notifier):
-    fake_telegram.fail_next(500, times=2)
-    notifier.notify(lead())
-    assert len(fake_telegram.wait_for(1)) == 1
-    assert [status for _, status in fake_telegram.attempts] == [500, 500, 200]
+def test_bad_token_marks_the_alert_failed_without_spinning(fake_telegram, store, start_sender, caplog):
+    wrong = TelegramClient(fake_telegram.url, "999:WRONG-token-value", fake_telegram.chat_id)
+    queue_lead(store, start_sender(client=wrong))
+    time.sleep(0.5)
+    assert [status for _, status in fake_telegram.attempts] == [401]
+    assert store.leads()[0]["alert_status"] == "failed"
+    assert "WRONG-token-value" not in caplog.text
 
 
-def test_rate_limit_waits_retry_after_before_the_next_try(fake_telegram, notifier):
-    fake_telegram.fail_next(429, retry_after=1)
-    notifier.notify(lead())
-    fake_telegram.wait_for(1)
-    (first, s1), (second, s2) = fake_telegram.attempts
-    assert (s1, s2) == (429, 200) and second - first >= 1.0
-
-
-def test_bad_token_is_not_retried_and_never_logged(fake_telegram, caplog):
-    client = TelegramClient(fake_telegram.url, "999:WRONG-token-value", fake_telegram.chat_id)
-    with pytest.raises(TelegramError) as error:
-        client.send_message("hi")
-    assert error.value.status == 401 and not error.value.is_retryable
-    assert "WRONG-token-value" not in str(error.value)
+def test_alerts_go_out_in_order_at_a_paced_rate(fake_telegram, store, start_sender):
+    sender = start_sender(min_interval=0.3)
+    for n in range(4):
+        queue_lead(store, sender, email=f"v{n}@example.org", session=f"s{n}")
+    delivered = fake_telegram.wait_for(4)
+    assert [d.text.split("Email: ")[1].split("\n")[0] for d in delivered] == [f"v{n}@example.org" for n in range(4)]
+    assert all(b.at - a.at >= 0.29 for a, b in zip(delivered, delivered[1:]))
 
 
 def test_network_errors_do_not_carry_the_token():
@@ -85,23 +114,6 @@ def test_network_errors_do_not_carry_the_token():
     with pytest.raises(TelegramError) as error:
         client.send_message("hi")
     assert error.value.is_retryable and "SECRET-token-xyz" not in str(error.value)
-
-
-def test_notify_returns_at_once_even_when_telegram_is_slow(fake_telegram, notifier):
-    fake_telegram.delay = 1.5
-    started = time.monotonic()
-    notifier.notify(lead())
-    assert time.monotonic() - started < 0.1
-    assert len(fake_telegram.wait_for(1, timeout=5)) == 1
-
-
-def test_undeliverable_alert_is_kept_in_the_log(caplog, client):
-    client.api_base = "http://127.0.0.1:9"
-    notifier = TelegramNotifier(client, max_attempts=2, base_delay=0.01)
-    with caplog.at_level(logging.INFO):
-        notifier.notify(lead(email="kept@example.org"))
-        notifier.close()
-    assert "Could not deliver a lead alert" in caplog.text and "kept@example.org" in caplog.text
 
 
 def test_without_telegram_alerts_are_logged(caplog):

@@ -5,12 +5,11 @@ from __future__ import annotations
 import pytest
 
 from tools import Tool, ToolContext, ToolRegistry, default_registry
-from tests.test_agent import RecordingNotifier
 
 
 @pytest.fixture
-def context():
-    return ToolContext(session_id="s-1", notifier=RecordingNotifier())
+def context(store, notifier):
+    return ToolContext(session_id="s-1", store=store, notifier=notifier)
 
 
 def test_registry_offers_exactly_the_two_tools_with_their_parameters():

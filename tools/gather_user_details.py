@@ -1,17 +1,19 @@
-"""``gather_user_details``: a visitor left their email; check it, then tell the owner."""
+"""``gather_user_details``: a visitor left their email; check it, store the lead, then tell the owner."""
 
 from __future__ import annotations
 
 from email_validator import EmailNotValidError, validate_email
 
 from replica.notify import Alert
+from replica.store import Recorded
 from tools.registry import Tool, ToolContext
 
 
 def gather_user_details(context: ToolContext, email: str, notes: str, name: str | None = None) -> str:
-    """Validate ``email`` and, if it is valid, alert the owner of the new lead.
+    """Validate ``email``; if valid, store the lead with its alert and wake the sender.
 
-    Returns ``ok``, or an error telling the model to ask the visitor for a valid address.
+    Returns ``ok`` (also for a repeat, or past the visitor's alert cap: the lead is kept either way),
+    or an error telling the model to ask the visitor for a valid address.
     """
     try:
         valid = validate_email(email.strip(), check_deliverability=context.check_deliverability)
@@ -20,14 +22,15 @@ def gather_user_details(context: ToolContext, email: str, notes: str, name: str 
             f"Error: the email address {email!r} is invalid: {exc} Nothing was saved. "
             "Tell the visitor the address does not look right and ask them for a valid email address."
         )
-    context.notifier.notify(
-        Alert(
-            kind="lead",
-            title="New lead",
-            fields=(("Name", (name or "").strip() or "(not given)"), ("Email", valid.normalized), ("Notes", notes)),
-            session_id=context.session_id,
-        )
+    name = (name or "").strip()
+    alert = Alert(
+        kind="lead",
+        title="New lead",
+        fields=(("Name", name or "(not given)"), ("Email", valid.normalized), ("Notes", notes)),
+        session_id=context.session_id,
     )
+    if context.store.record_lead(valid.normalized, name, notes, alert) is Recorded.ALERTED:
+        context.notifier.notify(alert)
     return "ok"
 
 

@@ -1,16 +1,17 @@
-"""``inform_unknown``: the replica could not answer a question; pass it to the owner."""
+"""``inform_unknown``: the replica could not answer a question; store it and pass it to the owner."""
 
 from __future__ import annotations
 
 from replica.notify import Alert
+from replica.store import Recorded
 from tools.registry import Tool, ToolContext
 
 
 def inform_unknown(context: ToolContext, question: str) -> str:
-    """Alert the owner with a question the replica could not answer from its knowledge. Returns ``ok``."""
-    context.notifier.notify(
-        Alert(kind="question", title="Unanswered question", fields=(("Question", question),), session_id=context.session_id)
-    )
+    """Store a question the knowledge does not answer, with its alert, and wake the sender. Returns ``ok``."""
+    alert = Alert(kind="question", title="Unanswered question", fields=(("Question", question),), session_id=context.session_id)
+    if context.store.record_question(question, alert) is Recorded.ALERTED:
+        context.notifier.notify(alert)
     return "ok"
 
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
 from replica.notify import Notifier
+from replica.store import Store
 
 log = logging.getLogger(__name__)
 
@@ -21,9 +22,11 @@ JSON_TYPES: dict[str, type | tuple[type, ...]] = {"string": str, "integer": int,
 
 @dataclass(frozen=True)
 class ToolContext:
-    """What a tool may use besides its arguments: which visitor is asking, and where alerts go."""
+    """What a tool may use besides its arguments: which visitor is asking, where records are kept,
+    and who to tell once an alert is stored."""
 
     session_id: str
+    store: Store
     notifier: Notifier
     check_deliverability: bool = False
 

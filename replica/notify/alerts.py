@@ -8,6 +8,7 @@ visitor-supplied values, with a visible marker.
 from __future__ import annotations
 
 import html
+import json
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -23,6 +24,16 @@ class Alert:
     title: str
     fields: tuple[tuple[str, str], ...]
     session_id: str = ""
+
+    def to_json(self) -> str:
+        """The alert as JSON, for the outbox."""
+        return json.dumps({"kind": self.kind, "title": self.title, "fields": self.fields, "session_id": self.session_id})
+
+    @classmethod
+    def from_json(cls, text: str) -> "Alert":
+        """The alert :meth:`to_json` wrote."""
+        data = json.loads(text)
+        return cls(data["kind"], data["title"], tuple((k, v) for k, v in data["fields"]), data["session_id"])
 
     def plain_text(self) -> str:
         """The whole alert as plain text, uncut (for logs and the plain-text fallback)."""

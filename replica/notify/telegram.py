@@ -59,7 +59,7 @@ class TelegramClient:
             response = self.session.post(url, json=payload, timeout=self.timeout)
         except requests.RequestException as exc:
             # requests puts the URL, and so the token, into its messages.
-            raise TelegramError(f"{type(exc).__name__}: {self._redact(str(exc))}") from None
+            raise TelegramError(f"{type(exc).__name__}: {self._redact(str(exc))[:160]}") from None
         try:
             body = response.json()
         except ValueError:

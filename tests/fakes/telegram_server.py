@@ -80,6 +80,7 @@ class FakeTelegram(LocalServer):
         self.attempts: list[tuple[float, int]] = []  # (time, status answered)
         self.failures: deque[tuple[int, float | None]] = deque()
         self.delay = 0.0
+        self.parse_errors_next = 0  # refuse this many HTML messages as unparsable, whatever they hold
         self._lock = threading.Lock()
         self._message_id = 0
         super().__init__()
@@ -117,6 +118,9 @@ class FakeTelegram(LocalServer):
         if str(body.get("chat_id")) != self.chat_id:
             return _error(400, "Bad Request: chat not found")
         text = body.get("text") or ""
+        if body.get("parse_mode") and self.parse_errors_next:
+            self.parse_errors_next -= 1
+            return _error(400, "Bad Request: can't parse entities: Unsupported start tag \"x\" at byte offset 0")
         try:
             shown = visible_text(text) if body.get("parse_mode") == "HTML" else text
         except ParseError as exc:

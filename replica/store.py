@@ -1,0 +1,204 @@
+"""The durable record: leads, unanswered questions, and the outbox of alerts still to deliver.
+
+SQLite in WAL mode. A lead or question is written in the same transaction as its alert, so an alert
+exists if and only if its record does, and a pending alert survives any restart. The schema evolves
+through the numbered ``MIGRATIONS`` below (``PRAGMA user_version`` says how many have run).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+import time
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from enum import Enum
+from pathlib import Path
+from typing import Any
+
+from replica.notify.alerts import Alert
+
+MIGRATIONS = [
+    """
+    CREATE TABLE leads (
+        id INTEGER PRIMARY KEY,
+        email TEXT NOT NULL,
+        name TEXT NOT NULL,
+        notes TEXT NOT NULL,
+        session TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        UNIQUE (session, email)
+    );
+    CREATE TABLE questions (
+        id INTEGER PRIMARY KEY,
+        question TEXT NOT NULL,
+        session TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        status TEXT NOT NULL DEFAULT 'open'
+    );
+    CREATE TABLE outbox (
+        id INTEGER PRIMARY KEY,
+        kind TEXT NOT NULL,
+        session TEXT NOT NULL,
+        alert TEXT NOT NULL,
+        lead_id INTEGER REFERENCES leads(id),
+        question_id INTEGER REFERENCES questions(id),
+        status TEXT NOT NULL DEFAULT 'pending',
+        attempts INTEGER NOT NULL DEFAULT 0,
+        due_at REAL NOT NULL,
+        last_error TEXT,
+        created_at TEXT NOT NULL,
+        sent_at TEXT
+    );
+    CREATE INDEX outbox_pending ON outbox (status, id);
+    CREATE INDEX outbox_session ON outbox (session, kind);
+    """,
+]
+
+
+class Recorded(Enum):
+    """What became of a lead or question handed to the store."""
+
+    ALERTED = "stored, alert queued"
+    CAPPED = "stored, alert cap reached"
+    DUPLICATE = "already stored"
+
+
+@dataclass(frozen=True)
+class PendingAlert:
+    """An outbox row waiting for delivery."""
+
+    id: int
+    alert: Alert
+    attempts: int
+    due_at: float
+
+
+def _now_iso() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+class Store:
+    """Thread-safe access to the app's SQLite database at ``path``.
+
+    ``alert_caps`` maps an alert kind ("lead", "question") to how many alerts one visitor session may
+    raise; records beyond the cap are stored but not alerted.
+    """
+
+    def __init__(self, path: Path, alert_caps: dict[str, int] | None = None):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.path = path
+        self.alert_caps = alert_caps or {}
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=10)
+        self._db.row_factory = sqlite3.Row
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA busy_timeout=10000")
+        self._migrate()
+
+    def _migrate(self) -> None:
+        with self._lock:
+            version = self._db.execute("PRAGMA user_version").fetchone()[0]
+            for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
+                self._db.executescript(f"BEGIN IMMEDIATE; {script}; PRAGMA user_version = {number}; COMMIT;")
+
+    def _write(self, sql_steps) -> Any:
+        """Run ``sql_steps(db)`` inside one immediate transaction and return its result."""
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                result = sql_steps(self._db)
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+            return result
+
+    def _queue_alert(self, db: sqlite3.Connection, alert: Alert, **link: int) -> Recorded:
+        cap = self.alert_caps.get(alert.kind)
+        if cap is not None:
+            raised = db.execute(
+                "SELECT COUNT(*) FROM outbox WHERE session = ? AND kind = ?", (alert.session_id, alert.kind)
+            ).fetchone()[0]
+            if raised >= cap:
+                return Recorded.CAPPED
+        (column, row_id), = link.items()
+        db.execute(
+            f"INSERT INTO outbox (kind, session, alert, {column}, due_at, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+            (alert.kind, alert.session_id, alert.to_json(), row_id, time.time(), _now_iso()),
+        )
+        return Recorded.ALERTED
+
+    def record_lead(self, email: str, name: str, notes: str, alert: Alert) -> Recorded:
+        """Store a lead (once per visitor session and email) and queue its alert, in one transaction."""
+
+        def steps(db: sqlite3.Connection) -> Recorded:
+            cursor = db.execute(
+                "INSERT OR IGNORE INTO leads (email, name, notes, session, created_at) VALUES (?, ?, ?, ?, ?)",
+                (email, name, notes, alert.session_id, _now_iso()),
+            )
+            if cursor.rowcount == 0:
+                return Recorded.DUPLICATE
+            return self._queue_alert(db, alert, lead_id=cursor.lastrowid)
+
+        return self._write(steps)
+
+    def record_question(self, question: str, alert: Alert) -> Recorded:
+        """Store an unanswered question and queue its alert, in one transaction."""
+
+        def steps(db: sqlite3.Connection) -> Recorded:
+            cursor = db.execute(
+                "INSERT INTO questions (question, session, created_at) VALUES (?, ?, ?)",
+                (question, alert.session_id, _now_iso()),
+            )
+            return self._queue_alert(db, alert, question_id=cursor.lastrowid)
+
+        return self._write(steps)
+
+    def next_alert(self) -> PendingAlert | None:
+        """The oldest alert not yet delivered (alerts go out in order), or ``None``."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT id, alert, attempts, due_at FROM outbox WHERE status = 'pending' ORDER BY id LIMIT 1"
+            ).fetchone()
+        return PendingAlert(row["id"], Alert.from_json(row["alert"]), row["attempts"], row["due_at"]) if row else None
+
+    def mark_sent(self, alert_id: int) -> None:
+        """Record that Telegram accepted the alert."""
+        self._write(lambda db: db.execute(
+            "UPDATE outbox SET status = 'sent', attempts = attempts + 1, sent_at = ?, last_error = NULL WHERE id = ?",
+            (_now_iso(), alert_id),
+        ))
+
+    def reschedule(self, alert_id: int, due_at: float, error: str) -> None:
+        """Record a failed try; the alert is tried again at ``due_at`` (epoch seconds)."""
+        self._write(lambda db: db.execute(
+            "UPDATE outbox SET attempts = attempts + 1, due_at = ?, last_error = ? WHERE id = ?", (due_at, error, alert_id)
+        ))
+
+    def mark_failed(self, alert_id: int, error: str) -> None:
+        """Give up on an alert that can never be delivered as things stand (bad token, unknown chat)."""
+        self._write(lambda db: db.execute(
+            "UPDATE outbox SET status = 'failed', attempts = attempts + 1, last_error = ? WHERE id = ?", (error, alert_id)
+        ))
+
+    def leads(self) -> list[sqlite3.Row]:
+        """Every lead, oldest first, with the state of its alert (``capped`` when none was raised)."""
+        with self._lock:
+            return self._db.execute(
+                "SELECT l.email, l.name, l.notes, l.created_at, l.session, COALESCE(o.status, 'capped') AS alert_status "
+                "FROM leads l LEFT JOIN outbox o ON o.lead_id = l.id ORDER BY l.id"
+            ).fetchall()
+
+    def questions(self) -> list[sqlite3.Row]:
+        """Every unanswered-question record, oldest first, with its status and the state of its alert."""
+        with self._lock:
+            return self._db.execute(
+                "SELECT q.question, q.created_at, q.session, q.status, COALESCE(o.status, 'capped') AS alert_status "
+                "FROM questions q LEFT JOIN outbox o ON o.question_id = q.id ORDER BY q.id"
+            ).fetchall()
+
+    def close(self) -> None:
+        """Close the database connection."""
+        with self._lock:
+            self._db.close()

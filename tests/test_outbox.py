@@ -1,0 +1,116 @@
+"""Nothing lost: leads and questions are stored first, and the outbox delivers through outages and restarts."""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
+
+from gradio_client import Client
+
+from tests.conftest import CONFIG_NAMES, ROOT
+from tests.fakes.openai_server import call, say
+
+
+def lead_reply(email, name="Ada", notes="Wants to talk"):
+    return call(("gather_user_details", {"email": email, "notes": notes, "name": name}))
+
+
+def export(data_dir, what):
+    env = {k: v for k, v in os.environ.items() if k not in CONFIG_NAMES}
+    env["DATA_DIR"] = str(data_dir)
+    done = subprocess.run([sys.executable, "app.py", "export", what], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return list(csv.DictReader(io.StringIO(done.stdout)))
+
+
+def test_telegram_down_then_restart_then_back_the_alert_arrives_once(start_app, settings, fake_openai, fake_telegram):
+    down = replace(settings, telegram_api_base="http://127.0.0.1:9")  # connection refused
+    first = start_app(down)
+    fake_openai.script(lead_reply("survivor@example.org"), say("Thanks!"))
+    assert Client(first.demo.local_url, verbose=False).predict("survivor@example.org", api_name="/chat") == "Thanks!"
+    first.close()
+    assert fake_telegram.delivered == []
+
+    start_app(settings)  # a new app instance, same DATA_DIR, Telegram reachable again
+    [message] = fake_telegram.wait_for(1)
+    assert "survivor@example.org" in message.text
+    time.sleep(0.5)
+    assert len(fake_telegram.delivered) == 1
+
+
+def test_a_slow_telegram_does_not_slow_the_reply(visitor, fake_openai, fake_telegram):
+    def timed_lead(email):
+        fake_openai.script(lead_reply(email), say("Noted."))
+        started = time.monotonic()
+        assert visitor().predict(email, api_name="/chat") == "Noted."
+        return time.monotonic() - started
+
+    baseline = timed_lead("fast@example.org")
+    fake_telegram.wait_for(1)
+    fake_telegram.delay = 4.0
+    slow = timed_lead("slow@example.org")
+    assert slow < baseline + 0.5, (baseline, slow)
+    assert len(fake_telegram.wait_for(2, timeout=10)) == 2
+
+
+def test_one_visitor_flooding_leads_gets_at_most_three_alerts_and_all_are_stored(visitor, fake_openai, fake_telegram, settings):
+    emails = ["a1@example.org", "a2@example.org", "a3@example.org", "a1@example.org", "a4@example.org", "a5@example.org", "a6@example.org"]
+    client = visitor()
+    for email in emails:
+        fake_openai.script(lead_reply(email), say("Noted."))
+        assert client.predict(f"Contact me at {email}", api_name="/chat") == "Noted."
+    fake_telegram.wait_for(3)
+    time.sleep(0.5)
+    assert len(fake_telegram.delivered) == 3
+    rows = export(settings.data_dir, "leads")
+    assert sorted(r["email"] for r in rows) == sorted(set(emails))  # 6 distinct, the repeated one once
+    assert [r["alert_status"] for r in rows] == ["sent"] * 3 + ["capped"] * 3
+    tool_results = [r["messages"][-1]["content"] for r in fake_openai.requests[1::2]]
+    assert tool_results == ["ok"] * 7  # the model is told ok either way
+
+
+def test_question_alerts_are_capped_per_visitor_but_all_stored(visitor, fake_openai, fake_telegram, settings):
+    client = visitor()
+    for n in range(4):
+        fake_openai.script(call(("inform_unknown", {"question": f"Question {n}?"})), say("I'll ask."))
+        client.predict(f"Question {n}?", api_name="/chat")
+    fake_telegram.wait_for(3)
+    time.sleep(0.5)
+    assert len(fake_telegram.delivered) == 3
+    rows = export(settings.data_dir, "questions")
+    assert [r["question"] for r in rows] == [f"Question {n}?" for n in range(4)]
+    assert {r["status"] for r in rows} == {"open"}
+
+
+def test_eight_visitors_leaving_a_lead_at_once_all_stored_and_alerted(visitor, fake_openai, fake_telegram, settings):
+    def respond(body):
+        user = body["messages"][-1]
+        if user["role"] == "tool":
+            return say("Thanks!")
+        return lead_reply(user["content"], notes="concurrent")
+
+    fake_openai.default = respond
+    emails = [f"visitor{n}@example.org" for n in range(8)]
+    clients = [visitor() for _ in emails]
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        answers = list(pool.map(lambda pair: pair[0].predict(pair[1], api_name="/chat"), zip(clients, emails)))
+    assert answers == ["Thanks!"] * 8
+    delivered = fake_telegram.wait_for(8, timeout=20)
+    assert sorted(e for e in emails if any(e in d.text for d in delivered)) == sorted(emails)
+    assert len(delivered) == 8
+    assert sorted(r["email"] for r in export(settings.data_dir, "leads")) == sorted(emails)
+
+
+def test_export_prints_csv_with_headers_even_when_empty(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k not in CONFIG_NAMES}
+    env["DATA_DIR"] = str(tmp_path / "empty")
+    for what, header in [("leads", "email,name,notes,created_at,session,alert_status"), ("questions", "question,created_at,session,status,alert_status")]:
+        done = subprocess.run([sys.executable, "app.py", "export", what], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0 and done.stdout.strip() == header
+        assert "Running on" not in done.stdout + done.stderr  # no server was started
