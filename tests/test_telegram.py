@@ -58,10 +58,10 @@ def test_visitor_text_arrives_exactly_as_typed(fake_telegram, store, start_sende
 
 def test_long_alert_is_cut_to_telegrams_limit_with_a_visible_marker(fake_telegram, store, start_sender):
     notes = "<b>é🙂 *_[" * 1000  # 9,000 characters of HTML, Markdown and wide characters
-    queue_lead(store, start_sender(), name="Ada <i>&</i>", notes=notes)
+    queue_lead(store, start_sender(), name="Ada <i>&</i> *_[Co]_*", notes=notes)
     [message] = fake_telegram.wait_for(1)
     assert len(message.text.encode("utf-16-le")) // 2 <= TELEGRAM_LIMIT
-    assert "Name: Ada <i>&</i>" in message.text and "[cut:" in message.text and "ada@example.org" in message.text
+    assert "Name: Ada <i>&</i> *_[Co]_*\n" in message.text and "[cut:" in message.text and "ada@example.org" in message.text
     assert store.leads()[0]["notes"] == notes  # the full text stays in the store
 
 
@@ -82,6 +82,15 @@ def test_rate_limit_waits_retry_after_before_the_next_try(fake_telegram, store, 
     fake_telegram.wait_for(1, timeout=10)
     (first, s1), (second, s2) = fake_telegram.attempts
     assert (s1, s2) == (429, 200) and second - first >= 3.0
+
+
+def test_a_timed_out_send_is_retried_and_delivered_once(fake_telegram, store, start_sender, client):
+    client.timeout = (1, 0.5)
+    fake_telegram.hang_next(1.5)
+    queue_lead(store, start_sender())
+    [message] = fake_telegram.wait_for(1, timeout=10)
+    assert [status for _, status in fake_telegram.attempts] == [0, 200]  # 0: the call that hung
+    assert "ada@example.org" in message.text
 
 
 def test_parse_error_is_resent_as_plain_text(fake_telegram, store, start_sender):

@@ -81,6 +81,7 @@ class FakeTelegram(LocalServer):
         self.failures: deque[tuple[int, float | None]] = deque()
         self.delay = 0.0
         self.parse_errors_next = 0  # refuse this many HTML messages as unparsable, whatever they hold
+        self.hangs: deque[float] = deque()  # hang this long, then fail without delivering (a timeout)
         self._lock = threading.Lock()
         self._message_id = 0
         super().__init__()
@@ -96,7 +97,17 @@ class FakeTelegram(LocalServer):
             time.sleep(0.02)
         return list(self.delivered)
 
+    def hang_next(self, seconds: float, times: int = 1) -> None:
+        """Make the next ``times`` calls hang for ``seconds`` and then fail, delivering nothing."""
+        self.hangs.extend([seconds] * times)
+
     def handle(self, method: str, path: str, headers: dict[str, str], body: Any) -> Response:
+        with self._lock:
+            hang = self.hangs.popleft() if self.hangs else None
+        if hang is not None:
+            self.attempts.append((time.monotonic(), 0))
+            time.sleep(hang)
+            return _error(504, "Gateway Timeout")
         time.sleep(self.delay)
         response = self._answer(path, body)
         with self._lock:

@@ -1,0 +1,71 @@
+"""The SQLite store: records and their alerts written together, once, and kept across reopenings."""
+
+from __future__ import annotations
+
+import threading
+
+from replica.notify import Alert
+from replica.store import MIGRATIONS, Recorded, Store
+
+
+def alert(kind="lead", session="s1", email="a@example.org"):
+    return Alert(kind, "New lead" if kind == "lead" else "Unanswered question", (("Email", email),), session)
+
+
+def test_lead_and_its_alert_are_stored_together_once(store):
+    assert store.record_lead("a@example.org", "Ada", "hi", alert()) is Recorded.ALERTED
+    assert store.record_lead("a@example.org", "Ada", "hi again", alert()) is Recorded.DUPLICATE
+    assert [row["notes"] for row in store.leads()] == ["hi"]
+    pending = store.next_alert()
+    assert pending.alert == alert() and store.next_alert().id == pending.id
+
+
+def test_the_same_email_from_another_visitor_is_a_new_lead(store):
+    store.record_lead("a@example.org", "Ada", "hi", alert(session="s1"))
+    assert store.record_lead("a@example.org", "Ada", "hi", alert(session="s2")) is Recorded.ALERTED
+
+
+def test_caps_count_per_visitor_and_per_kind(store):
+    outcomes = [store.record_lead(f"{n}@example.org", "", "", alert(email=f"{n}@example.org")) for n in range(5)]
+    assert outcomes == [Recorded.ALERTED] * 3 + [Recorded.CAPPED] * 2
+    assert store.record_question("q?", alert("question")) is Recorded.ALERTED
+    assert store.record_lead("x@example.org", "", "", alert(session="other", email="x@example.org")) is Recorded.ALERTED
+    assert [row["alert_status"] for row in store.leads()] == ["pending"] * 3 + ["capped"] * 2 + ["pending"]
+
+
+def test_pending_alerts_survive_reopening_and_sent_ones_do_not_return(tmp_path):
+    path = tmp_path / "db.sqlite3"
+    first = Store(path)
+    first.record_lead("a@example.org", "", "", alert(email="a@example.org"))
+    first.record_lead("b@example.org", "", "", alert(email="b@example.org"))
+    first.mark_sent(first.next_alert().id)
+    first.close()
+    again = Store(path)
+    assert dict(again.next_alert().alert.fields)["Email"] == "b@example.org"
+    assert again._db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert again._db.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
+    again.close()
+
+
+def test_failed_and_rescheduled_alerts(store):
+    store.record_lead("a@example.org", "", "", alert())
+    pending = store.next_alert()
+    store.reschedule(pending.id, due_at=pending.due_at + 60, error="HTTP 500")
+    again = store.next_alert()
+    assert again.attempts == 1 and again.due_at == pending.due_at + 60
+    store.mark_failed(pending.id, "Unauthorized")
+    assert store.next_alert() is None and store.leads()[0]["alert_status"] == "failed"
+
+
+def test_concurrent_writers_lose_nothing(store):
+    def write(n):
+        store.record_lead(f"{n}@example.org", "", "", alert(session=f"s{n}", email=f"{n}@example.org"))
+        store.record_question(f"q{n}", alert("question", session=f"s{n}"))
+
+    threads = [threading.Thread(target=write, args=(n,)) for n in range(20)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(store.leads()) == 20 and len(store.questions()) == 20
+    assert store._db.execute("SELECT COUNT(*) FROM outbox").fetchone()[0] == 40
