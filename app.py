@@ -15,13 +15,14 @@ from replica.agent import Replica
 from replica.config import ConfigError, Settings, load_settings
 from replica.export import COLUMNS, export_csv
 from replica.knowledge import load_documents, render_knowledge
+from replica.limits import UsageLimits
 from replica.logs import setup_logging
 from replica.notify import Notifier
 from replica.notify.delivery import LogNotifier, OutboxSender
 from replica.notify.telegram import TelegramClient
-from replica.prompts import render_prompt
+from replica.prompts import read_lines, render_prompt
 from replica.store import Store
-from replica.ui import build_demo
+from replica.ui import PageText, build_demo, serve
 from tools import default_registry
 
 log = logging.getLogger("replica")
@@ -77,8 +78,19 @@ def make_model_client(settings: Settings) -> openai.OpenAI | None:
     )
 
 
+def page_text(settings: Settings) -> PageText:
+    """The page's words, from the templates in ``prompts/``."""
+    owner = settings.owner_name
+    return PageText(
+        title=f"{owner} — AI replica",
+        description=render_prompt("page.md", owner_name=owner).strip(),
+        greeting=render_prompt("greeting.md", owner_name=owner).strip(),
+        examples=read_lines("examples.txt")[:4],
+    )
+
+
 def create_app(settings: Settings) -> App:
-    """Assemble knowledge, prompt, model client, tools, notifier and page from ``settings``."""
+    """Assemble knowledge, prompt, model client, tools, store, notifier and page from ``settings``."""
     documents = load_documents(settings.knowledge_dir)
     knowledge = render_knowledge(documents) or render_prompt("no_knowledge.md")
     system_prompt = render_prompt("system.md", owner_name=settings.owner_name, knowledge=knowledge)
@@ -91,11 +103,21 @@ def create_app(settings: Settings) -> App:
         registry=default_registry(),
         store=store,
         notifier=notifier,
+        limits=UsageLimits.build(
+            settings.visitor_messages_per_hour, settings.address_messages_per_hour, settings.daily_model_calls
+        ),
         max_turns=settings.max_turns,
         max_message_chars=settings.max_message_chars,
+        history_budget_chars=settings.history_budget_chars,
         check_deliverability=settings.email_check_deliverability,
     )
-    demo = build_demo(replica.reply, settings.owner_name, settings.queue_concurrency, settings.queue_max_size)
+    demo = build_demo(
+        replica.stream_reply,
+        page_text(settings),
+        settings.queue_concurrency,
+        settings.queue_max_size,
+        settings.trusted_proxy_hops,
+    )
     return App(demo=demo, replica=replica, store=store, notifier=notifier)
 
 
@@ -122,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
 
     app = create_app(settings)
     log.info("Serving %s's replica with model %s", settings.owner_name, settings.openai_model)
-    app.demo.launch(server_name=settings.server_name, server_port=settings.server_port)
+    serve(app.demo, server_name=settings.server_name, server_port=settings.server_port)
     return 0
 
 

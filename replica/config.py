@@ -40,6 +40,11 @@ class Settings:
     queue_concurrency: int = 3
     queue_max_size: int = 64
     max_message_chars: int = 4000
+    history_budget_chars: int = 16000
+    visitor_messages_per_hour: int = 30
+    address_messages_per_hour: int = 120
+    daily_model_calls: int = 1000
+    trusted_proxy_hops: int = 0
     email_check_deliverability: bool = False
     lead_alerts_per_visitor: int = 3
     question_alerts_per_visitor: int = 3
@@ -106,6 +111,12 @@ def load_settings(environ: Mapping[str, str], dotenv_path: str | Path | None = "
         queue_concurrency=number("QUEUE_CONCURRENCY", 3),
         queue_max_size=number("QUEUE_MAX_SIZE", 64),
         max_message_chars=number("MAX_MESSAGE_CHARS", 4000),
+        history_budget_chars=number("HISTORY_BUDGET_CHARS", 16000),
+        visitor_messages_per_hour=number("VISITOR_MESSAGES_PER_HOUR", 30),
+        address_messages_per_hour=number("ADDRESS_MESSAGES_PER_HOUR", 120),
+        daily_model_calls=number("DAILY_MODEL_CALLS", 1000),
+        # Hugging Face Spaces (which sets SPACE_ID) puts one proxy in front of the app.
+        trusted_proxy_hops=number("TRUSTED_PROXY_HOPS", 1 if text("SPACE_ID") else 0, minimum=0),
         email_check_deliverability=flag("EMAIL_CHECK_DELIVERABILITY"),
         lead_alerts_per_visitor=number("LEAD_ALERTS_PER_VISITOR", 3, minimum=0),
         question_alerts_per_visitor=number("QUESTION_ALERTS_PER_VISITOR", 3, minimum=0),

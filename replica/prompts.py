@@ -23,3 +23,12 @@ def render_prompt(name: str, prompts_dir: Path = PROMPTS_DIR, **variables: str) 
     if missing:
         raise PromptError(f"prompt {name} needs values for: {', '.join(missing)}")
     return template.substitute(variables)
+
+
+def read_lines(name: str, prompts_dir: Path = PROMPTS_DIR) -> list[str]:
+    """The non-blank lines of ``prompts_dir/name`` that are not ``#`` comments (an absent file gives none)."""
+    path = prompts_dir / name
+    if not path.is_file():
+        return []
+    lines = (line.strip() for line in path.read_text(encoding="utf-8").splitlines())
+    return [line for line in lines if line and not line.startswith("#")]

@@ -1,42 +1,95 @@
-"""The visitor's page: a Gradio ChatInterface around an answer function. Knows nothing of Telegram."""
+"""The visitor's page: a Gradio ChatInterface around a streaming answer function.
+
+Knows nothing of the model or Telegram; it turns a Gradio request into a :class:`Visitor` and shows
+whatever the answer function yields.
+"""
 
 from __future__ import annotations
 
 import logging
-from typing import Any, Callable
+from dataclasses import dataclass
+from typing import Any, Callable, Iterator
 
 import gradio as gr
 
+from replica.agent import Visitor
+
 log = logging.getLogger(__name__)
 
-Answer = Callable[[str, list[dict[str, Any]], str], str]
+AnswerStream = Callable[[str, list[dict[str, Any]], Visitor], Iterator[str]]
 UNEXPECTED = "Sorry, something went wrong on my side. Please try again."
 
+# System fonts only: the page must not depend on Google Fonts or any other outside asset.
+THEME = gr.themes.Soft(
+    font=[gr.themes.Font("system-ui"), gr.themes.Font("-apple-system"), gr.themes.Font("Segoe UI"), "sans-serif"],
+    font_mono=[gr.themes.Font("ui-monospace"), gr.themes.Font("Menlo"), "monospace"],
+)
+CSS = """
+.gradio-container { max-width: 860px !important; margin: 0 auto !important; }
+@media (max-width: 480px) { .gradio-container { padding: 4px !important; } h1 { font-size: 1.4rem !important; } }
+"""
 
-def build_demo(answer: Answer, owner_name: str, concurrency: int, max_queue: int) -> gr.ChatInterface:
-    """Build the chat page; ``answer(message, history, session_id)`` produces each reply.
 
-    The queue runs at most ``concurrency`` answers at once; up to ``max_queue`` more visitors wait in
-    line rather than being turned away.
+@dataclass(frozen=True)
+class PageText:
+    """The words on the page: title, one-line description, the replica's opening line, example questions."""
+
+    title: str
+    description: str
+    greeting: str
+    examples: list[str]
+
+
+def client_address(request: gr.Request | None, trusted_proxy_hops: int) -> str:
+    """The visitor's address: the hop our own proxies added to ``X-Forwarded-For``, never a client-set value.
+
+    Each trusted proxy appends the address it saw, so with N trusted proxies the Nth entry from the right
+    is the one the outermost of them recorded; anything left of it may be forged by the client.
+    """
+    if request is None:
+        return "unknown"
+    direct = request.client.host if request.client else "unknown"
+    if trusted_proxy_hops <= 0:
+        return direct
+    forwarded = [part.strip() for part in request.headers.get("x-forwarded-for", "").split(",") if part.strip()]
+    return forwarded[-trusted_proxy_hops] if len(forwarded) >= trusted_proxy_hops else direct
+
+
+def build_demo(
+    answer: AnswerStream, page: PageText, concurrency: int, max_queue: int, trusted_proxy_hops: int = 0
+) -> gr.ChatInterface:
+    """Build the chat page; ``answer(message, history, visitor)`` yields each reply as it grows.
+
+    The queue works on at most ``concurrency`` answers at once; up to ``max_queue`` more visitors wait
+    in line rather than being turned away.
     """
 
-    def chat(message: str, history: list[dict[str, Any]], request: gr.Request) -> str:
-        session_id = getattr(request, "session_hash", None) or "anonymous"
+    def chat(message: str, history: list[dict[str, Any]], request: gr.Request) -> Iterator[str]:
+        visitor = Visitor(getattr(request, "session_hash", None) or "anonymous", client_address(request, trusted_proxy_hops))
         try:
-            return answer(message, history, session_id)
+            yield from answer(message, history, visitor)
         except Exception:  # the visitor gets a sentence; the traceback stays in the log
             log.exception("Unexpected error while answering a visitor")
-            return UNEXPECTED
+            yield UNEXPECTED
 
     demo = gr.ChatInterface(
         chat,
-        title=f"{owner_name} — AI replica",
-        description=(
-            f"Ask me about {owner_name}'s work, experience and projects. I answer from {owner_name}'s own notes, "
-            "and pass anything I can't answer on to them. Leave your email if you'd like to be in touch."
-        ),
+        # The greeting is the empty chat's placeholder, so the example questions show beside it and
+        # the visitor's history (what the model is sent) starts with the visitor's own first message.
+        chatbot=gr.Chatbot(placeholder=page.greeting, show_label=False, layout="bubble"),
+        textbox=gr.Textbox(placeholder="Ask me something…", submit_btn=True, stop_btn=True, show_label=False),
+        title=page.title,
+        description=page.description,
+        examples=page.examples or None,
+        run_examples_on_click=True,
         api_name="chat",
         flagging_mode="never",
+        fill_height=True,
     )
     demo.queue(default_concurrency_limit=concurrency, max_size=max_queue)
     return demo
+
+
+def serve(demo: gr.ChatInterface, **launch_options: Any) -> None:
+    """Launch ``demo`` with the page's theme and styles (Gradio takes them at launch)."""
+    demo.launch(theme=THEME, css=CSS, footer_links=[], **launch_options)

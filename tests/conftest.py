@@ -19,7 +19,8 @@ CONFIG_NAMES = [
     "OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL", "TELEGRAM_BOT_TOKEN", "TELEGRAM_CHAT_ID",
     "TELEGRAM_API_BASE", "OWNER_NAME", "KNOWLEDGE_DIR", "DATA_DIR", "MAX_TURNS", "QUEUE_CONCURRENCY",
     "QUEUE_MAX_SIZE", "MAX_MESSAGE_CHARS", "EMAIL_CHECK_DELIVERABILITY", "LEAD_ALERTS_PER_VISITOR",
-    "QUESTION_ALERTS_PER_VISITOR", "GRADIO_SERVER_NAME", "GRADIO_SERVER_PORT",
+    "QUESTION_ALERTS_PER_VISITOR", "HISTORY_BUDGET_CHARS", "VISITOR_MESSAGES_PER_HOUR", "ADDRESS_MESSAGES_PER_HOUR",
+    "DAILY_MODEL_CALLS", "TRUSTED_PROXY_HOPS", "SPACE_ID", "GRADIO_SERVER_NAME", "GRADIO_SERVER_PORT",
 ]
 API_KEY = "sk-test-SECRET-key-0123456789"
 PROFILE = """# Ada Lovelace
@@ -110,12 +111,13 @@ def settings(fake_openai, fake_telegram, knowledge_dir, tmp_path) -> Settings:
 def start_app():
     """Start the real app (``create_app``) on a free port; yields a function returning the running App."""
     from app import create_app
+    from replica.ui import serve
 
     started = []
 
     def start(settings: Settings):
         app = create_app(settings)
-        app.demo.launch(prevent_thread_lock=True, server_name="127.0.0.1", server_port=None, quiet=True)
+        serve(app.demo, prevent_thread_lock=True, server_name="127.0.0.1", server_port=None, quiet=True)
         started.append(app)
         return app
 

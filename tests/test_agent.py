@@ -9,7 +9,7 @@ import openai
 import pytest
 
 from replica import agent as agent_module
-from replica.agent import Replica
+from replica.agent import Replica, Visitor
 from tests.conftest import API_KEY
 from tests.fakes.openai_server import call, fail, say
 from tools import default_registry
@@ -31,7 +31,7 @@ def make_replica(fake_openai, store, notifier):
 
 def test_plain_answer_comes_back_with_one_model_call(fake_openai, notifier, make_replica):
     fake_openai.script(say("I build analytical engines."))
-    answer = make_replica().reply("What do you do?", [], "s1")
+    answer = make_replica().reply("What do you do?", [], Visitor("s1"))
     assert answer == "I build analytical engines."
     assert fake_openai.calls == 1
     assert fake_openai.auth_headers[0] == f"Bearer {API_KEY}"
@@ -42,7 +42,7 @@ def test_model_sees_system_prompt_then_history_then_new_message(fake_openai, not
         {"role": "user", "content": "Hi"},
         {"role": "assistant", "content": [{"type": "text", "text": "Hello! Ask me anything."}]},
     ]
-    make_replica().reply("Where do you live?", history, "s1")
+    make_replica().reply("Where do you live?", history, Visitor("s1"))
     sent = fake_openai.requests[0]["messages"]
     assert [(m["role"], m["content"]) for m in sent] == [
         ("system", "SYSTEM PROMPT"),
@@ -59,7 +59,7 @@ def test_valid_email_alerts_owner_and_tool_result_reaches_model(fake_openai, not
         call(("gather_user_details", {"email": "grace@navy.mil", "notes": "Hiring for COBOL", "name": "Grace"})),
         say("Thanks Grace, I'll be in touch."),
     )
-    answer = make_replica().reply("I'm Grace, grace@navy.mil, hiring!", [], "visitor-7")
+    answer = make_replica().reply("I'm Grace, grace@navy.mil, hiring!", [], Visitor("visitor-7"))
     assert answer == "Thanks Grace, I'll be in touch."
     [alert] = notifier.alerts
     assert alert.kind == "lead" and ("Email", "grace@navy.mil") in alert.fields and alert.session_id == "visitor-7"
@@ -73,7 +73,7 @@ def test_invalid_email_sends_error_to_model_and_no_alert(fake_openai, notifier, 
         call(("gather_user_details", {"email": "grace@@navy", "notes": "Hiring"})),
         say("That address doesn't look right. Could you check it?"),
     )
-    answer = make_replica().reply("grace@@navy", [], "s1")
+    answer = make_replica().reply("grace@@navy", [], Visitor("s1"))
     assert "doesn't look right" in answer
     assert notifier.alerts == []
     tool_result = fake_openai.requests[1]["messages"][-1]["content"]
@@ -82,14 +82,14 @@ def test_invalid_email_sends_error_to_model_and_no_alert(fake_openai, notifier, 
 
 def test_unknown_question_alerts_owner(fake_openai, notifier, make_replica):
     fake_openai.script(call(("inform_unknown", {"question": "What is your favourite opera?"})), say("I'll ask."))
-    make_replica().reply("What is your favourite opera?", [], "s1")
+    make_replica().reply("What is your favourite opera?", [], Visitor("s1"))
     [alert] = notifier.alerts
     assert alert.kind == "question" and alert.fields == (("Question", "What is your favourite opera?"),)
 
 
 def test_model_asking_for_tools_forever_is_capped_at_two_calls(fake_openai, notifier, make_replica):
     fake_openai.default = call(("inform_unknown", {"question": "again?"}))
-    answer = make_replica().reply("Tell me everything", [], "s1")
+    answer = make_replica().reply("Tell me everything", [], Visitor("s1"))
     assert fake_openai.calls == 2
     assert fake_openai.requests[0]["tool_choice"] == "auto"
     assert fake_openai.requests[1]["tool_choice"] == "none"
@@ -98,7 +98,7 @@ def test_model_asking_for_tools_forever_is_capped_at_two_calls(fake_openai, noti
 
 def test_max_turns_is_honoured(fake_openai, notifier, make_replica):
     fake_openai.default = call(("inform_unknown", {"question": "again?"}))
-    make_replica(max_turns=3).reply("Hi", [], "s1")
+    make_replica(max_turns=3).reply("Hi", [], Visitor("s1"))
     assert [r["tool_choice"] for r in fake_openai.requests] == ["auto", "auto", "none"]
 
 
@@ -110,7 +110,7 @@ def test_two_tool_calls_in_one_round_each_get_a_result_in_order(fake_openai, not
         ),
         say("Done."),
     )
-    make_replica().reply("Salary? Reach me at bob@example.org", [], "s1")
+    make_replica().reply("Salary? Reach me at bob@example.org", [], Visitor("s1"))
     tail = fake_openai.requests[1]["messages"][-3:]
     assert len(tail[0]["tool_calls"]) == 2
     assert [(m["role"], m["tool_call_id"], m["content"]) for m in tail[1:]] == [("tool", "call_0", "ok"), ("tool", "call_1", "ok")]
@@ -128,7 +128,7 @@ def test_two_tool_calls_in_one_round_each_get_a_result_in_order(fake_openai, not
 )
 def test_bad_tool_calls_become_error_text_for_the_model(fake_openai, notifier, name, arguments, expected, make_replica):
     fake_openai.script(call((name, arguments)), say("Sorry about that."))
-    answer = make_replica().reply("Hi", [], "s1")
+    answer = make_replica().reply("Hi", [], Visitor("s1"))
     assert answer == "Sorry about that."
     result = fake_openai.requests[1]["messages"][-1]
     assert result["role"] == "tool" and result["content"].startswith("Error:") and expected in result["content"]
@@ -139,42 +139,42 @@ def test_bad_tool_calls_become_error_text_for_the_model(fake_openai, notifier, n
 def test_provider_failure_gives_an_apology_and_a_clean_log(fake_openai, notifier, caplog, status, make_replica):
     fake_openai.default = fail(status)
     with caplog.at_level(logging.INFO):
-        answer = make_replica().reply("Hello?", [], "s1")
+        answer = make_replica().reply("Hello?", [], Visitor("s1"))
     assert answer == agent_module.MODEL_FAILED
     assert str(status) in caplog.text and API_KEY not in caplog.text
 
 
 def test_provider_recovers_after_one_500_thanks_to_sdk_retry(fake_openai, notifier, make_replica):
     fake_openai.script(fail(500), say("Back again."))
-    assert make_replica().reply("Hello?", [], "s1") == "Back again."
+    assert make_replica().reply("Hello?", [], Visitor("s1")) == "Back again."
     assert fake_openai.calls == 2
 
 
 def test_model_timeout_gives_an_apology(fake_openai, notifier, make_replica):
     fake_openai.default = say("too late", delay=2)
-    answer = make_replica(timeout=0.5, max_retries=0).reply("Hello?", [], "s1")
+    answer = make_replica(timeout=0.5, max_retries=0).reply("Hello?", [], Visitor("s1"))
     assert answer == agent_module.MODEL_FAILED
 
 
 def test_unreachable_provider_gives_an_apology(store, notifier):
     client = openai.OpenAI(api_key=API_KEY, base_url="http://127.0.0.1:9/v1", max_retries=0, timeout=2)
     replica = Replica(client, "m", "S", default_registry(), store, notifier)
-    assert replica.reply("Hello?", [], "s1") == agent_module.MODEL_FAILED
+    assert replica.reply("Hello?", [], Visitor("s1")) == agent_module.MODEL_FAILED
 
 
 @pytest.mark.parametrize("message", ["", "   \n\t ", "x" * 20_000])
 def test_blank_or_huge_message_costs_no_model_call(fake_openai, notifier, message, make_replica):
-    answer = make_replica(max_message_chars=4000).reply(message, [], "s1")
+    answer = make_replica(max_message_chars=4000).reply(message, [], Visitor("s1"))
     assert fake_openai.calls == 0
     assert answer in (agent_module.BLANK_MESSAGE, agent_module.TOO_LONG.format(length=20_000, limit=4000))
 
 
 def test_without_a_client_the_visitor_is_told_how_to_configure(store, notifier):
     replica = Replica(None, "m", "S", default_registry(), store, notifier)
-    assert "OPENAI_API_KEY" in replica.reply("Hello", [], "s1")
+    assert "OPENAI_API_KEY" in replica.reply("Hello", [], Visitor("s1"))
 
 
 def test_tool_calls_on_the_last_turn_still_alert_but_make_no_further_call(fake_openai, notifier, make_replica):
     fake_openai.default = call(("gather_user_details", json.dumps({"email": "a@example.org", "notes": "x"})))
-    make_replica(max_turns=1).reply("a@example.org", [], "s1")
+    make_replica(max_turns=1).reply("a@example.org", [], Visitor("s1"))
     assert fake_openai.calls == 1 and [a.kind for a in notifier.alerts] == ["lead"]

@@ -1,0 +1,83 @@
+"""Usage limits that keep a public page from becoming an open tap on the owner's model bill.
+
+In memory, per process: they reset on restart, which is acceptable for their purpose (a brake, not an
+invoice).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import defaultdict, deque
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Callable
+
+
+class SlidingWindow:
+    """Allows at most ``limit`` events per key within any ``window`` seconds."""
+
+    def __init__(self, limit: int, window: float = 3600.0, clock: Callable[[], float] = time.monotonic):
+        self.limit = limit
+        self.window = window
+        self._clock = clock
+        self._events: dict[str, deque[float]] = defaultdict(deque)
+
+    def has_room(self, key: str) -> bool:
+        """True when ``key`` may have one more event now (forgets events older than the window)."""
+        events, now = self._events[key], self._clock()
+        while events and events[0] <= now - self.window:
+            events.popleft()
+        return len(events) < self.limit
+
+    def record(self, key: str) -> None:
+        """Count one event for ``key`` now."""
+        self._events[key].append(self._clock())
+
+
+class DailyBudget:
+    """At most ``limit`` uses per UTC day."""
+
+    def __init__(self, limit: int, today: Callable[[], str] = lambda: datetime.now(timezone.utc).date().isoformat()):
+        self.limit = limit
+        self._today = today
+        self._day = ""
+        self._used = 0
+
+    def take(self) -> bool:
+        """Use one unit if any is left today; return whether one was."""
+        if self._today() != self._day:
+            self._day, self._used = self._today(), 0
+        if self._used >= self.limit:
+            return False
+        self._used += 1
+        return True
+
+
+@dataclass
+class UsageLimits:
+    """Messages per visitor session and per client address each hour, and model calls per day."""
+
+    per_visitor: SlidingWindow
+    per_address: SlidingWindow
+    model_calls: DailyBudget
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    @classmethod
+    def build(cls, visitor_per_hour: int, address_per_hour: int, model_calls_per_day: int) -> "UsageLimits":
+        """Limits with the given hourly and daily allowances."""
+        return cls(SlidingWindow(visitor_per_hour), SlidingWindow(address_per_hour), DailyBudget(model_calls_per_day))
+
+    def admit_message(self, session_id: str, address: str) -> bool:
+        """Count a visitor message if both its session and its address have room this hour; else refuse it."""
+        with self._lock:
+            if not (self.per_visitor.has_room(session_id) and self.per_address.has_room(address)):
+                return False
+            self.per_visitor.record(session_id)
+            self.per_address.record(address)
+            return True
+
+    def take_model_call(self) -> bool:
+        """Use one of today's model calls; False when the day's budget is spent."""
+        with self._lock:
+            return self.model_calls.take()
