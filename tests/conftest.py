@@ -5,15 +5,18 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import openai
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from replica.agent import Replica  # noqa: E402
 from replica.config import Settings  # noqa: E402
 from replica.store import Store  # noqa: E402
 from tests.fakes.openai_server import FakeOpenAI  # noqa: E402
 from tests.fakes.telegram_server import FakeTelegram  # noqa: E402
+from tools import default_registry  # noqa: E402
 
 CONFIG_NAMES = [
     "OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL", "TELEGRAM_BOT_TOKEN", "TELEGRAM_CHAT_ID",
@@ -77,6 +80,22 @@ class RecordingNotifier:
 @pytest.fixture
 def notifier():
     return RecordingNotifier()
+
+
+@pytest.fixture
+def make_replica(fake_openai, store, notifier):
+    """Build a Replica around the real SDK pointed at the fake model; options override its defaults."""
+
+    def make(**options):
+        client = openai.OpenAI(
+            api_key=API_KEY,
+            base_url=fake_openai.base_url,
+            max_retries=options.pop("max_retries", 1),
+            timeout=options.pop("timeout", 5),
+        )
+        return Replica(client, "fake-model", "SYSTEM PROMPT", default_registry(), store, notifier, **options)
+
+    return make
 
 
 @pytest.fixture

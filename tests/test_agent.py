@@ -15,20 +15,6 @@ from tests.fakes.openai_server import call, fail, say
 from tools import default_registry
 
 
-@pytest.fixture
-def make_replica(fake_openai, store, notifier):
-    def make(**options):
-        client = openai.OpenAI(
-            api_key=API_KEY,
-            base_url=fake_openai.base_url,
-            max_retries=options.pop("max_retries", 1),
-            timeout=options.pop("timeout", 5),
-        )
-        return Replica(client, "fake-model", "SYSTEM PROMPT", default_registry(), store, notifier, **options)
-
-    return make
-
-
 def test_plain_answer_comes_back_with_one_model_call(fake_openai, notifier, make_replica):
     fake_openai.script(say("I build analytical engines."))
     answer = make_replica().reply("What do you do?", [], Visitor("s1"))
