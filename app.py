@@ -14,12 +14,14 @@ import openai
 from replica.agent import Replica
 from replica.config import ConfigError, Settings, load_settings
 from replica.export import COLUMNS, export_csv
-from replica.knowledge import load_documents, render_knowledge
+from replica.knowledge import load_documents
 from replica.limits import UsageLimits
 from replica.logs import setup_logging
 from replica.notify import Notifier
 from replica.notify.delivery import LogNotifier, OutboxSender
 from replica.notify.telegram import TelegramClient
+from replica.owner_bot import OwnerBot
+from replica.persona import SystemPrompt
 from replica.prompts import read_lines, render_prompt
 from replica.store import Store
 from replica.ui import PageText, build_demo, serve
@@ -36,10 +38,13 @@ class App:
     replica: Replica
     store: Store
     notifier: Notifier
+    owner_bot: OwnerBot | None = None
 
     def close(self) -> None:
-        """Stop serving, stop the alert sender (pending alerts stay stored), close the database."""
+        """Stop serving, stop the Telegram threads (pending alerts stay stored), close the database."""
         self.demo.close()
+        if self.owner_bot:
+            self.owner_bot.close()
         if isinstance(self.notifier, OutboxSender):
             self.notifier.close()
         self.store.close()
@@ -51,18 +56,20 @@ def open_store(settings: Settings) -> Store:
     return Store(settings.database_path, alert_caps=caps)
 
 
-def make_notifier(settings: Settings, store: Store) -> Notifier:
-    """The Telegram outbox sender when configured; otherwise alerts go to the log (and stay stored)."""
+def make_telegram(settings: Settings, store: Store) -> tuple[Notifier, OwnerBot | None]:
+    """With Telegram configured: the outbox sender and the owner's bot, both started.
+
+    Without it, alerts go to the log (and stay stored, pending) and there is no bot.
+    """
     if not settings.telegram_configured:
         log.warning("Telegram is not configured: alerts will be written to the log only")
-        return LogNotifier()
+        return LogNotifier(), None
     client = TelegramClient(settings.telegram_api_base, settings.telegram_bot_token, settings.telegram_chat_id)
-    return OutboxSender(
-        store,
-        client,
-        min_interval=settings.alert_min_interval_seconds,
-        base_delay=settings.alert_retry_base_seconds,
-    ).start()
+    sender = OutboxSender(
+        store, client, min_interval=settings.alert_min_interval_seconds, base_delay=settings.alert_retry_base_seconds
+    )
+    bot = OwnerBot(store, client, poll_seconds=settings.telegram_poll_seconds)
+    return sender.start(), bot.start()
 
 
 def make_model_client(settings: Settings) -> openai.OpenAI | None:
@@ -91,11 +98,10 @@ def page_text(settings: Settings) -> PageText:
 
 def create_app(settings: Settings) -> App:
     """Assemble knowledge, prompt, model client, tools, store, notifier and page from ``settings``."""
-    documents = load_documents(settings.knowledge_dir)
-    knowledge = render_knowledge(documents) or render_prompt("no_knowledge.md")
-    system_prompt = render_prompt("system.md", owner_name=settings.owner_name, knowledge=knowledge)
     store = open_store(settings)
-    notifier = make_notifier(settings, store)
+    system_prompt = SystemPrompt(settings.owner_name, load_documents(settings.knowledge_dir), store)
+    system_prompt("")  # a template mistake stops the start, not a visitor's message
+    notifier, owner_bot = make_telegram(settings, store)
     replica = Replica(
         client=make_model_client(settings),
         model=settings.openai_model,
@@ -118,7 +124,7 @@ def create_app(settings: Settings) -> App:
         settings.queue_max_size,
         settings.trusted_proxy_hops,
     )
-    return App(demo=demo, replica=replica, store=store, notifier=notifier)
+    return App(demo=demo, replica=replica, store=store, notifier=notifier, owner_bot=owner_bot)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 import openai
 
@@ -82,13 +82,17 @@ def history_messages(history: Iterable[dict[str, Any]], budget_chars: int | None
 
 
 class Replica:
-    """Answers visitors as the owner, calling the model at most ``max_turns`` times per message."""
+    """Answers visitors as the owner, calling the model at most ``max_turns`` times per message.
+
+    ``system_prompt(message)`` gives the system prompt for each visitor message, so knowledge can change
+    (or be chosen for the message) without a restart.
+    """
 
     def __init__(
         self,
         client: openai.OpenAI | None,
         model: str,
-        system_prompt: str,
+        system_prompt: Callable[[str], str],
         registry: ToolRegistry,
         store: Store,
         notifier: Notifier,
@@ -124,7 +128,7 @@ class Replica:
             yield refusal
             return
         messages: list[dict[str, Any]] = [
-            {"role": "system", "content": self.system_prompt},
+            {"role": "system", "content": self.system_prompt(message)},
             *history_messages(history, self.history_budget_chars),
             {"role": "user", "content": message},
         ]

@@ -50,6 +50,7 @@ class Settings:
     question_alerts_per_visitor: int = 3
     alert_min_interval_seconds: float = 1.0  # Telegram allows about one message a second per chat
     alert_retry_base_seconds: float = 1.0
+    telegram_poll_seconds: int = 25  # getUpdates long-poll length
     model_timeout_seconds: float = 60.0
     model_max_retries: int = 2
     server_name: str | None = None

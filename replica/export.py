@@ -1,4 +1,4 @@
-"""``python app.py export leads|questions``: the owner's records as CSV on stdout."""
+"""``python app.py export leads|questions|answers``: the owner's records as CSV on stdout."""
 
 from __future__ import annotations
 
@@ -10,12 +10,13 @@ from replica.store import Store
 COLUMNS = {
     "leads": ["email", "name", "notes", "created_at", "session", "alert_status"],
     "questions": ["question", "created_at", "session", "status", "alert_status"],
+    "answers": ["id", "question", "answer", "created_at", "status"],
 }
 
 
 def export_csv(store: Store, what: str, out: TextIO) -> int:
-    """Write ``what`` ("leads" or "questions") from ``store`` to ``out`` as CSV with a header; return the row count."""
-    rows = store.leads() if what == "leads" else store.questions()
+    """Write ``what`` (a key of ``COLUMNS``) from ``store`` to ``out`` as CSV with a header; return the row count."""
+    rows = {"leads": store.leads, "questions": store.questions, "answers": store.answers}[what]()
     writer = csv.writer(out)
     writer.writerow(COLUMNS[what])
     for row in rows:

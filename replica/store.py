@@ -53,6 +53,19 @@ MIGRATIONS = [
     CREATE INDEX outbox_pending ON outbox (status, id);
     CREATE INDEX outbox_session ON outbox (session, kind);
     """,
+    # 2: the owner teaches answers from Telegram by replying to an alert.
+    """
+    ALTER TABLE outbox ADD COLUMN telegram_message_id INTEGER;
+    CREATE INDEX outbox_telegram_message ON outbox (telegram_message_id);
+    CREATE TABLE answers (
+        id INTEGER PRIMARY KEY,
+        question_id INTEGER NOT NULL REFERENCES questions(id),
+        answer TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        status TEXT NOT NULL DEFAULT 'active'
+    );
+    CREATE TABLE state (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    """,
 ]
 
 
@@ -163,11 +176,12 @@ class Store:
             ).fetchone()
         return PendingAlert(row["id"], Alert.from_json(row["alert"]), row["attempts"], row["due_at"]) if row else None
 
-    def mark_sent(self, alert_id: int) -> None:
-        """Record that Telegram accepted the alert."""
+    def mark_sent(self, alert_id: int, telegram_message_id: int | None = None) -> None:
+        """Record that Telegram accepted the alert (and the message id, so owner replies can be matched)."""
         self._write(lambda db: db.execute(
-            "UPDATE outbox SET status = 'sent', attempts = attempts + 1, sent_at = ?, last_error = NULL WHERE id = ?",
-            (_now_iso(), alert_id),
+            "UPDATE outbox SET status = 'sent', attempts = attempts + 1, sent_at = ?, last_error = NULL, "
+            "telegram_message_id = ? WHERE id = ?",
+            (_now_iso(), telegram_message_id, alert_id),
         ))
 
     def reschedule(self, alert_id: int, due_at: float, error: str) -> None:
@@ -197,6 +211,85 @@ class Store:
                 "SELECT q.question, q.created_at, q.session, q.status, COALESCE(o.status, 'capped') AS alert_status "
                 "FROM questions q LEFT JOIN outbox o ON o.question_id = q.id ORDER BY q.id"
             ).fetchall()
+
+    def question_for_alert(self, telegram_message_id: int) -> sqlite3.Row | None:
+        """The question whose alert Telegram delivered as ``telegram_message_id``, if any."""
+        with self._lock:
+            return self._db.execute(
+                "SELECT q.id, q.question, q.status FROM outbox o JOIN questions q ON q.id = o.question_id "
+                "WHERE o.telegram_message_id = ?",
+                (telegram_message_id,),
+            ).fetchone()
+
+    def question(self, question_id: int) -> sqlite3.Row | None:
+        """One question by id."""
+        with self._lock:
+            return self._db.execute("SELECT id, question, status FROM questions WHERE id = ?", (question_id,)).fetchone()
+
+    def learn_answer(self, question_id: int, answer: str) -> int:
+        """Store the owner's answer to a question (replacing an earlier one) and mark it answered; return its id."""
+
+        def steps(db: sqlite3.Connection) -> int:
+            db.execute("UPDATE answers SET status = 'replaced' WHERE question_id = ? AND status = 'active'", (question_id,))
+            db.execute("UPDATE questions SET status = 'answered' WHERE id = ?", (question_id,))
+            cursor = db.execute(
+                "INSERT INTO answers (question_id, answer, created_at) VALUES (?, ?, ?)", (question_id, answer, _now_iso())
+            )
+            return cursor.lastrowid
+
+        return self._write(steps)
+
+    def forget_answer(self, answer_id: int) -> sqlite3.Row | None:
+        """Withdraw a learned answer; its question is open again. Returns the withdrawn answer, or ``None``."""
+
+        def steps(db: sqlite3.Connection) -> sqlite3.Row | None:
+            row = db.execute(
+                "SELECT a.id, a.question_id, q.question FROM answers a JOIN questions q ON q.id = a.question_id "
+                "WHERE a.id = ? AND a.status = 'active'",
+                (answer_id,),
+            ).fetchone()
+            if row:
+                db.execute("UPDATE answers SET status = 'withdrawn' WHERE id = ?", (answer_id,))
+                db.execute("UPDATE questions SET status = 'open' WHERE id = ?", (row["question_id"],))
+            return row
+
+        return self._write(steps)
+
+    def answers(self, active_only: bool = False) -> list[sqlite3.Row]:
+        """Learned answers with their questions, oldest first."""
+        where = "WHERE a.status = 'active'" if active_only else ""
+        with self._lock:
+            return self._db.execute(
+                "SELECT a.id, q.question, a.answer, a.created_at, a.status FROM answers a "
+                f"JOIN questions q ON q.id = a.question_id {where} ORDER BY a.id"
+            ).fetchall()
+
+    def recent_leads(self, limit: int) -> list[sqlite3.Row]:
+        """The ``limit`` most recent leads, newest first."""
+        with self._lock:
+            return self._db.execute(
+                "SELECT email, name, notes, created_at FROM leads ORDER BY id DESC LIMIT ?", (limit,)
+            ).fetchall()
+
+    def open_questions(self) -> list[sqlite3.Row]:
+        """Unanswered questions, oldest first."""
+        with self._lock:
+            return self._db.execute(
+                "SELECT id, question, created_at FROM questions WHERE status = 'open' ORDER BY id"
+            ).fetchall()
+
+    def get_state(self, key: str) -> str | None:
+        """A small persisted value (such as the Telegram update offset)."""
+        with self._lock:
+            row = self._db.execute("SELECT value FROM state WHERE key = ?", (key,)).fetchone()
+        return row["value"] if row else None
+
+    def set_state(self, key: str, value: str) -> None:
+        """Persist a small value under ``key``."""
+        self._write(lambda db: db.execute(
+            "INSERT INTO state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            (key, value),
+        ))
 
     def close(self) -> None:
         """Close the database connection."""

@@ -93,7 +93,7 @@ def make_replica(fake_openai, store, notifier):
             max_retries=options.pop("max_retries", 1),
             timeout=options.pop("timeout", 5),
         )
-        return Replica(client, "fake-model", "SYSTEM PROMPT", default_registry(), store, notifier, **options)
+        return Replica(client, "fake-model", lambda message: "SYSTEM PROMPT", default_registry(), store, notifier, **options)
 
     return make
 
@@ -123,6 +123,7 @@ def settings(fake_openai, fake_telegram, knowledge_dir, tmp_path) -> Settings:
         model_timeout_seconds=5,
         alert_min_interval_seconds=0.05,
         alert_retry_base_seconds=0.1,
+        telegram_poll_seconds=1,
     )
 
 

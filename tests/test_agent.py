@@ -144,7 +144,7 @@ def test_model_timeout_gives_an_apology(fake_openai, notifier, make_replica):
 
 def test_unreachable_provider_gives_an_apology(store, notifier):
     client = openai.OpenAI(api_key=API_KEY, base_url="http://127.0.0.1:9/v1", max_retries=0, timeout=2)
-    replica = Replica(client, "m", "S", default_registry(), store, notifier)
+    replica = Replica(client, "m", lambda message: "S", default_registry(), store, notifier)
     assert replica.reply("Hello?", [], Visitor("s1")) == agent_module.MODEL_FAILED
 
 
@@ -156,7 +156,7 @@ def test_blank_or_huge_message_costs_no_model_call(fake_openai, notifier, messag
 
 
 def test_without_a_client_the_visitor_is_told_how_to_configure(store, notifier):
-    replica = Replica(None, "m", "S", default_registry(), store, notifier)
+    replica = Replica(None, "m", lambda message: "S", default_registry(), store, notifier)
     assert "OPENAI_API_KEY" in replica.reply("Hello", [], Visitor("s1"))
 
 

@@ -9,7 +9,13 @@ from tools.registry import Tool, ToolContext
 
 def inform_unknown(context: ToolContext, question: str) -> str:
     """Store a question the knowledge does not answer, with its alert, and wake the sender. Returns ``ok``."""
-    alert = Alert(kind="question", title="Unanswered question", fields=(("Question", question),), session_id=context.session_id)
+    alert = Alert(
+        kind="question",
+        title="Unanswered question",
+        fields=(("Question", question),),
+        session_id=context.session_id,
+        hint="Reply to this message with the answer, and I will use it from the next visitor message on.",
+    )
     if context.store.record_question(question, alert) is Recorded.ALERTED:
         context.notifier.notify(alert)
     return "ok"

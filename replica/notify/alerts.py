@@ -24,16 +24,20 @@ class Alert:
     title: str
     fields: tuple[tuple[str, str], ...]
     session_id: str = ""
+    hint: str = ""  # a closing line for the owner, such as how to answer
 
     def to_json(self) -> str:
         """The alert as JSON, for the outbox."""
-        return json.dumps({"kind": self.kind, "title": self.title, "fields": self.fields, "session_id": self.session_id})
+        return json.dumps(
+            {"kind": self.kind, "title": self.title, "fields": self.fields, "session_id": self.session_id, "hint": self.hint}
+        )
 
     @classmethod
     def from_json(cls, text: str) -> "Alert":
         """The alert :meth:`to_json` wrote."""
         data = json.loads(text)
-        return cls(data["kind"], data["title"], tuple((k, v) for k, v in data["fields"]), data["session_id"])
+        fields = tuple((label, value) for label, value in data["fields"])
+        return cls(data["kind"], data["title"], fields, data["session_id"], data.get("hint", ""))
 
     def plain_text(self) -> str:
         """The whole alert as plain text, uncut (for logs and the plain-text fallback)."""
@@ -73,6 +77,8 @@ def _render(alert: Alert, values: dict[str, str], escape, bold: bool) -> str:
     lines += [f"{strong(escape(label) + ':')} {escape(values[label])}" for label, _ in alert.fields]
     if alert.session_id:
         lines.append(f"{strong('Session:')} {escape(alert.session_id)}")
+    if alert.hint:
+        lines.append(f"<i>{escape(alert.hint)}</i>" if bold else alert.hint)
     return "\n".join(lines)
 
 

@@ -95,19 +95,19 @@ class OutboxSender:
                 log.exception("Outbox sender error; retrying shortly")
                 self._sleep(self._base_delay)
 
-    def _send(self, alert: Alert) -> None:
+    def _send(self, alert: Alert) -> int:
         self._last_send = time.monotonic()
         try:
-            self._client.send_message(to_telegram_html(alert), parse_mode="HTML")
+            return self._client.send_message(to_telegram_html(alert), parse_mode="HTML")
         except TelegramError as error:
             if not error.is_parse_error:
                 raise
             log.warning("Telegram could not parse a %s alert (%s); resending as plain text", alert.kind, error)
-            self._client.send_message(to_telegram_plain(alert), parse_mode=None)
+            return self._client.send_message(to_telegram_plain(alert), parse_mode=None)
 
     def _deliver(self, pending: PendingAlert) -> None:
         try:
-            self._send(pending.alert)
+            message_id = self._send(pending.alert)
         except TelegramError as error:
             if not error.is_retryable:
                 self._store.mark_failed(pending.id, str(error))
@@ -117,7 +117,7 @@ class OutboxSender:
             self._store.reschedule(pending.id, time.time() + delay, str(error))
             log.warning("Telegram send failed (%s); retrying alert %d in %.1f s", error, pending.id, delay)
             return
-        self._store.mark_sent(pending.id)
+        self._store.mark_sent(pending.id, message_id)
         log.info("Delivered %s alert %d to Telegram", pending.alert.kind, pending.id)
 
     def _retry_delay(self, attempts: int, error: TelegramError) -> float:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from typing import Any
 
 import requests
 
@@ -46,17 +47,15 @@ class TelegramClient:
     def _redact(self, text: str) -> str:
         return text.replace(self.token, "<token>")
 
-    def send_message(self, text: str, parse_mode: str | None = "HTML") -> int:
-        """Send ``text`` to the owner's chat and return Telegram's ``message_id``.
+    def call(self, method: str, payload: dict[str, Any], read_timeout: float | None = None) -> Any:
+        """Call Bot API ``method`` with ``payload`` and return its ``result``.
 
         Raises :class:`TelegramError` on any failure, with the token redacted.
         """
-        payload: dict[str, object] = {"chat_id": self.chat_id, "text": text}
-        if parse_mode:
-            payload["parse_mode"] = parse_mode
-        url = f"{self.api_base}/bot{self.token}/sendMessage"
+        url = f"{self.api_base}/bot{self.token}/{method}"
+        timeout = (self.timeout[0], read_timeout or self.timeout[1])
         try:
-            response = self.session.post(url, json=payload, timeout=self.timeout)
+            response = self.session.post(url, json=payload, timeout=timeout)
         except requests.RequestException as exc:
             # requests puts the URL, and so the token, into its messages.
             raise TelegramError(f"{type(exc).__name__}: {self._redact(str(exc))[:160]}") from None
@@ -65,7 +64,25 @@ class TelegramClient:
         except ValueError:
             body = {}
         if response.ok and body.get("ok"):
-            return int(body.get("result", {}).get("message_id", 0))
+            return body.get("result")
         description = self._redact(str(body.get("description") or f"HTTP {response.status_code}"))
         retry_after = (body.get("parameters") or {}).get("retry_after")
         raise TelegramError(description, status=response.status_code, retry_after=retry_after)
+
+    def send_message(self, text: str, parse_mode: str | None = "HTML") -> int:
+        """Send ``text`` to the owner's chat (the only chat this client ever writes to); return its message id."""
+        payload: dict[str, Any] = {"chat_id": self.chat_id, "text": text, "link_preview_options": {"is_disabled": True}}
+        if parse_mode:
+            payload["parse_mode"] = parse_mode
+        return int((self.call("sendMessage", payload) or {}).get("message_id", 0))
+
+    def get_updates(self, offset: int | None, poll_seconds: int) -> list[dict[str, Any]]:
+        """Long-poll for new messages to the bot, from ``offset`` on."""
+        payload: dict[str, Any] = {"timeout": poll_seconds, "allowed_updates": ["message"]}
+        if offset is not None:
+            payload["offset"] = offset
+        return self.call("getUpdates", payload, read_timeout=poll_seconds + 10) or []
+
+    def set_my_commands(self, commands: list[tuple[str, str]]) -> None:
+        """Register the bot's command menu: ``(command, description)`` pairs."""
+        self.call("setMyCommands", {"commands": [{"command": c, "description": d} for c, d in commands]})

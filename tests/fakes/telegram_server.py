@@ -82,6 +82,10 @@ class FakeTelegram(LocalServer):
         self.delay = 0.0
         self.parse_errors_next = 0  # refuse this many HTML messages as unparsable, whatever they hold
         self.hangs: deque[float] = deque()  # hang this long, then fail without delivering (a timeout)
+        self.updates: list[dict] = []  # incoming messages served by getUpdates
+        self.polls: list[dict] = []  # every getUpdates request body
+        self.conflicts_next = 0  # answer this many getUpdates with 409 Conflict
+        self.commands: list[dict] | None = None  # what setMyCommands registered
         self._lock = threading.Lock()
         self._message_id = 0
         super().__init__()
@@ -101,7 +105,33 @@ class FakeTelegram(LocalServer):
         """Make the next ``times`` calls hang for ``seconds`` and then fail, delivering nothing."""
         self.hangs.extend([seconds] * times)
 
+    def push(self, text: str, reply_to: int | None = None, chat_id: str | None = None) -> int:
+        """Queue an incoming message for ``getUpdates``; a leading ``/word`` is marked as a bot command."""
+        message: dict[str, Any] = {
+            "message_id": 10_000 + len(self.updates),
+            "chat": {"id": int(chat_id or self.chat_id), "type": "private"},
+            "from": {"id": int(chat_id or self.chat_id), "is_bot": False, "first_name": "Someone"},
+            "date": int(time.time()),
+            "text": text,
+        }
+        if text.startswith("/"):
+            message["entities"] = [{"type": "bot_command", "offset": 0, "length": len(text.split()[0])}]
+        if reply_to is not None:
+            message["reply_to_message"] = {"message_id": reply_to, "chat": message["chat"], "text": "(alert)"}
+        with self._lock:
+            update_id = 500 + len(self.updates)
+            self.updates.append({"update_id": update_id, "message": message})
+        return update_id
+
     def handle(self, method: str, path: str, headers: dict[str, str], body: Any) -> Response:
+        name = path.rsplit("/", 1)[-1]
+        if name != "sendMessage" and not path.startswith(f"/bot{self.token}/"):
+            return _error(401, "Unauthorized")
+        if name == "getUpdates":
+            return self._get_updates(body)
+        if name == "setMyCommands":
+            self.commands = body.get("commands")
+            return Response(200, {"ok": True, "result": True})
         with self._lock:
             hang = self.hangs.popleft() if self.hangs else None
         if hang is not None:
@@ -113,6 +143,25 @@ class FakeTelegram(LocalServer):
         with self._lock:
             self.attempts.append((time.monotonic(), response.status))
         return response
+
+    def _get_updates(self, body: dict) -> Response:
+        """Long polling as Telegram does it: updates from ``offset`` on, waiting up to ``timeout`` for one."""
+        self.polls.append(body)
+        if self.conflicts_next:
+            self.conflicts_next -= 1
+            return _error(409, "Conflict: terminated by other getUpdates request; make sure that only one bot instance is running")
+        offset = body.get("offset") or 0
+        deadline = time.monotonic() + min(float(body.get("timeout") or 0), 5.0)
+        while True:
+            with self._lock:
+                pending = [u for u in self.updates if u["update_id"] >= offset]
+            if pending or time.monotonic() >= deadline:
+                return Response(200, {"ok": True, "result": pending})
+            time.sleep(0.02)
+
+    def sent_texts(self) -> list[str]:
+        """The visible text of every message delivered to the owner's chat."""
+        return [d.text for d in self.delivered]
 
     def _answer(self, path: str, body: Any) -> Response:
         if not path.startswith(f"/bot{self.token}/"):

@@ -1,0 +1,184 @@
+"""The owner's side of the Telegram chat: teaching answers and reading leads, by long polling.
+
+Only messages from ``TELEGRAM_CHAT_ID`` are acted on; anything else is logged with its chat id and
+never answered. Replies go through :class:`TelegramClient`, which can only write to the owner's chat.
+The ``getUpdates`` offset is stored, so no update is handled twice across restarts.
+"""
+
+from __future__ import annotations
+
+import html
+import logging
+import threading
+from typing import Any, Callable
+
+from replica.notify.alerts import TELEGRAM_LIMIT
+from replica.notify.telegram import TelegramClient, TelegramError
+from replica.store import Store
+
+log = logging.getLogger(__name__)
+
+OFFSET_KEY = "telegram_update_offset"
+COMMANDS = [
+    ("leads", "The most recent leads"),
+    ("unanswered", "Open questions, oldest first"),
+    ("answer", "Answer a question by number: /answer N your answer"),
+    ("forget", "Withdraw a learned answer: /forget N"),
+    ("help", "What I can do"),
+]
+HELP = (
+    "I alert you to new leads and to questions I could not answer.\n"
+    "• Reply to an “Unanswered question” alert to teach me the answer; I use it from the next visitor message on.\n"
+    "• /leads — the most recent leads\n"
+    "• /unanswered — open questions, oldest first\n"
+    "• /answer N text — answer open question N\n"
+    "• /forget N — withdraw learned answer N"
+)
+NOT_A_QUESTION = "To teach me an answer, reply to an “Unanswered question” alert (or use /answer N text). Send /help for more."
+
+
+def fit(lines: list[str], limit: int = TELEGRAM_LIMIT - 100) -> str:
+    """Join ``lines`` with newlines, leaving out whole lines past ``limit`` characters, with a note saying so."""
+    kept, used = [], 0
+    for index, line in enumerate(lines):
+        if used + len(line) + 1 > limit:
+            kept.append(f"… and {len(lines) - index} more")
+            break
+        kept.append(line)
+        used += len(line) + 1
+    return "\n".join(kept)
+
+
+class OwnerBot:
+    """Polls ``getUpdates`` on a background thread and answers the owner's replies and commands."""
+
+    def __init__(self, store: Store, client: TelegramClient, poll_seconds: int = 25, base_delay: float = 1.0):
+        self._store = store
+        self._client = client
+        self._poll_seconds = poll_seconds
+        self._base_delay = base_delay
+        self._stopping = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="telegram-owner-bot", daemon=True)
+        self._commands: dict[str, Callable[[str], str]] = {
+            "/leads": self._leads,
+            "/unanswered": self._unanswered,
+            "/answer": self._answer_command,
+            "/forget": self._forget,
+            "/help": lambda _: HELP,
+            "/start": lambda _: HELP,
+        }
+
+    def start(self) -> "OwnerBot":
+        """Register the command menu and start polling."""
+        try:
+            self._client.set_my_commands(COMMANDS)
+        except TelegramError as error:
+            log.warning("Could not register the bot's commands with Telegram: %s", error)
+        self._thread.start()
+        return self
+
+    def close(self, timeout: float = 2.0) -> None:
+        """Stop polling; a poll under way is abandoned (its updates are fetched again next time)."""
+        self._stopping.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout)
+
+    def _run(self) -> None:
+        failures = 0
+        while not self._stopping.is_set():
+            offset = self._store.get_state(OFFSET_KEY)
+            try:
+                updates = self._client.get_updates(int(offset) if offset else None, self._poll_seconds)
+            except TelegramError as error:
+                failures += 1
+                if error.status == 409:
+                    log.error("Telegram says another getUpdates poller or a webhook holds this bot (409); backing off")
+                else:
+                    log.warning("Polling Telegram failed (%s); backing off", error)
+                self._stopping.wait(min(60.0, self._base_delay * 2 ** min(failures, 6)))
+                continue
+            failures = 0
+            for update in updates:
+                if self._stopping.is_set():
+                    return
+                try:
+                    self.handle(update)
+                except Exception:  # one bad update must not stop the bot, nor be retried forever
+                    log.exception("Could not handle Telegram update %s", update.get("update_id"))
+                self._store.set_state(OFFSET_KEY, str(update["update_id"] + 1))
+
+    def handle(self, update: dict[str, Any]) -> None:
+        """Act on one update: only text messages from the owner's chat are answered."""
+        message = update.get("message") or {}
+        chat_id = str((message.get("chat") or {}).get("id", ""))
+        if chat_id != str(self._client.chat_id):
+            log.warning("Ignoring a Telegram message from chat %s, which is not the owner's", chat_id or "unknown")
+            return
+        text = (message.get("text") or "").strip()
+        if not text:
+            return
+        reply = self._respond(message, text)
+        if reply:
+            try:
+                self._client.send_message(reply, parse_mode="HTML")
+            except TelegramError as error:
+                log.warning("Could not answer the owner on Telegram: %s", error)
+
+    def _respond(self, message: dict[str, Any], text: str) -> str:
+        command = self._command_of(message, text)
+        if command is not None:
+            name, argument = command
+            handler = self._commands.get(name)
+            return handler(argument) if handler else f"Unknown command {html.escape(name)}. Send /help."
+        replied_to = (message.get("reply_to_message") or {}).get("message_id")
+        question = self._store.question_for_alert(replied_to) if replied_to else None
+        if question is None:
+            return NOT_A_QUESTION
+        return self._learn(question["id"], question["question"], text)
+
+    @staticmethod
+    def _command_of(message: dict[str, Any], text: str) -> tuple[str, str] | None:
+        """``(/command, rest)`` when the message starts with a ``bot_command`` entity."""
+        for entity in message.get("entities") or []:
+            if entity.get("type") == "bot_command" and entity.get("offset") == 0:
+                word = text[: entity.get("length", 0)]
+                return word.split("@")[0].lower(), text[len(word) :].strip()
+        return None
+
+    def _learn(self, question_id: int, question: str, answer: str) -> str:
+        answer_id = self._store.learn_answer(question_id, answer)
+        log.info("Learned answer %d to question %d", answer_id, question_id)
+        return f"Learned answer #{answer_id} to “{html.escape(question[:200])}”. Send /forget {answer_id} to withdraw it."
+
+    def _leads(self, _: str) -> str:
+        leads = self._store.recent_leads(20)
+        if not leads:
+            return "No leads yet."
+        lines = ["<b>Recent leads</b>, newest first:"] + [
+            f"• {html.escape(row['name'] or '(no name)')} — {html.escape(row['email'])} — "
+            f"{html.escape(row['notes'][:300])} ({row['created_at']})"
+            for row in leads
+        ]
+        return fit(lines)
+
+    def _unanswered(self, _: str) -> str:
+        questions = self._store.open_questions()
+        if not questions:
+            return "No open questions."
+        lines = ["<b>Open questions</b>, oldest first. Reply to a question's alert, or send /answer N your answer:"] + [
+            f"{row['id']}. {html.escape(row['question'][:300])} ({row['created_at']})" for row in questions
+        ]
+        return fit(lines)
+
+    def _answer_command(self, argument: str) -> str:
+        number, _, answer = argument.partition(" ")
+        question = self._store.question(int(number)) if number.isdigit() else None
+        if question is None or not answer.strip():
+            return "Use /answer N your answer, with N from /unanswered."
+        return self._learn(question["id"], question["question"], answer.strip())
+
+    def _forget(self, argument: str) -> str:
+        withdrawn = self._store.forget_answer(int(argument)) if argument.isdigit() else None
+        if withdrawn is None:
+            return "Use /forget N, with N the number of a learned answer."
+        return f"Withdrew answer #{withdrawn['id']}; “{html.escape(withdrawn['question'][:200])}” is open again."
