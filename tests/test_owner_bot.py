@@ -1,0 +1,158 @@
+"""The owner closes the loop from Telegram: replies teach answers, commands read leads and questions."""
+
+from __future__ import annotations
+
+import csv
+import io
+import logging
+import os
+import subprocess
+import sys
+import time
+
+from gradio_client import Client
+
+from replica.notify import Alert
+
+from tests.conftest import CONFIG_NAMES, ROOT
+from tests.fakes.openai_server import call, say
+
+OPERA = "What is your favourite opera?"
+
+
+def wait_until(predicate, timeout=10.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def ask_unknown(url, fake_openai, fake_telegram, question=OPERA):
+    """A visitor asks something the replica can't answer; return the Telegram message id of the alert."""
+    fake_openai.script(call(("inform_unknown", {"question": question})), say("I'll ask and get back to you."))
+    Client(url, verbose=False).predict(question, api_name="/chat")
+    before = len(fake_telegram.delivered)
+    assert wait_until(lambda: any(question in d.text for d in fake_telegram.delivered[before - 1 :]))
+    return len(fake_telegram.delivered)  # the stand-in numbers messages 1, 2, 3… in delivery order
+
+
+def system_prompt_for_next_message(url, fake_openai):
+    fake_openai.script(say("Sure."))
+    Client(url, verbose=False).predict("Tell me about music", api_name="/chat")
+    return fake_openai.requests[-1]["messages"][0]["content"]
+
+
+def test_owner_reply_teaches_the_replica_at_once_and_survives_a_restart(start_app, settings, fake_openai, fake_telegram):
+    app = start_app(settings)
+    url = app.demo.local_url
+    alert_id = ask_unknown(url, fake_openai, fake_telegram)
+    assert "Reply to this message" in fake_telegram.delivered[-1].text
+
+    fake_telegram.push("Puccini's Tosca, without a doubt.", reply_to=alert_id)
+    assert wait_until(lambda: any("Learned answer #1" in t for t in fake_telegram.sent_texts()))
+    assert "Puccini's Tosca, without a doubt." in system_prompt_for_next_message(url, fake_openai)
+
+    app.close()
+    restarted = start_app(settings).demo.local_url
+    assert "Puccini's Tosca, without a doubt." in system_prompt_for_next_message(restarted, fake_openai)
+    time.sleep(1.5)  # a full poll after the restart: the stored offset means the reply is not handled again
+    assert sum("Learned answer" in t for t in fake_telegram.sent_texts()) == 1
+
+
+def test_strangers_can_neither_teach_nor_read_leads(start_app, settings, fake_openai, fake_telegram, caplog):
+    url = start_app(settings).demo.local_url
+    fake_openai.script(call(("gather_user_details", {"email": "secret@example.org", "notes": "n"})), say("Thanks."))
+    Client(url, verbose=False).predict("secret@example.org", api_name="/chat")
+    alert_id = ask_unknown(url, fake_openai, fake_telegram)
+    sent_before = len(fake_telegram.delivered)
+
+    with caplog.at_level(logging.WARNING):
+        fake_telegram.push("Wagner, obviously", reply_to=alert_id, chat_id="666")
+        fake_telegram.push("/leads", chat_id="666")
+        assert wait_until(lambda: caplog.text.count("chat 666") == 2)
+    time.sleep(0.3)
+    assert len(fake_telegram.delivered) == sent_before  # nothing sent to anyone
+    assert all(str(d.payload["chat_id"]) == fake_telegram.chat_id for d in fake_telegram.delivered)
+    assert "Wagner" not in system_prompt_for_next_message(url, fake_openai)
+
+
+def test_leads_and_unanswered_commands(start_app, settings, fake_openai, fake_telegram):
+    url = start_app(settings).demo.local_url
+    fake_openai.script(
+        call(("gather_user_details", {"email": "grace@example.org", "notes": "Hiring <COBOL> devs", "name": "Grace"})),
+        say("Thanks."),
+    )
+    Client(url, verbose=False).predict("grace@example.org", api_name="/chat")
+    opera = ask_unknown(url, fake_openai, fake_telegram)
+    ask_unknown(url, fake_openai, fake_telegram, question="Do you like cats?")
+    fake_telegram.push("Tosca.", reply_to=opera)
+    assert wait_until(lambda: any("Learned answer" in t for t in fake_telegram.sent_texts()))
+
+    fake_telegram.push("/leads")
+    assert wait_until(lambda: "Recent leads" in fake_telegram.sent_texts()[-1])
+    assert "Grace — grace@example.org — Hiring <COBOL> devs" in fake_telegram.sent_texts()[-1]
+    fake_telegram.push("/unanswered")
+    assert wait_until(lambda: "Open questions" in fake_telegram.sent_texts()[-1])
+    listing = fake_telegram.sent_texts()[-1]
+    assert "Do you like cats?" in listing and OPERA not in listing and "/answer N" in listing
+
+
+def test_answer_and_forget_commands(start_app, settings, fake_openai, fake_telegram):
+    url = start_app(settings).demo.local_url
+    ask_unknown(url, fake_openai, fake_telegram, question="Do you like cats?")
+    fake_telegram.push("/answer 1 Yes, two of them.")
+    assert wait_until(lambda: "Learned answer #1" in fake_telegram.sent_texts()[-1])
+    assert "Yes, two of them." in system_prompt_for_next_message(url, fake_openai)
+    fake_telegram.push("/forget 1")
+    assert wait_until(lambda: "Withdrew answer #1" in fake_telegram.sent_texts()[-1])
+    assert "Yes, two of them." not in system_prompt_for_next_message(url, fake_openai)
+    fake_telegram.push("/unanswered")
+    assert wait_until(lambda: "Do you like cats?" in fake_telegram.sent_texts()[-1])
+
+
+def test_commands_are_registered_and_other_messages_get_a_hint(start_app, settings, fake_telegram):
+    start_app(settings)
+    assert wait_until(lambda: fake_telegram.commands is not None)
+    assert {c["command"] for c in fake_telegram.commands} >= {"leads", "unanswered", "forget", "help"}
+    fake_telegram.push("hello bot")
+    assert wait_until(lambda: fake_telegram.delivered and "reply to an “Unanswered question” alert" in fake_telegram.sent_texts()[-1])
+    fake_telegram.push("/help")
+    assert wait_until(lambda: "/forget N" in fake_telegram.sent_texts()[-1])
+
+
+def test_a_long_lead_list_fits_one_telegram_message(start_app, settings, fake_telegram):
+    app = start_app(settings)
+    for n in range(20):
+        app.store.record_lead(f"lead{n}@example.org", "N" * 50, "x" * 400, _lead_alert(n))
+    fake_telegram.push("/leads")
+    assert wait_until(lambda: any("Recent leads" in t for t in fake_telegram.sent_texts()), timeout=15)
+    listing = next(t for t in fake_telegram.sent_texts() if "Recent leads" in t)
+    assert len(listing) <= 4096 and "more" in listing.splitlines()[-1]
+
+
+def test_a_webhook_conflict_is_logged_and_polling_recovers(start_app, settings, fake_telegram, caplog):
+    fake_telegram.conflicts_next = 1
+    with caplog.at_level(logging.WARNING):
+        start_app(settings)
+        assert wait_until(lambda: "another getUpdates poller or a webhook" in caplog.text)
+    fake_telegram.push("/help")
+    assert wait_until(lambda: any("/forget N" in t for t in fake_telegram.sent_texts()))
+
+
+def test_export_answers(start_app, settings, fake_openai, fake_telegram):
+    app = start_app(settings)
+    ask_unknown(app.demo.local_url, fake_openai, fake_telegram)
+    fake_telegram.push("/answer 1 Tosca")
+    assert wait_until(lambda: any("Learned answer" in t for t in fake_telegram.sent_texts()))
+    env = {k: v for k, v in os.environ.items() if k not in CONFIG_NAMES}
+    env["DATA_DIR"] = str(settings.data_dir)
+    done = subprocess.run([sys.executable, "app.py", "export", "answers"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0
+    rows = list(csv.DictReader(io.StringIO(done.stdout)))
+    assert [(r["question"], r["answer"], r["status"]) for r in rows] == [(OPERA, "Tosca", "active")]
+
+
+def _lead_alert(n):
+    return Alert("lead", "New lead", (("Email", f"lead{n}@example.org"),), f"s{n}")
