@@ -14,7 +14,7 @@ import openai
 from replica.agent import Replica
 from replica.config import ConfigError, Settings, load_settings
 from replica.export import COLUMNS, export_csv
-from replica.knowledge import load_documents
+from replica.retrieval import KnowledgeIndex
 from replica.limits import UsageLimits
 from replica.logs import setup_logging
 from replica.notify import Notifier
@@ -99,7 +99,8 @@ def page_text(settings: Settings) -> PageText:
 def create_app(settings: Settings) -> App:
     """Assemble knowledge, prompt, model client, tools, store, notifier and page from ``settings``."""
     store = open_store(settings)
-    system_prompt = SystemPrompt(settings.owner_name, load_documents(settings.knowledge_dir), store)
+    index = KnowledgeIndex.load(settings.knowledge_dir, settings.data_dir / "knowledge-index")
+    system_prompt = SystemPrompt(settings.owner_name, index, store, settings.knowledge_budget_chars)
     system_prompt("")  # a template mistake stops the start, not a visitor's message
     notifier, owner_bot = make_telegram(settings, store)
     replica = Replica(

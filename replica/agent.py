@@ -81,6 +81,12 @@ def history_messages(history: Iterable[dict[str, Any]], budget_chars: int | None
     return kept[::-1]
 
 
+def retrieval_query(message: str, earlier: list[dict[str, str]], recent: int = 2) -> str:
+    """What knowledge is picked for: the new message, then the visitor's last ``recent`` messages."""
+    previous = [m["content"] for m in earlier if m["role"] == "user"][-recent:]
+    return "\n".join([message, *previous])
+
+
 class Replica:
     """Answers visitors as the owner, calling the model at most ``max_turns`` times per message.
 
@@ -127,9 +133,10 @@ class Replica:
         if refusal:
             yield refusal
             return
+        earlier = history_messages(history, self.history_budget_chars)
         messages: list[dict[str, Any]] = [
-            {"role": "system", "content": self.system_prompt(message)},
-            *history_messages(history, self.history_budget_chars),
+            {"role": "system", "content": self.system_prompt(retrieval_query(message, earlier))},
+            *earlier,
             {"role": "user", "content": message},
         ]
         context = ToolContext(visitor.session_id, self.store, self.notifier, self.check_deliverability)

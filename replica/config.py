@@ -41,6 +41,7 @@ class Settings:
     queue_max_size: int = 64
     max_message_chars: int = 4000
     history_budget_chars: int = 16000
+    knowledge_budget_chars: int = 24000
     visitor_messages_per_hour: int = 30
     address_messages_per_hour: int = 120
     daily_model_calls: int = 1000
@@ -113,6 +114,7 @@ def load_settings(environ: Mapping[str, str], dotenv_path: str | Path | None = "
         queue_max_size=number("QUEUE_MAX_SIZE", 64),
         max_message_chars=number("MAX_MESSAGE_CHARS", 4000),
         history_budget_chars=number("HISTORY_BUDGET_CHARS", 16000),
+        knowledge_budget_chars=number("KNOWLEDGE_BUDGET_CHARS", 24000),
         visitor_messages_per_hour=number("VISITOR_MESSAGES_PER_HOUR", 30),
         address_messages_per_hour=number("ADDRESS_MESSAGES_PER_HOUR", 120),
         daily_model_calls=number("DAILY_MODEL_CALLS", 1000),

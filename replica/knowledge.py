@@ -12,6 +12,7 @@ log = logging.getLogger(__name__)
 
 TEXT_SUFFIXES = {".md", ".markdown", ".txt"}
 PDF_SUFFIXES = {".pdf"}
+KNOWLEDGE_SUFFIXES = TEXT_SUFFIXES | PDF_SUFFIXES
 
 
 @dataclass(frozen=True)
@@ -38,7 +39,7 @@ def load_documents(folder: Path) -> list[Document]:
     documents = []
     for path in sorted(p for p in folder.rglob("*") if p.is_file()):
         suffix = path.suffix.lower()
-        if suffix not in TEXT_SUFFIXES | PDF_SUFFIXES:
+        if suffix not in KNOWLEDGE_SUFFIXES:
             continue
         try:
             text = _read_pdf(path) if suffix in PDF_SUFFIXES else path.read_text(encoding="utf-8")

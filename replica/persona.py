@@ -1,10 +1,11 @@
-"""The system prompt for each visitor message: the persona template, the owner's files, and the
-answers the owner has taught from Telegram (read fresh each time, so a new answer counts at once)."""
+"""The system prompt for each visitor message: the persona template, the owner's knowledge chosen for
+that message within the budget, and the answers the owner has taught from Telegram (read fresh each
+time, so a new answer counts from the next message on)."""
 
 from __future__ import annotations
 
-from replica.knowledge import Document, render_knowledge
 from replica.prompts import render_prompt
+from replica.retrieval import KnowledgeIndex
 from replica.store import Store
 
 
@@ -18,15 +19,20 @@ def learned_answers_text(store: Store) -> str:
 
 
 class SystemPrompt:
-    """Callable: ``prompt(message)`` is the system prompt to send with the visitor's ``message``."""
+    """Callable: ``prompt(query)`` is the system prompt for a visitor message (``query``: that message
+    plus recent history, used to pick knowledge when it does not all fit ``budget_chars``)."""
 
-    def __init__(self, owner_name: str, documents: list[Document], store: Store):
+    def __init__(self, owner_name: str, index: KnowledgeIndex, store: Store, budget_chars: int = 24000):
         self.owner_name = owner_name
-        self.files_text = render_knowledge(documents)
+        self.index = index
         self.store = store
+        self.budget_chars = budget_chars
 
-    def __call__(self, message: str) -> str:
-        knowledge = "\n\n".join(filter(None, [self.files_text, learned_answers_text(self.store)]))
+    def __call__(self, query: str) -> str:
+        # The owner's own answers come first; they may use up to half the budget.
+        answers = learned_answers_text(self.store)[: self.budget_chars // 2]
+        files = self.index.select(query, self.budget_chars - len(answers))
+        knowledge = "\n\n".join(filter(None, [files, answers]))
         return render_prompt(
             "system.md", owner_name=self.owner_name, knowledge=knowledge or render_prompt("no_knowledge.md")
         )
