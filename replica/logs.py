@@ -30,5 +30,5 @@ def setup_logging(secrets: Iterable[str | None], level: int = logging.INFO) -> N
     root.handlers[:] = [handler]
     root.setLevel(level)
     # urllib3 logs request paths (the Telegram path holds the bot token) at DEBUG; httpx logs every call.
-    for noisy in ("urllib3", "httpx", "httpcore"):
+    for noisy in ("urllib3", "httpx", "httpcore", "httpx2", "bm25s"):
         logging.getLogger(noisy).setLevel(logging.WARNING)

@@ -1,0 +1,1 @@
+"""The benchmark: ``python -m bench`` prints the performance table kept in the README."""

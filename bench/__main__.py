@@ -1,0 +1,148 @@
+"""Benchmark Replica against a bare Gradio ChatInterface, on the same machine, in the same run.
+
+    python -m bench            # the full table (about two minutes)
+    python -m bench --quick    # fewer turns, for a smoke run
+
+Everything is local: a scripted OpenAI-compatible model on 127.0.0.1 (tests/fakes) with a fixed delay,
+and knowledge folders generated on the fly. Prints a Markdown table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import random
+import statistics
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
+from pathlib import Path
+
+os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
+
+import gradio as gr  # noqa: E402
+import openai  # noqa: E402
+from gradio_client import Client  # noqa: E402
+
+from app import create_app  # noqa: E402
+from replica.config import Settings  # noqa: E402
+from replica.ui import serve  # noqa: E402
+from tests.fakes.corpus import make_projects, projects_for_size, write_projects  # noqa: E402
+from tests.fakes.openai_server import FakeOpenAI, say  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def bare_chat_interface(base_url: str) -> gr.ChatInterface:
+    """The baseline: a ChatInterface whose function makes one plain model call."""
+    client = openai.OpenAI(api_key="sk-bench", base_url=base_url)
+
+    def chat(message, history):
+        messages = [{"role": "system", "content": "You are a helpful assistant."}, *history, {"role": "user", "content": message}]
+        return client.chat.completions.create(model="bench", messages=messages).choices[0].message.content
+
+    demo = gr.ChatInterface(chat, api_name="chat")
+    demo.queue(default_concurrency_limit=3)
+    return demo
+
+
+def timed_turns(url: str, turns: int) -> list[float]:
+    client = Client(url, verbose=False)
+    times = []
+    for n in range(turns):
+        started = time.perf_counter()
+        client.predict(f"Question {n}: what do you do?", api_name="/chat")
+        times.append(time.perf_counter() - started)
+    return times
+
+
+def burst(url: str, visitors: int) -> float:
+    clients = [Client(url, verbose=False) for _ in range(visitors)]
+    started = time.perf_counter()
+    with ThreadPoolExecutor(max_workers=visitors) as pool:
+        list(pool.map(lambda c: c.predict("Hello, what do you do?", api_name="/chat"), clients))
+    return time.perf_counter() - started
+
+
+def settings_for(fake: FakeOpenAI, knowledge: Path, data: Path) -> Settings:
+    return Settings(
+        openai_api_key="sk-bench",
+        openai_base_url=fake.base_url,
+        openai_model="bench",
+        owner_name="Jordan Avery",
+        knowledge_dir=knowledge,
+        data_dir=data,
+        visitor_messages_per_hour=10_000,
+        address_messages_per_hour=10_000,
+        daily_model_calls=1_000_000,
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer turns and questions")
+    args = parser.parse_args()
+    logging.basicConfig(level=logging.ERROR)
+    logging.getLogger("bm25s").setLevel(logging.ERROR)
+    turns, questions = (5, 10) if args.quick else (20, 20)
+    work = Path(tempfile.mkdtemp(prefix="replica-bench-"))
+    fake = FakeOpenAI()
+    rows: list[tuple[str, str, str]] = []
+
+    # 1-2. Latency per turn, and a burst of 12 visitors: app against a bare ChatInterface.
+    app = create_app(settings_for(fake, ROOT / "knowledge", work / "data-latency"))
+    serve(app.demo, prevent_thread_lock=True, quiet=True)
+    bare = bare_chat_interface(fake.base_url)
+    bare.launch(prevent_thread_lock=True, quiet=True)
+    fake.default = say("I design data pipelines for small teams.", delay=0.2)
+    timed_turns(app.demo.local_url, 2), timed_turns(bare.local_url, 2)  # warm-up
+    app_turn = statistics.median(timed_turns(app.demo.local_url, turns))
+    bare_turn = statistics.median(timed_turns(bare.local_url, turns))
+    rows.append(("Per-turn latency, 0.2 s model (median)", f"app {app_turn:.3f} s, bare {bare_turn:.3f} s", f"{app_turn / bare_turn:.2f}x (target ≤ 1.25x)"))
+    fake.default = say("I design data pipelines for small teams.", delay=0.5)
+    app_burst, bare_burst = burst(app.demo.local_url, 12), burst(bare.local_url, 12)
+    rows.append(("12 visitors at once, 0.5 s model (all answered)", f"app {app_burst:.2f} s, bare {bare_burst:.2f} s", f"{app_burst / bare_burst:.2f}x (target ≤ 1.2x)"))
+    app.close()
+    bare.close()
+
+    # 3-4. Knowledge size: start time, characters per model call, recall on planted facts.
+    fake.default = say("Here is what I know.")
+    for label, size in [("10 KB", 10_000), ("100 KB", 100_000), ("2 MB", 2_100_000)]:
+        projects = make_projects(projects_for_size(size) if size < 2_000_000 else 6000, seed=size)
+        folder = work / f"knowledge-{label.replace(' ', '')}"
+        actual = write_projects(folder, projects)
+        data = work / f"data-{label.replace(' ', '')}"
+        starts = []
+        for _ in ("cold", "warm"):
+            started = time.perf_counter()
+            app = create_app(settings_for(fake, folder, data))
+            serve(app.demo, prevent_thread_lock=True, quiet=True)
+            Client(app.demo.local_url, verbose=False)  # serving: the page answers
+            starts.append(time.perf_counter() - started)
+            if len(starts) == 1:
+                app.close()
+        client = Client(app.demo.local_url, verbose=False)
+        asked = random.Random(size).sample(projects, min(questions, len(projects)))
+        first = len(fake.requests)
+        for project in asked:
+            client.predict(f"What was project {project.code} about?", api_name="/chat")
+        sent = fake.requests[first:]
+        chars = [len(json.dumps(r, ensure_ascii=False)) for r in sent]
+        found = sum(p.signature in r["messages"][0]["content"] for p, r in zip(asked, sent))
+        app.close()
+        rows.append((f"Knowledge {label} ({actual / 1000:,.0f} kB, {len(projects):,} projects): start", f"cold {starts[0]:.1f} s, warm {starts[1]:.1f} s", "target ≤ 30 s cold, ≤ 5 s warm"))
+        rows.append((f"Knowledge {label}: characters per model call", f"mean {statistics.mean(chars):,.0f}, max {max(chars):,}", "target < 60,000"))
+        rows.append((f"Knowledge {label}: asked project in front of the model", f"{found}/{len(asked)}", "target ≥ 18/20 at 2 MB"))
+    fake.close()
+
+    print("| Measure | Result | Against target |")
+    print("|---|---|---|")
+    for row in rows:
+        print("| " + " | ".join(row) + " |")
+
+
+if __name__ == "__main__":
+    main()

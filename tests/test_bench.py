@@ -1,0 +1,19 @@
+"""The benchmark still runs and prints its table (its numbers are judged in the README, not here)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+from tests.conftest import CONFIG_NAMES, ROOT
+
+
+def test_bench_quick_prints_the_table():
+    env = {k: v for k, v in os.environ.items() if k not in CONFIG_NAMES}
+    done = subprocess.run([sys.executable, "-m", "bench", "--quick"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    table = [line for line in done.stdout.splitlines() if line.startswith("|")]
+    assert table[0] == "| Measure | Result | Against target |"
+    assert any("Per-turn latency" in line for line in table) and any("2 MB" in line for line in table)
+    assert len(table) == 2 + 2 + 3 * 3
