@@ -14,7 +14,6 @@ import openai
 from replica.agent import Replica
 from replica.config import ConfigError, Settings, load_settings
 from replica.export import COLUMNS, export_csv
-from replica.retrieval import KnowledgeIndex
 from replica.limits import UsageLimits
 from replica.logs import setup_logging
 from replica.notify import Notifier
@@ -23,6 +22,7 @@ from replica.notify.telegram import TelegramClient
 from replica.owner_bot import OwnerBot
 from replica.persona import SystemPrompt
 from replica.prompts import read_lines, render_prompt
+from replica.retrieval import KnowledgeIndex
 from replica.store import Store
 from replica.ui import PageText, build_demo, serve
 from tools import default_registry
@@ -129,7 +129,7 @@ def create_app(settings: Settings) -> App:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Serve the app, or with ``export leads|questions`` print the owner's records as CSV and exit."""
+    """Serve the app, or with ``export leads|questions|answers`` print the owner's records as CSV and exit."""
     parser = argparse.ArgumentParser(description="Replica: your AI stand-in on the web.")
     commands = parser.add_subparsers(dest="command")
     export = commands.add_parser("export", help="print stored records as CSV and exit (the server is not started)")

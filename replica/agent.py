@@ -148,6 +148,9 @@ class Replica:
             # The class and status say what failed; the message may quote part of the key, so it stays out.
             log.error("Model call failed: %s (HTTP status %s)", type(exc).__name__, getattr(exc, "status_code", "none"))
             yield f"{shown}\n\n{MODEL_FAILED}".strip()
+        except Exception:  # e.g. the connection dropping mid-stream: still a sentence, never a traceback
+            log.exception("Unexpected error while talking to the model")
+            yield f"{shown}\n\n{MODEL_FAILED}".strip()
 
     def _refusal(self, message: str, visitor: Visitor) -> str | None:
         """A sentence instead of a model call, when the message or the visitor's usage rules one out."""

@@ -128,7 +128,7 @@ def settings(fake_openai, fake_telegram, knowledge_dir, tmp_path) -> Settings:
 
 
 @pytest.fixture
-def start_app():
+def start_app(fake_openai, fake_telegram):  # the fakes outlive the apps, which are closed first
     """Start the real app (``create_app``) on a free port; yields a function returning the running App."""
     from app import create_app
     from replica.ui import serve

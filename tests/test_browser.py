@@ -50,7 +50,8 @@ def test_a_typed_message_gets_its_streamed_reply_on_the_page(browser, app_url, f
     page.get_by_text("Ada Lovelace — AI replica").first.wait_for()
     assert "Ada Lovelace" in page.title()
     page.get_by_text("Are you available for new projects?").first.wait_for()  # examples from prompts/examples.txt
-    box = page.get_by_placeholder("Ask me something…")
+    assert page.get_by_placeholder("Ask me something…").count() == 1
+    box = page.locator("textarea").first
     box.fill("What do you do?")
     box.press("Enter")
 
@@ -60,5 +61,12 @@ def test_a_typed_message_gets_its_streamed_reply_on_the_page(browser, app_url, f
     page.screenshot(path=str(tmp_path / f"chat-{width}.png"), full_page=True)
 
     assert fake_openai.requests[0]["messages"][-1]["content"] == "What do you do?"
+
+    fake_openai.default = say("Yes, from next month.")
+    box.fill("Are you available?")
+    box.press("Enter")
+    page.get_by_text("Yes, from next month.").first.wait_for(timeout=10_000)
+    history = [(m["role"], m["content"]) for m in fake_openai.requests[1]["messages"][1:]]
+    assert history == [("user", "What do you do?"), ("assistant", ANSWER), ("user", "Are you available?")]
     assert page.evaluate("document.documentElement.scrollWidth") <= width  # no sideways scrolling
     assert outside == []  # nothing fetched from outside: the page works offline

@@ -55,7 +55,7 @@ def test_a_slow_telegram_does_not_slow_the_reply(visitor, fake_openai, fake_tele
     fake_telegram.wait_for(1)
     fake_telegram.delay = 4.0
     slow = timed_lead("slow@example.org")
-    assert slow < baseline + 0.5, (baseline, slow)
+    assert slow < baseline + 1.5, (baseline, slow)  # Telegram is 4 s slower; blocking on it would show
     assert len(fake_telegram.wait_for(2, timeout=10)) == 2
 
 
