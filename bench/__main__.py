@@ -18,7 +18,6 @@ import statistics
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import replace
 from pathlib import Path
 
 os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
@@ -41,7 +40,11 @@ def bare_chat_interface(base_url: str) -> gr.ChatInterface:
     client = openai.OpenAI(api_key="sk-bench", base_url=base_url)
 
     def chat(message, history):
-        messages = [{"role": "system", "content": "You are a helpful assistant."}, *history, {"role": "user", "content": message}]
+        messages = [
+            {"role": "system", "content": "You are a helpful assistant."},
+            *history,
+            {"role": "user", "content": message},
+        ]
         return client.chat.completions.create(model="bench", messages=messages).choices[0].message.content
 
     demo = gr.ChatInterface(chat, api_name="chat")
@@ -101,10 +104,22 @@ def main() -> None:
     timed_turns(app.demo.local_url, 2), timed_turns(bare.local_url, 2)  # warm-up
     app_turn = statistics.median(timed_turns(app.demo.local_url, turns))
     bare_turn = statistics.median(timed_turns(bare.local_url, turns))
-    rows.append(("Per-turn latency, 0.2 s model (median)", f"app {app_turn:.3f} s, bare {bare_turn:.3f} s", f"{app_turn / bare_turn:.2f}x (target ≤ 1.25x)"))
+    rows.append(
+        (
+            "Per-turn latency, 0.2 s model (median)",
+            f"app {app_turn:.3f} s, bare {bare_turn:.3f} s",
+            f"{app_turn / bare_turn:.2f}x (target ≤ 1.25x)",
+        )
+    )
     fake.default = say("I design data pipelines for small teams.", delay=0.5)
     app_burst, bare_burst = burst(app.demo.local_url, 12), burst(bare.local_url, 12)
-    rows.append(("12 visitors at once, 0.5 s model (all answered)", f"app {app_burst:.2f} s, bare {bare_burst:.2f} s", f"{app_burst / bare_burst:.2f}x (target ≤ 1.2x)"))
+    rows.append(
+        (
+            "12 visitors at once, 0.5 s model (all answered)",
+            f"app {app_burst:.2f} s, bare {bare_burst:.2f} s",
+            f"{app_burst / bare_burst:.2f}x (target ≤ 1.2x)",
+        )
+    )
     app.close()
     bare.close()
 
@@ -133,9 +148,27 @@ def main() -> None:
         chars = [len(json.dumps(r, ensure_ascii=False)) for r in sent]
         found = sum(p.signature in r["messages"][0]["content"] for p, r in zip(asked, sent))
         app.close()
-        rows.append((f"Knowledge {label} ({actual / 1000:,.0f} kB, {len(projects):,} projects): start", f"cold {starts[0]:.1f} s, warm {starts[1]:.1f} s", "target ≤ 30 s cold, ≤ 5 s warm"))
-        rows.append((f"Knowledge {label}: characters per model call", f"mean {statistics.mean(chars):,.0f}, max {max(chars):,}", "target < 60,000"))
-        rows.append((f"Knowledge {label}: asked project in front of the model", f"{found}/{len(asked)}", "target ≥ 18/20 at 2 MB"))
+        rows.append(
+            (
+                f"Knowledge {label} ({actual / 1000:,.0f} kB, {len(projects):,} projects): start",
+                f"cold {starts[0]:.1f} s, warm {starts[1]:.1f} s",
+                "target ≤ 30 s cold, ≤ 5 s warm",
+            )
+        )
+        rows.append(
+            (
+                f"Knowledge {label}: characters per model call",
+                f"mean {statistics.mean(chars):,.0f}, max {max(chars):,}",
+                "target < 60,000",
+            )
+        )
+        rows.append(
+            (
+                f"Knowledge {label}: asked project in front of the model",
+                f"{found}/{len(asked)}",
+                "target ≥ 18/20 at 2 MB",
+            )
+        )
     fake.close()
 
     print("| Measure | Result | Against target |")

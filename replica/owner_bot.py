@@ -34,7 +34,9 @@ HELP = (
     "• /answer N text — answer open question N\n"
     "• /forget N — withdraw learned answer N"
 )
-NOT_A_QUESTION = "To teach me an answer, reply to an “Unanswered question” alert (or use /answer N text). Send /help for more."
+NOT_A_QUESTION = (
+    "To teach me an answer, reply to an “Unanswered question” alert (or use /answer N text). Send /help for more."
+)
 
 
 def fit(lines: list[str], limit: int = TELEGRAM_LIMIT - 100) -> str:
@@ -148,7 +150,9 @@ class OwnerBot:
     def _learn(self, question_id: int, question: str, answer: str) -> str:
         answer_id = self._store.learn_answer(question_id, answer)
         log.info("Learned answer %d to question %d", answer_id, question_id)
-        return f"Learned answer #{answer_id} to “{html.escape(question[:200])}”. Send /forget {answer_id} to withdraw it."
+        return (
+            f"Learned answer #{answer_id} to “{html.escape(question[:200])}”. Send /forget {answer_id} to withdraw it."
+        )
 
     def _leads(self, _: str) -> str:
         leads = self._store.recent_leads(20)

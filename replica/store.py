@@ -135,7 +135,7 @@ class Store:
             ).fetchone()[0]
             if raised >= cap:
                 return Recorded.CAPPED
-        (column, row_id), = link.items()
+        ((column, row_id),) = link.items()
         db.execute(
             f"INSERT INTO outbox (kind, session, alert, {column}, due_at, created_at) VALUES (?, ?, ?, ?, ?, ?)",
             (alert.kind, alert.session_id, alert.to_json(), row_id, time.time(), _now_iso()),
@@ -178,23 +178,31 @@ class Store:
 
     def mark_sent(self, alert_id: int, telegram_message_id: int | None = None) -> None:
         """Record that Telegram accepted the alert (and the message id, so owner replies can be matched)."""
-        self._write(lambda db: db.execute(
-            "UPDATE outbox SET status = 'sent', attempts = attempts + 1, sent_at = ?, last_error = NULL, "
-            "telegram_message_id = ? WHERE id = ?",
-            (_now_iso(), telegram_message_id, alert_id),
-        ))
+        self._write(
+            lambda db: db.execute(
+                "UPDATE outbox SET status = 'sent', attempts = attempts + 1, sent_at = ?, last_error = NULL, "
+                "telegram_message_id = ? WHERE id = ?",
+                (_now_iso(), telegram_message_id, alert_id),
+            )
+        )
 
     def reschedule(self, alert_id: int, due_at: float, error: str) -> None:
         """Record a failed try; the alert is tried again at ``due_at`` (epoch seconds)."""
-        self._write(lambda db: db.execute(
-            "UPDATE outbox SET attempts = attempts + 1, due_at = ?, last_error = ? WHERE id = ?", (due_at, error, alert_id)
-        ))
+        self._write(
+            lambda db: db.execute(
+                "UPDATE outbox SET attempts = attempts + 1, due_at = ?, last_error = ? WHERE id = ?",
+                (due_at, error, alert_id),
+            )
+        )
 
     def mark_failed(self, alert_id: int, error: str) -> None:
         """Give up on an alert that can never be delivered as things stand (bad token, unknown chat)."""
-        self._write(lambda db: db.execute(
-            "UPDATE outbox SET status = 'failed', attempts = attempts + 1, last_error = ? WHERE id = ?", (error, alert_id)
-        ))
+        self._write(
+            lambda db: db.execute(
+                "UPDATE outbox SET status = 'failed', attempts = attempts + 1, last_error = ? WHERE id = ?",
+                (error, alert_id),
+            )
+        )
 
     def leads(self) -> list[sqlite3.Row]:
         """Every lead, oldest first, with the state of its alert (``capped`` when none was raised)."""
@@ -224,16 +232,21 @@ class Store:
     def question(self, question_id: int) -> sqlite3.Row | None:
         """One question by id."""
         with self._lock:
-            return self._db.execute("SELECT id, question, status FROM questions WHERE id = ?", (question_id,)).fetchone()
+            return self._db.execute(
+                "SELECT id, question, status FROM questions WHERE id = ?", (question_id,)
+            ).fetchone()
 
     def learn_answer(self, question_id: int, answer: str) -> int:
         """Store the owner's answer to a question (replacing an earlier one) and mark it answered; return its id."""
 
         def steps(db: sqlite3.Connection) -> int:
-            db.execute("UPDATE answers SET status = 'replaced' WHERE question_id = ? AND status = 'active'", (question_id,))
+            db.execute(
+                "UPDATE answers SET status = 'replaced' WHERE question_id = ? AND status = 'active'", (question_id,)
+            )
             db.execute("UPDATE questions SET status = 'answered' WHERE id = ?", (question_id,))
             cursor = db.execute(
-                "INSERT INTO answers (question_id, answer, created_at) VALUES (?, ?, ?)", (question_id, answer, _now_iso())
+                "INSERT INTO answers (question_id, answer, created_at) VALUES (?, ?, ?)",
+                (question_id, answer, _now_iso()),
             )
             return cursor.lastrowid
 
@@ -286,10 +299,12 @@ class Store:
 
     def set_state(self, key: str, value: str) -> None:
         """Persist a small value under ``key``."""
-        self._write(lambda db: db.execute(
-            "INSERT INTO state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-            (key, value),
-        ))
+        self._write(
+            lambda db: db.execute(
+                "INSERT INTO state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (key, value),
+            )
+        )
 
     def close(self) -> None:
         """Close the database connection."""

@@ -65,7 +65,9 @@ def build_demo(
     """
 
     def chat(message: str, history: list[dict[str, Any]], request: gr.Request) -> Iterator[str]:
-        visitor = Visitor(getattr(request, "session_hash", None) or "anonymous", client_address(request, trusted_proxy_hops))
+        visitor = Visitor(
+            getattr(request, "session_hash", None) or "anonymous", client_address(request, trusted_proxy_hops)
+        )
         try:
             yield from answer(message, history, visitor)
         except Exception:  # the visitor gets a sentence; the traceback stays in the log

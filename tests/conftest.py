@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -19,11 +21,31 @@ from tests.fakes.telegram_server import FakeTelegram  # noqa: E402
 from tools import default_registry  # noqa: E402
 
 CONFIG_NAMES = [
-    "OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL", "TELEGRAM_BOT_TOKEN", "TELEGRAM_CHAT_ID",
-    "TELEGRAM_API_BASE", "OWNER_NAME", "KNOWLEDGE_DIR", "DATA_DIR", "MAX_TURNS", "QUEUE_CONCURRENCY",
-    "QUEUE_MAX_SIZE", "MAX_MESSAGE_CHARS", "EMAIL_CHECK_DELIVERABILITY", "LEAD_ALERTS_PER_VISITOR",
-    "QUESTION_ALERTS_PER_VISITOR", "HISTORY_BUDGET_CHARS", "VISITOR_MESSAGES_PER_HOUR", "ADDRESS_MESSAGES_PER_HOUR",
-    "DAILY_MODEL_CALLS", "KNOWLEDGE_BUDGET_CHARS", "TRUSTED_PROXY_HOPS", "SPACE_ID", "GRADIO_SERVER_NAME", "GRADIO_SERVER_PORT",
+    "OPENAI_API_KEY",
+    "OPENAI_BASE_URL",
+    "OPENAI_MODEL",
+    "TELEGRAM_BOT_TOKEN",
+    "TELEGRAM_CHAT_ID",
+    "TELEGRAM_API_BASE",
+    "OWNER_NAME",
+    "KNOWLEDGE_DIR",
+    "DATA_DIR",
+    "MAX_TURNS",
+    "QUEUE_CONCURRENCY",
+    "QUEUE_MAX_SIZE",
+    "MAX_MESSAGE_CHARS",
+    "EMAIL_CHECK_DELIVERABILITY",
+    "LEAD_ALERTS_PER_VISITOR",
+    "QUESTION_ALERTS_PER_VISITOR",
+    "HISTORY_BUDGET_CHARS",
+    "VISITOR_MESSAGES_PER_HOUR",
+    "ADDRESS_MESSAGES_PER_HOUR",
+    "DAILY_MODEL_CALLS",
+    "KNOWLEDGE_BUDGET_CHARS",
+    "TRUSTED_PROXY_HOPS",
+    "SPACE_ID",
+    "GRADIO_SERVER_NAME",
+    "GRADIO_SERVER_PORT",
 ]
 API_KEY = "sk-test-SECRET-key-0123456789"
 PROFILE = """# Ada Lovelace
@@ -33,6 +55,25 @@ I am a software engineer in London. I work on analytical engines and write about
 ## Experience
 - 2019-2024: Lead engineer at Babbage & Co, project ORBIT-417 (a difference-engine scheduler).
 """
+
+
+def bare_env(**extra: str) -> dict[str, str]:
+    """This process's environment without any of the app's settings, plus ``extra``: for subprocesses."""
+    env = {k: v for k, v in os.environ.items() if k not in CONFIG_NAMES}
+    env.update(extra)
+    return env
+
+
+def run_app(*args: str, **extra_env: str) -> subprocess.CompletedProcess:
+    """Run ``python app.py *args`` from the repository with a bare environment; capture its output."""
+    return subprocess.run(
+        [sys.executable, "app.py", *args],
+        cwd=ROOT,
+        env=bare_env(**extra_env),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 @pytest.fixture(autouse=True)
@@ -93,7 +134,9 @@ def make_replica(fake_openai, store, notifier):
             max_retries=options.pop("max_retries", 1),
             timeout=options.pop("timeout", 5),
         )
-        return Replica(client, "fake-model", lambda message: "SYSTEM PROMPT", default_registry(), store, notifier, **options)
+        return Replica(
+            client, "fake-model", lambda message: "SYSTEM PROMPT", default_registry(), store, notifier, **options
+        )
 
     return make
 

@@ -37,7 +37,10 @@ def test_model_sees_system_prompt_then_history_then_new_message(fake_openai, not
         ("user", "Where do you live?"),
     ]
     assert fake_openai.requests[0]["model"] == "fake-model"
-    assert {t["function"]["name"] for t in fake_openai.requests[0]["tools"]} == {"gather_user_details", "inform_unknown"}
+    assert {t["function"]["name"] for t in fake_openai.requests[0]["tools"]} == {
+        "gather_user_details",
+        "inform_unknown",
+    }
 
 
 def test_valid_email_alerts_owner_and_tool_result_reaches_model(fake_openai, notifier, make_replica):
@@ -50,7 +53,9 @@ def test_valid_email_alerts_owner_and_tool_result_reaches_model(fake_openai, not
     [alert] = notifier.alerts
     assert alert.kind == "lead" and ("Email", "grace@navy.mil") in alert.fields and alert.session_id == "visitor-7"
     second = fake_openai.requests[1]["messages"]
-    assert second[-2]["role"] == "assistant" and second[-2]["tool_calls"][0]["function"]["name"] == "gather_user_details"
+    assert (
+        second[-2]["role"] == "assistant" and second[-2]["tool_calls"][0]["function"]["name"] == "gather_user_details"
+    )
     assert second[-1] == {"role": "tool", "tool_call_id": "call_0", "content": "ok"}
 
 
@@ -99,7 +104,10 @@ def test_two_tool_calls_in_one_round_each_get_a_result_in_order(fake_openai, not
     make_replica().reply("Salary? Reach me at bob@example.org", [], Visitor("s1"))
     tail = fake_openai.requests[1]["messages"][-3:]
     assert len(tail[0]["tool_calls"]) == 2
-    assert [(m["role"], m["tool_call_id"], m["content"]) for m in tail[1:]] == [("tool", "call_0", "ok"), ("tool", "call_1", "ok")]
+    assert [(m["role"], m["tool_call_id"], m["content"]) for m in tail[1:]] == [
+        ("tool", "call_0", "ok"),
+        ("tool", "call_1", "ok"),
+    ]
     assert [a.kind for a in notifier.alerts] == ["question", "lead"]
 
 

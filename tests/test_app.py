@@ -56,7 +56,9 @@ def test_an_unanswerable_question_reaches_telegram(visitor, fake_openai, fake_te
 
 
 def test_invalid_email_is_questioned_and_nothing_is_sent(visitor, fake_openai, fake_telegram):
-    fake_openai.script(call(("gather_user_details", {"email": "ada@nowhere", "notes": "x"})), say("Could you check that address?"))
+    fake_openai.script(
+        call(("gather_user_details", {"email": "ada@nowhere", "notes": "x"})), say("Could you check that address?")
+    )
     assert visitor().predict("ada@nowhere", api_name="/chat") == "Could you check that address?"
     time.sleep(0.3)
     assert fake_telegram.delivered == [] and fake_telegram.attempts == []
@@ -101,7 +103,10 @@ def test_without_a_key_the_page_explains_how_to_configure(start_app, settings):
         call(("inform_unknown", {"question": "loop"})),  # and again on the last call: asks for tools forever
         call(("drop_database", {})),
         call(("gather_user_details", '{"email": "broken json')),
-        call(("inform_unknown", {"question": "Salary?"}), ("gather_user_details", {"email": "bo@example.org", "notes": "n"})),
+        call(
+            ("inform_unknown", {"question": "Salary?"}),
+            ("gather_user_details", {"email": "bo@example.org", "notes": "n"}),
+        ),
     ],
     ids=["tools-forever", "unknown-tool", "malformed-arguments", "two-calls-one-round"],
 )

@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 
-from tests.conftest import CONFIG_NAMES, ROOT
+from tests.conftest import ROOT, bare_env
 
 
 def test_bench_quick_prints_the_table():
-    env = {k: v for k, v in os.environ.items() if k not in CONFIG_NAMES}
-    done = subprocess.run([sys.executable, "-m", "bench", "--quick"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-m", "bench", "--quick"],
+        cwd=ROOT,
+        env=bare_env(),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     table = [line for line in done.stdout.splitlines() if line.startswith("|")]
     assert table[0] == "| Measure | Result | Against target |"

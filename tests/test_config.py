@@ -55,6 +55,8 @@ def test_log_lines_never_show_secrets():
     import logging
 
     formatter = RedactingFormatter(["sk-abcdef123", "777:token-xyz"])
-    record = logging.LogRecord("x", logging.ERROR, __file__, 1, "key %s url /bot%s/send", ("sk-abcdef123", "777:token-xyz"), None)
+    record = logging.LogRecord(
+        "x", logging.ERROR, __file__, 1, "key %s url /bot%s/send", ("sk-abcdef123", "777:token-xyz"), None
+    )
     line = formatter.format(record)
     assert "sk-abcdef123" not in line and "token-xyz" not in line and line.count("<redacted>") == 2

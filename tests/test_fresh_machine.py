@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import socket
 import subprocess
 import sys
@@ -11,7 +10,7 @@ import time
 import requests
 from gradio_client import Client
 
-from tests.conftest import CONFIG_NAMES, ROOT
+from tests.conftest import ROOT, bare_env
 
 
 def free_port() -> int:
@@ -22,8 +21,7 @@ def free_port() -> int:
 
 def test_python_app_py_serves_without_keys_and_says_what_to_configure(tmp_path):
     port = free_port()
-    env = {k: v for k, v in os.environ.items() if k not in CONFIG_NAMES}
-    env.update(GRADIO_SERVER_PORT=str(port), GRADIO_SERVER_NAME="127.0.0.1", GRADIO_ANALYTICS_ENABLED="False")
+    env = bare_env(GRADIO_SERVER_PORT=str(port), GRADIO_SERVER_NAME="127.0.0.1", GRADIO_ANALYTICS_ENABLED="False")
     log_file = tmp_path / "app.log"
     with open(log_file, "w") as log:
         process = subprocess.Popen([sys.executable, "app.py"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)

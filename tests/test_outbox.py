@@ -4,16 +4,13 @@ from __future__ import annotations
 
 import csv
 import io
-import os
-import subprocess
-import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
 from gradio_client import Client
 
-from tests.conftest import CONFIG_NAMES, ROOT
+from tests.conftest import run_app
 from tests.fakes.openai_server import call, say
 
 
@@ -22,9 +19,7 @@ def lead_reply(email, name="Ada", notes="Wants to talk"):
 
 
 def export(data_dir, what):
-    env = {k: v for k, v in os.environ.items() if k not in CONFIG_NAMES}
-    env["DATA_DIR"] = str(data_dir)
-    done = subprocess.run([sys.executable, "app.py", "export", what], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    done = run_app("export", what, DATA_DIR=str(data_dir))
     assert done.returncode == 0, done.stderr
     return list(csv.DictReader(io.StringIO(done.stdout)))
 
@@ -59,8 +54,18 @@ def test_a_slow_telegram_does_not_slow_the_reply(visitor, fake_openai, fake_tele
     assert len(fake_telegram.wait_for(2, timeout=10)) == 2
 
 
-def test_one_visitor_flooding_leads_gets_at_most_three_alerts_and_all_are_stored(visitor, fake_openai, fake_telegram, settings):
-    emails = ["a1@example.org", "a2@example.org", "a3@example.org", "a1@example.org", "a4@example.org", "a5@example.org", "a6@example.org"]
+def test_one_visitor_flooding_leads_gets_at_most_three_alerts_and_all_are_stored(
+    visitor, fake_openai, fake_telegram, settings
+):
+    emails = [
+        "a1@example.org",
+        "a2@example.org",
+        "a3@example.org",
+        "a1@example.org",
+        "a4@example.org",
+        "a5@example.org",
+        "a6@example.org",
+    ]
     client = visitor()
     for email in emails:
         fake_openai.script(lead_reply(email), say("Noted."))
@@ -108,9 +113,10 @@ def test_eight_visitors_leaving_a_lead_at_once_all_stored_and_alerted(visitor, f
 
 
 def test_export_prints_csv_with_headers_even_when_empty(tmp_path):
-    env = {k: v for k, v in os.environ.items() if k not in CONFIG_NAMES}
-    env["DATA_DIR"] = str(tmp_path / "empty")
-    for what, header in [("leads", "email,name,notes,created_at,session,alert_status"), ("questions", "question,created_at,session,status,alert_status")]:
-        done = subprocess.run([sys.executable, "app.py", "export", what], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    for what, header in [
+        ("leads", "email,name,notes,created_at,session,alert_status"),
+        ("questions", "question,created_at,session,status,alert_status"),
+    ]:
+        done = run_app("export", what, DATA_DIR=str(tmp_path / "empty"))
         assert done.returncode == 0 and done.stdout.strip() == header
         assert "Running on" not in done.stdout + done.stderr  # no server was started

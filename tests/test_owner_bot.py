@@ -5,16 +5,12 @@ from __future__ import annotations
 import csv
 import io
 import logging
-import os
-import subprocess
-import sys
 import time
 
 from gradio_client import Client
 
 from replica.notify import Alert
-
-from tests.conftest import CONFIG_NAMES, ROOT
+from tests.conftest import run_app
 from tests.fakes.openai_server import call, say
 
 OPERA = "What is your favourite opera?"
@@ -44,7 +40,9 @@ def system_prompt_for_next_message(url, fake_openai):
     return fake_openai.requests[-1]["messages"][0]["content"]
 
 
-def test_owner_reply_teaches_the_replica_at_once_and_survives_a_restart(start_app, settings, fake_openai, fake_telegram):
+def test_owner_reply_teaches_the_replica_at_once_and_survives_a_restart(
+    start_app, settings, fake_openai, fake_telegram
+):
     app = start_app(settings)
     url = app.demo.local_url
     alert_id = ask_unknown(url, fake_openai, fake_telegram)
@@ -117,7 +115,9 @@ def test_commands_are_registered_and_other_messages_get_a_hint(start_app, settin
     assert wait_until(lambda: fake_telegram.commands is not None)
     assert {c["command"] for c in fake_telegram.commands} >= {"leads", "unanswered", "forget", "help"}
     fake_telegram.push("hello bot")
-    assert wait_until(lambda: fake_telegram.delivered and "reply to an “Unanswered question” alert" in fake_telegram.sent_texts()[-1])
+    assert wait_until(
+        lambda: fake_telegram.delivered and "reply to an “Unanswered question” alert" in fake_telegram.sent_texts()[-1]
+    )
     fake_telegram.push("/help")
     assert wait_until(lambda: "/forget N" in fake_telegram.sent_texts()[-1])
 
@@ -146,9 +146,7 @@ def test_export_answers(start_app, settings, fake_openai, fake_telegram):
     ask_unknown(app.demo.local_url, fake_openai, fake_telegram)
     fake_telegram.push("/answer 1 Tosca")
     assert wait_until(lambda: any("Learned answer" in t for t in fake_telegram.sent_texts()))
-    env = {k: v for k, v in os.environ.items() if k not in CONFIG_NAMES}
-    env["DATA_DIR"] = str(settings.data_dir)
-    done = subprocess.run([sys.executable, "app.py", "export", "answers"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    done = run_app("export", "answers", DATA_DIR=str(settings.data_dir))
     assert done.returncode == 0
     rows = list(csv.DictReader(io.StringIO(done.stdout)))
     assert [(r["question"], r["answer"], r["status"]) for r in rows] == [(OPERA, "Tosca", "active")]

@@ -45,7 +45,10 @@ def test_a_streamed_answer_shows_growing_partials_the_first_within_a_second(visi
 
 def test_tool_rounds_still_alert_with_streaming_on(visitor, fake_openai, fake_telegram):
     fake_openai.script(
-        call(("gather_user_details", {"email": "streamer@example.org", "notes": "Streaming works", "name": "Sam"}), content="One moment."),
+        call(
+            ("gather_user_details", {"email": "streamer@example.org", "notes": "Streaming works", "name": "Sam"}),
+            content="One moment.",
+        ),
         say("Thanks Sam, noted!", pieces=4),
     )
     final = stream_visitor(visitor(), "I'm Sam, streamer@example.org")[-1][1]
@@ -61,7 +64,9 @@ def test_the_fourth_message_in_an_hour_is_refused_without_a_model_call(start_app
     answers = [client.predict(f"Question {n}", api_name="/chat") for n in range(4)]
     assert fake_openai.calls == 3
     assert answers[3] == agent_module.TOO_MANY_MESSAGES
-    assert Client(url, verbose=False).predict("Hello", api_name="/chat") != agent_module.TOO_MANY_MESSAGES  # a new visitor
+    assert (
+        Client(url, verbose=False).predict("Hello", api_name="/chat") != agent_module.TOO_MANY_MESSAGES
+    )  # a new visitor
 
 
 def test_one_address_is_limited_across_visitor_sessions(start_app, settings, fake_openai):

@@ -17,7 +17,9 @@ from replica.notify.telegram import TelegramClient, TelegramError
 
 
 def lead(name="Ada", notes="Wants to talk", email="ada@example.org", session="s-1"):
-    return Alert(kind="lead", title="New lead", fields=(("Name", name), ("Email", email), ("Notes", notes)), session_id=session)
+    return Alert(
+        kind="lead", title="New lead", fields=(("Name", name), ("Email", email), ("Notes", notes)), session_id=session
+    )
 
 
 def queue_lead(store, sender=None, **fields):
@@ -61,7 +63,11 @@ def test_long_alert_is_cut_to_telegrams_limit_with_a_visible_marker(fake_telegra
     queue_lead(store, start_sender(), name="Ada <i>&</i> *_[Co]_*", notes=notes)
     [message] = fake_telegram.wait_for(1)
     assert len(message.text.encode("utf-16-le")) // 2 <= TELEGRAM_LIMIT
-    assert "Name: Ada <i>&</i> *_[Co]_*\n" in message.text and "[cut:" in message.text and "ada@example.org" in message.text
+    assert (
+        "Name: Ada <i>&</i> *_[Co]_*\n" in message.text
+        and "[cut:" in message.text
+        and "ada@example.org" in message.text
+    )
     assert store.leads()[0]["notes"] == notes  # the full text stays in the store
 
 

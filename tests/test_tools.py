@@ -61,7 +61,9 @@ def test_a_failing_tool_returns_an_error_string(context, caplog):
     def broken(context, question):
         raise RuntimeError("disk on fire")
 
-    registry = ToolRegistry([Tool("broken", "d", {"type": "object", "properties": {"question": {"type": "string"}}}, broken)])
+    registry = ToolRegistry(
+        [Tool("broken", "d", {"type": "object", "properties": {"question": {"type": "string"}}}, broken)]
+    )
     assert registry.run("broken", '{"question": "q"}', context).startswith("Error: broken failed")
     assert "disk on fire" in caplog.text  # kept for the owner's log, not shown to anyone
 

@@ -24,8 +24,7 @@ def inform_unknown(context: ToolContext, question: str) -> str:
 TOOL = Tool(
     name="inform_unknown",
     description=(
-        "Pass a visitor's question to the owner when the knowledge does not answer it. "
-        "Use this instead of guessing."
+        "Pass a visitor's question to the owner when the knowledge does not answer it. Use this instead of guessing."
     ),
     parameters={
         "type": "object",

@@ -57,7 +57,9 @@ def _schema_problems(tool: Tool) -> list[str]:
     problems = []
     if params.get("type") != "object":
         problems.append(f"{tool.name}: parameters must be a JSON object schema")
-    problems += [f"{tool.name}: required {r!r} is not a property" for r in params.get("required", []) if r not in properties]
+    problems += [
+        f"{tool.name}: required {r!r} is not a property" for r in params.get("required", []) if r not in properties
+    ]
     problems += [
         f"{tool.name}: property {p!r} has unsupported type {spec.get('type')!r}"
         for p, spec in properties.items()

@@ -29,7 +29,13 @@ class Alert:
     def to_json(self) -> str:
         """The alert as JSON, for the outbox."""
         return json.dumps(
-            {"kind": self.kind, "title": self.title, "fields": self.fields, "session_id": self.session_id, "hint": self.hint}
+            {
+                "kind": self.kind,
+                "title": self.title,
+                "fields": self.fields,
+                "session_id": self.session_id,
+                "hint": self.hint,
+            }
         )
 
     @classmethod

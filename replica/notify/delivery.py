@@ -111,7 +111,12 @@ class OutboxSender:
         except TelegramError as error:
             if not error.is_retryable:
                 self._store.mark_failed(pending.id, str(error))
-                log.error("Telegram refused a %s alert (%s); marked failed:\n%s", pending.alert.kind, error, pending.alert.plain_text())
+                log.error(
+                    "Telegram refused a %s alert (%s); marked failed:\n%s",
+                    pending.alert.kind,
+                    error,
+                    pending.alert.plain_text(),
+                )
                 return
             delay = self._retry_delay(pending.attempts, error)
             self._store.reschedule(pending.id, time.time() + delay, str(error))

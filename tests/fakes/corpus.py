@@ -12,7 +12,14 @@ WORDS = (
 ).split()
 DOMAINS = ["logistics", "retail", "fintech", "healthcare", "energy", "media", "insurance", "agriculture", "travel"]
 TECH = ["Airflow", "dbt", "Kafka", "Spark", "BigQuery", "Snowflake", "Postgres", "Flink", "DuckDB", "Terraform"]
-GOALS = ["cut report times", "unify customer data", "detect fraud", "forecast demand", "track shipments", "price products"]
+GOALS = [
+    "cut report times",
+    "unify customer data",
+    "detect fraud",
+    "forecast demand",
+    "track shipments",
+    "price products",
+]
 
 
 @dataclass(frozen=True)

@@ -124,9 +124,7 @@ def _completion(reply: Reply, body: dict) -> dict:
         "object": "chat.completion",
         "created": int(time.time()),
         "model": body.get("model", "fake"),
-        "choices": [
-            {"index": 0, "message": message, "finish_reason": "tool_calls" if reply.tool_calls else "stop"}
-        ],
+        "choices": [{"index": 0, "message": message, "finish_reason": "tool_calls" if reply.tool_calls else "stop"}],
         "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
     }
 
@@ -151,7 +149,12 @@ def _stream(reply: Reply, body: dict) -> Iterator[bytes]:
         time.sleep(reply.piece_delay)
         yield event({"content": text[start : start + size]})
     for index, call_ in enumerate(_tool_call_dicts(reply)):
-        first = {"index": index, "id": call_["id"], "type": "function", "function": {"name": call_["function"]["name"], "arguments": ""}}
+        first = {
+            "index": index,
+            "id": call_["id"],
+            "type": "function",
+            "function": {"name": call_["function"]["name"], "arguments": ""},
+        }
         yield event({"tool_calls": [first]})
         args = call_["function"]["arguments"]
         for start in range(0, len(args), 7):

@@ -20,7 +20,22 @@ from tests.fakes.server import LocalServer, Response
 
 TOKEN = "123456789:AAFakeTokenForTests_abcdefghijklmno"
 CHAT_ID = "4242"
-ALLOWED_TAGS = {"b", "strong", "i", "em", "u", "ins", "s", "strike", "del", "a", "code", "pre", "tg-spoiler", "blockquote"}
+ALLOWED_TAGS = {
+    "b",
+    "strong",
+    "i",
+    "em",
+    "u",
+    "ins",
+    "s",
+    "strike",
+    "del",
+    "a",
+    "code",
+    "pre",
+    "tg-spoiler",
+    "blockquote",
+}
 TAG = re.compile(r"<(/?)([a-zA-Z][\w-]*)[^<>]*>")
 ENTITY = re.compile(r"&(lt|gt|amp|quot|#\d+|#x[0-9a-fA-F]+);")
 
@@ -149,7 +164,9 @@ class FakeTelegram(LocalServer):
         self.polls.append(body)
         if self.conflicts_next:
             self.conflicts_next -= 1
-            return _error(409, "Conflict: terminated by other getUpdates request; make sure that only one bot instance is running")
+            return _error(
+                409, "Conflict: terminated by other getUpdates request; make sure that only one bot instance is running"
+            )
         offset = body.get("offset") or 0
         deadline = time.monotonic() + min(float(body.get("timeout") or 0), 5.0)
         while True:
@@ -180,7 +197,7 @@ class FakeTelegram(LocalServer):
         text = body.get("text") or ""
         if body.get("parse_mode") and self.parse_errors_next:
             self.parse_errors_next -= 1
-            return _error(400, "Bad Request: can't parse entities: Unsupported start tag \"x\" at byte offset 0")
+            return _error(400, 'Bad Request: can\'t parse entities: Unsupported start tag "x" at byte offset 0')
         try:
             shown = visible_text(text) if body.get("parse_mode") == "HTML" else text
         except ParseError as exc:
@@ -193,7 +210,12 @@ class FakeTelegram(LocalServer):
             self._message_id += 1
             self.delivered.append(Delivered(payload=body, text=shown, at=time.monotonic()))
             message_id = self._message_id
-        result = {"message_id": message_id, "chat": {"id": int(self.chat_id), "type": "private"}, "date": int(time.time()), "text": shown}
+        result = {
+            "message_id": message_id,
+            "chat": {"id": int(self.chat_id), "type": "private"},
+            "date": int(time.time()),
+            "text": shown,
+        }
         return Response(200, {"ok": True, "result": result})
 
 
