@@ -127,7 +127,10 @@ class Store:
             self._db.execute("COMMIT")
             return result
 
-    def _queue_alert(self, db: sqlite3.Connection, alert: Alert, **link: int) -> Recorded:
+    def _queue_alert(
+        self, db: sqlite3.Connection, alert: Alert, lead_id: int | None = None, question_id: int | None = None
+    ) -> Recorded:
+        """Queue ``alert`` for the record it is about, unless the visitor has reached the cap for its kind."""
         cap = self.alert_caps.get(alert.kind)
         if cap is not None:
             raised = db.execute(
@@ -135,10 +138,10 @@ class Store:
             ).fetchone()[0]
             if raised >= cap:
                 return Recorded.CAPPED
-        ((column, row_id),) = link.items()
         db.execute(
-            f"INSERT INTO outbox (kind, session, alert, {column}, due_at, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-            (alert.kind, alert.session_id, alert.to_json(), row_id, time.time(), _now_iso()),
+            "INSERT INTO outbox (kind, session, alert, lead_id, question_id, due_at, created_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (alert.kind, alert.session_id, alert.to_json(), lead_id, question_id, time.time(), _now_iso()),
         )
         return Recorded.ALERTED
 
