@@ -64,11 +64,15 @@ def make_telegram(settings: Settings, store: Store) -> tuple[Notifier, OwnerBot 
     if not settings.telegram_configured:
         log.warning("Telegram is not configured: alerts will be written to the log only")
         return LogNotifier(), None
-    client = TelegramClient(settings.telegram_api_base, settings.telegram_bot_token, settings.telegram_chat_id)
+
+    def client() -> TelegramClient:
+        # One per thread: a requests.Session is not meant to be shared between threads.
+        return TelegramClient(settings.telegram_api_base, settings.telegram_bot_token, settings.telegram_chat_id)
+
     sender = OutboxSender(
-        store, client, min_interval=settings.alert_min_interval_seconds, base_delay=settings.alert_retry_base_seconds
+        store, client(), min_interval=settings.alert_min_interval_seconds, base_delay=settings.alert_retry_base_seconds
     )
-    bot = OwnerBot(store, client, poll_seconds=settings.telegram_poll_seconds)
+    bot = OwnerBot(store, client(), poll_seconds=settings.telegram_poll_seconds)
     return sender.start(), bot.start()
 
 
