@@ -14,7 +14,10 @@ import json
 import logging
 import os
 import random
+import socket
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -24,6 +27,7 @@ os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
 
 import gradio as gr  # noqa: E402
 import openai  # noqa: E402
+import requests  # noqa: E402
 from gradio_client import Client  # noqa: E402
 
 from app import create_app  # noqa: E402
@@ -68,6 +72,41 @@ def burst(url: str, visitors: int) -> float:
     with ThreadPoolExecutor(max_workers=visitors) as pool:
         list(pool.map(lambda c: c.predict("Hello, what do you do?", api_name="/chat"), clients))
     return time.perf_counter() - started
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def process_start(knowledge: Path, data: Path) -> float:
+    """Seconds from ``python app.py`` to the page answering, imports and knowledge indexing included."""
+    port = free_port()
+    # Empty values win over any .env in the repository: the benchmark never uses a real key or bot.
+    secrets = {"OPENAI_API_KEY": "", "TELEGRAM_BOT_TOKEN": "", "TELEGRAM_CHAT_ID": ""}
+    env = {
+        **os.environ,
+        **secrets,
+        "KNOWLEDGE_DIR": str(knowledge),
+        "DATA_DIR": str(data),
+        "GRADIO_SERVER_PORT": str(port),
+    }
+    started = time.perf_counter()
+    process = subprocess.Popen(
+        [sys.executable, "app.py"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    try:
+        while time.perf_counter() - started < 120:
+            try:
+                if requests.get(f"http://127.0.0.1:{port}/", timeout=1).status_code == 200:
+                    return time.perf_counter() - started
+            except requests.ConnectionError:
+                time.sleep(0.05)
+        raise RuntimeError("the app did not start within 120 s")
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
 
 
 def settings_for(fake: FakeOpenAI, knowledge: Path, data: Path) -> Settings:
@@ -130,15 +169,9 @@ def main() -> None:
         folder = work / f"knowledge-{label.replace(' ', '')}"
         actual = write_projects(folder, projects)
         data = work / f"data-{label.replace(' ', '')}"
-        starts = []
-        for _ in ("cold", "warm"):
-            started = time.perf_counter()
-            app = create_app(settings_for(fake, folder, data))
-            serve(app.demo, prevent_thread_lock=True, quiet=True)
-            Client(app.demo.local_url, verbose=False)  # serving: the page answers
-            starts.append(time.perf_counter() - started)
-            if len(starts) == 1:
-                app.close()
+        starts = [process_start(folder, data) for _ in ("cold", "warm")]
+        app = create_app(settings_for(fake, folder, data))
+        serve(app.demo, prevent_thread_lock=True, quiet=True)
         client = Client(app.demo.local_url, verbose=False)
         asked = random.Random(size).sample(projects, min(questions, len(projects)))
         first = len(fake.requests)
@@ -152,7 +185,7 @@ def main() -> None:
             (
                 f"Knowledge {label} ({actual / 1000:,.0f} kB, {len(projects):,} projects): start",
                 f"cold {starts[0]:.1f} s, warm {starts[1]:.1f} s",
-                "target ≤ 30 s cold, ≤ 5 s warm",
+                "`python app.py` to page served; target ≤ 30 s cold, ≤ 5 s warm",
             )
         )
         rows.append(

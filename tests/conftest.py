@@ -58,8 +58,13 @@ I am a software engineer in London. I work on analytical engines and write about
 
 
 def bare_env(**extra: str) -> dict[str, str]:
-    """This process's environment without any of the app's settings, plus ``extra``: for subprocesses."""
+    """An environment for ``python app.py`` subprocesses: the app's settings empty, plus ``extra``.
+
+    Empty rather than absent, because the environment wins over a developer's ``.env`` in the repository:
+    a test must never pick up a real key or token from it.
+    """
     env = {k: v for k, v in os.environ.items() if k not in CONFIG_NAMES}
+    env.update({name: "" for name in CONFIG_NAMES if not name.startswith("GRADIO_")})
     env.update(extra)
     return env
 
