@@ -28,6 +28,13 @@ def _read_pdf(path: Path) -> str:
     return "\n".join((page.extract_text() or "") for page in reader.pages)
 
 
+def knowledge_files(folder: Path) -> list[Path]:
+    """Every ``.md``, ``.txt`` and ``.pdf`` file under ``folder``, nested folders included, in sorted order."""
+    if not folder.is_dir():
+        return []
+    return sorted(p for p in folder.rglob("*") if p.is_file() and p.suffix.lower() in KNOWLEDGE_SUFFIXES)
+
+
 def load_documents(folder: Path) -> list[Document]:
     """Return every readable knowledge file under ``folder``, in a stable (sorted) order.
 
@@ -37,12 +44,9 @@ def load_documents(folder: Path) -> list[Document]:
         log.warning("Knowledge folder %s does not exist; the replica has no knowledge", folder)
         return []
     documents = []
-    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
-        suffix = path.suffix.lower()
-        if suffix not in KNOWLEDGE_SUFFIXES:
-            continue
+    for path in knowledge_files(folder):
         try:
-            text = _read_pdf(path) if suffix in PDF_SUFFIXES else path.read_text(encoding="utf-8")
+            text = _read_pdf(path) if path.suffix.lower() in PDF_SUFFIXES else path.read_text(encoding="utf-8")
         except Exception as exc:  # a bad file must never stop the app
             log.warning("Skipping knowledge file %s: %s", path, exc)
             continue

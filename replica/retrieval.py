@@ -18,7 +18,7 @@ from pathlib import Path
 import bm25s
 import numpy as np
 
-from replica.knowledge import KNOWLEDGE_SUFFIXES, Document, load_documents, render_knowledge
+from replica.knowledge import Document, knowledge_files, load_documents, render_knowledge
 
 log = logging.getLogger(__name__)
 
@@ -106,10 +106,9 @@ def _pieces(paragraph: str, max_chars: int) -> list[str]:
 def fingerprint(folder: Path) -> str:
     """A hash of every knowledge file's path and bytes: the cache key for the index."""
     digest = hashlib.sha256(INDEX_VERSION.encode())
-    if folder.is_dir():
-        for path in sorted(p for p in folder.rglob("*") if p.is_file() and p.suffix.lower() in KNOWLEDGE_SUFFIXES):
-            digest.update(path.relative_to(folder).as_posix().encode() + b"\0")
-            digest.update(hashlib.sha256(path.read_bytes()).digest())
+    for path in knowledge_files(folder):
+        digest.update(path.relative_to(folder).as_posix().encode() + b"\0")
+        digest.update(hashlib.sha256(path.read_bytes()).digest())
     return digest.hexdigest()[:24]
 
 
