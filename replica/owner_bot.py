@@ -12,7 +12,7 @@ import logging
 import threading
 from typing import Any, Callable
 
-from replica.notify.alerts import TELEGRAM_LIMIT
+from replica.notify.alerts import TELEGRAM_LIMIT, utf16_units
 from replica.notify.telegram import TelegramClient, TelegramError
 from replica.store import Store
 
@@ -40,14 +40,15 @@ NOT_A_QUESTION = (
 
 
 def fit(lines: list[str], limit: int = TELEGRAM_LIMIT - 100) -> str:
-    """Join ``lines`` with newlines, leaving out whole lines past ``limit`` characters, with a note saying so."""
+    """Join ``lines`` with newlines, leaving out whole lines past ``limit`` (in Telegram's units), with a note."""
     kept, used = [], 0
     for index, line in enumerate(lines):
-        if used + len(line) + 1 > limit:
+        size = utf16_units(line) + 1  # an emoji counts twice, as Telegram counts it
+        if used + size > limit:
             kept.append(f"… and {len(lines) - index} more")
             break
         kept.append(line)
-        used += len(line) + 1
+        used += size
     return "\n".join(kept)
 
 

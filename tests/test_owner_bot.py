@@ -10,6 +10,8 @@ import time
 from gradio_client import Client
 
 from replica.notify import Alert
+from replica.notify.alerts import utf16_units
+from replica.owner_bot import fit
 from tests.conftest import run_app
 from tests.fakes.openai_server import call, say
 
@@ -154,3 +156,9 @@ def test_export_answers(start_app, settings, fake_openai, fake_telegram):
 
 def _lead_alert(n):
     return Alert("lead", "New lead", (("Email", f"lead{n}@example.org"),), f"s{n}")
+
+
+def test_lists_are_cut_by_telegram_length_where_emoji_count_twice():
+    lines = ["🙂" * 300 for _ in range(20)]  # 300 characters, 600 of Telegram's units, each
+    text = fit(lines)
+    assert utf16_units(text) <= 4096 and text.endswith("more")

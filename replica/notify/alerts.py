@@ -56,19 +56,19 @@ class Notifier(Protocol):
     def notify(self, alert: Alert) -> None: ...
 
 
-def _units(text: str) -> int:
-    # Telegram measures length in UTF-16 code units; an emoji counts twice.
+def utf16_units(text: str) -> int:
+    """Length as Telegram measures it: UTF-16 code units."""
     return len(text.encode("utf-16-le")) // 2
 
 
 def _cut(text: str, max_units: int) -> str:
     """Shorten ``text`` to at most ``max_units`` UTF-16 units, marker included."""
-    if _units(text) <= max_units:
+    if utf16_units(text) <= max_units:
         return text
-    room = max_units - _units(CUT_MARKER.format(n=len(text)))  # the marker's widest form
+    room = max_units - utf16_units(CUT_MARKER.format(n=len(text)))  # the marker's widest form
     kept = used = 0
     for char in text:
-        used += _units(char)
+        used += utf16_units(char)
         if used > room:
             break
         kept += 1
@@ -91,14 +91,14 @@ def _render(alert: Alert, values: dict[str, str], escape, bold: bool) -> str:
 def fit_values(alert: Alert, limit: int = TELEGRAM_LIMIT) -> dict[str, str]:
     """Return the alert's values, the longest cut first, so the visible text fits ``limit`` units."""
     values = {label: value for label, value in alert.fields}
-    overhead = _units(_render(alert, {label: "" for label in values}, escape=lambda s: s, bold=False))
+    overhead = utf16_units(_render(alert, {label: "" for label in values}, escape=lambda s: s, bold=False))
     budget = limit - overhead
     # Short values keep their full text; whatever budget remains is shared by the longer ones.
-    remaining = sorted(values, key=lambda label: _units(values[label]))
+    remaining = sorted(values, key=lambda label: utf16_units(values[label]))
     for index, label in enumerate(remaining):
         share = budget // (len(remaining) - index)
         values[label] = _cut(values[label], max(share, 0))
-        budget -= _units(values[label])
+        budget -= utf16_units(values[label])
     return values
 
 
