@@ -23,7 +23,7 @@ from replica.owner_bot import OwnerBot
 from replica.persona import SystemPrompt
 from replica.prompts import read_lines, render_prompt
 from replica.retrieval import KnowledgeIndex
-from replica.store import Store
+from replica.store import Store, StoreError
 from replica.ui import PageText, build_demo, serve
 from tools import default_registry
 
@@ -121,6 +121,10 @@ def create_app(settings: Settings) -> App:
         max_message_chars=settings.max_message_chars,
         history_budget_chars=settings.history_budget_chars,
         check_deliverability=settings.email_check_deliverability,
+        reply_deadline_seconds=settings.reply_deadline_seconds,
+        max_reply_tokens=settings.max_reply_tokens,
+        # The queue already allows this many at once; the same bound here holds for any other route.
+        max_concurrent=settings.queue_concurrency,
     )
     demo = build_demo(
         replica.stream_reply,
@@ -145,15 +149,17 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as exc:
         parser.exit(2, f"Configuration error: {exc}\n")
     setup_logging([settings.openai_api_key, settings.telegram_bot_token])
-    if args.command == "export":
-        store = open_store(settings)
-        try:
-            export_csv(store, args.what, sys.stdout)
-        finally:
-            store.close()
-        return 0
-
-    app = create_app(settings)
+    try:
+        if args.command == "export":
+            store = open_store(settings)
+            try:
+                export_csv(store, args.what, sys.stdout)
+            finally:
+                store.close()
+            return 0
+        app = create_app(settings)
+    except StoreError as exc:
+        parser.exit(2, f"Storage error: {exc}\n")
     log.info("Serving %s's replica with model %s", settings.owner_name, settings.openai_model)
     serve(app.demo, server_name=settings.server_name, server_port=settings.server_port)
     return 0

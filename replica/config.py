@@ -37,6 +37,8 @@ class Settings:
     knowledge_dir: Path = Path("knowledge")
     data_dir: Path = Path("data")
     max_turns: int = 2
+    reply_deadline_seconds: float = 45.0
+    max_reply_tokens: int = 600
     queue_concurrency: int = 3
     queue_max_size: int = 64
     max_message_chars: int = 4000
@@ -96,6 +98,18 @@ def load_settings(environ: Mapping[str, str], dotenv_path: str | Path | None = "
             raise ConfigError(f"{name} must be at least {minimum}, got {parsed}")
         return parsed
 
+    def seconds(name: str, default: float) -> float:
+        raw = text(name)
+        if raw is None:
+            return default
+        try:
+            parsed = float(raw)
+        except ValueError:
+            raise ConfigError(f"{name} must be a number of seconds, got {raw!r}") from None
+        if not 1 <= parsed <= 3600:
+            raise ConfigError(f"{name} must be between 1 and 3600 seconds, got {raw}")
+        return parsed
+
     def flag(name: str) -> bool:
         return (text(name) or "").lower() in {"1", "true", "yes", "on"}
 
@@ -110,6 +124,8 @@ def load_settings(environ: Mapping[str, str], dotenv_path: str | Path | None = "
         knowledge_dir=Path(text("KNOWLEDGE_DIR") or "knowledge"),
         data_dir=Path(text("DATA_DIR") or "data"),
         max_turns=number("MAX_TURNS", 2),
+        reply_deadline_seconds=seconds("REPLY_DEADLINE_SECONDS", 45.0),
+        max_reply_tokens=number("MAX_REPLY_TOKENS", 600),
         queue_concurrency=number("QUEUE_CONCURRENCY", 3),
         queue_max_size=number("QUEUE_MAX_SIZE", 64),
         max_message_chars=number("MAX_MESSAGE_CHARS", 4000),

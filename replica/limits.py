@@ -8,31 +8,53 @@ from __future__ import annotations
 
 import threading
 import time
-from collections import defaultdict, deque
+from collections import deque
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Callable
 
 
 class SlidingWindow:
-    """Allows at most ``limit`` events per key within any ``window`` seconds."""
+    """Allows at most ``limit`` events per key within any ``window`` seconds.
+
+    Only recorded events take memory, and a key whose events have all expired is forgotten (every
+    ``window`` seconds the whole table is swept), so memory stays bounded by the traffic admitted in
+    one window, whatever the callers send.
+    """
 
     def __init__(self, limit: int, window: float = 3600.0, clock: Callable[[], float] = time.monotonic):
         self.limit = limit
         self.window = window
         self._clock = clock
-        self._events: dict[str, deque[float]] = defaultdict(deque)
+        self._events: dict[str, deque[float]] = {}
+        self._next_sweep = clock() + window
 
     def has_room(self, key: str) -> bool:
         """True when ``key`` may have one more event now (forgets events older than the window)."""
-        events, now = self._events[key], self._clock()
-        while events and events[0] <= now - self.window:
-            events.popleft()
+        events = self._events.get(key)
+        if events is None:
+            return self.limit > 0
+        self._expire(key, events, self._clock())
         return len(events) < self.limit
 
     def record(self, key: str) -> None:
         """Count one event for ``key`` now."""
-        self._events[key].append(self._clock())
+        now = self._clock()
+        self._events.setdefault(key, deque()).append(now)
+        if now >= self._next_sweep:
+            for old_key, events in list(self._events.items()):
+                self._expire(old_key, events, now)
+            self._next_sweep = now + self.window
+
+    def __len__(self) -> int:
+        """How many keys are remembered."""
+        return len(self._events)
+
+    def _expire(self, key: str, events: deque[float], now: float) -> None:
+        while events and events[0] <= now - self.window:
+            events.popleft()
+        if not events:
+            del self._events[key]
 
 
 class DailyBudget:

@@ -2,17 +2,21 @@
 
 Only messages from ``TELEGRAM_CHAT_ID`` are acted on; anything else is logged with its chat id and
 never answered. Replies go through :class:`TelegramClient`, which can only write to the owner's chat.
-The ``getUpdates`` offset is stored, so no update is handled twice across restarts.
+The ``getUpdates`` offset is stored, so no update is handled twice across restarts. The polling thread
+survives anything: an answer of the wrong shape, an odd update, a database error. It logs the error's
+class, backs off, and goes on with the next update.
 """
 
 from __future__ import annotations
 
 import html
 import logging
+import re
 import threading
 from typing import Any, Callable
 
-from replica.notify.alerts import TELEGRAM_LIMIT, utf16_units
+from replica.logs import clip
+from replica.notify.alerts import QUESTION_TITLE, TELEGRAM_LIMIT, utf16_units
 from replica.notify.telegram import TelegramClient, TelegramError
 from replica.store import Store
 
@@ -34,6 +38,11 @@ HELP = (
     "• /answer N text — answer open question N\n"
     "• /forget N — withdraw learned answer N"
 )
+ANSWER_USAGE = "Use /answer N your answer, with N from /unanswered."
+FORGET_USAGE = "Use /forget N, with N the number of a learned answer."
+FAILED = "Sorry, that failed on my side ({error}); the app's log has the details."
+NUMBER = re.compile(r"[1-9][0-9]{0,17}")  # ASCII digits only, and small enough for any database integer
+QUESTION_ALERT = re.compile(re.escape(QUESTION_TITLE) + r" #([1-9][0-9]{0,17})\s*$")
 NOT_A_QUESTION = (
     "To teach me an answer, reply to an “Unanswered question” alert (or use /answer N text). Send /help for more."
 )
@@ -61,6 +70,7 @@ class OwnerBot:
         self._poll_seconds = poll_seconds
         self._base_delay = base_delay
         self._stopping = threading.Event()
+        self._offset: int | None = None  # the next update wanted; kept here too, should the database fail
         self._thread = threading.Thread(target=self._run, name="telegram-owner-bot", daemon=True)
         self._commands: dict[str, Callable[[str], str]] = {
             "/leads": self._leads,
@@ -89,38 +99,56 @@ class OwnerBot:
     def _run(self) -> None:
         failures = 0
         while not self._stopping.is_set():
-            offset = self._store.get_state(OFFSET_KEY)
             try:
-                updates = self._client.get_updates(int(offset) if offset else None, self._poll_seconds)
-            except TelegramError as error:
+                self._poll_once()
+                failures = 0
+            except Exception as error:  # the bot must outlive any answer, update or database hiccup
                 failures += 1
-                if error.status == 409:
+                if isinstance(error, TelegramError) and error.status == 409:
                     log.error("Telegram says another getUpdates poller or a webhook holds this bot (409); backing off")
-                else:
+                elif isinstance(error, TelegramError):
                     log.warning("Polling Telegram failed (%s); backing off", error)
+                else:
+                    log.error("Owner bot error (%s); backing off", type(error).__name__, exc_info=True)
                 self._stopping.wait(min(60.0, self._base_delay * 2 ** min(failures, 6)))
+
+    def _poll_once(self) -> None:
+        """Fetch the next updates and handle each; any exception is left to :meth:`_run`."""
+        if self._offset is None:
+            stored = self._store.get_state(OFFSET_KEY)
+            self._offset = int(stored) if stored and stored.isdigit() else 0
+        for update in self._client.get_updates(self._offset or None, self._poll_seconds):
+            if self._stopping.is_set():
+                return
+            update_id = update.get("update_id") if isinstance(update, dict) else None
+            if type(update_id) is not int or update_id < 0:
+                log.warning("Skipping a Telegram update without a usable update_id")
                 continue
-            failures = 0
-            for update in updates:
-                if self._stopping.is_set():
-                    return
-                try:
-                    self.handle(update)
-                except Exception:  # one bad update must not stop the bot, nor be retried forever
-                    log.exception("Could not handle Telegram update %s", update.get("update_id"))
-                self._store.set_state(OFFSET_KEY, str(update["update_id"] + 1))
+            if update_id < self._offset:
+                continue  # already handled
+            try:
+                self.handle(update)
+            except Exception as error:  # one bad update must not stop the bot, nor be retried forever
+                log.error("Could not handle Telegram update %d (%s)", update_id, type(error).__name__, exc_info=True)
+            self._offset = update_id + 1
+            self._store.set_state(OFFSET_KEY, str(self._offset))
 
     def handle(self, update: dict[str, Any]) -> None:
         """Act on one update: only text messages from the owner's chat are answered."""
-        message = update.get("message") or {}
-        chat_id = str((message.get("chat") or {}).get("id", ""))
+        message = update.get("message")
+        chat = message.get("chat") if isinstance(message, dict) else None
+        chat_id = str(chat.get("id", "")) if isinstance(chat, dict) else ""
         if chat_id != str(self._client.chat_id):
-            log.warning("Ignoring a Telegram message from chat %s, which is not the owner's", chat_id or "unknown")
+            log.warning("Ignoring a Telegram message from chat %s, which is not the owner's", clip(chat_id, 32) or "unknown")
             return
-        text = (message.get("text") or "").strip()
-        if not text:
+        text = message.get("text")
+        if not isinstance(text, str) or not text.strip():
             return
-        reply = self._respond(message, text)
+        try:
+            reply = self._respond(message, text.strip())
+        except Exception as error:
+            log.error("Could not act on the owner's message (%s)", type(error).__name__, exc_info=True)
+            reply = FAILED.format(error=type(error).__name__)
         if reply:
             try:
                 self._client.send_message(reply, parse_mode="HTML")
@@ -133,18 +161,33 @@ class OwnerBot:
             name, argument = command
             handler = self._commands.get(name)
             return handler(argument) if handler else f"Unknown command {html.escape(name)}. Send /help."
-        replied_to = (message.get("reply_to_message") or {}).get("message_id")
-        question = self._store.question_for_alert(replied_to) if replied_to else None
+        question = self._question_replied_to(message.get("reply_to_message"))
         if question is None:
             return NOT_A_QUESTION
         return self._learn(question["id"], question["question"], text)
 
+    def _question_replied_to(self, replied: Any) -> Any:
+        """The question whose alert the owner replied to: found by the alert's message id, or, for a copy
+        whose id was never recorded (a crash between Telegram's accept and the record), by the
+        "Unanswered question #N" heading every copy carries."""
+        if not isinstance(replied, dict):
+            return None
+        message_id = replied.get("message_id")
+        question = self._store.question_for_alert(message_id) if type(message_id) is int else None
+        heading = str(replied.get("text") or "").split("\n", 1)[0]
+        match = QUESTION_ALERT.fullmatch(heading.strip())
+        if question is None and match:
+            question = self._store.question(int(match.group(1)))
+        return question
+
     @staticmethod
     def _command_of(message: dict[str, Any], text: str) -> tuple[str, str] | None:
         """``(/command, rest)`` when the message starts with a ``bot_command`` entity."""
-        for entity in message.get("entities") or []:
-            if entity.get("type") == "bot_command" and entity.get("offset") == 0:
-                word = text[: entity.get("length", 0)]
+        entities = message.get("entities")
+        for entity in entities if isinstance(entities, list) else []:
+            if isinstance(entity, dict) and entity.get("type") == "bot_command" and entity.get("offset") == 0:
+                length = entity.get("length")
+                word = text[: length if type(length) is int and length > 0 else 0]
                 return word.split("@")[0].lower(), text[len(word) :].strip()
         return None
 
@@ -176,14 +219,14 @@ class OwnerBot:
         return fit(lines)
 
     def _answer_command(self, argument: str) -> str:
-        number, _, answer = argument.partition(" ")
-        question = self._store.question(int(number)) if number.isdigit() else None
-        if question is None or not answer.strip():
-            return "Use /answer N your answer, with N from /unanswered."
-        return self._learn(question["id"], question["question"], answer.strip())
+        parts = re.fullmatch(r"(\S+)\s+(.*\S.*)", argument, re.S)
+        question = self._store.question(int(parts[1])) if parts and NUMBER.fullmatch(parts[1]) else None
+        if question is None:
+            return ANSWER_USAGE
+        return self._learn(question["id"], question["question"], parts[2].strip())
 
     def _forget(self, argument: str) -> str:
-        withdrawn = self._store.forget_answer(int(argument)) if argument.isdigit() else None
+        withdrawn = self._store.forget_answer(int(argument)) if NUMBER.fullmatch(argument) else None
         if withdrawn is None:
-            return "Use /forget N, with N the number of a learned answer."
+            return FORGET_USAGE
         return f"Withdrew answer #{withdrawn['id']}; “{html.escape(withdrawn['question'][:200])}” is open again."

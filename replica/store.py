@@ -10,7 +10,7 @@ from __future__ import annotations
 import sqlite3
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from enum import Enum
 from pathlib import Path
@@ -66,7 +66,15 @@ MIGRATIONS = [
     );
     CREATE TABLE state (key TEXT PRIMARY KEY, value TEXT NOT NULL);
     """,
+    # 3: a visitor's repeated question is found by its session.
+    """
+    CREATE INDEX questions_session ON questions (session);
+    """,
 ]
+
+
+class StoreError(Exception):
+    """The database cannot be opened or written; the message names the path and what to do."""
 
 
 class Recorded(Enum):
@@ -91,6 +99,35 @@ def _now_iso() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
+def _check_folder(folder: Path) -> None:
+    """Create ``folder`` and prove it writable, or raise :class:`StoreError` saying which and what to do."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise StoreError(
+            f"DATA_DIR {folder} cannot be created ({error.strerror or error}); "
+            "set DATA_DIR to a folder the app may create and write"
+        ) from None
+    probe = folder / f".write-test-{threading.get_ident()}"
+    try:
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as error:
+        raise StoreError(
+            f"DATA_DIR {folder} is not writable ({error.strerror or error}); "
+            "give the app write access to it or set DATA_DIR to another folder"
+        ) from None
+
+
+def _same_question(a: str, b: str) -> bool:
+    """Two wordings that differ only in case, spacing or closing punctuation are the same question."""
+
+    def norm(text: str) -> str:
+        return " ".join(text.casefold().split()).rstrip("?!. ")
+
+    return norm(a) == norm(b)
+
+
 class Store:
     """Thread-safe access to the app's SQLite database at ``path``.
 
@@ -99,15 +136,21 @@ class Store:
     """
 
     def __init__(self, path: Path, alert_caps: dict[str, int] | None = None):
-        path.parent.mkdir(parents=True, exist_ok=True)
         self.path = path
         self.alert_caps = alert_caps or {}
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=10)
-        self._db.row_factory = sqlite3.Row
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA busy_timeout=10000")
-        self._migrate()
+        _check_folder(path.parent)
+        try:
+            self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=10)
+            self._db.row_factory = sqlite3.Row
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA busy_timeout=10000")
+            self._migrate()
+        except sqlite3.DatabaseError as error:
+            raise StoreError(
+                f"{path} cannot be used as the database ({error}); move that file aside or set DATA_DIR to "
+                "another folder"
+            ) from None
 
     def _migrate(self) -> None:
         with self._lock:
@@ -138,6 +181,7 @@ class Store:
             ).fetchone()[0]
             if raised >= cap:
                 return Recorded.CAPPED
+        alert = replace(alert, ref=lead_id or question_id)  # the alert names its record: "… #12"
         db.execute(
             "INSERT INTO outbox (kind, session, alert, lead_id, question_id, due_at, created_at) "
             "VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -160,9 +204,13 @@ class Store:
         return self._write(steps)
 
     def record_question(self, question: str, alert: Alert) -> Recorded:
-        """Store an unanswered question and queue its alert, in one transaction."""
+        """Store an unanswered question (once per visitor session and wording) and queue its alert, in one
+        transaction."""
 
         def steps(db: sqlite3.Connection) -> Recorded:
+            asked = db.execute("SELECT question FROM questions WHERE session = ?", (alert.session_id,)).fetchall()
+            if any(_same_question(row["question"], question) for row in asked):
+                return Recorded.DUPLICATE
             cursor = db.execute(
                 "INSERT INTO questions (question, session, created_at) VALUES (?, ?, ?)",
                 (question, alert.session_id, _now_iso()),

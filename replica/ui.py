@@ -6,13 +6,16 @@ whatever the answer function yields.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
 import gradio as gr
+from starlette.middleware import Middleware
 
 from replica.agent import Visitor
+from replica.guard import RequestGuard, valid_session_id
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +58,17 @@ def client_address(request: gr.Request | None, trusted_proxy_hops: int) -> str:
     return forwarded[-trusted_proxy_hops] if len(forwarded) >= trusted_proxy_hops else direct
 
 
+def session_id(request: gr.Request | None) -> str:
+    """The visitor's session id as Gradio issued it; any other value is replaced by a short digest of it
+    (the HTTP guard refuses such requests first: this covers any route it does not see)."""
+    raw = getattr(request, "session_hash", None)
+    if valid_session_id(raw):
+        return raw
+    if not raw:
+        return "anonymous"
+    return "unusual-" + hashlib.sha256(str(raw).encode("utf-8", "replace")).hexdigest()[:16]
+
+
 def build_demo(
     answer: AnswerStream, page: PageText, concurrency: int, max_queue: int, trusted_proxy_hops: int = 0
 ) -> gr.ChatInterface:
@@ -65,11 +79,9 @@ def build_demo(
     """
 
     def chat(message: str, history: list[dict[str, Any]], request: gr.Request) -> Iterator[str]:
-        visitor = Visitor(
-            getattr(request, "session_hash", None) or "anonymous", client_address(request, trusted_proxy_hops)
-        )
+        visitor = Visitor(session_id(request), client_address(request, trusted_proxy_hops))
         try:
-            yield from answer(message, history, visitor)
+            yield from answer(message, history if isinstance(history, list) else [], visitor)
         except Exception:  # the visitor gets a sentence; the traceback stays in the log
             log.exception("Unexpected error while answering a visitor")
             yield UNEXPECTED
@@ -87,11 +99,21 @@ def build_demo(
         api_name="chat",
         flagging_mode="never",
         fill_height=True,
+        delete_cache=(600, 600),  # Gradio's temporary files: swept every 10 minutes
     )
-    demo.queue(default_concurrency_limit=concurrency, max_size=max_queue)
+    # api_open=False: no REST route may run the chat outside the queue and its concurrency limit.
+    demo.queue(default_concurrency_limit=concurrency, max_size=max_queue, api_open=False)
     return demo
 
 
 def serve(demo: gr.ChatInterface, **launch_options: Any) -> None:
-    """Launch ``demo`` with the page's theme and styles (Gradio takes them at launch)."""
-    demo.launch(theme=THEME, css=CSS, footer_links=[], **launch_options)
+    """Launch ``demo`` with the page's theme and styles (Gradio takes them at launch), behind the
+    :class:`RequestGuard` (no uploads, bounded bodies, well-formed session ids)."""
+    demo.launch(
+        theme=THEME,
+        css=CSS,
+        footer_links=[],
+        max_file_size="1mb",
+        app_kwargs={"middleware": [Middleware(RequestGuard)]},
+        **launch_options,
+    )

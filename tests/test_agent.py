@@ -78,13 +78,18 @@ def test_unknown_question_alerts_owner(fake_openai, notifier, make_replica):
     assert alert.kind == "question" and alert.fields == (("Question", "What is your favourite opera?"),)
 
 
-def test_model_asking_for_tools_forever_is_capped_at_two_calls(fake_openai, notifier, make_replica):
-    fake_openai.default = call(("inform_unknown", {"question": "again?"}))
-    answer = make_replica().reply("Tell me everything", [], Visitor("s1"))
+def test_model_asking_for_tools_forever_is_capped_at_two_calls_and_runs_them_once(
+    fake_openai, notifier, store, make_replica, caplog
+):
+    fake_openai.default = call(("inform_unknown", {"question": "again?"}))  # ignores tool_choice="none"
+    with caplog.at_level(logging.WARNING):
+        answer = make_replica().reply("Tell me everything", [], Visitor("s1"))
     assert fake_openai.calls == 2
     assert fake_openai.requests[0]["tool_choice"] == "auto"
     assert fake_openai.requests[1]["tool_choice"] == "none"
-    assert answer == agent_module.NO_ANSWER  # words, even though the model misbehaved
+    assert [row["question"] for row in store.questions()] == ["again?"] and len(notifier.alerts) == 1
+    assert answer == agent_module.QUESTION_PASSED_ON  # words that fit what happened
+    assert "tool_choice=none" in caplog.text
 
 
 def test_max_turns_is_honoured(fake_openai, notifier, make_replica):

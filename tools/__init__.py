@@ -1,7 +1,7 @@
 """The replica's tools. ``default_registry()`` is the one list of what the model may call."""
 
 from tools import gather_user_details, inform_unknown
-from tools.registry import Tool, ToolContext, ToolRegistry
+from tools.registry import Outcome, Tool, ToolContext, ToolRegistry
 
 
 def default_registry() -> ToolRegistry:
@@ -9,4 +9,4 @@ def default_registry() -> ToolRegistry:
     return ToolRegistry([gather_user_details.TOOL, inform_unknown.TOOL])
 
 
-__all__ = ["Tool", "ToolContext", "ToolRegistry", "default_registry"]
+__all__ = ["Outcome", "Tool", "ToolContext", "ToolRegistry", "default_registry"]

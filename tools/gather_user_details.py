@@ -4,22 +4,24 @@ from __future__ import annotations
 
 from email_validator import EmailNotValidError, validate_email
 
+from replica.logs import clip
 from replica.notify import Alert
 from replica.store import Recorded
-from tools.registry import Tool, ToolContext
+from tools.registry import Outcome, Tool, ToolContext
 
 
 def gather_user_details(context: ToolContext, email: str, notes: str, name: str | None = None) -> str:
     """Validate ``email``; if valid, store the lead with its alert and wake the sender.
 
     Returns ``ok`` (also for a repeat, or past the visitor's alert cap: the lead is kept either way),
-    or an error telling the model to ask the visitor for a valid address.
+    an error telling the model to ask the visitor for a valid address, or, when the store fails, an
+    error telling it to say so (the lead is then written to the log whole).
     """
     try:
         valid = validate_email(email.strip(), check_deliverability=context.check_deliverability)
     except EmailNotValidError as exc:
         return (
-            f"Error: the email address {email!r} is invalid: {exc} Nothing was saved. "
+            f"Error: the email address {clip(email, 100)!r} is invalid: {exc} Nothing was saved. "
             "Tell the visitor the address does not look right and ask them for a valid email address."
         )
     name = (name or "").strip()
@@ -28,8 +30,14 @@ def gather_user_details(context: ToolContext, email: str, notes: str, name: str 
         title="New lead",
         fields=(("Name", name or "(not given)"), ("Email", valid.normalized), ("Notes", notes)),
         session_id=context.session_id,
+        quoted=("Notes",),
     )
-    if context.store.record_lead(valid.normalized, name, notes, alert) is Recorded.ALERTED:
+    try:
+        recorded = context.store.record_lead(valid.normalized, name, notes, alert)
+    except Exception:
+        return context.save_failed("lead", {"email": valid.normalized, "name": name, "notes": notes})
+    context.outcomes.append(Outcome.LEAD_SAVED)
+    if recorded is Recorded.ALERTED:
         context.notifier.notify(alert)
     return "ok"
 

@@ -3,20 +3,28 @@
 from __future__ import annotations
 
 from replica.notify import Alert
+from replica.notify.alerts import QUESTION_TITLE
 from replica.store import Recorded
-from tools.registry import Tool, ToolContext
+from tools.registry import Outcome, Tool, ToolContext
 
 
 def inform_unknown(context: ToolContext, question: str) -> str:
-    """Store a question the knowledge does not answer, with its alert, and wake the sender. Returns ``ok``."""
+    """Store a question the knowledge does not answer, with its alert, and wake the sender. Returns ``ok``
+    (also when this visitor already asked the same question: it is stored and alerted once)."""
     alert = Alert(
         kind="question",
-        title="Unanswered question",
+        title=QUESTION_TITLE,
         fields=(("Question", question),),
         session_id=context.session_id,
         hint="Reply to this message with the answer, and I will use it from the next visitor message on.",
+        quoted=("Question",),
     )
-    if context.store.record_question(question, alert) is Recorded.ALERTED:
+    try:
+        recorded = context.store.record_question(question, alert)
+    except Exception:
+        return context.save_failed("question", {"question": question})
+    context.outcomes.append(Outcome.QUESTION_SAVED)
+    if recorded is Recorded.ALERTED:
         context.notifier.notify(alert)
     return "ok"
 

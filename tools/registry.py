@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import json
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any, Callable, Iterable
 
 from replica.notify import Notifier
@@ -20,15 +21,41 @@ log = logging.getLogger(__name__)
 JSON_TYPES: dict[str, type | tuple[type, ...]] = {"string": str, "integer": int, "boolean": bool}
 
 
+class Outcome(Enum):
+    """What a tool did, for the loop to tell the visitor when the model gives no words of its own."""
+
+    LEAD_SAVED = "lead saved"
+    QUESTION_SAVED = "question saved"
+    SAVE_FAILED = "save failed"
+
+
+SAVE_FAILED_FOR_MODEL = (
+    "Error: the {kind} could not be saved because of a storage failure on the owner's side. "
+    "Tell the visitor honestly that saving failed, and ask them to try again later."
+)
+
+
 @dataclass(frozen=True)
 class ToolContext:
     """What a tool may use besides its arguments: which visitor is asking, where records are kept,
-    and who to tell once an alert is stored."""
+    and who to tell once an alert is stored. ``outcomes`` collects what the tools did."""
 
     session_id: str
     store: Store
     notifier: Notifier
     check_deliverability: bool = False
+    outcomes: list[Outcome] = field(default_factory=list)
+
+    def save_failed(self, kind: str, record: dict[str, Any]) -> str:
+        """The store refused ``record``: write it whole to the log at ERROR (the record of last resort),
+        note the failure for the visitor, and return what the model is told."""
+        log.exception(
+            "Could not store a %s; the record of last resort follows: %s",
+            kind,
+            json.dumps({"kind": kind, "session": self.session_id, **record}, ensure_ascii=False),
+        )
+        self.outcomes.append(Outcome.SAVE_FAILED)
+        return SAVE_FAILED_FOR_MODEL.format(kind=kind)
 
 
 @dataclass(frozen=True)

@@ -1,30 +1,50 @@
 """What an alert to the owner says, and how it is written for Telegram.
 
 Visitor text is shown exactly as typed: it is HTML-escaped for ``parse_mode=HTML`` and never
-interpreted. Messages are kept within Telegram's 4096-character limit by cutting the longest
-visitor-supplied values, with a visible marker.
+interpreted. It cannot pass for the alert's own lines either: single-line values (name, email) have
+their line breaks collapsed, and visitor prose (notes, a question) is shown as a quotation, inside
+``<blockquote>`` in HTML and behind a "│ " bar on every line in plain text. Messages are kept within
+Telegram's 4096-character limit by cutting the longest visitor-supplied values, with a visible marker.
 """
 
 from __future__ import annotations
 
 import html
 import json
+import re
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Callable, NamedTuple, Protocol
+
+from replica.logs import clip
 
 TELEGRAM_LIMIT = 4096
 CUT_MARKER = " … [cut: {n} more characters]"
+QUESTION_TITLE = "Unanswered question"
+QUOTE_BAR = "│ "
+# Older outbox rows were written before alerts named their quoted fields.
+DEFAULT_QUOTED = ("Notes", "Question")
 
 
 @dataclass(frozen=True)
 class Alert:
-    """One thing the owner should know about: a title, labelled visitor values, and the visitor session."""
+    """One thing the owner should know about: a title, labelled visitor values, and the visitor session.
+
+    ``quoted`` names the fields that hold visitor prose (shown as quotations); ``ref`` is the number of
+    the record the alert is about (the store sets it), shown in the title, e.g. "Unanswered question #3".
+    """
 
     kind: str  # "lead" or "question"
     title: str
     fields: tuple[tuple[str, str], ...]
     session_id: str = ""
     hint: str = ""  # a closing line for the owner, such as how to answer
+    quoted: tuple[str, ...] = ()
+    ref: int | None = None
+
+    @property
+    def heading(self) -> str:
+        """The title with the record's number."""
+        return f"{self.title} #{self.ref}" if self.ref else self.title
 
     def to_json(self) -> str:
         """The alert as JSON, for the outbox."""
@@ -35,6 +55,8 @@ class Alert:
                 "fields": self.fields,
                 "session_id": self.session_id,
                 "hint": self.hint,
+                "quoted": self.quoted,
+                "ref": self.ref,
             }
         )
 
@@ -43,17 +65,44 @@ class Alert:
         """The alert :meth:`to_json` wrote."""
         data = json.loads(text)
         fields = tuple((label, value) for label, value in data["fields"])
-        return cls(data["kind"], data["title"], fields, data["session_id"], data.get("hint", ""))
+        quoted = tuple(data.get("quoted", DEFAULT_QUOTED))
+        return cls(data["kind"], data["title"], fields, data["session_id"], data.get("hint", ""), quoted, data.get("ref"))
 
     def plain_text(self) -> str:
-        """The whole alert as plain text, uncut (for logs and the plain-text fallback)."""
-        return _render(self, {label: value for label, value in self.fields}, escape=lambda s: s, bold=False)
+        """The whole alert as plain text, uncut."""
+        return _render(self, _clean_values(self), PLAIN)
+
+    def log_text(self) -> str:
+        """The alert on one log line, each visitor value cut to the log's quoting limit."""
+        values = " | ".join(f"{label}: {clip(value)}" for label, value in self.fields)
+        return f"{self.heading} | {values} | Session: {clip(self.session_id, 64)}"
 
 
 class Notifier(Protocol):
     """Anything that takes an alert to the owner. ``notify`` must return at once and never raise."""
 
     def notify(self, alert: Alert) -> None: ...
+
+
+class _Style(NamedTuple):
+    escape: Callable[[str], str]
+    bold: Callable[[str], str]
+    italic: Callable[[str], str]
+    quote: Callable[[str], str]
+
+
+def _same(text: str) -> str:
+    return text
+
+
+HTML = _Style(
+    escape=lambda s: html.escape(s, quote=False),
+    bold=lambda s: f"<b>{s}</b>",
+    italic=lambda s: f"<i>{s}</i>",
+    quote=lambda s: f"<blockquote>{s}</blockquote>",
+)
+HTML_AS_SEEN = _Style(_same, _same, _same, _same)  # what the owner reads of an HTML alert
+PLAIN = _Style(_same, _same, _same, quote=lambda s: "\n".join(QUOTE_BAR + line for line in s.split("\n")))
 
 
 def utf16_units(text: str) -> int:
@@ -75,38 +124,56 @@ def _cut(text: str, max_units: int) -> str:
     return text[:kept] + CUT_MARKER.format(n=len(text) - kept)
 
 
-def _render(alert: Alert, values: dict[str, str], escape, bold: bool) -> str:
-    def strong(s: str) -> str:
-        return f"<b>{s}</b>" if bold else s
-
-    lines = [strong(escape(alert.title))]
-    lines += [f"{strong(escape(label) + ':')} {escape(values[label])}" for label, _ in alert.fields]
-    if alert.session_id:
-        lines.append(f"{strong('Session:')} {escape(alert.session_id)}")
-    if alert.hint:
-        lines.append(f"<i>{escape(alert.hint)}</i>" if bold else alert.hint)
-    return "\n".join(lines)
-
-
-def fit_values(alert: Alert, limit: int = TELEGRAM_LIMIT) -> dict[str, str]:
-    """Return the alert's values, the longest cut first, so the visible text fits ``limit`` units."""
-    values = {label: value for label, value in alert.fields}
-    overhead = utf16_units(_render(alert, {label: "" for label in values}, escape=lambda s: s, bold=False))
-    budget = limit - overhead
-    # Short values keep their full text; whatever budget remains is shared by the longer ones.
-    remaining = sorted(values, key=lambda label: utf16_units(values[label]))
-    for index, label in enumerate(remaining):
-        share = budget // (len(remaining) - index)
-        values[label] = _cut(values[label], max(share, 0))
-        budget -= utf16_units(values[label])
+def _clean_values(alert: Alert) -> dict[str, str]:
+    """Single-line values on one line; quoted prose with its line breaks kept, but no blank runs."""
+    values = {}
+    for label, value in alert.fields:
+        if label in alert.quoted:
+            value = re.sub(r"\n\s*\n\s*(\n\s*)+", "\n\n", value.replace("\r\n", "\n").replace("\r", "\n")).strip()
+        else:
+            value = " ".join(value.split())
+        values[label] = value or "(none)"
     return values
 
 
+def _render(alert: Alert, values: dict[str, str], style: _Style) -> str:
+    lines = [style.bold(style.escape(alert.heading))]
+    for label, _ in alert.fields:
+        if label in alert.quoted:
+            lines += [style.bold(style.escape(label) + ":"), style.quote(style.escape(values[label]))]
+        else:
+            lines.append(f"{style.bold(style.escape(label) + ':')} {style.escape(values[label])}")
+    if alert.session_id:
+        lines.append(f"{style.bold('Session:')} {style.escape(alert.session_id)}")
+    if alert.hint:
+        lines.append(style.italic(style.escape(alert.hint)))
+    return "\n".join(lines)
+
+
+def fit_values(alert: Alert, limit: int = TELEGRAM_LIMIT, seen_as: _Style = HTML_AS_SEEN) -> dict[str, str]:
+    """Return the alert's values, the longest cut first, so the text the owner sees (rendered in
+    ``seen_as``) fits ``limit`` units."""
+    full = _clean_values(alert)
+    budget = limit - utf16_units(_render(alert, {label: "" for label in full}, seen_as))
+    for _ in range(8):  # the quote bars depend on how many lines survive the cut: measure, then tighten
+        values, room = dict(full), budget
+        # Short values keep their full text; whatever budget remains is shared by the longer ones.
+        remaining = sorted(values, key=lambda label: utf16_units(values[label]))
+        for index, label in enumerate(remaining):
+            values[label] = _cut(values[label], max(room // (len(remaining) - index), 0))
+            room -= utf16_units(values[label])
+        excess = utf16_units(_render(alert, values, seen_as)) - limit
+        if excess <= 0:
+            return values
+        budget -= excess
+    return {label: "" for label in full}
+
+
 def to_telegram_html(alert: Alert, limit: int = TELEGRAM_LIMIT) -> str:
-    """The alert as Telegram HTML: bold labels, visitor text escaped, visible length within ``limit``."""
-    return _render(alert, fit_values(alert, limit), escape=lambda s: html.escape(s, quote=False), bold=True)
+    """The alert as Telegram HTML: bold labels, visitor text escaped and quoted, visible length within ``limit``."""
+    return _render(alert, fit_values(alert, limit, HTML_AS_SEEN), HTML)
 
 
 def to_telegram_plain(alert: Alert, limit: int = TELEGRAM_LIMIT) -> str:
     """The alert as plain text within ``limit``: the fallback when Telegram rejects the HTML."""
-    return _render(alert, fit_values(alert, limit), escape=lambda s: s, bold=False)
+    return _render(alert, fit_values(alert, limit, PLAIN), PLAIN)

@@ -3,9 +3,11 @@
 ``OutboxSender`` is a background thread that delivers the store's pending alerts to Telegram, oldest
 first, about one a second (Telegram's per-chat pace). It retries what may pass, for as long as it takes:
 network errors, timeouts and 5xx with exponential backoff and jitter; a 429 no sooner than Telegram's
-``retry_after``. A message Telegram cannot parse is resent as plain text; any other refusal (bad token,
-unknown chat) marks the alert failed with the reason. An alert is marked sent only after Telegram
-accepted it, so a crash in between may repeat one alert but never loses one.
+``retry_after``. A message Telegram cannot parse, or finds too long, is resent as plain text (shorter);
+any other refusal (bad token, unknown chat) marks the alert failed with the reason. An alert is marked
+sent only after Telegram accepted it, so a crash in between may repeat one alert but never loses one;
+when the database cannot record the send, the sender remembers it and retries the record, with
+backoff, instead of sending the alert again. Whatever goes wrong, the thread logs it and carries on.
 
 ``LogNotifier`` stands in when Telegram is not configured: the record is stored, and the alert is
 written to the log.
@@ -18,7 +20,7 @@ import random
 import threading
 import time
 
-from replica.notify.alerts import Alert, to_telegram_html, to_telegram_plain
+from replica.notify.alerts import TELEGRAM_LIMIT, Alert, to_telegram_html, to_telegram_plain
 from replica.notify.telegram import TelegramClient, TelegramError
 from replica.store import PendingAlert, Store
 
@@ -31,8 +33,8 @@ class LogNotifier:
     def notify(self, alert: Alert) -> None:
         """Log ``alert`` in full."""
         log.warning(
-            "Telegram is not configured (set TELEGRAM_BOT_TOKEN and TELEGRAM_CHAT_ID); alert for the owner:\n%s",
-            alert.plain_text(),
+            "Telegram is not configured (set TELEGRAM_BOT_TOKEN and TELEGRAM_CHAT_ID); alert for the owner: %s",
+            alert.log_text(),
         )
 
 
@@ -57,6 +59,10 @@ class OutboxSender:
         self._wake = threading.Event()
         self._stopping = threading.Event()
         self._last_send = float("-inf")
+        self._failures = 0  # consecutive errors of the loop itself (database trouble), for backoff
+        # Alerts Telegram accepted that the database could not yet mark sent:
+        # alert id -> (Telegram message id, failed tries to record it, monotonic time of the next try).
+        self._unrecorded: dict[int, tuple[int, int, float]] = {}
         self._thread = threading.Thread(target=self._run, name="telegram-outbox", daemon=True)
 
     def start(self) -> "OutboxSender":
@@ -82,28 +88,41 @@ class OutboxSender:
     def _run(self) -> None:
         while not self._stopping.is_set():
             try:
-                pending = self._store.next_alert()
-                if pending is None:
-                    self._sleep(self._idle_poll)
-                    continue
-                wait = max(pending.due_at - time.time(), self._last_send + self._min_interval - time.monotonic())
-                if wait > 0:
-                    self._sleep(wait)
-                    continue
-                self._deliver(pending)
-            except Exception:  # the sender must outlive any one bad row or database hiccup
-                log.exception("Outbox sender error; retrying shortly")
-                self._sleep(self._base_delay)
+                self._step()
+                self._failures = 0
+            except Exception as error:  # the sender must outlive any bad row, answer or database hiccup
+                self._failures += 1
+                delay = self._backoff(self._failures)
+                log.error("Outbox sender error (%s); retrying in %.1f s", type(error).__name__, delay, exc_info=True)
+                self._sleep(delay)
+
+    def _step(self) -> None:
+        pending = self._store.next_alert()
+        if pending is None:
+            self._sleep(self._idle_poll)
+            return
+        if pending.id in self._unrecorded:
+            self._record_sent(pending.id)
+            return
+        wait = max(pending.due_at - time.time(), self._last_send + self._min_interval - time.monotonic())
+        if wait > 0:
+            self._sleep(wait)
+            return
+        self._deliver(pending)
 
     def _send(self, alert: Alert) -> int:
         self._last_send = time.monotonic()
         try:
             return self._client.send_message(to_telegram_html(alert), parse_mode="HTML")
         except TelegramError as error:
-            if not error.is_parse_error:
+            if error.is_parse_error:
+                limit = TELEGRAM_LIMIT
+            elif error.is_too_long:
+                limit = TELEGRAM_LIMIT // 2  # Telegram measured it differently: leave a wide margin
+            else:
                 raise
-            log.warning("Telegram could not parse a %s alert (%s); resending as plain text", alert.kind, error)
-            return self._client.send_message(to_telegram_plain(alert), parse_mode=None)
+            log.warning("Telegram refused a %s alert (%s); resending as plain text", alert.kind, error)
+            return self._client.send_message(to_telegram_plain(alert, limit), parse_mode=None)
 
     def _deliver(self, pending: PendingAlert) -> None:
         try:
@@ -112,21 +131,45 @@ class OutboxSender:
             if not error.is_retryable:
                 self._store.mark_failed(pending.id, str(error))
                 log.error(
-                    "Telegram refused a %s alert (%s); marked failed:\n%s",
+                    "Telegram refused a %s alert (%s); marked failed: %s",
                     pending.alert.kind,
                     error,
-                    pending.alert.plain_text(),
+                    pending.alert.log_text(),
                 )
                 return
             delay = self._retry_delay(pending.attempts, error)
             self._store.reschedule(pending.id, time.time() + delay, str(error))
             log.warning("Telegram send failed (%s); retrying alert %d in %.1f s", error, pending.id, delay)
             return
-        self._store.mark_sent(pending.id, message_id)
-        log.info("Delivered %s alert %d to Telegram", pending.alert.kind, pending.id)
+        # Telegram has it: from here on, never send it again, even if the database cannot say so yet.
+        self._unrecorded[pending.id] = (message_id, 0, 0.0)
+        self._record_sent(pending.id)
+
+    def _record_sent(self, alert_id: int) -> None:
+        message_id, failures, retry_at = self._unrecorded[alert_id]
+        if time.monotonic() < retry_at:
+            self._sleep(retry_at - time.monotonic())
+            return
+        try:
+            self._store.mark_sent(alert_id, message_id)
+        except Exception as error:
+            delay = self._backoff(failures + 1)
+            self._unrecorded[alert_id] = (message_id, failures + 1, time.monotonic() + delay)
+            log.error(
+                "Alert %d reached Telegram but could not be marked sent (%s); not sending it again, "
+                "retrying the record in %.1f s",
+                alert_id,
+                type(error).__name__,
+                delay,
+            )
+            return
+        del self._unrecorded[alert_id]
+        log.info("Delivered alert %d to Telegram", alert_id)
+
+    def _backoff(self, failures: int) -> float:
+        return min(self._max_delay, self._base_delay * 2 ** min(failures - 1, 20)) * random.uniform(1.0, 1.5)
 
     def _retry_delay(self, attempts: int, error: TelegramError) -> float:
         if error.retry_after is not None:
             return float(error.retry_after)  # Telegram's own instruction; never sooner
-        backoff = min(self._max_delay, self._base_delay * 2 ** min(attempts, 20))
-        return backoff * random.uniform(1.0, 1.5)  # jitter, so many instances don't retry in lockstep
+        return self._backoff(attempts + 1)  # jitter, so many instances don't retry in lockstep

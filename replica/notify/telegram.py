@@ -26,6 +26,11 @@ class TelegramError(Exception):
         return self.status == 400 and "can't parse entities" in self.description.lower()
 
     @property
+    def is_too_long(self) -> bool:
+        """True when Telegram found the message longer than it accepts."""
+        return self.status == 400 and "message is too long" in self.description.lower()
+
+    @property
     def is_retryable(self) -> bool:
         """Network trouble, rate limits and server errors may pass; other 4xx answers will not."""
         return self.status is None or self.status == 429 or self.status >= 500
@@ -62,11 +67,17 @@ class TelegramClient:
         try:
             body = response.json()
         except ValueError:
-            body = {}
-        if response.ok and body.get("ok"):
+            body = None
+        if not isinstance(body, dict):
+            # A proxy's error page, or a relay answering something else: worth another try later.
+            raise TelegramError(f"unexpected answer (HTTP {response.status_code}, not a Bot API object)")
+        if response.ok and body.get("ok") is True:
             return body.get("result")
-        description = self._redact(str(body.get("description") or f"HTTP {response.status_code}"))
-        retry_after = (body.get("parameters") or {}).get("retry_after")
+        description = self._redact(str(body.get("description") or f"HTTP {response.status_code}"))[:300]
+        parameters = body.get("parameters")
+        retry_after = parameters.get("retry_after") if isinstance(parameters, dict) else None
+        if not isinstance(retry_after, (int, float)):
+            retry_after = None
         raise TelegramError(description, status=response.status_code, retry_after=retry_after)
 
     def send_message(self, text: str, parse_mode: str | None = "HTML") -> int:
@@ -74,14 +85,21 @@ class TelegramClient:
         payload: dict[str, Any] = {"chat_id": self.chat_id, "text": text, "link_preview_options": {"is_disabled": True}}
         if parse_mode:
             payload["parse_mode"] = parse_mode
-        return int((self.call("sendMessage", payload) or {}).get("message_id", 0))
+        result = self.call("sendMessage", payload)
+        message_id = result.get("message_id") if isinstance(result, dict) else None
+        return message_id if isinstance(message_id, int) else 0
 
     def get_updates(self, offset: int | None, poll_seconds: int) -> list[dict[str, Any]]:
         """Long-poll for new messages to the bot, from ``offset`` on."""
         payload: dict[str, Any] = {"timeout": poll_seconds, "allowed_updates": ["message"]}
         if offset is not None:
             payload["offset"] = offset
-        return self.call("getUpdates", payload, read_timeout=poll_seconds + 10) or []
+        updates = self.call("getUpdates", payload, read_timeout=poll_seconds + 10)
+        if updates is None:
+            return []
+        if not isinstance(updates, list):
+            raise TelegramError(f"unexpected getUpdates result: {type(updates).__name__}, not a list")
+        return updates
 
     def set_my_commands(self, commands: list[tuple[str, str]]) -> None:
         """Register the bot's command menu: ``(command, description)`` pairs."""
