@@ -23,9 +23,11 @@ class Reply:
     content: str | None = None
     tool_calls: list[tuple[str, str]] = field(default_factory=list)  # (name, raw JSON arguments)
     status: int = 200
-    delay: float = 0.0
+    delay: float = 0.0  # before answering at all (a provider that never answers: a long delay)
     pieces: int = 1  # streamed content pieces
     piece_delay: float = 0.0
+    forever: bool = False  # stream the content again and again, never finishing
+    cut: bool = False  # end the stream without a finish reason or [DONE], as a dropped connection does
 
 
 def say(text: str, **options: Any) -> Reply:
@@ -86,7 +88,7 @@ class FakeOpenAI(LocalServer):
             self.in_flight += 1
             self.max_in_flight = max(self.max_in_flight, self.in_flight)
         reply = self._next(body)
-        time.sleep(reply.delay)
+        self.closed.wait(reply.delay)
         if reply.status != 200:
             self._done()
             error = {"error": {"message": f"fake error {reply.status}", "type": "server_error", "code": None}}
@@ -145,9 +147,14 @@ def _stream(reply: Reply, body: dict) -> Iterator[bytes]:
     yield event({"role": "assistant", "content": ""})
     text = reply.content or ""
     size = max(1, -(-len(text) // max(reply.pieces, 1)))
-    for start in range(0, len(text), size):
-        time.sleep(reply.piece_delay)
-        yield event({"content": text[start : start + size]})
+    while True:
+        for start in range(0, len(text), size):
+            time.sleep(reply.piece_delay)
+            yield event({"content": text[start : start + size]})
+        if not reply.forever:
+            break
+    if reply.cut:
+        return
     for index, call_ in enumerate(_tool_call_dicts(reply)):
         first = {
             "index": index,

@@ -11,12 +11,13 @@ from typing import Any, Iterable
 
 @dataclass
 class Response:
-    """What a fake answers: a status, headers, and either a JSON body or an iterable of byte chunks."""
+    """What a fake answers: a status, headers, and a JSON body, raw bytes, or an iterable of byte chunks."""
 
     status: int = 200
     json_body: Any = None
     chunks: Iterable[bytes] | None = None
     headers: dict[str, str] = field(default_factory=dict)
+    raw: bytes | None = None
 
 
 class LocalServer:
@@ -52,7 +53,7 @@ class LocalServer:
                         self.wfile.write(chunk)
                         self.wfile.flush()
                     return
-                data = json.dumps(response.json_body).encode()
+                data = response.raw if response.raw is not None else json.dumps(response.json_body).encode()
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(data)))
                 self.end_headers()
@@ -63,6 +64,7 @@ class LocalServer:
             def log_message(self, *args: Any) -> None:  # keep test output quiet
                 pass
 
+        self.closed = threading.Event()  # set on close: a scripted hang ends
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self._server.daemon_threads = True
         self.port = self._server.server_address[1]
@@ -80,5 +82,6 @@ class LocalServer:
 
     def close(self) -> None:
         """Stop serving and free the port."""
+        self.closed.set()
         self._server.shutdown()
         self._server.server_close()

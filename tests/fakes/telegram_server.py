@@ -83,6 +83,7 @@ class Delivered:
     payload: dict
     text: str
     at: float
+    message_id: int = 0
 
 
 class FakeTelegram(LocalServer):
@@ -101,6 +102,8 @@ class FakeTelegram(LocalServer):
         self.polls: list[dict] = []  # every getUpdates request body
         self.conflicts_next = 0  # answer this many getUpdates with 409 Conflict
         self.commands: list[dict] | None = None  # what setMyCommands registered
+        self.update_bodies_next: deque[bytes] = deque()  # raw answers for the next getUpdates calls
+        self.too_long_next = 0  # refuse this many messages as "message is too long", whatever they hold
         self._lock = threading.Lock()
         self._message_id = 0
         super().__init__()
@@ -132,7 +135,13 @@ class FakeTelegram(LocalServer):
         if text.startswith("/"):
             message["entities"] = [{"type": "bot_command", "offset": 0, "length": len(text.split()[0])}]
         if reply_to is not None:
-            message["reply_to_message"] = {"message_id": reply_to, "chat": message["chat"], "text": "(alert)"}
+            # As Telegram does, the reply carries the message it answers, with the text the owner saw.
+            replied = next((d for d in self.delivered if d.message_id == reply_to), None)
+            message["reply_to_message"] = {
+                "message_id": reply_to,
+                "chat": message["chat"],
+                "text": replied.text if replied else "(a message)",
+            }
         with self._lock:
             update_id = 500 + len(self.updates)
             self.updates.append({"update_id": update_id, "message": message})
@@ -162,6 +171,10 @@ class FakeTelegram(LocalServer):
     def _get_updates(self, body: dict) -> Response:
         """Long polling as Telegram does it: updates from ``offset`` on, waiting up to ``timeout`` for one."""
         self.polls.append(body)
+        with self._lock:
+            raw = self.update_bodies_next.popleft() if self.update_bodies_next else None
+        if raw is not None:
+            return Response(200, raw=raw)
         if self.conflicts_next:
             self.conflicts_next -= 1
             return _error(
@@ -204,12 +217,15 @@ class FakeTelegram(LocalServer):
             return _error(400, f"Bad Request: can't parse entities: {exc}")
         if not shown.strip():
             return _error(400, "Bad Request: message text is empty")
+        if self.too_long_next:
+            self.too_long_next -= 1
+            return _error(400, "Bad Request: message is too long")
         if len(shown.encode("utf-16-le")) // 2 > 4096:
             return _error(400, "Bad Request: message is too long")
         with self._lock:
             self._message_id += 1
-            self.delivered.append(Delivered(payload=body, text=shown, at=time.monotonic()))
             message_id = self._message_id
+            self.delivered.append(Delivered(payload=body, text=shown, at=time.monotonic(), message_id=message_id))
         result = {
             "message_id": message_id,
             "chat": {"id": int(self.chat_id), "type": "private"},

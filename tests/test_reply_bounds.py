@@ -1,0 +1,148 @@
+"""Every visitor message is bounded in time and tokens, and always ends in words that fit what happened:
+a deadline over the whole answer, max_tokens on every call, an empty reply tried once more, tools run
+once, and a lead kept even when the model is down."""
+
+from __future__ import annotations
+
+import logging
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
+
+from gradio_client import Client
+
+from replica import agent as agent_module
+from replica.agent import Visitor
+from replica.limits import UsageLimits
+from tests.fakes.openai_server import call, fail, say
+
+NEVER_ENDS = say("Still thinking. ", forever=True, piece_delay=0.2)
+
+
+def timed(function, *args):
+    started = time.monotonic()
+    result = function(*args)
+    return result, time.monotonic() - started
+
+
+def ask(client, message):
+    return client.predict(message, api_name="/chat")
+
+
+def test_three_endless_streams_end_at_the_deadline_and_a_fourth_visitor_is_answered(
+    start_app, settings, fake_openai
+):
+    fake_openai.default = lambda body: NEVER_ENDS if body["messages"][-1]["content"] == "stuck" else say("Answered.")
+    url = start_app(replace(settings, reply_deadline_seconds=2, queue_concurrency=3)).demo.local_url
+    clients = [Client(url, verbose=False) for _ in range(4)]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        stuck = [pool.submit(timed, ask, c, "stuck") for c in clients[:3]]
+        time.sleep(0.5)  # all three workers are now busy with endless streams
+        fourth = pool.submit(timed, ask, clients[3], "hello")
+        for future in stuck:
+            answer, seconds = future.result(timeout=30)
+            assert answer.startswith("Still thinking.") and answer.endswith(agent_module.TOO_SLOW)
+            assert seconds < 4.5
+        answer, seconds = fourth.result(timeout=30)
+    assert answer == "Answered." and seconds < 6
+    deadline = time.monotonic() + 5
+    while fake_openai.in_flight and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert fake_openai.in_flight == 0  # the endless streams were closed, not left running
+
+
+def test_a_provider_that_never_answers_is_given_up_at_the_deadline_despite_sdk_retries(fake_openai, make_replica):
+    fake_openai.default = say("too late", delay=3600)
+    replica = make_replica(reply_deadline_seconds=1.5, timeout=60, max_retries=2)
+    answer, seconds = timed(replica.reply, "Hello?", [], Visitor("s1"))
+    assert answer == agent_module.TOO_SLOW and seconds < 2.5
+
+
+def test_a_trickling_stream_gives_what_streamed_so_far_plus_an_apology(fake_openai, make_replica):
+    fake_openai.default = say("word " * 100, pieces=100, piece_delay=0.1)  # a token every 0.1 s, for 10 s
+    answer, seconds = timed(make_replica(reply_deadline_seconds=1.5).reply, "Tell me", [], Visitor("s1"))
+    assert answer.startswith("word word") and answer.endswith(agent_module.TOO_SLOW) and seconds < 2.5
+
+
+def test_max_tokens_is_sent_with_every_call(start_app, settings, fake_openai):
+    fake_openai.script(call(("inform_unknown", {"question": "Salary?"})), say("I'll ask."))
+    url = start_app(replace(settings, max_reply_tokens=123)).demo.local_url
+    Client(url, verbose=False).predict("Salary?", api_name="/chat")
+    assert [r["max_tokens"] for r in fake_openai.requests] == [123, 123]
+
+
+def test_the_default_token_cap_is_600(fake_openai, make_replica):
+    make_replica().reply("Hi", [], Visitor("s1"))
+    assert fake_openai.requests[0]["max_tokens"] == 600
+
+
+def test_an_empty_first_reply_is_tried_once_more_for_words(fake_openai, make_replica, caplog):
+    fake_openai.script(say(""), say("Here you go."))
+    with caplog.at_level(logging.WARNING):
+        answer = make_replica().reply("Hi", [], Visitor("s1"))
+    assert answer == "Here you go."
+    assert [r["tool_choice"] for r in fake_openai.requests] == ["auto", "none"]
+    assert "neither words nor tool calls" in caplog.text
+
+
+def test_the_no_answer_apology_leaves_a_warning_naming_its_cause(fake_openai, make_replica, caplog):
+    fake_openai.default = say("")
+    with caplog.at_level(logging.WARNING):
+        answer = make_replica().reply("Hi", [], Visitor("s1"))
+    assert answer == agent_module.NO_ANSWER and fake_openai.calls == 2
+    assert "no-answer apology: the model returned an empty reply twice" in caplog.text
+
+
+def test_a_stream_cut_mid_way_is_logged(fake_openai, make_replica, caplog):
+    fake_openai.script(say("I worked at Babb", cut=True))
+    with caplog.at_level(logging.WARNING):
+        answer = make_replica().reply("Where did you work?", [], Visitor("s1"))
+    assert answer == "I worked at Babb"
+    assert "ended without a finish reason" in caplog.text
+
+
+def test_tools_asked_for_on_the_last_turn_after_a_lead_give_fitting_words(fake_openai, notifier, make_replica):
+    lead = call(("gather_user_details", {"email": "ada@example.org", "notes": "Role"}))
+    fake_openai.script(lead, lead)  # the second ignores tool_choice="none" and repeats the call
+    answer = make_replica().reply("ada@example.org", [], Visitor("s1"))
+    assert answer == agent_module.LEAD_PASSED_ON and len(notifier.alerts) == 1
+
+
+def test_the_same_question_asked_again_by_the_same_visitor_is_stored_and_alerted_once(
+    fake_openai, notifier, store, make_replica
+):
+    replica = make_replica()
+    for wording in ("What is your salary?", "what is your  salary"):
+        fake_openai.script(call(("inform_unknown", {"question": wording})), say("I'll ask."))
+        replica.reply(wording, [], Visitor("s1"))
+    assert len(store.questions()) == 1 and len(notifier.alerts) == 1
+    fake_openai.script(call(("inform_unknown", {"question": "What is your salary?"})), say("I'll ask."))
+    replica.reply("What is your salary?", [], Visitor("another visitor"))
+    assert len(store.questions()) == 2
+
+
+def test_a_lead_in_the_message_is_kept_when_the_model_is_down(fake_openai, notifier, store, make_replica):
+    fake_openai.default = fail(500)
+    message = "Hi, I'm hiring for a data role; reach me at grace@example.org."
+    answer = make_replica(max_retries=0).reply(message, [], Visitor("s1"))
+    assert answer == f"{agent_module.MODEL_FAILED} {agent_module.LEAD_KEPT}"
+    [lead] = store.leads()
+    assert lead["email"] == "grace@example.org" and message in lead["notes"]
+    assert [a.kind for a in notifier.alerts] == ["lead"]
+
+
+def test_a_lead_is_kept_past_the_deadline_and_when_the_day_budget_is_spent(fake_openai, store, make_replica):
+    fake_openai.default = say("late", delay=3600)
+    slow = make_replica(reply_deadline_seconds=1)
+    assert slow.reply("Email me: a@example.org", [], Visitor("s1")).endswith(agent_module.LEAD_KEPT)
+    spent = make_replica(limits=UsageLimits.build(10, 10, 0))
+    assert spent.reply("b@example.org please", [], Visitor("s2")) == (
+        f"{agent_module.DAILY_LIMIT} {agent_module.LEAD_KEPT}"
+    )
+    assert sorted(row["email"] for row in store.leads()) == ["a@example.org", "b@example.org"]
+
+
+def test_no_lead_is_invented_from_a_message_without_a_valid_address(fake_openai, store, make_replica):
+    fake_openai.default = fail(500)
+    answer = make_replica(max_retries=0).reply("write to me at grace@localhost", [], Visitor("s1"))
+    assert answer == agent_module.MODEL_FAILED and store.leads() == []
