@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import openai
 import pytest
+import requests
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -31,6 +35,8 @@ CONFIG_NAMES = [
     "KNOWLEDGE_DIR",
     "DATA_DIR",
     "MAX_TURNS",
+    "REPLY_DEADLINE_SECONDS",
+    "MAX_REPLY_TOKENS",
     "QUEUE_CONCURRENCY",
     "QUEUE_MAX_SIZE",
     "MAX_MESSAGE_CHARS",
@@ -79,6 +85,39 @@ def run_app(*args: str, **extra_env: str) -> subprocess.CompletedProcess:
         text=True,
         timeout=120,
     )
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def served_app(log_file: Path, **extra_env: str):
+    """Run ``python app.py`` (bare environment plus ``extra_env``) until the page answers; yield
+    ``(url, process)``; stop it afterwards. Its log goes to ``log_file``."""
+    port = free_port()
+    env = bare_env(GRADIO_SERVER_PORT=str(port), GRADIO_SERVER_NAME="127.0.0.1", **extra_env)
+    env["GRADIO_ANALYTICS_ENABLED"] = "False"
+    with open(log_file, "w") as log:
+        process = subprocess.Popen([sys.executable, "app.py"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        url = f"http://127.0.0.1:{port}/"
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                if requests.get(url, timeout=2).status_code == 200:
+                    break
+            except requests.ConnectionError:
+                time.sleep(0.3)
+        else:
+            raise AssertionError(f"app did not start:\n{log_file.read_text()}")
+        yield url, process
+    finally:
+        process.terminate()
+        process.wait(timeout=20)
 
 
 @pytest.fixture(autouse=True)
