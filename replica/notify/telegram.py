@@ -68,10 +68,10 @@ class TelegramClient:
             body = response.json()
         except ValueError:
             body = None
-        if not isinstance(body, dict):
+        if not isinstance(body, dict) or (response.ok and body.get("ok") is not True):
             # A proxy's error page, or a relay answering something else: worth another try later.
             raise TelegramError(f"unexpected answer (HTTP {response.status_code}, not a Bot API object)")
-        if response.ok and body.get("ok") is True:
+        if response.ok:
             return body.get("result")
         description = self._redact(str(body.get("description") or f"HTTP {response.status_code}"))[:300]
         parameters = body.get("parameters")

@@ -102,7 +102,7 @@ class FakeTelegram(LocalServer):
         self.polls: list[dict] = []  # every getUpdates request body
         self.conflicts_next = 0  # answer this many getUpdates with 409 Conflict
         self.commands: list[dict] | None = None  # what setMyCommands registered
-        self.update_bodies_next: deque[bytes] = deque()  # raw answers for the next getUpdates calls
+        self.raw_answers: dict[str, deque[bytes]] = {}  # method -> raw HTTP 200 bodies for its next calls
         self.too_long_next = 0  # refuse this many messages as "message is too long", whatever they hold
         self._lock = threading.Lock()
         self._message_id = 0
@@ -118,6 +118,16 @@ class FakeTelegram(LocalServer):
         while len(self.delivered) < count and time.monotonic() < deadline:
             time.sleep(0.02)
         return list(self.delivered)
+
+    def answer_raw(self, method: str, *bodies: bytes) -> None:
+        """Answer the next calls of ``method`` with these raw bodies (HTTP 200), whatever they hold."""
+        with self._lock:
+            self.raw_answers.setdefault(method, deque()).extend(bodies)
+
+    def _raw_answer(self, method: str) -> Response | None:
+        with self._lock:
+            queued = self.raw_answers.get(method)
+            return Response(200, raw=queued.popleft()) if queued else None
 
     def hang_next(self, seconds: float, times: int = 1) -> None:
         """Make the next ``times`` calls hang for ``seconds`` and then fail, delivering nothing."""
@@ -171,10 +181,9 @@ class FakeTelegram(LocalServer):
     def _get_updates(self, body: dict) -> Response:
         """Long polling as Telegram does it: updates from ``offset`` on, waiting up to ``timeout`` for one."""
         self.polls.append(body)
-        with self._lock:
-            raw = self.update_bodies_next.popleft() if self.update_bodies_next else None
-        if raw is not None:
-            return Response(200, raw=raw)
+        raw = self._raw_answer("getUpdates")
+        if raw:
+            return raw
         if self.conflicts_next:
             self.conflicts_next -= 1
             return _error(
@@ -198,6 +207,9 @@ class FakeTelegram(LocalServer):
             return _error(401, "Unauthorized")
         if not path.endswith("/sendMessage"):
             return _error(404, "Not Found")
+        raw = self._raw_answer("sendMessage")
+        if raw:
+            return raw
         with self._lock:
             scripted = self.failures.popleft() if self.failures else None
         if scripted:

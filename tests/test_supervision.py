@@ -1,0 +1,213 @@
+"""Background work survives anything, and a failing database never multiplies or silently loses an alert.
+
+Database failures are real where SQLite can make them so (a database that may not grow: "database or
+disk is full"), and injected as the same ``sqlite3.OperationalError`` where it cannot.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sqlite3
+import time
+
+import pytest
+
+from replica import agent as agent_module
+from replica.agent import Visitor
+from replica.notify import Alert
+from replica.notify.alerts import utf16_units
+from replica.notify.delivery import OutboxSender
+from replica.notify.telegram import TelegramClient
+from replica.owner_bot import OwnerBot
+from replica.store import Store
+from tests.fakes.openai_server import call, say
+
+
+def wait_until(predicate, timeout=10.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.02)
+    return False
+
+
+class FlakyStore(Store):
+    """A real store whose named methods fail the next N times, as a full or broken disk makes them."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.failures: dict[str, int] = {}
+
+    def fail(self, method: str, times: int = 1) -> None:
+        self.failures[method] = times
+
+    def __getattribute__(self, name):
+        failures = object.__getattribute__(self, "__dict__").get("failures", {})
+        if failures.get(name):
+            failures[name] -= 1
+
+            def broken(*args, **kwargs):
+                raise sqlite3.OperationalError("database or disk is full")
+
+            return broken
+        return object.__getattribute__(self, name)
+
+
+@pytest.fixture
+def flaky_store(tmp_path):
+    store = FlakyStore(tmp_path / "flaky" / "replica.sqlite3", alert_caps={"lead": 3, "question": 3})
+    yield store
+    store.close()
+
+
+@pytest.fixture
+def client(fake_telegram):
+    return TelegramClient(fake_telegram.url, fake_telegram.token, fake_telegram.chat_id, timeout=(1, 2))
+
+
+@pytest.fixture
+def run(request):
+    """Start background workers (sender or bot) and close them after the test."""
+    started = []
+
+    def start(worker):
+        started.append(worker.start())
+        return worker
+
+    yield start
+    for worker in started:
+        worker.close()
+
+
+def lead_alert(email="ada@example.org", session="s1"):
+    return Alert("lead", "New lead", (("Email", email), ("Notes", "Wants to talk")), session, quoted=("Notes",))
+
+
+def queue_lead(store, email="ada@example.org", session="s1"):
+    store.record_lead(email, "", "Wants to talk", lead_alert(email, session))
+
+
+# --- the owner bot ---------------------------------------------------------------------------------
+
+
+def test_the_owner_bot_survives_answers_of_every_wrong_shape(flaky_store, client, fake_telegram, run, caplog):
+    fake_telegram.answer_raw(
+        "getUpdates",
+        b"null",
+        b"[1, 2, 3]",
+        b"<html>502 Bad Gateway</html>",
+        json.dumps({"ok": True, "result": {"not": "a list"}}).encode(),
+        json.dumps({"ok": True, "result": [{"message": {"text": "no update_id"}}, "not an update"]}).encode(),
+        json.dumps({"ok": True, "result": [{"update_id": 7, "message": ["not", "a", "message"]}]}).encode(),
+        json.dumps({"ok": True, "result": [{"update_id": 8, "message": {"chat": "no id", "text": 5}}]}).encode(),
+    )
+    with caplog.at_level(logging.WARNING):
+        run(OwnerBot(flaky_store, client, poll_seconds=1, base_delay=0.02))
+        fake_telegram.push("/help")
+        assert wait_until(lambda: any("/forget N" in t for t in fake_telegram.sent_texts()), timeout=15)
+    assert "not a Bot API object" in caplog.text and "not a list" in caplog.text
+    assert "without a usable update_id" in caplog.text
+    assert flaky_store.get_state("telegram_update_offset") == str(fake_telegram.updates[-1]["update_id"] + 1)
+
+
+def test_the_owner_bot_survives_database_errors_and_handles_nothing_twice(
+    flaky_store, client, fake_telegram, run, caplog
+):
+    flaky_store.record_question("Do you like cats?", Alert("question", "Unanswered question", (("Q", "x"),), "s1"))
+    flaky_store.fail("learn_answer")
+    flaky_store.fail("set_state")
+    with caplog.at_level(logging.WARNING):
+        run(OwnerBot(flaky_store, client, poll_seconds=1, base_delay=0.02))
+        fake_telegram.push("/answer 1 Yes, two.")
+        assert wait_until(lambda: any("failed on my side (OperationalError)" in t for t in fake_telegram.sent_texts()))
+        fake_telegram.push("/answer 1 Yes, two of them.")
+        assert wait_until(lambda: any("Learned answer #1" in t for t in fake_telegram.sent_texts()))
+    time.sleep(1.5)  # more polls: neither update comes back
+    assert sum("failed on my side" in t for t in fake_telegram.sent_texts()) == 1
+    assert sum("Learned answer" in t for t in fake_telegram.sent_texts()) == 1
+    assert "Owner bot error (OperationalError)" in caplog.text
+
+
+# --- the outbox sender -----------------------------------------------------------------------------
+
+
+def start_sender(store, client, **options):
+    return OutboxSender(store, client, **{"min_interval": 0.05, "base_delay": 0.1, **options})
+
+
+def test_the_sender_survives_answers_that_are_not_json_or_not_the_documented_shape(
+    store, client, fake_telegram, run, caplog
+):
+    fake_telegram.answer_raw("sendMessage", b"null", b"<html>oops</html>", b'{"ok": "yes", "result": 1}')
+    with caplog.at_level(logging.WARNING):
+        queue_lead(store)
+        run(start_sender(store, client))
+        fake_telegram.wait_for(1)
+    assert len(fake_telegram.delivered) == 1 and "not a Bot API object" in caplog.text
+    assert wait_until(lambda: store.leads()[0]["alert_status"] == "sent")
+    assert len(fake_telegram.attempts) == 4  # three odd answers, each retried, then the delivery
+
+
+def test_the_sender_survives_database_errors_with_backoff(flaky_store, client, fake_telegram, run, caplog):
+    queue_lead(flaky_store)
+    flaky_store.fail("next_alert", times=3)
+    with caplog.at_level(logging.ERROR):
+        run(start_sender(flaky_store, client))
+        assert len(fake_telegram.wait_for(1)) == 1
+    assert caplog.text.count("Outbox sender error (OperationalError)") == 3
+
+
+def test_an_alert_that_cannot_be_marked_sent_is_not_sent_again(flaky_store, client, fake_telegram, run, caplog):
+    queue_lead(flaky_store)
+    flaky_store.fail("mark_sent", times=4)  # about 0.1 + 0.2 + 0.4 + 0.8 s of backoff
+    with caplog.at_level(logging.ERROR):
+        run(start_sender(flaky_store, client))
+        assert wait_until(lambda: flaky_store.leads()[0]["alert_status"] == "sent", timeout=15)
+    assert len(fake_telegram.delivered) == 1 and len(fake_telegram.attempts) == 1
+    assert caplog.text.count("could not be marked sent (OperationalError); not sending it again") == 4
+
+
+def test_message_is_too_long_is_resent_shorter_as_plain_text(store, client, fake_telegram, run):
+    fake_telegram.too_long_next = 1
+    alert = Alert("lead", "New lead", (("Email", "ada@example.org"), ("Notes", "n" * 4000)), "s1", quoted=("Notes",))
+    store.record_lead("ada@example.org", "", "n" * 4000, alert)
+    run(start_sender(store, client))
+    [message] = fake_telegram.wait_for(1)
+    assert "parse_mode" not in message.payload and utf16_units(message.text) <= 2048
+    assert "ada@example.org" in message.text and "[cut:" in message.text
+    assert wait_until(lambda: store.leads()[0]["alert_status"] == "sent")
+
+
+# --- the visitor's side of a full disk -------------------------------------------------------------
+
+
+def fill_up(store: Store) -> None:
+    """Let the database grow no further: the next write that needs a page fails, as on a full disk."""
+    pages = store._db.execute("PRAGMA page_count").fetchone()[0]
+    store._db.execute(f"PRAGMA max_page_count = {pages}")
+
+
+@pytest.mark.parametrize(
+    "tool_call, kind, what",
+    [
+        (("gather_user_details", {"email": "grace@example.org", "notes": "Hiring. " * 700}), "lead", "grace@example.org"),
+        (("inform_unknown", {"question": "Will you relocate? " * 300}), "question", "Will you relocate?"),
+    ],
+    ids=["lead", "question"],
+)
+def test_a_record_the_full_disk_refuses_is_logged_whole_and_the_visitor_told(
+    fake_openai, notifier, store, make_replica, caplog, tool_call, kind, what
+):
+    fill_up(store)
+    fake_openai.script(call(tool_call), say("Thanks!"))
+    with caplog.at_level(logging.ERROR):
+        answer = make_replica().reply("Here you go", [], Visitor("s1"))
+    tool_result = fake_openai.requests[1]["messages"][-1]["content"]
+    assert tool_result.startswith(f"Error: the {kind} could not be saved")
+    assert answer == f"Thanks!\n\n{agent_module.SAVE_FAILED}"
+    [record] = [r for r in caplog.records if "record of last resort" in r.getMessage()]
+    assert record.levelno == logging.ERROR and what in record.getMessage()
+    assert json.dumps(tool_call[1][list(tool_call[1])[-1]]) in record.getMessage()  # the long text, whole
+    assert notifier.alerts == []
