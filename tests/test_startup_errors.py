@@ -1,0 +1,32 @@
+"""A storage problem at start is one clear line and exit code 2, never a traceback."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import run_app
+
+
+def unusable_data_dirs(tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    (broken / "replica.sqlite3").write_bytes(b"this is not a database " * 200)
+    return {
+        "cannot be created": (str(blocker / "data"), "cannot be created"),
+        "read-only": ("/sys", "is not writable"),  # writable by no one, root included
+        "not a database": (str(broken), "cannot be used as the database"),
+    }
+
+
+@pytest.mark.parametrize("case", ["cannot be created", "read-only", "not a database"])
+@pytest.mark.parametrize("command", [[], ["export", "leads"]], ids=["serve", "export"])
+def test_an_unusable_data_dir_is_one_line_naming_the_path_and_exit_code_2(tmp_path, case, command):
+    data_dir, problem = unusable_data_dirs(tmp_path)[case]
+    done = run_app(*command, DATA_DIR=data_dir, GRADIO_SERVER_PORT="1")  # never reaches serving
+    assert done.returncode == 2
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and "Traceback" not in done.stderr, done.stderr
+    assert lines[0].startswith("Storage error:") and data_dir in lines[0] and problem in lines[0]
+    assert "DATA_DIR" in lines[0]
