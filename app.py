@@ -7,12 +7,13 @@ import logging
 import os
 import sys
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import gradio as gr
 import openai
 
 from replica.agent import Replica
 from replica.config import ConfigError, Settings, load_settings
+from replica.doctor import run_doctor
 from replica.export import COLUMNS, export_csv
 from replica.limits import UsageLimits
 from replica.logs import setup_logging
@@ -24,8 +25,13 @@ from replica.persona import SystemPrompt
 from replica.prompts import read_lines, render_prompt
 from replica.retrieval import KnowledgeIndex
 from replica.store import Store, StoreError
-from replica.ui import PageText, build_demo, serve
+from replica.telegram_setup import WAIT_SECONDS, telegram_setup
 from tools import default_registry
+
+if TYPE_CHECKING:  # Gradio takes seconds to import: the owner's commands (export, doctor, …) do without it
+    import gradio as gr
+
+    from replica.ui import PageText
 
 log = logging.getLogger("replica")
 
@@ -70,7 +76,11 @@ def make_telegram(settings: Settings, store: Store) -> tuple[Notifier, OwnerBot 
         return TelegramClient(settings.telegram_api_base, settings.telegram_bot_token, settings.telegram_chat_id)
 
     sender = OutboxSender(
-        store, client(), min_interval=settings.alert_min_interval_seconds, base_delay=settings.alert_retry_base_seconds
+        store,
+        client(),
+        min_interval=settings.alert_min_interval_seconds,
+        base_delay=settings.alert_retry_base_seconds,
+        unreachable_warning_after=settings.telegram_unreachable_warning_seconds,
     )
     bot = OwnerBot(store, client(), poll_seconds=settings.telegram_poll_seconds)
     return sender.start(), bot.start()
@@ -91,6 +101,8 @@ def make_model_client(settings: Settings) -> openai.OpenAI | None:
 
 def page_text(settings: Settings) -> PageText:
     """The page's words, from the templates in ``prompts/``."""
+    from replica.ui import PageText
+
     owner = settings.owner_name
     return PageText(
         title=f"{owner} — AI replica",
@@ -102,6 +114,8 @@ def page_text(settings: Settings) -> PageText:
 
 def create_app(settings: Settings) -> App:
     """Assemble knowledge, prompt, model client, tools, store, notifier and page from ``settings``."""
+    from replica.ui import build_demo
+
     store = open_store(settings)
     index = KnowledgeIndex.load(settings.knowledge_dir, settings.data_dir / "knowledge-index")
     system_prompt = SystemPrompt(settings.owner_name, index, store, settings.knowledge_budget_chars)
@@ -137,11 +151,17 @@ def create_app(settings: Settings) -> App:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Serve the app, or with ``export leads|questions|answers`` print the owner's records as CSV and exit."""
+    """Serve the app; or run one of the owner's commands (``export``, ``telegram-setup``, ``doctor``) and exit."""
     parser = argparse.ArgumentParser(description="Replica: your AI stand-in on the web.")
     commands = parser.add_subparsers(dest="command")
     export = commands.add_parser("export", help="print stored records as CSV and exit (the server is not started)")
     export.add_argument("what", choices=sorted(COLUMNS))
+    setup = commands.add_parser("telegram-setup", help="find your Telegram chat id and send a test message")
+    setup.add_argument("--write", action="store_true", help="add or update TELEGRAM_CHAT_ID in .env")
+    setup.add_argument("--delete-webhook", action="store_true", help="remove a webhook that blocks polling")
+    setup.add_argument("--wait", type=float, default=WAIT_SECONDS, help="seconds to wait for your message (180)")
+    doctor = commands.add_parser("doctor", help="check every setting against the real services")
+    doctor.add_argument("--ping", action="store_true", help="send a real test message to your Telegram chat")
     args = parser.parse_args(argv)
 
     try:
@@ -149,6 +169,10 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as exc:
         parser.exit(2, f"Configuration error: {exc}\n")
     setup_logging([settings.openai_api_key, settings.telegram_bot_token])
+    if args.command == "telegram-setup":
+        return telegram_setup(settings, sys.stdout, args.write, args.delete_webhook, args.wait)
+    if args.command == "doctor":
+        return run_doctor(settings, sys.stdout, ping=args.ping)
     try:
         if args.command == "export":
             store = open_store(settings)
@@ -160,6 +184,8 @@ def main(argv: list[str] | None = None) -> int:
         app = create_app(settings)
     except StoreError as exc:
         parser.exit(2, f"Storage error: {exc}\n")
+    from replica.ui import serve
+
     log.info("Serving %s's replica with model %s", settings.owner_name, settings.openai_model)
     serve(app.demo, server_name=settings.server_name, server_port=settings.server_port)
     return 0

@@ -17,6 +17,7 @@ log = logging.getLogger(__name__)
 
 DEFAULT_MODEL = "gpt-4o-mini"
 DEFAULT_TELEGRAM_API_BASE = "https://api.telegram.org"
+DEFAULT_OWNER_NAME = "the owner"
 
 
 class ConfigError(ValueError):
@@ -33,7 +34,7 @@ class Settings:
     telegram_bot_token: str | None = field(default=None, repr=False)
     telegram_chat_id: str | None = None
     telegram_api_base: str = DEFAULT_TELEGRAM_API_BASE
-    owner_name: str = "the owner"
+    owner_name: str = DEFAULT_OWNER_NAME
     knowledge_dir: Path = Path("knowledge")
     data_dir: Path = Path("data")
     max_turns: int = 2
@@ -56,8 +57,10 @@ class Settings:
     telegram_poll_seconds: int = 25  # getUpdates long-poll length
     model_timeout_seconds: float = 60.0
     model_max_retries: int = 2
+    telegram_unreachable_warning_seconds: float = 300.0  # warn once Telegram has been unreachable this long
     server_name: str | None = None
     server_port: int | None = None
+    space_id: str | None = None  # set by Hugging Face Spaces
 
     @property
     def database_path(self) -> Path:
@@ -68,6 +71,11 @@ class Settings:
     def model_configured(self) -> bool:
         """True when there is an API key to call the model with."""
         return bool(self.openai_api_key)
+
+    @property
+    def on_spaces(self) -> bool:
+        """True when running on Hugging Face Spaces."""
+        return bool(self.space_id)
 
     @property
     def telegram_configured(self) -> bool:
@@ -120,7 +128,7 @@ def load_settings(environ: Mapping[str, str], dotenv_path: str | Path | None = "
         telegram_bot_token=text("TELEGRAM_BOT_TOKEN"),
         telegram_chat_id=text("TELEGRAM_CHAT_ID"),
         telegram_api_base=(text("TELEGRAM_API_BASE") or DEFAULT_TELEGRAM_API_BASE).rstrip("/"),
-        owner_name=text("OWNER_NAME") or "the owner",
+        owner_name=text("OWNER_NAME") or DEFAULT_OWNER_NAME,
         knowledge_dir=Path(text("KNOWLEDGE_DIR") or "knowledge"),
         data_dir=Path(text("DATA_DIR") or "data"),
         max_turns=number("MAX_TURNS", 2),
@@ -141,4 +149,5 @@ def load_settings(environ: Mapping[str, str], dotenv_path: str | Path | None = "
         question_alerts_per_visitor=number("QUESTION_ALERTS_PER_VISITOR", 3, minimum=0),
         server_name=text("GRADIO_SERVER_NAME"),
         server_port=number("GRADIO_SERVER_PORT", 0, minimum=0) or None,
+        space_id=text("SPACE_ID"),
     )

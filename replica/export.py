@@ -1,4 +1,4 @@
-"""``python app.py export leads|questions|answers``: the owner's records as CSV on stdout.
+"""``python app.py export leads|questions|answers|alerts``: the owner's records as CSV on stdout.
 
 Every cell is safe to open in a spreadsheet: visitor text that a spreadsheet would run as a formula
 is prefixed with ``'`` (OWASP's advice on CSV injection).
@@ -15,6 +15,7 @@ COLUMNS = {
     "leads": ["email", "name", "notes", "created_at", "session", "alert_status"],
     "questions": ["question", "created_at", "session", "status", "alert_status"],
     "answers": ["id", "question", "answer", "created_at", "status"],
+    "alerts": ["kind", "created_at", "status", "attempts", "last_error", "sent_at"],
 }
 
 
@@ -30,7 +31,7 @@ def spreadsheet_safe(value: object) -> str:
 
 def export_csv(store: Store, what: str, out: TextIO) -> int:
     """Write ``what`` (a key of ``COLUMNS``) from ``store`` to ``out`` as CSV with a header; return the row count."""
-    rows = {"leads": store.leads, "questions": store.questions, "answers": store.answers}[what]()
+    rows = {"leads": store.leads, "questions": store.questions, "answers": store.answers, "alerts": store.alerts}[what]()
     writer = csv.writer(out)
     writer.writerow(COLUMNS[what])
     for row in rows:

@@ -35,6 +35,21 @@ def knowledge_files(folder: Path) -> list[Path]:
     return sorted(p for p in folder.rglob("*") if p.is_file() and p.suffix.lower() in KNOWLEDGE_SUFFIXES)
 
 
+def read_documents(folder: Path) -> tuple[list[Document], list[tuple[Path, str]]]:
+    """Every readable, non-empty knowledge file under ``folder`` in sorted order, and the files that could
+    not be read, each with the reason."""
+    documents, unreadable = [], []
+    for path in knowledge_files(folder):
+        try:
+            text = _read_pdf(path) if path.suffix.lower() in PDF_SUFFIXES else path.read_text(encoding="utf-8")
+        except Exception as exc:  # a bad file must never stop the app
+            unreadable.append((path, f"{type(exc).__name__}: {exc}"))
+            continue
+        if text.strip():
+            documents.append(Document(name=path.relative_to(folder).as_posix(), text=text.strip()))
+    return documents, unreadable
+
+
 def load_documents(folder: Path) -> list[Document]:
     """Return every readable knowledge file under ``folder``, in a stable (sorted) order.
 
@@ -43,15 +58,9 @@ def load_documents(folder: Path) -> list[Document]:
     if not folder.is_dir():
         log.warning("Knowledge folder %s does not exist; the replica has no knowledge", folder)
         return []
-    documents = []
-    for path in knowledge_files(folder):
-        try:
-            text = _read_pdf(path) if path.suffix.lower() in PDF_SUFFIXES else path.read_text(encoding="utf-8")
-        except Exception as exc:  # a bad file must never stop the app
-            log.warning("Skipping knowledge file %s: %s", path, exc)
-            continue
-        if text.strip():
-            documents.append(Document(name=path.relative_to(folder).as_posix(), text=text.strip()))
+    documents, unreadable = read_documents(folder)
+    for path, reason in unreadable:
+        log.warning("Skipping knowledge file %s: %s", path, reason)
     log.info("Loaded %d knowledge file(s) from %s", len(documents), folder)
     return documents
 

@@ -86,6 +86,15 @@ class Recorded(Enum):
 
 
 @dataclass(frozen=True)
+class OutboxSummary:
+    """What waits in the outbox: alerts pending and failed, and when the oldest pending one was raised."""
+
+    pending: int
+    failed: int
+    oldest_pending: str | None
+
+
+@dataclass(frozen=True)
 class PendingAlert:
     """An outbox row waiting for delivery."""
 
@@ -99,7 +108,7 @@ def _now_iso() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
-def _check_folder(folder: Path) -> None:
+def check_writable(folder: Path) -> None:
     """Create ``folder`` and prove it writable, or raise :class:`StoreError` saying which and what to do."""
     try:
         folder.mkdir(parents=True, exist_ok=True)
@@ -139,7 +148,7 @@ class Store:
         self.path = path
         self.alert_caps = alert_caps or {}
         self._lock = threading.Lock()
-        _check_folder(path.parent)
+        check_writable(path.parent)
         try:
             self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=10)
             self._db.row_factory = sqlite3.Row
@@ -254,6 +263,22 @@ class Store:
                 (error, alert_id),
             )
         )
+
+    def outbox_summary(self) -> OutboxSummary:
+        """How many alerts are pending and failed, and the creation time of the oldest pending one."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT SUM(status = 'pending') AS pending, SUM(status = 'failed') AS failed, "
+                "MIN(CASE WHEN status = 'pending' THEN created_at END) AS oldest FROM outbox"
+            ).fetchone()
+        return OutboxSummary(row["pending"] or 0, row["failed"] or 0, row["oldest"])
+
+    def alerts(self) -> list[sqlite3.Row]:
+        """Every alert in the outbox, oldest first, with its delivery state."""
+        with self._lock:
+            return self._db.execute(
+                "SELECT kind, created_at, status, attempts, last_error, sent_at FROM outbox ORDER BY id"
+            ).fetchall()
 
     def leads(self) -> list[sqlite3.Row]:
         """Every lead, oldest first, with the state of its alert (``capped`` when none was raised)."""

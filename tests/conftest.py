@@ -63,24 +63,26 @@ I am a software engineer in London. I work on analytical engines and write about
 """
 
 
-def bare_env(**extra: str) -> dict[str, str]:
+def bare_env(unset: tuple[str, ...] = (), **extra: str) -> dict[str, str]:
     """An environment for ``python app.py`` subprocesses: the app's settings empty, plus ``extra``.
 
     Empty rather than absent, because the environment wins over a developer's ``.env`` in the repository:
-    a test must never pick up a real key or token from it.
+    a test must never pick up a real key or token from it. Names in ``unset`` are left out altogether
+    (for a test that runs in its own folder with its own ``.env``).
     """
     env = {k: v for k, v in os.environ.items() if k not in CONFIG_NAMES}
-    env.update({name: "" for name in CONFIG_NAMES if not name.startswith("GRADIO_")})
+    env.update({name: "" for name in CONFIG_NAMES if not name.startswith("GRADIO_") and name not in unset})
     env.update(extra)
     return env
 
 
-def run_app(*args: str, **extra_env: str) -> subprocess.CompletedProcess:
-    """Run ``python app.py *args`` from the repository with a bare environment; capture its output."""
+def run_app(*args: str, cwd: Path = ROOT, unset: tuple[str, ...] = (), **extra_env: str) -> subprocess.CompletedProcess:
+    """Run ``python app.py *args`` in ``cwd`` (the repository by default) with a bare environment; capture
+    its output."""
     return subprocess.run(
-        [sys.executable, "app.py", *args],
-        cwd=ROOT,
-        env=bare_env(**extra_env),
+        [sys.executable, str(ROOT / "app.py"), *args],
+        cwd=cwd,
+        env=bare_env(unset, **extra_env),
         capture_output=True,
         text=True,
         timeout=120,

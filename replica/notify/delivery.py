@@ -49,6 +49,7 @@ class OutboxSender:
         base_delay: float = 1.0,
         max_delay: float = 300.0,
         idle_poll: float = 30.0,
+        unreachable_warning_after: float = 300.0,
     ):
         self._store = store
         self._client = client
@@ -60,6 +61,9 @@ class OutboxSender:
         self._stopping = threading.Event()
         self._last_send = float("-inf")
         self._failures = 0  # consecutive errors of the loop itself (database trouble), for backoff
+        self._unreachable_warning_after = unreachable_warning_after
+        self._unreachable_since: float | None = None  # first of an unbroken run of network failures
+        self._said_unreachable = False
         # Alerts Telegram accepted that the database could not yet mark sent:
         # alert id -> (Telegram message id, failed tries to record it, monotonic time of the next try).
         self._unrecorded: dict[int, tuple[int, int, float]] = {}
@@ -137,10 +141,13 @@ class OutboxSender:
                     pending.alert.log_text(),
                 )
                 return
+            if error.is_network:
+                self._note_unreachable(error)
             delay = self._retry_delay(pending.attempts, error)
             self._store.reschedule(pending.id, time.time() + delay, str(error))
             log.warning("Telegram send failed (%s); retrying alert %d in %.1f s", error, pending.id, delay)
             return
+        self._note_reachable()
         # Telegram has it: from here on, never send it again, even if the database cannot say so yet.
         self._unrecorded[pending.id] = (message_id, 0, 0.0)
         self._record_sent(pending.id)
@@ -165,6 +172,27 @@ class OutboxSender:
             return
         del self._unrecorded[alert_id]
         log.info("Delivered alert %d to Telegram", alert_id)
+
+    def _note_unreachable(self, error: TelegramError) -> None:
+        """After sends have failed for network reasons for a while, say so once, with what to do."""
+        now = time.monotonic()
+        if self._unreachable_since is None:
+            self._unreachable_since = now
+        elif not self._said_unreachable and now - self._unreachable_since >= self._unreachable_warning_after:
+            self._said_unreachable = True
+            log.warning(
+                "Telegram has been unreachable for %.0f minute(s) (%s). Alerts are kept in the outbox and go out "
+                "once it is reachable. Some hosts, Hugging Face Spaces among them, block Telegram: set "
+                "TELEGRAM_API_BASE to a relay (README: 'A relay for hosts that block Telegram'), or run "
+                "python app.py doctor to see what fails.",
+                (now - self._unreachable_since) / 60,
+                error,
+            )
+
+    def _note_reachable(self) -> None:
+        if self._said_unreachable:
+            log.warning("Telegram is reachable again; the alerts that waited are going out now")
+        self._unreachable_since, self._said_unreachable = None, False
 
     def _backoff(self, failures: int) -> float:
         return min(self._max_delay, self._base_delay * 2 ** min(failures - 1, 20)) * random.uniform(1.0, 1.5)

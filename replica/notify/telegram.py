@@ -1,4 +1,8 @@
-"""A small Telegram Bot API client: ``sendMessage`` over ``requests``, with a timeout and checked answers."""
+"""A small Telegram Bot API client over ``requests``, with a timeout and checked answers.
+
+``TELEGRAM_API_BASE`` may carry a path (a relay such as ``https://relay.example.org/telegram``): every
+call goes to ``{api_base}/bot{token}/{method}``.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +13,18 @@ from typing import Any
 import requests
 
 log = logging.getLogger(__name__)
+
+NETWORK_REASONS = (
+    "Connection refused",
+    "Name or service not known",
+    "Temporary failure in name resolution",
+    "No route to host",
+    "Network is unreachable",
+    "Connection reset",
+    "Read timed out",
+    "timed out",
+    "certificate verify failed",
+)
 
 
 class TelegramError(Exception):
@@ -29,6 +45,11 @@ class TelegramError(Exception):
     def is_too_long(self) -> bool:
         """True when Telegram found the message longer than it accepts."""
         return self.status == 400 and "message is too long" in self.description.lower()
+
+    @property
+    def is_network(self) -> bool:
+        """True when Telegram was not reached, or something else answered in its place."""
+        return self.status is None
 
     @property
     def is_retryable(self) -> bool:
@@ -52,6 +73,14 @@ class TelegramClient:
     def _redact(self, text: str) -> str:
         return text.replace(self.token, "<token>")
 
+    def _network_reason(self, exc: Exception) -> str:
+        """The cause in a few words: requests' own message is long, and puts the URL (the token) in it."""
+        text = str(exc)
+        for known in NETWORK_REASONS:
+            if known.lower() in text.lower():
+                return known
+        return self._redact(text)[:160]
+
     def call(self, method: str, payload: dict[str, Any], read_timeout: float | None = None) -> Any:
         """Call Bot API ``method`` with ``payload`` and return its ``result``.
 
@@ -62,8 +91,7 @@ class TelegramClient:
         try:
             response = self.session.post(url, json=payload, timeout=timeout)
         except requests.RequestException as exc:
-            # requests puts the URL, and so the token, into its messages.
-            raise TelegramError(f"{type(exc).__name__}: {self._redact(str(exc))[:160]}") from None
+            raise TelegramError(f"{type(exc).__name__}: {self._network_reason(exc)}") from None
         try:
             body = response.json()
         except ValueError:
@@ -104,3 +132,23 @@ class TelegramClient:
     def set_my_commands(self, commands: list[tuple[str, str]]) -> None:
         """Register the bot's command menu: ``(command, description)`` pairs."""
         self.call("setMyCommands", {"commands": [{"command": c, "description": d} for c, d in commands]})
+
+    def get_me(self) -> dict[str, Any]:
+        """The bot itself (``username``, ``id``): proves the token is valid."""
+        me = self.call("getMe", {})
+        if not isinstance(me, dict):
+            raise TelegramError("unexpected getMe result")
+        return me
+
+    def webhook_url(self) -> str:
+        """The webhook set for the bot, or an empty string (while one is set, ``getUpdates`` is refused)."""
+        info = self.call("getWebhookInfo", {})
+        return str(info.get("url") or "") if isinstance(info, dict) else ""
+
+    def delete_webhook(self) -> None:
+        """Remove the bot's webhook, so that updates can be polled."""
+        self.call("deleteWebhook", {})
+
+    def send_chat_action(self, action: str = "typing") -> None:
+        """Show a chat action in the owner's chat: proves the chat exists and the bot may write to it."""
+        self.call("sendChatAction", {"chat_id": self.chat_id, "action": action})

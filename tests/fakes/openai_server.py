@@ -54,8 +54,10 @@ class FakeOpenAI(LocalServer):
         self.default: Reply | Callable[[dict], Reply] = say("Hello from the fake model.")
         self.requests: list[dict] = []
         self.auth_headers: list[str] = []
+        self.api_key = ""  # when set, GET /v1/models refuses any other key with 401
         self.in_flight = 0
         self.max_in_flight = 0
+        self.models: list[str] | None = ["fake-model"]  # GET /v1/models; None: the provider has no list
         self._lock = threading.Lock()
         super().__init__()
 
@@ -80,6 +82,11 @@ class FakeOpenAI(LocalServer):
         return self.default(body) if callable(self.default) else self.default
 
     def handle(self, method: str, path: str, headers: dict[str, str], body: Any) -> Response:
+        if method == "GET" and path.endswith("/models") and self.models is not None:
+            if headers.get("authorization") != "Bearer " + self.api_key and self.api_key:
+                return Response(401, {"error": {"message": "Incorrect API key provided", "type": "invalid_request_error"}})
+            models = [{"id": name, "object": "model", "created": 0, "owned_by": "fake"} for name in self.models]
+            return Response(200, {"object": "list", "data": models})
         if method != "POST" or not path.endswith("/chat/completions"):
             return Response(404, {"error": {"message": f"no route {path}", "type": "invalid_request_error"}})
         with self._lock:

@@ -89,9 +89,13 @@ class Delivered:
 class FakeTelegram(LocalServer):
     """The stand-in. Script failures with :meth:`fail_next`; read :attr:`delivered` and :attr:`attempts`."""
 
-    def __init__(self, token: str = TOKEN, chat_id: str = CHAT_ID) -> None:
+    def __init__(self, token: str = TOKEN, chat_id: str = CHAT_ID, prefix: str = "") -> None:
         self.token = token
         self.chat_id = chat_id
+        self.prefix = prefix.rstrip("/")  # served under this path only, as behind a relay
+        self.username = "replica_test_bot"
+        self.webhook_url = ""  # while set, getUpdates is refused with 409, as Telegram does
+        self.chat_actions: list[dict] = []
         self.delivered: list[Delivered] = []
         self.attempts: list[tuple[float, int]] = []  # (time, status answered)
         self.failures: deque[tuple[int, float | None]] = deque()
@@ -137,7 +141,7 @@ class FakeTelegram(LocalServer):
         """Queue an incoming message for ``getUpdates``; a leading ``/word`` is marked as a bot command."""
         message: dict[str, Any] = {
             "message_id": 10_000 + len(self.updates),
-            "chat": {"id": int(chat_id or self.chat_id), "type": "private"},
+            "chat": {"id": int(chat_id or self.chat_id), "type": "private", "first_name": "Someone"},
             "from": {"id": int(chat_id or self.chat_id), "is_bot": False, "first_name": "Someone"},
             "date": int(time.time()),
             "text": text,
@@ -157,15 +161,22 @@ class FakeTelegram(LocalServer):
             self.updates.append({"update_id": update_id, "message": message})
         return update_id
 
+    @property
+    def base(self) -> str:
+        """What ``TELEGRAM_API_BASE`` is set to, prefix included."""
+        return self.url + self.prefix
+
     def handle(self, method: str, path: str, headers: dict[str, str], body: Any) -> Response:
+        if not path.startswith(self.prefix + "/"):
+            return _error(404, "Not Found")
+        path = path[len(self.prefix) :]
         name = path.rsplit("/", 1)[-1]
         if name != "sendMessage" and not path.startswith(f"/bot{self.token}/"):
             return _error(401, "Unauthorized")
         if name == "getUpdates":
             return self._get_updates(body)
-        if name == "setMyCommands":
-            self.commands = body.get("commands")
-            return Response(200, {"ok": True, "result": True})
+        if name in ("setMyCommands", "getMe", "getWebhookInfo", "deleteWebhook", "sendChatAction"):
+            return self._bot_method(name, body)
         with self._lock:
             hang = self.hangs.popleft() if self.hangs else None
         if hang is not None:
@@ -178,12 +189,31 @@ class FakeTelegram(LocalServer):
             self.attempts.append((time.monotonic(), response.status))
         return response
 
+    def _bot_method(self, name: str, body: dict) -> Response:
+        """The small methods: the bot's identity, its webhook, its command menu, chat actions."""
+        if name == "getMe":
+            me = {"id": int(self.token.split(":")[0]), "is_bot": True, "first_name": "Replica", "username": self.username}
+            return Response(200, {"ok": True, "result": me})
+        if name == "getWebhookInfo":
+            return Response(200, {"ok": True, "result": {"url": self.webhook_url, "pending_update_count": 0}})
+        if name == "deleteWebhook":
+            self.webhook_url = ""
+        elif name == "setMyCommands":
+            self.commands = body.get("commands")
+        elif name == "sendChatAction":
+            if str(body.get("chat_id")) != self.chat_id:
+                return _error(400, "Bad Request: chat not found")
+            self.chat_actions.append(body)
+        return Response(200, {"ok": True, "result": True})
+
     def _get_updates(self, body: dict) -> Response:
         """Long polling as Telegram does it: updates from ``offset`` on, waiting up to ``timeout`` for one."""
         self.polls.append(body)
         raw = self._raw_answer("getUpdates")
         if raw:
             return raw
+        if self.webhook_url:
+            return _error(409, "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first")
         if self.conflicts_next:
             self.conflicts_next -= 1
             return _error(
