@@ -14,13 +14,16 @@ import openai
 from replica.agent import Replica
 from replica.config import ConfigError, Settings, load_settings
 from replica.doctor import run_doctor
-from replica.export import COLUMNS, export_csv
+from replica.export import EXPORTS, export
 from replica.limits import UsageLimits
 from replica.logs import setup_logging
 from replica.notify import Notifier
 from replica.notify.delivery import LogNotifier, OutboxSender
 from replica.notify.telegram import TelegramClient
+from replica.housekeeping import Housekeeper
+from replica.inbox import Inbox, load_salt
 from replica.owner_bot import OwnerBot
+from replica.owner_inbox import InboxCommands
 from replica.persona import SystemPrompt
 from replica.prompts import read_lines, render_prompt
 from replica.retrieval import KnowledgeIndex
@@ -40,15 +43,18 @@ log = logging.getLogger("replica")
 class App:
     """The assembled app: the page to serve and the parts that need closing."""
 
-    demo: gr.ChatInterface
+    demo: gr.Blocks
     replica: Replica
     store: Store
     notifier: Notifier
+    inbox: Inbox
+    housekeeper: Housekeeper
     owner_bot: OwnerBot | None = None
 
     def close(self) -> None:
-        """Stop serving, stop the Telegram threads (pending alerts stay stored), close the database."""
+        """Stop serving, stop the background threads (pending alerts stay stored), close the database."""
         self.demo.close()
+        self.housekeeper.close()
         if self.owner_bot:
             self.owner_bot.close()
         if isinstance(self.notifier, OutboxSender):
@@ -62,28 +68,34 @@ def open_store(settings: Settings) -> Store:
     return Store(settings.database_path, alert_caps=caps)
 
 
-def make_telegram(settings: Settings, store: Store) -> tuple[Notifier, OwnerBot | None]:
-    """With Telegram configured: the outbox sender and the owner's bot, both started.
-
-    Without it, alerts go to the log (and stay stored, pending) and there is no bot.
-    """
+def make_notifier(settings: Settings, store: Store) -> Notifier:
+    """With Telegram configured, the outbox sender (started); without it, alerts go to the log (and stay
+    stored, pending)."""
     if not settings.telegram_configured:
         log.warning("Telegram is not configured: alerts will be written to the log only")
-        return LogNotifier(), None
-
-    def client() -> TelegramClient:
-        # One per thread: a requests.Session is not meant to be shared between threads.
-        return TelegramClient(settings.telegram_api_base, settings.telegram_bot_token, settings.telegram_chat_id)
-
+        return LogNotifier()
     sender = OutboxSender(
         store,
-        client(),
+        telegram_client(settings),
         min_interval=settings.alert_min_interval_seconds,
         base_delay=settings.alert_retry_base_seconds,
         unreachable_warning_after=settings.telegram_unreachable_warning_seconds,
     )
-    bot = OwnerBot(store, client(), poll_seconds=settings.telegram_poll_seconds)
-    return sender.start(), bot.start()
+    return sender.start()
+
+
+def telegram_client(settings: Settings) -> TelegramClient:
+    """A client for the owner's chat. One per thread: a requests.Session is not meant to be shared."""
+    return TelegramClient(settings.telegram_api_base, settings.telegram_bot_token, settings.telegram_chat_id)
+
+
+def make_owner_bot(settings: Settings, store: Store, inbox: Inbox) -> OwnerBot | None:
+    """With Telegram configured, the owner's bot (started), with the inbox commands and buttons."""
+    if not settings.telegram_configured:
+        return None
+    client = telegram_client(settings)
+    commands = InboxCommands(inbox, store, client)
+    return OwnerBot(store, client, poll_seconds=settings.telegram_poll_seconds, inbox=commands).start()
 
 
 def make_model_client(settings: Settings) -> openai.OpenAI | None:
@@ -120,7 +132,17 @@ def create_app(settings: Settings) -> App:
     index = KnowledgeIndex.load(settings.knowledge_dir, settings.data_dir / "knowledge-index")
     system_prompt = SystemPrompt(settings.owner_name, index, store, settings.knowledge_budget_chars)
     system_prompt("")  # a template mistake stops the start, not a visitor's message
-    notifier, owner_bot = make_telegram(settings, store)
+    notifier = make_notifier(settings, store)
+    inbox = Inbox(store, load_salt(settings.data_dir), settings.owner_name, notifier)
+    housekeeper = Housekeeper(
+        store,
+        inbox,
+        notifier,
+        settings.conversation_retention_days,
+        settings.digest_hour_utc,
+        settings.daily_model_calls,
+    ).start()
+    owner_bot = make_owner_bot(settings, store, inbox)
     replica = Replica(
         client=make_model_client(settings),
         model=settings.openai_model,
@@ -139,6 +161,7 @@ def create_app(settings: Settings) -> App:
         max_reply_tokens=settings.max_reply_tokens,
         # The queue already allows this many at once; the same bound here holds for any other route.
         max_concurrent=settings.queue_concurrency,
+        inbox=inbox,
     )
     demo = build_demo(
         replica.stream_reply,
@@ -146,16 +169,19 @@ def create_app(settings: Settings) -> App:
         settings.queue_concurrency,
         settings.queue_max_size,
         settings.trusted_proxy_hops,
+        owner_words=inbox.for_page,
     )
-    return App(demo=demo, replica=replica, store=store, notifier=notifier, owner_bot=owner_bot)
+    return App(demo, replica, store, notifier, inbox, housekeeper, owner_bot)
 
 
 def main(argv: list[str] | None = None) -> int:
     """Serve the app; or run one of the owner's commands (``export``, ``telegram-setup``, ``doctor``) and exit."""
     parser = argparse.ArgumentParser(description="Replica: your AI stand-in on the web.")
     commands = parser.add_subparsers(dest="command")
-    export = commands.add_parser("export", help="print stored records as CSV and exit (the server is not started)")
-    export.add_argument("what", choices=sorted(COLUMNS))
+    export_command = commands.add_parser(
+        "export", help="print stored records (CSV; conversations as JSON Lines) and exit; the server is not started"
+    )
+    export_command.add_argument("what", choices=sorted(EXPORTS))
     setup = commands.add_parser("telegram-setup", help="find your Telegram chat id and send a test message")
     setup.add_argument("--write", action="store_true", help="add or update TELEGRAM_CHAT_ID in .env")
     setup.add_argument("--delete-webhook", action="store_true", help="remove a webhook that blocks polling")
@@ -177,7 +203,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "export":
             store = open_store(settings)
             try:
-                export_csv(store, args.what, sys.stdout)
+                export(store, args.what, sys.stdout)
             finally:
                 store.close()
             return 0

@@ -9,16 +9,19 @@ a deadline. This module knows nothing about Gradio or Telegram.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import re
 import threading
+import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator
 
 import openai
 
 from replica.deadline import Deadline, DeadlineExceeded, run_until
+from replica.inbox import NOTICE, REPLICA, VISITOR, Conversation, Inbox
 from replica.limits import UsageLimits
 from replica.logs import clip
 from replica.notify import Notifier
@@ -47,6 +50,7 @@ SAVE_FAILED = (
 )
 LEAD_KEPT = "I did pass your email address on, though, so you'll hear back."
 OUTAGE_NOTES = "Left while the replica's language model was unavailable. The visitor wrote: {message}"
+NOT_PASSED_ON = "Sorry, your message could not be passed on just now. Please try again in a minute."
 
 # A candidate email address in a visitor's message; email-validator decides whether it is one.
 EMAIL_CANDIDATE = re.compile(r"[^\s<>()\[\],;:\"'@]{1,64}@[^\s<>()\[\],;:\"'@]{1,253}")
@@ -69,6 +73,15 @@ class _ToolCall:
     id: str = ""
     name: str = ""
     arguments: str = ""
+
+
+@dataclass
+class _Run:
+    """What answering one visitor message took, for the conversation record."""
+
+    model_calls: int = 0
+    tools: list[str] = field(default_factory=list)
+    role: str = REPLICA  # NOTICE when the reply was the app's own note (a handoff), not the replica's words
 
 
 @dataclass
@@ -150,6 +163,7 @@ class Replica:
         reply_deadline_seconds: float = 45.0,
         max_reply_tokens: int = 600,
         max_concurrent: int | None = None,
+        inbox: Inbox | None = None,
     ):
         self.client = client
         self.model = model
@@ -165,6 +179,7 @@ class Replica:
         self.reply_deadline_seconds = reply_deadline_seconds
         self.max_reply_tokens = max_reply_tokens
         self._slots = threading.BoundedSemaphore(max_concurrent) if max_concurrent else None
+        self.inbox = inbox
 
     def reply(self, message: str, history: list[dict[str, Any]], visitor: Visitor) -> str:
         """The complete answer to ``message`` (the last value :meth:`stream_reply` yields)."""
@@ -174,10 +189,49 @@ class Replica:
         return answer
 
     def stream_reply(self, message: str, history: list[dict[str, Any]], visitor: Visitor) -> Iterator[str]:
-        """Yield the answer to ``message`` so far, each time it grows. Always ends in a sentence; never raises."""
+        """Yield the answer to ``message`` so far, each time it grows. Always ends in a sentence; never raises.
+
+        With an inbox, the message and its reply are recorded, and the history the model sees is the
+        conversation as recorded (the owner's own words included), not what the client sent.
+        """
+        started = time.monotonic()
+        conversation = self.inbox.begin(visitor.session_id, visitor.address) if self.inbox else None
+        if conversation:
+            history = self.inbox.history(conversation.id)
+            text = message if isinstance(message, str) else ""
+            self.inbox.record(conversation.id, VISITOR, text[: self.max_message_chars + 1])
+        run, reply = _Run(), ""
+        try:
+            with self.inbox.replying(visitor.session_id) if self.inbox else contextlib.nullcontext():
+                for reply in self._reply(message, history, visitor, conversation, run):
+                    yield reply
+        finally:  # also when the visitor stops the reply: what they saw is recorded
+            if conversation:
+                elapsed_ms = int((time.monotonic() - started) * 1000)
+                self.inbox.record(conversation.id, run.role, reply, tuple(run.tools), run.model_calls, elapsed_ms)
+
+    def _reply(
+        self,
+        message: str,
+        history: list[dict[str, Any]],
+        visitor: Visitor,
+        conversation: Conversation | None,
+        run: _Run,
+    ) -> Iterator[str]:
         refusal = self._refusal(message, visitor)
         if refusal:
             yield refusal
+            return
+        if conversation and conversation.paused:
+            run.role = NOTICE
+            try:
+                yield self.inbox.pass_to_owner(conversation, message)
+            except Exception as error:
+                log.error("Could not pass a message on to the owner (%s)", type(error).__name__, exc_info=True)
+                yield NOT_PASSED_ON
+            return
+        if self.client is None:
+            yield NOT_CONFIGURED
             return
         deadline = Deadline(self.reply_deadline_seconds)
         if self._slots and not self._slots.acquire(timeout=deadline.remaining()):
@@ -185,7 +239,7 @@ class Replica:
             yield BUSY
             return
         try:
-            yield from self._answer(message, history, visitor, deadline)
+            yield from self._answer(message, history, visitor, deadline, conversation, run)
         finally:
             if self._slots:
                 self._slots.release()
@@ -196,15 +250,19 @@ class Replica:
             return BLANK_MESSAGE
         if len(message) > self.max_message_chars:
             return TOO_LONG.format(length=len(message), limit=self.max_message_chars)
-        if self.client is None:
-            return NOT_CONFIGURED
         if not self.limits.admit_message(visitor.session_id, visitor.address):
             log.warning("Message limit reached for session %s / address %s", visitor.session_id, clip(visitor.address))
             return TOO_MANY_MESSAGES
         return None
 
     def _answer(
-        self, message: str, history: list[dict[str, Any]], visitor: Visitor, deadline: Deadline
+        self,
+        message: str,
+        history: list[dict[str, Any]],
+        visitor: Visitor,
+        deadline: Deadline,
+        conversation: Conversation | None,
+        run: _Run,
     ) -> Iterator[str]:
         earlier = history_messages(history, self.history_budget_chars)
         messages: list[dict[str, Any]] = [
@@ -212,10 +270,16 @@ class Replica:
             *earlier,
             {"role": "user", "content": message},
         ]
-        context = ToolContext(visitor.session_id, self.store, self.notifier, self.check_deliverability)
+        context = ToolContext(
+            visitor.session_id,
+            self.store,
+            self.notifier,
+            self.check_deliverability,
+            conversation=conversation.id if conversation else None,
+        )
         shown = ""
         try:
-            for shown in run_until(deadline, lambda stop: self._turns(messages, context, deadline, stop)):
+            for shown in run_until(deadline, lambda stop: self._turns(messages, context, deadline, stop, run)):
                 yield shown
             return
         except DeadlineExceeded:
@@ -251,7 +315,12 @@ class Replica:
         return Outcome.LEAD_SAVED in context.outcomes
 
     def _turns(
-        self, messages: list[dict[str, Any]], context: ToolContext, deadline: Deadline, stop: threading.Event
+        self,
+        messages: list[dict[str, Any]],
+        context: ToolContext,
+        deadline: Deadline,
+        stop: threading.Event,
+        run: _Run,
     ) -> Iterator[str]:
         """Run the model calls for one message (on the deadline's worker thread); yield the words so far."""
         words = ""  # words of finished turns
@@ -263,6 +332,7 @@ class Replica:
                 return
             if not self.limits.take_model_call():
                 raise DailyBudgetSpent()
+            run.model_calls += 1
             last = turn == self.max_turns
             tool_choice = "none" if last or force_words else "auto"
             reply, shown = _Turn(), words
@@ -284,6 +354,7 @@ class Replica:
             messages.append(self._assistant_message(reply.text, reply.calls))
             for call in reply.calls:
                 messages.append({"role": "tool", "tool_call_id": call.id, "content": self._run_tool(call, context, ran)})
+                run.tools.append(call.name)
             if tool_choice == "none":
                 # Some OpenAI-compatible servers ignore tool_choice="none". The tools' effects (a stored
                 # lead) are kept, but the turn budget is spent: no further model call.

@@ -57,6 +57,8 @@ class Settings:
     telegram_poll_seconds: int = 25  # getUpdates long-poll length
     model_timeout_seconds: float = 60.0
     model_max_retries: int = 2
+    conversation_retention_days: int = 90
+    digest_hour_utc: int | None = None
     telegram_unreachable_warning_seconds: float = 300.0  # warn once Telegram has been unreachable this long
     server_name: str | None = None
     server_port: int | None = None
@@ -118,6 +120,14 @@ def load_settings(environ: Mapping[str, str], dotenv_path: str | Path | None = "
             raise ConfigError(f"{name} must be between 1 and 3600 seconds, got {raw}")
         return parsed
 
+    def hour(name: str) -> int | None:
+        if text(name) is None:
+            return None
+        parsed = number(name, 0, minimum=0)
+        if parsed > 23:
+            raise ConfigError(f"{name} must be an hour from 0 to 23, got {parsed}")
+        return parsed
+
     def flag(name: str) -> bool:
         return (text(name) or "").lower() in {"1", "true", "yes", "on"}
 
@@ -150,4 +160,6 @@ def load_settings(environ: Mapping[str, str], dotenv_path: str | Path | None = "
         server_name=text("GRADIO_SERVER_NAME"),
         server_port=number("GRADIO_SERVER_PORT", 0, minimum=0) or None,
         space_id=text("SPACE_ID"),
+        conversation_retention_days=number("CONVERSATION_RETENTION_DAYS", 90),
+        digest_hour_utc=hour("DIGEST_HOUR_UTC"),
     )

@@ -1,14 +1,17 @@
-"""``python app.py export leads|questions|answers|alerts``: the owner's records as CSV on stdout.
+"""``python app.py export leads|questions|answers|alerts|conversations``: the owner's records on stdout.
 
-Every cell is safe to open in a spreadsheet: visitor text that a spreadsheet would run as a formula
-is prefixed with ``'`` (OWASP's advice on CSV injection).
+The records are CSV, every cell safe to open in a spreadsheet: visitor text that a spreadsheet would
+run as a formula is prefixed with ``'`` (OWASP's advice on CSV injection). Conversations are JSON Lines,
+one conversation per line with its messages.
 """
 
 from __future__ import annotations
 
 import csv
+import json
 from typing import TextIO
 
+from replica.inbox import conversation_records
 from replica.store import Store
 
 COLUMNS = {
@@ -37,3 +40,19 @@ def export_csv(store: Store, what: str, out: TextIO) -> int:
     for row in rows:
         writer.writerow([spreadsheet_safe(row[column]) for column in COLUMNS[what]])
     return len(rows)
+
+
+def export_conversations(store: Store, out: TextIO) -> int:
+    """Write every conversation to ``out`` as JSON Lines, one conversation per line; return how many."""
+    count = 0
+    for count, conversation in enumerate(conversation_records(store), start=1):
+        out.write(json.dumps(conversation, ensure_ascii=False) + "\n")
+    return count
+
+
+EXPORTS = [*COLUMNS, "conversations"]
+
+
+def export(store: Store, what: str, out: TextIO) -> int:
+    """Write ``what`` (one of ``EXPORTS``) to ``out``; return how many records."""
+    return export_conversations(store, out) if what == "conversations" else export_csv(store, what, out)

@@ -18,12 +18,18 @@ from typing import Any, Callable
 from replica.logs import clip
 from replica.notify.alerts import QUESTION_TITLE, TELEGRAM_LIMIT, utf16_units
 from replica.notify.telegram import TelegramClient, TelegramError
+from replica.owner_inbox import InboxCommands, conversation_named_in
 from replica.store import Store
 
 log = logging.getLogger(__name__)
 
 OFFSET_KEY = "telegram_update_offset"
 COMMANDS = [
+    ("recent", "The latest conversations"),
+    ("show", "Read a conversation: /show N"),
+    ("say", "Write to a visitor in person: /say N your words"),
+    ("pause", "Take a conversation over: /pause N"),
+    ("resume", "Hand a conversation back to the replica: /resume N"),
     ("leads", "The most recent leads"),
     ("unanswered", "Open questions, oldest first"),
     ("answer", "Answer a question by number: /answer N your answer"),
@@ -31,8 +37,12 @@ COMMANDS = [
     ("help", "What I can do"),
 ]
 HELP = (
-    "I alert you to new leads and to questions I could not answer.\n"
-    "• Reply to an “Unanswered question” alert to teach me the answer; I use it from the next visitor message on.\n"
+    "I alert you to new leads and to questions I could not answer, and keep every conversation.\n"
+    "• Reply to an “Unanswered question” alert (or tap Answer) to teach me the answer; I use it from the next "
+    "visitor message on.\n"
+    "• Reply to a lead alert, a forwarded message or a transcript to write to that visitor in person.\n"
+    "• /recent — the latest conversations; /show N — read conversation N\n"
+    "• /say N text — write to conversation N in person; /pause N — take it over; /resume N — hand it back\n"
     "• /leads — the most recent leads\n"
     "• /unanswered — open questions, oldest first\n"
     "• /answer N text — answer open question N\n"
@@ -44,7 +54,8 @@ FAILED = "Sorry, that failed on my side ({error}); the app's log has the details
 NUMBER = re.compile(r"[1-9][0-9]{0,17}")  # ASCII digits only, and small enough for any database integer
 QUESTION_ALERT = re.compile(re.escape(QUESTION_TITLE) + r" #([1-9][0-9]{0,17})\s*$")
 NOT_A_QUESTION = (
-    "To teach me an answer, reply to an “Unanswered question” alert (or use /answer N text). Send /help for more."
+    "To teach me an answer, reply to an “Unanswered question” alert (or use /answer N text); to write to a visitor, "
+    "reply to a lead alert or a transcript (or use /say N text). Send /help for more."
 )
 
 
@@ -64,8 +75,16 @@ def fit(lines: list[str], limit: int = TELEGRAM_LIMIT - 100) -> str:
 class OwnerBot:
     """Polls ``getUpdates`` on a background thread and answers the owner's replies and commands."""
 
-    def __init__(self, store: Store, client: TelegramClient, poll_seconds: int = 25, base_delay: float = 1.0):
+    def __init__(
+        self,
+        store: Store,
+        client: TelegramClient,
+        poll_seconds: int = 25,
+        base_delay: float = 1.0,
+        inbox: InboxCommands | None = None,
+    ):
         self._store = store
+        self._inbox = inbox
         self._client = client
         self._poll_seconds = poll_seconds
         self._base_delay = base_delay
@@ -79,6 +98,7 @@ class OwnerBot:
             "/forget": self._forget,
             "/help": lambda _: HELP,
             "/start": lambda _: HELP,
+            **(inbox.commands() if inbox else {}),
         }
 
     def start(self) -> "OwnerBot":
@@ -134,7 +154,11 @@ class OwnerBot:
             self._store.set_state(OFFSET_KEY, str(self._offset))
 
     def handle(self, update: dict[str, Any]) -> None:
-        """Act on one update: only text messages from the owner's chat are answered."""
+        """Act on one update: only text messages and button presses from the owner's chat are answered."""
+        query = update.get("callback_query")
+        if isinstance(query, dict) and self._inbox:
+            self._inbox.handle_callback(query)
+            return
         message = update.get("message")
         chat = message.get("chat") if isinstance(message, dict) else None
         chat_id = str(chat.get("id", "")) if isinstance(chat, dict) else ""
@@ -161,10 +185,22 @@ class OwnerBot:
             name, argument = command
             handler = self._commands.get(name)
             return handler(argument) if handler else f"Unknown command {html.escape(name)}. Send /help."
-        question = self._question_replied_to(message.get("reply_to_message"))
-        if question is None:
-            return NOT_A_QUESTION
-        return self._learn(question["id"], question["question"], text)
+        replied = message.get("reply_to_message")
+        question = self._question_replied_to(replied)
+        if question is not None:
+            return self._learn(question["id"], question["question"], text)
+        conversation = self._conversation_replied_to(replied)
+        if conversation is not None and self._inbox:
+            return self._inbox.say_to(conversation, text)
+        return NOT_A_QUESTION
+
+    def _conversation_replied_to(self, replied: Any) -> int | None:
+        """The conversation of a lead alert, forwarded message or transcript the owner replied to."""
+        if not isinstance(replied, dict):
+            return None
+        message_id = replied.get("message_id")
+        found = self._store.conversation_for_alert(message_id) if type(message_id) is int else None
+        return found or conversation_named_in(replied.get("text"))
 
     def _question_replied_to(self, replied: Any) -> Any:
         """The question whose alert the owner replied to: found by the alert's message id, or, for a copy
@@ -203,19 +239,22 @@ class OwnerBot:
         if not leads:
             return "No leads yet."
         lines = ["<b>Recent leads</b>, newest first:"] + [
-            f"• {html.escape(row['name'] or '(no name)')} — {html.escape(row['email'])} — "
-            f"{html.escape(row['notes'][:300])} ({row['created_at']})"
+            f"• {'✓ handled · ' if row['status'] == 'handled' else ''}{html.escape(row['name'] or '(no name)')} — "
+            f"{html.escape(row['email'])} — {html.escape(row['notes'][:300])} ({row['created_at']})"
             for row in leads
         ]
         return fit(lines)
 
     def _unanswered(self, _: str) -> str:
         questions = self._store.open_questions()
-        if not questions:
-            return "No open questions."
+        dismissed = self._store.open_questions(status="dismissed")
         lines = ["<b>Open questions</b>, oldest first. Reply to a question's alert, or send /answer N your answer:"] + [
             f"{row['id']}. {html.escape(row['question'][:300])} ({row['created_at']})" for row in questions
         ]
+        if not questions:
+            lines = ["No open questions."]
+        if dismissed:
+            lines.append("Dismissed: " + ", ".join(f"#{row['id']}" for row in dismissed[-20:]))
         return fit(lines)
 
     def _answer_command(self, argument: str) -> str:

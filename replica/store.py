@@ -70,6 +70,35 @@ MIGRATIONS = [
     """
     CREATE INDEX questions_session ON questions (session);
     """,
+    # 4: the owner's inbox: conversations and their messages, handoff, triage states, Telegram links.
+    """
+    CREATE TABLE conversations (
+        id INTEGER PRIMARY KEY,
+        session TEXT NOT NULL UNIQUE,
+        address_hash TEXT NOT NULL,
+        started_at REAL NOT NULL,
+        last_at REAL NOT NULL,
+        paused_until REAL,
+        handoff_told INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE INDEX conversations_last ON conversations (last_at);
+    CREATE TABLE messages (
+        id INTEGER PRIMARY KEY,
+        conversation_id INTEGER NOT NULL REFERENCES conversations(id),
+        role TEXT NOT NULL,
+        text TEXT NOT NULL,
+        at REAL NOT NULL,
+        tools TEXT NOT NULL DEFAULT '',
+        model_calls INTEGER NOT NULL DEFAULT 0,
+        reply_ms INTEGER,
+        shown INTEGER NOT NULL DEFAULT 1
+    );
+    CREATE INDEX messages_conversation ON messages (conversation_id, id);
+    CREATE INDEX messages_at ON messages (at);
+    CREATE TABLE telegram_links (message_id INTEGER PRIMARY KEY, conversation_id INTEGER NOT NULL);
+    ALTER TABLE outbox ADD COLUMN conversation_id INTEGER;
+    ALTER TABLE leads ADD COLUMN status TEXT NOT NULL DEFAULT 'new';
+    """,
 ]
 
 
@@ -167,6 +196,15 @@ class Store:
             for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
                 self._db.executescript(f"BEGIN IMMEDIATE; {script}; PRAGMA user_version = {number}; COMMIT;")
 
+    def read(self, sql: str, params: tuple = ()) -> list[sqlite3.Row]:
+        """The rows of one query."""
+        with self._lock:
+            return self._db.execute(sql, params).fetchall()
+
+    def write(self, sql_steps) -> Any:
+        """Run ``sql_steps(db)`` inside one immediate transaction and return its result."""
+        return self._write(sql_steps)
+
     def _write(self, sql_steps) -> Any:
         """Run ``sql_steps(db)`` inside one immediate transaction and return its result."""
         with self._lock:
@@ -190,13 +228,42 @@ class Store:
             ).fetchone()[0]
             if raised >= cap:
                 return Recorded.CAPPED
-        alert = replace(alert, ref=lead_id or question_id)  # the alert names its record: "… #12"
+        alert = replace(alert, ref=lead_id or question_id or alert.ref)  # the alert names its record: "… #12"
         db.execute(
-            "INSERT INTO outbox (kind, session, alert, lead_id, question_id, due_at, created_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (alert.kind, alert.session_id, alert.to_json(), lead_id, question_id, time.time(), _now_iso()),
+            "INSERT INTO outbox (kind, session, alert, lead_id, question_id, conversation_id, due_at, created_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                alert.kind,
+                alert.session_id,
+                alert.to_json(),
+                lead_id,
+                question_id,
+                alert.conversation,
+                time.time(),
+                _now_iso(),
+            ),
         )
         return Recorded.ALERTED
+
+    def queue_alert(self, alert: Alert, once: tuple[str, str] | None = None) -> Recorded | None:
+        """Queue an alert that is about no lead or question (a forwarded message, the digest).
+
+        With ``once=(key, value)``, only if the state ``key`` does not hold ``value`` yet; it is set in the
+        same transaction, so the alert is queued once even across restarts. Returns ``None`` if it was.
+        """
+
+        def steps(db: sqlite3.Connection) -> Recorded | None:
+            if once:
+                row = db.execute("SELECT value FROM state WHERE key = ?", (once[0],)).fetchone()
+                if row and row["value"] == once[1]:
+                    return None
+                db.execute(
+                    "INSERT INTO state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                    once,
+                )
+            return self._queue_alert(db, alert)
+
+        return self._write(steps)
 
     def record_lead(self, email: str, name: str, notes: str, alert: Alert) -> Recorded:
         """Store a lead (once per visitor session and email) and queue its alert, in one transaction."""
@@ -280,6 +347,43 @@ class Store:
                 "SELECT kind, created_at, status, attempts, last_error, sent_at FROM outbox ORDER BY id"
             ).fetchall()
 
+    def conversation_for_alert(self, telegram_message_id: int) -> int | None:
+        """The conversation an alert, transcript or forwarded message delivered as ``telegram_message_id`` is about."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT conversation_id FROM outbox WHERE telegram_message_id = ? AND conversation_id IS NOT NULL "
+                "UNION ALL SELECT conversation_id FROM telegram_links WHERE message_id = ? LIMIT 1",
+                (telegram_message_id, telegram_message_id),
+            ).fetchone()
+        return row["conversation_id"] if row else None
+
+    def link_message(self, telegram_message_id: int, conversation_id: int) -> None:
+        """Remember that a message the bot sent (a transcript) is about ``conversation_id``."""
+        self._write(
+            lambda db: db.execute(
+                "INSERT OR REPLACE INTO telegram_links (message_id, conversation_id) VALUES (?, ?)",
+                (telegram_message_id, conversation_id),
+            )
+        )
+
+    def set_lead_status(self, lead_id: int, status: str) -> bool:
+        """Set a lead's triage state (``new``, ``handled``); False when it already had it, or there is no such lead."""
+        return self._write(
+            lambda db: db.execute(
+                "UPDATE leads SET status = ? WHERE id = ? AND status != ?", (status, lead_id, status)
+            ).rowcount
+            > 0
+        )
+
+    def dismiss_question(self, question_id: int) -> bool:
+        """Dismiss an open question; False when it was not open."""
+        return self._write(
+            lambda db: db.execute(
+                "UPDATE questions SET status = 'dismissed' WHERE id = ? AND status = 'open'", (question_id,)
+            ).rowcount
+            > 0
+        )
+
     def leads(self) -> list[sqlite3.Row]:
         """Every lead, oldest first, with the state of its alert (``capped`` when none was raised)."""
         with self._lock:
@@ -357,14 +461,14 @@ class Store:
         """The ``limit`` most recent leads, newest first."""
         with self._lock:
             return self._db.execute(
-                "SELECT email, name, notes, created_at FROM leads ORDER BY id DESC LIMIT ?", (limit,)
+                "SELECT id, email, name, notes, created_at, status FROM leads ORDER BY id DESC LIMIT ?", (limit,)
             ).fetchall()
 
-    def open_questions(self) -> list[sqlite3.Row]:
-        """Unanswered questions, oldest first."""
+    def open_questions(self, status: str = "open") -> list[sqlite3.Row]:
+        """Questions in ``status`` (unanswered ones by default), oldest first."""
         with self._lock:
             return self._db.execute(
-                "SELECT id, question, created_at FROM questions WHERE status = 'open' ORDER BY id"
+                "SELECT id, question, created_at FROM questions WHERE status = ? ORDER BY id", (status,)
             ).fetchall()
 
     def get_state(self, key: str) -> str | None:

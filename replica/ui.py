@@ -69,13 +69,23 @@ def session_id(request: gr.Request | None) -> str:
     return "unusual-" + hashlib.sha256(str(raw).encode("utf-8", "replace")).hexdigest()[:16]
 
 
+OwnerWords = Callable[[str], tuple[list[str], bool]]
+CHECK_SECONDS = 4  # how often an open page asks for the owner's words: one light request, outside the queue
+
+
 def build_demo(
-    answer: AnswerStream, page: PageText, concurrency: int, max_queue: int, trusted_proxy_hops: int = 0
-) -> gr.ChatInterface:
+    answer: AnswerStream,
+    page: PageText,
+    concurrency: int,
+    max_queue: int,
+    trusted_proxy_hops: int = 0,
+    owner_words: OwnerWords | None = None,
+) -> gr.Blocks:
     """Build the chat page; ``answer(message, history, visitor)`` yields each reply as it grows.
 
     The queue works on at most ``concurrency`` answers at once; up to ``max_queue`` more visitors wait
-    in line rather than being turned away.
+    in line rather than being turned away. With ``owner_words(session)`` (messages to show, keep
+    checking?), the page checks every few seconds for words the owner sent in person, and shows them.
     """
 
     def chat(message: str, history: list[dict[str, Any]], request: gr.Request) -> Iterator[str]:
@@ -86,27 +96,61 @@ def build_demo(
             log.exception("Unexpected error while answering a visitor")
             yield UNEXPECTED
 
-    demo = gr.ChatInterface(
-        chat,
-        # The greeting is the empty chat's placeholder, so the example questions show beside it and
-        # the visitor's history (what the model is sent) starts with the visitor's own first message.
-        chatbot=gr.Chatbot(placeholder=page.greeting, show_label=False, layout="bubble"),
-        textbox=gr.Textbox(placeholder="Ask me something…", submit_btn=True, stop_btn=True, show_label=False),
-        title=page.title,
-        description=page.description,
-        examples=page.examples or None,
-        run_examples_on_click=True,
-        api_name="chat",
-        flagging_mode="never",
-        fill_height=True,
-        delete_cache=(600, 600),  # Gradio's temporary files: swept every 10 minutes
-    )
+    with gr.Blocks(title=page.title, fill_height=True, delete_cache=(600, 600)) as demo:  # temp files: swept
+        chat_page = gr.ChatInterface(
+            chat,
+            # The greeting is the empty chat's placeholder, so the example questions show beside it and
+            # the visitor's history starts with the visitor's own first message.
+            chatbot=gr.Chatbot(placeholder=page.greeting, show_label=False, layout="bubble"),
+            textbox=gr.Textbox(placeholder="Ask me something…", submit_btn=True, stop_btn=True, show_label=False),
+            title=page.title,
+            description=page.description,
+            examples=page.examples or None,
+            run_examples_on_click=True,
+            api_name="chat",
+            flagging_mode="never",
+            fill_height=True,
+        )
+        if owner_words:
+            _check_for_owner_words(chat_page, owner_words)
     # api_open=False: no REST route may run the chat outside the queue and its concurrency limit.
     demo.queue(default_concurrency_limit=concurrency, max_size=max_queue, api_open=False)
     return demo
 
 
-def serve(demo: gr.ChatInterface, **launch_options: Any) -> None:
+def _check_for_owner_words(chat_page: gr.ChatInterface, owner_words: OwnerWords) -> None:
+    """Every few seconds, show what the owner sent in person. Outside the queue (never behind a model
+    call, never in a model slot); the timer stops after 30 minutes without activity and starts again
+    when the visitor writes."""
+    timer = gr.Timer(CHECK_SECONDS)
+
+    def check(history: list[dict[str, Any]], request: gr.Request):
+        try:
+            words, keep_checking = owner_words(session_id(request))
+        except Exception as error:  # a check that fails is tried again at the next tick
+            log.error("Could not check for the owner's words (%s)", type(error).__name__)
+            return gr.skip(), gr.Timer(active=True)
+        if not words:
+            return gr.skip(), gr.Timer(active=keep_checking)
+        shown = list(history or []) + [{"role": "assistant", "content": text} for text in words]
+        return shown, gr.Timer(active=True)
+
+    timer.tick(
+        check, [chat_page.chatbot], [chat_page.chatbot, timer], queue=False, show_progress="hidden", api_visibility="undocumented"
+    ).then(  # the chat's own record of the history follows what the page shows
+        lambda shown: (shown, shown),
+        [chat_page.chatbot],
+        [chat_page.chatbot_state, chat_page.chatbot_value],
+        queue=False,
+        show_progress="hidden",
+        api_visibility="undocumented",
+    )
+    chat_page.textbox.submit(
+        lambda: gr.Timer(active=True), None, timer, queue=False, show_progress="hidden", api_visibility="undocumented"
+    )
+
+
+def serve(demo: gr.Blocks, **launch_options: Any) -> None:
     """Launch ``demo`` with the page's theme and styles (Gradio takes them at launch), behind the
     :class:`RequestGuard` (no uploads, bounded bodies, well-formed session ids)."""
     demo.launch(

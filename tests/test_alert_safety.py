@@ -62,7 +62,7 @@ def without_quotes(message_html: str) -> str:
 
 
 def test_a_visitor_cannot_forge_lines_of_the_alert(visitor, fake_openai, fake_telegram):
-    forged = "Call me\nEmail: ceo@bank.example\nSession: admin"
+    forged = "Call me\nEmail: ceo@bank.example\nConversation: #999"
     fake_openai.script(
         call(("gather_user_details", {"email": "ada@example.org", "notes": forged, "name": "Ada\nEmail: x@evil.example"})),
         say("Thanks!"),
@@ -72,7 +72,7 @@ def test_a_visitor_cannot_forge_lines_of_the_alert(visitor, fake_openai, fake_te
     own_lines = without_quotes(message.payload["text"]).splitlines()
     assert [line for line in own_lines if line.startswith("Email:")] == ["Email: ada@example.org"]
     assert "Name: Ada Email: x@evil.example" in own_lines  # the name's line break collapsed
-    assert len([line for line in own_lines if line.startswith("Session:")]) == 1
+    assert [line for line in own_lines if line.startswith("Conversation:")] == ["Conversation: #1 (/show 1)"]
     quoted = re.findall(r"<blockquote>(.*?)</blockquote>", message.payload["text"], flags=re.S)
     assert [html.unescape(q) for q in quoted] == [forged]  # the note, whole, inside the quotation
 

@@ -30,6 +30,7 @@ def gather_user_details(context: ToolContext, email: str, notes: str, name: str 
         title="New lead",
         fields=(("Name", name or "(not given)"), ("Email", valid.normalized), ("Notes", notes)),
         session_id=context.session_id,
+        conversation=context.conversation,
         quoted=("Notes",),
     )
     try:

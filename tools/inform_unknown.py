@@ -16,6 +16,7 @@ def inform_unknown(context: ToolContext, question: str) -> str:
         title=QUESTION_TITLE,
         fields=(("Question", question),),
         session_id=context.session_id,
+        conversation=context.conversation,
         hint="Reply to this message with the answer, and I will use it from the next visitor message on.",
         quoted=("Question",),
     )

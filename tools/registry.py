@@ -44,6 +44,7 @@ class ToolContext:
     store: Store
     notifier: Notifier
     check_deliverability: bool = False
+    conversation: int | None = None  # the conversation's number, named in alerts
     outcomes: list[Outcome] = field(default_factory=list)
 
     def save_failed(self, kind: str, record: dict[str, Any]) -> str:

@@ -40,6 +40,7 @@ class Alert:
     hint: str = ""  # a closing line for the owner, such as how to answer
     quoted: tuple[str, ...] = ()
     ref: int | None = None
+    conversation: int | None = None  # the conversation number the owner can /show, /say, /pause
 
     @property
     def heading(self) -> str:
@@ -57,6 +58,7 @@ class Alert:
                 "hint": self.hint,
                 "quoted": self.quoted,
                 "ref": self.ref,
+                "conversation": self.conversation,
             }
         )
 
@@ -66,7 +68,16 @@ class Alert:
         data = json.loads(text)
         fields = tuple((label, value) for label, value in data["fields"])
         quoted = tuple(data.get("quoted", DEFAULT_QUOTED))
-        return cls(data["kind"], data["title"], fields, data["session_id"], data.get("hint", ""), quoted, data.get("ref"))
+        return cls(
+            data["kind"],
+            data["title"],
+            fields,
+            data["session_id"],
+            data.get("hint", ""),
+            quoted,
+            data.get("ref"),
+            data.get("conversation"),
+        )
 
     def plain_text(self) -> str:
         """The whole alert as plain text, uncut."""
@@ -143,7 +154,9 @@ def _render(alert: Alert, values: dict[str, str], style: _Style) -> str:
             lines += [style.bold(style.escape(label) + ":"), style.quote(style.escape(values[label]))]
         else:
             lines.append(f"{style.bold(style.escape(label) + ':')} {style.escape(values[label])}")
-    if alert.session_id:
+    if alert.conversation:
+        lines.append(f"{style.bold('Conversation:')} #{alert.conversation} (/show {alert.conversation})")
+    elif alert.session_id:
         lines.append(f"{style.bold('Session:')} {style.escape(alert.session_id)}")
     if alert.hint:
         lines.append(style.italic(style.escape(alert.hint)))
@@ -167,6 +180,23 @@ def fit_values(alert: Alert, limit: int = TELEGRAM_LIMIT, seen_as: _Style = HTML
             return values
         budget -= excess
     return {label: "" for label in full}
+
+
+def keyboard_for(alert: Alert) -> dict | None:
+    """The alert's one-tap buttons (an inline keyboard), or ``None``.
+
+    A lead: "Open conversation", "Mark handled". A question: "Answer", "Dismiss", "Open conversation".
+    A forwarded visitor message: "Open conversation". Each button's data names its action and record.
+    """
+    opener = [{"text": "Open conversation", "callback_data": f"show:{alert.conversation}"}] if alert.conversation else []
+    if alert.kind == "lead" and alert.ref:
+        rows = [opener + [{"text": "Mark handled", "callback_data": f"handled:{alert.ref}"}]]
+    elif alert.kind == "question" and alert.ref:
+        answer = {"text": "Answer", "callback_data": f"answer:{alert.ref}"}
+        rows = [[answer, {"text": "Dismiss", "callback_data": f"dismiss:{alert.ref}"}]] + [opener] * bool(opener)
+    else:
+        rows = [opener] * bool(opener)
+    return {"inline_keyboard": rows} if rows else None
 
 
 def to_telegram_html(alert: Alert, limit: int = TELEGRAM_LIMIT) -> str:

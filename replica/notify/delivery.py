@@ -20,7 +20,7 @@ import random
 import threading
 import time
 
-from replica.notify.alerts import TELEGRAM_LIMIT, Alert, to_telegram_html, to_telegram_plain
+from replica.notify.alerts import TELEGRAM_LIMIT, Alert, keyboard_for, to_telegram_html, to_telegram_plain
 from replica.notify.telegram import TelegramClient, TelegramError
 from replica.store import PendingAlert, Store
 
@@ -117,7 +117,7 @@ class OutboxSender:
     def _send(self, alert: Alert) -> int:
         self._last_send = time.monotonic()
         try:
-            return self._client.send_message(to_telegram_html(alert), parse_mode="HTML")
+            return self._client.send_message(to_telegram_html(alert), parse_mode="HTML", reply_markup=keyboard_for(alert))
         except TelegramError as error:
             if error.is_parse_error:
                 limit = TELEGRAM_LIMIT
@@ -126,7 +126,7 @@ class OutboxSender:
             else:
                 raise
             log.warning("Telegram refused a %s alert (%s); resending as plain text", alert.kind, error)
-            return self._client.send_message(to_telegram_plain(alert, limit), parse_mode=None)
+            return self._client.send_message(to_telegram_plain(alert, limit), parse_mode=None, reply_markup=keyboard_for(alert))
 
     def _deliver(self, pending: PendingAlert) -> None:
         try:

@@ -108,18 +108,21 @@ class TelegramClient:
             retry_after = None
         raise TelegramError(description, status=response.status_code, retry_after=retry_after)
 
-    def send_message(self, text: str, parse_mode: str | None = "HTML") -> int:
-        """Send ``text`` to the owner's chat (the only chat this client ever writes to); return its message id."""
+    def send_message(self, text: str, parse_mode: str | None = "HTML", reply_markup: dict | None = None) -> int:
+        """Send ``text`` to the owner's chat (the only chat this client ever writes to), with buttons or a
+        forced reply if given; return its message id."""
         payload: dict[str, Any] = {"chat_id": self.chat_id, "text": text, "link_preview_options": {"is_disabled": True}}
         if parse_mode:
             payload["parse_mode"] = parse_mode
+        if reply_markup:
+            payload["reply_markup"] = reply_markup
         result = self.call("sendMessage", payload)
         message_id = result.get("message_id") if isinstance(result, dict) else None
         return message_id if isinstance(message_id, int) else 0
 
     def get_updates(self, offset: int | None, poll_seconds: int) -> list[dict[str, Any]]:
         """Long-poll for new messages to the bot, from ``offset`` on."""
-        payload: dict[str, Any] = {"timeout": poll_seconds, "allowed_updates": ["message"]}
+        payload: dict[str, Any] = {"timeout": poll_seconds, "allowed_updates": ["message", "callback_query"]}
         if offset is not None:
             payload["offset"] = offset
         updates = self.call("getUpdates", payload, read_timeout=poll_seconds + 10)
@@ -152,3 +155,11 @@ class TelegramClient:
     def send_chat_action(self, action: str = "typing") -> None:
         """Show a chat action in the owner's chat: proves the chat exists and the bot may write to it."""
         self.call("sendChatAction", {"chat_id": self.chat_id, "action": action})
+
+    def answer_callback_query(self, query_id: str, text: str = "") -> None:
+        """Answer a button press (the button stops spinning; ``text`` shows as a brief notice)."""
+        self.call("answerCallbackQuery", {"callback_query_id": query_id, "text": text})
+
+    def edit_reply_markup(self, message_id: int, reply_markup: dict) -> None:
+        """Replace the buttons of one of the bot's messages in the owner's chat."""
+        self.call("editMessageReplyMarkup", {"chat_id": self.chat_id, "message_id": message_id, "reply_markup": reply_markup})

@@ -1,0 +1,122 @@
+"""Work that runs on a clock: conversation retention, handoffs that expire, and the owner's daily digest.
+
+One background thread checks every ``interval`` seconds. Retention runs at start and then daily; a
+handoff whose owner has been silent for 30 minutes goes back to the replica; the digest of yesterday
+is queued in the outbox once a day, at ``DIGEST_HOUR_UTC``, even across restarts (the day it was sent
+for is stored with it, in one transaction). Any error is logged and the next check goes on.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections import Counter
+from datetime import date, datetime, timedelta, timezone
+from typing import Callable
+
+from replica.inbox import VISITOR, Inbox
+from replica.notify import Alert, Notifier
+from replica.store import Store
+
+log = logging.getLogger(__name__)
+
+DIGEST_KEY = "digest_sent_for"
+RETENTION_KEY = "retention_ran_on"
+
+
+def _day_bounds(day: date) -> tuple[float, float]:
+    start = datetime(day.year, day.month, day.day, tzinfo=timezone.utc).timestamp()
+    return start, start + 86400
+
+
+def digest(store: Store, day: date, daily_budget: int) -> Alert:
+    """The digest of ``day`` (UTC): conversations, messages, leads, open questions, the most asked
+    questions, and model calls against the day's budget."""
+    start, end = _day_bounds(day)
+    stats = store.read(
+        "SELECT COUNT(DISTINCT conversation_id) AS conversations, SUM(role = ?) AS messages, "
+        "COALESCE(SUM(model_calls), 0) AS model_calls FROM messages WHERE at >= ? AND at < ?",
+        (VISITOR, start, end),
+    )[0]
+    day_text = day.isoformat()
+    leads = store.read("SELECT COUNT(*) AS n FROM leads WHERE substr(created_at, 1, 10) = ?", (day_text,))[0]["n"]
+    asked = store.read("SELECT COUNT(*) AS n FROM questions WHERE substr(created_at, 1, 10) = ?", (day_text,))[0]["n"]
+    still_open = store.read("SELECT COUNT(*) AS n FROM questions WHERE status = 'open'")[0]["n"]
+    texts = store.read("SELECT text FROM messages WHERE role = ? AND at >= ? AND at < ?", (VISITOR, start, end))
+    counts = Counter(" ".join(row["text"].split()).rstrip("?!. ").casefold() for row in texts if row["text"].strip())
+    top = "\n".join(f"{n}× {text[:120]}" for text, n in counts.most_common(5)) or "(none)"
+    fields = (
+        ("Conversations", str(stats["conversations"] or 0)),
+        ("Visitor messages", str(stats["messages"] or 0)),
+        ("Leads", str(leads)),
+        ("Questions passed on", f"{asked}; still open, all days: {still_open} (/unanswered)"),
+        ("Model calls", f"{stats['model_calls']} of {daily_budget} a day"),
+        ("Most asked", top),
+    )
+    return Alert("digest", f"Daily digest for {day_text}", fields, quoted=("Most asked",))
+
+
+class Housekeeper:
+    """Runs retention, handoff expiry and the digest on a background thread."""
+
+    def __init__(
+        self,
+        store: Store,
+        inbox: Inbox,
+        notifier: Notifier,
+        retention_days: int,
+        digest_hour_utc: int | None,
+        daily_budget: int,
+        interval: float = 60.0,
+        now: Callable[[], datetime] = lambda: datetime.now(timezone.utc),
+    ):
+        self._store = store
+        self._inbox = inbox
+        self._notifier = notifier
+        self._retention_days = retention_days
+        self._digest_hour = digest_hour_utc
+        self._daily_budget = daily_budget
+        self._interval = interval
+        self._now = now
+        self._stopping = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="housekeeping", daemon=True)
+
+    def start(self) -> "Housekeeper":
+        """Start the thread; its first round (retention included) runs at once."""
+        self._thread.start()
+        return self
+
+    def close(self, timeout: float = 2.0) -> None:
+        """Stop the thread."""
+        self._stopping.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout)
+
+    def _run(self) -> None:
+        while not self._stopping.is_set():
+            for task in (self._retention, self._expire_handoffs, self._digest):
+                try:
+                    task()
+                except Exception as error:  # each task is tried again at the next round
+                    log.error("Housekeeping (%s) failed: %s", task.__name__, type(error).__name__, exc_info=True)
+            self._stopping.wait(self._interval)
+
+    def _retention(self) -> None:
+        today = self._now().date().isoformat()
+        if self._store.get_state(RETENTION_KEY) != today:
+            self._inbox.delete_older_than(self._retention_days)
+            self._store.set_state(RETENTION_KEY, today)
+
+    def _expire_handoffs(self) -> None:
+        for number in self._inbox.resume_expired():
+            log.info("Conversation %d resumed by the replica after 30 minutes without the owner", number)
+
+    def _digest(self) -> None:
+        now = self._now()
+        if self._digest_hour is None or now.hour < self._digest_hour:
+            return
+        yesterday = now.date() - timedelta(days=1)
+        alert = digest(self._store, yesterday, self._daily_budget)
+        if self._store.queue_alert(alert, once=(DIGEST_KEY, yesterday.isoformat())) is not None:
+            log.info("Daily digest for %s queued", yesterday)
+            self._notifier.notify(alert)
