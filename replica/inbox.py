@@ -35,6 +35,8 @@ HANDOFF_SECONDS = 30 * 60
 IDLE_SECONDS = 30 * 60  # the page stops checking for the owner's words after this long without activity
 PAGE_OPEN_SECONDS = 15  # a page that checked this recently is open
 SALT_FILE = "address-salt"
+HANDED_OVER = "{owner} is answering you in person now, and gets your messages directly. Their replies will appear here."
+PASSED_ON = "Passed on to {owner}."
 
 
 @dataclass(frozen=True)
@@ -44,7 +46,6 @@ class Conversation:
     id: int
     session: str
     paused: bool = False
-    handoff_told: bool = False
 
 
 def load_salt(data_dir: Path) -> str:
@@ -94,7 +95,7 @@ class Inbox:
                 (session, self.address_hash(address), now, now),
             )
             return db.execute(
-                "SELECT id, paused_until, handoff_told FROM conversations WHERE session = ?", (session,)
+                "SELECT id, paused_until FROM conversations WHERE session = ?", (session,)
             ).fetchone()
 
         try:
@@ -103,7 +104,7 @@ class Inbox:
             log.error("Could not record the conversation (%s); answering without it", type(error).__name__)
             return None
         paused = row["paused_until"] is not None and row["paused_until"] > now
-        return Conversation(row["id"], session, paused, bool(row["handoff_told"]))
+        return Conversation(row["id"], session, paused)
 
     def record(
         self,
@@ -171,8 +172,8 @@ class Inbox:
             if session in self._busy:
                 return [], True
         rows = self.store.read(
-            "SELECT m.id, m.role, m.text, c.last_at FROM conversations c LEFT JOIN messages m "
-            "ON m.conversation_id = c.id AND m.shown = 0 WHERE c.session = ? ORDER BY m.id",
+            "SELECT c.id AS conversation, c.last_at, c.paused_until, m.id, m.role, m.text FROM conversations c "
+            "LEFT JOIN messages m ON m.conversation_id = c.id AND m.shown = 0 WHERE c.session = ? ORDER BY m.id",
             (session,),
         )
         if not rows:
@@ -184,7 +185,19 @@ class Inbox:
                 lambda db: db.execute(f"UPDATE messages SET shown = 1 WHERE id IN ({','.join('?' * len(ids))})", ids)
             )
         shown = [self.display(row["role"], row["text"]) for row in pending]
-        return shown, now - rows[0]["last_at"] < IDLE_SECONDS
+        first = rows[0]
+        if first["paused_until"] and first["paused_until"] > now and self._tell_handoff(first["conversation"]):
+            shown.insert(0, self.display(NOTICE, HANDED_OVER.format(owner=self.owner_name)))
+        return shown, now - first["last_at"] < IDLE_SECONDS
+
+    def _tell_handoff(self, conversation_id: int) -> bool:
+        """True for the one caller that gets to tell the visitor of the handoff (the page or the reply)."""
+        return self.store.write(
+            lambda db: db.execute(
+                "UPDATE conversations SET handoff_told = 1 WHERE id = ? AND handoff_told = 0", (conversation_id,)
+            ).rowcount
+            > 0
+        )
 
     def display(self, role: str, text: str) -> str:
         """How a message of the owner's, or a notice, reads in the visitor's page."""
@@ -271,12 +284,8 @@ class Inbox:
         )
         self.store.queue_alert(alert)
         self._notifier.notify(alert)
-        if conversation.handoff_told:
-            return f"Passed on to {self.owner_name}."
-        self.store.write(
-            lambda db: db.execute("UPDATE conversations SET handoff_told = 1 WHERE id = ?", (conversation.id,))
-        )
-        return f"{self.owner_name} is answering you in person now, and has your message. Their reply will appear here."
+        told_now = self._tell_handoff(conversation.id)
+        return (HANDED_OVER if told_now else PASSED_ON).format(owner=self.owner_name)
 
     # --- reading and keeping ----------------------------------------------------------------------
 

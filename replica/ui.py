@@ -112,16 +112,16 @@ def build_demo(
             fill_height=True,
         )
         if owner_words:
-            _check_for_owner_words(chat_page, owner_words)
+            _check_for_owner_words(demo, chat_page, owner_words)
     # api_open=False: no REST route may run the chat outside the queue and its concurrency limit.
     demo.queue(default_concurrency_limit=concurrency, max_size=max_queue, api_open=False)
     return demo
 
 
-def _check_for_owner_words(chat_page: gr.ChatInterface, owner_words: OwnerWords) -> None:
-    """Every few seconds, show what the owner sent in person. Outside the queue (never behind a model
-    call, never in a model slot); the timer stops after 30 minutes without activity and starts again
-    when the visitor writes."""
+def _check_for_owner_words(demo: gr.Blocks, chat_page: gr.ChatInterface, owner_words: OwnerWords) -> None:
+    """When the page loads and every few seconds after, show what the owner sent in person. Outside the
+    queue (never behind a model call, never in a model slot); the timer stops after 30 minutes without
+    activity and starts again when the visitor writes."""
     timer = gr.Timer(CHECK_SECONDS)
 
     def check(history: list[dict[str, Any]], request: gr.Request):
@@ -135,8 +135,14 @@ def _check_for_owner_words(chat_page: gr.ChatInterface, owner_words: OwnerWords)
         shown = list(history or []) + [{"role": "assistant", "content": text} for text in words]
         return shown, gr.Timer(active=True)
 
-    timer.tick(
-        check, [chat_page.chatbot], [chat_page.chatbot, timer], queue=False, show_progress="hidden", api_visibility="undocumented"
+    gr.on(
+        [demo.load, timer.tick],
+        check,
+        [chat_page.chatbot],
+        [chat_page.chatbot, timer],
+        queue=False,
+        show_progress="hidden",
+        api_visibility="undocumented",
     ).then(  # the chat's own record of the history follows what the page shows
         lambda shown: (shown, shown),
         [chat_page.chatbot],

@@ -7,6 +7,7 @@ a failure instead. No browser is ever downloaded by the tests.
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -70,3 +71,35 @@ def test_a_typed_message_gets_its_streamed_reply_on_the_page(browser, app_url, f
     assert history == [("user", "What do you do?"), ("assistant", ANSWER), ("user", "Are you available?")]
     assert page.evaluate("document.documentElement.scrollWidth") <= width  # no sideways scrolling
     assert outside == []  # nothing fetched from outside: the page works offline
+
+
+def test_the_owners_words_appear_in_an_open_page_without_the_visitor_typing(
+    browser, start_app, settings, fake_openai, fake_telegram, tmp_path
+):
+    app = start_app(settings)
+    fake_openai.default = say("Hello! Ada will be glad you asked.")
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(app.demo.local_url)
+    box = page.locator("textarea").first
+    box.fill("Can I talk to Ada herself?")
+    box.press("Enter")
+    page.get_by_text("Ada will be glad you asked.").first.wait_for(timeout=10_000)
+
+    fake_telegram.push("/say 1 Hi, this is Ada: happy to talk!")
+    started = time.monotonic()
+    page.get_by_text("happy to talk!").first.wait_for(timeout=8_000)
+    assert time.monotonic() - started < 6  # the page checks every 4 s
+    assert page.get_by_text("Ada Lovelace (in person):").count() >= 1
+    page.screenshot(path=str(tmp_path / "takeover.png"), full_page=True)
+    deadline = time.monotonic() + 10
+    while not any("Delivered to conversation #1" in t for t in fake_telegram.sent_texts()) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert any("Delivered to conversation #1" in t for t in fake_telegram.sent_texts()), fake_telegram.sent_texts()
+
+    fake_openai.default = say("Noted.")
+    box.fill("Thanks!")
+    box.press("Enter")
+    page.get_by_text("Noted.").first.wait_for(timeout=10_000)
+    history = [(m["role"], m["content"]) for m in fake_openai.requests[-1]["messages"][1:]]
+    assert ("assistant", "[Ada Lovelace, in person] Hi, this is Ada: happy to talk!") in history
+    assert page.get_by_text("happy to talk!").count() >= 1  # still on the page after the next reply

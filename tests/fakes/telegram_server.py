@@ -96,6 +96,9 @@ class FakeTelegram(LocalServer):
         self.username = "replica_test_bot"
         self.webhook_url = ""  # while set, getUpdates is refused with 409, as Telegram does
         self.chat_actions: list[dict] = []
+        self.callbacks: dict[str, dict] = {}  # callback_query id -> the query, for answerCallbackQuery
+        self.callback_answers: list[dict] = []  # every answerCallbackQuery accepted
+        self.markup_edits: list[dict] = []  # every editMessageReplyMarkup accepted
         self.delivered: list[Delivered] = []
         self.attempts: list[tuple[float, int]] = []  # (time, status answered)
         self.failures: deque[tuple[int, float | None]] = deque()
@@ -166,6 +169,30 @@ class FakeTelegram(LocalServer):
         """What ``TELEGRAM_API_BASE`` is set to, prefix included."""
         return self.url + self.prefix
 
+    def push_callback(self, data: str, message_id: int, chat_id: str | None = None) -> str:
+        """Queue a button press on delivered message ``message_id``, as a ``callback_query`` update; return its id."""
+        delivered = next(d for d in self.delivered if d.message_id == message_id)
+        chat = {"id": int(chat_id or self.chat_id), "type": "private"}
+        with self._lock:
+            update_id = 500 + len(self.updates)
+            query_id = f"cq{update_id}"
+            query = {
+                "id": query_id,
+                "from": {"id": chat["id"], "is_bot": False, "first_name": "Someone"},
+                "chat_instance": "1",
+                "data": data,
+                "message": {
+                    "message_id": message_id,
+                    "chat": chat,
+                    "date": int(time.time()),
+                    "text": delivered.text,
+                    "reply_markup": delivered.payload.get("reply_markup"),
+                },
+            }
+            self.callbacks[query_id] = query
+            self.updates.append({"update_id": update_id, "callback_query": query})
+        return query_id
+
     def handle(self, method: str, path: str, headers: dict[str, str], body: Any) -> Response:
         if not path.startswith(self.prefix + "/"):
             return _error(404, "Not Found")
@@ -177,6 +204,10 @@ class FakeTelegram(LocalServer):
             return self._get_updates(body)
         if name in ("setMyCommands", "getMe", "getWebhookInfo", "deleteWebhook", "sendChatAction"):
             return self._bot_method(name, body)
+        if name == "answerCallbackQuery":
+            return self._answer_callback_query(body)
+        if name == "editMessageReplyMarkup":
+            return self._edit_reply_markup(body)
         with self._lock:
             hang = self.hangs.popleft() if self.hangs else None
         if hang is not None:
@@ -204,6 +235,38 @@ class FakeTelegram(LocalServer):
             if str(body.get("chat_id")) != self.chat_id:
                 return _error(400, "Bad Request: chat not found")
             self.chat_actions.append(body)
+        return Response(200, {"ok": True, "result": True})
+
+    def _answer_callback_query(self, body: dict) -> Response:
+        """As the Bot API: a known query id, answered once, with at most 200 characters of text."""
+        query_id = body.get("callback_query_id")
+        with self._lock:
+            known = isinstance(query_id, str) and query_id in self.callbacks
+            answered = any(a["callback_query_id"] == query_id for a in self.callback_answers)
+        if not known or answered:
+            return _error(400, "Bad Request: query is too old and response timeout expired or query ID is invalid")
+        if len(body.get("text") or "") > 200:
+            return _error(400, "Bad Request: MESSAGE_TOO_LONG")
+        with self._lock:
+            self.callback_answers.append(body)
+        return Response(200, {"ok": True, "result": True})
+
+    def _edit_reply_markup(self, body: dict) -> Response:
+        """As the Bot API: the bot's own message in that chat, a valid inline keyboard, and a real change."""
+        if str(body.get("chat_id")) != self.chat_id:
+            return _error(400, "Bad Request: chat not found")
+        delivered = next((d for d in self.delivered if d.message_id == body.get("message_id")), None)
+        if delivered is None:
+            return _error(400, "Bad Request: message to edit not found")
+        markup = body.get("reply_markup")
+        problem = markup_problem(markup, inline_only=True)
+        if problem:
+            return _error(400, f"Bad Request: {problem}")
+        if markup == delivered.payload.get("reply_markup"):
+            return _error(400, "Bad Request: message is not modified")
+        with self._lock:
+            delivered.payload["reply_markup"] = markup
+            self.markup_edits.append(body)
         return Response(200, {"ok": True, "result": True})
 
     def _get_updates(self, body: dict) -> Response:
@@ -262,6 +325,10 @@ class FakeTelegram(LocalServer):
         if self.too_long_next:
             self.too_long_next -= 1
             return _error(400, "Bad Request: message is too long")
+        if "reply_markup" in body:
+            problem = markup_problem(body["reply_markup"])
+            if problem:
+                return _error(400, f"Bad Request: {problem}")
         if len(shown.encode("utf-16-le")) // 2 > 4096:
             return _error(400, "Bad Request: message is too long")
         with self._lock:
@@ -275,6 +342,28 @@ class FakeTelegram(LocalServer):
             "text": shown,
         }
         return Response(200, {"ok": True, "result": result})
+
+
+def markup_problem(markup: Any, inline_only: bool = False) -> str | None:
+    """What the Bot API would refuse in a ``reply_markup``: an InlineKeyboardMarkup of rows of buttons,
+    each with text and 1-64 bytes of ``callback_data``; or a ForceReply."""
+    if not isinstance(markup, dict):
+        return "can't parse reply keyboard markup JSON object"
+    if "force_reply" in markup and not inline_only:
+        placeholder = markup.get("input_field_placeholder", "")
+        if markup["force_reply"] is not True or not isinstance(placeholder, str) or len(placeholder) > 64:
+            return "can't parse reply keyboard markup JSON object"
+        return None
+    rows = markup.get("inline_keyboard")
+    if not isinstance(rows, list) or not all(isinstance(row, list) for row in rows):
+        return "field \"inline_keyboard\" of the InlineKeyboardMarkup should be an Array of Arrays"
+    for button in (b for row in rows for b in row):
+        if not isinstance(button, dict) or not isinstance(button.get("text"), str) or not button["text"]:
+            return "can't parse inline keyboard button: Text buttons are unallowed in the inline keyboard"
+        data = button.get("callback_data")
+        if not isinstance(data, str) or not 1 <= len(data.encode()) <= 64:
+            return "BUTTON_DATA_INVALID"
+    return None
 
 
 def _error(code: int, description: str, parameters: dict | None = None) -> Response:

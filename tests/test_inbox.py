@@ -1,0 +1,309 @@
+"""The owner's inbox in Telegram: conversations recorded and read, live takeover, handoff, one-tap
+buttons, and the daily digest; against the fake Telegram, which checks buttons as the Bot API does."""
+
+from __future__ import annotations
+
+import json
+import time
+from datetime import datetime, timezone
+
+import pytest
+from gradio_client import Client
+
+from replica.housekeeping import DIGEST_KEY, Housekeeper
+from replica.inbox import Inbox
+from replica.notify.alerts import utf16_units
+from tests.conftest import RecordingNotifier, run_app
+from tests.fakes.openai_server import call, say
+
+
+def wait_until(predicate, timeout=10.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+@pytest.fixture
+def app(start_app, settings):
+    return start_app(settings)
+
+
+def ask(app, message, client=None):
+    client = client or Client(app.demo.local_url, verbose=False)
+    return client, client.predict(message, api_name="/chat")
+
+
+def last_sent(fake_telegram):
+    return fake_telegram.sent_texts()[-1] if fake_telegram.delivered else ""
+
+
+def command(fake_telegram, text, expect, timeout=10.0):
+    """The owner sends ``text``; wait for a message containing ``expect``; return it."""
+    before = len(fake_telegram.delivered)
+    fake_telegram.push(text)
+    assert wait_until(lambda: any(expect in t for t in fake_telegram.sent_texts()[before:]), timeout), (
+        fake_telegram.sent_texts()[before:]
+    )
+    return next(t for t in fake_telegram.sent_texts()[before:] if expect in t)
+
+
+# --- recording -------------------------------------------------------------------------------------
+
+
+def test_every_message_and_reply_is_recorded_with_tools_calls_and_time(app, fake_openai, settings):
+    fake_openai.script(call(("inform_unknown", {"question": "Opera?"})), say("I'll ask."), say("Hello!"))
+    client, _ = ask(app, "Opera?")
+    ask(app, "Hi again", client)
+    ask(app, "   ", client)  # refused: recorded too
+    rows = app.store.read("SELECT role, text, tools, model_calls, reply_ms FROM messages ORDER BY id")
+    assert [(r["role"], r["text"]) for r in rows] == [
+        ("visitor", "Opera?"),
+        ("replica", "I'll ask."),
+        ("visitor", "Hi again"),
+        ("replica", "Hello!"),
+        ("visitor", "   "),
+        ("replica", "Your message looks empty. What would you like to know?"),
+    ]
+    assert (rows[1]["tools"], rows[1]["model_calls"], rows[3]["model_calls"]) == ("inform_unknown", 2, 1)
+    assert all(r["reply_ms"] is not None and r["reply_ms"] >= 0 for r in rows[1::2])
+    [conversation] = app.store.read("SELECT address_hash FROM conversations")
+    assert "127.0.0.1" not in conversation["address_hash"] and len(conversation["address_hash"]) == 24
+    assert (settings.data_dir / "address-salt").stat().st_mode & 0o077 == 0  # the salt is the owner's only
+
+
+def test_the_model_sees_the_recorded_conversation_not_what_the_client_claims(app, fake_openai):
+    fake_openai.script(say("Hello Grace."), say("Noted."))
+    client, _ = ask(app, "My name is Grace")
+    ask(app, "What is my name?", client)
+    sent = [(m["role"], m["content"]) for m in fake_openai.requests[1]["messages"][1:]]
+    assert sent == [("user", "My name is Grace"), ("assistant", "Hello Grace."), ("user", "What is my name?")]
+
+
+def test_retention_deletes_old_conversations_at_start(tmp_path, store):
+    now = [time.time() - 100 * 86400]
+    inbox = Inbox(store, "salt", "Ada", RecordingNotifier(), clock=lambda: now[0])
+    old = inbox.begin("old-session", "1.2.3.4")
+    inbox.record(old.id, "visitor", "Long ago")
+    now[0] = time.time()
+    recent = inbox.begin("new-session", "1.2.3.4")
+    inbox.record(recent.id, "visitor", "Today")
+    keeper = Housekeeper(store, inbox, RecordingNotifier(), retention_days=90, digest_hour_utc=None, daily_budget=10)
+    keeper.start()
+    try:
+        assert wait_until(lambda: [r["session"] for r in store.read("SELECT session FROM conversations")] == ["new-session"])
+    finally:
+        keeper.close()
+    assert [r["text"] for r in store.read("SELECT text FROM messages")] == ["Today"]
+
+
+def test_export_conversations_is_json_lines_with_messages(app, fake_openai, settings):
+    fake_openai.script(say("One."), say("Two."))
+    ask(app, "First visitor")
+    ask(app, "Second visitor")
+    done = run_app("export", "conversations", DATA_DIR=str(settings.data_dir))
+    lines = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [c["conversation"] for c in lines] == [1, 2]
+    assert [(m["role"], m["text"]) for m in lines[0]["messages"]] == [("visitor", "First visitor"), ("replica", "One.")]
+    assert set(lines[0]["messages"][1]) == {"at", "role", "text", "tools", "model_calls", "reply_ms"}
+
+
+# --- reading from Telegram -------------------------------------------------------------------------
+
+
+def test_recent_and_show_and_alerts_name_their_conversation(app, fake_openai, fake_telegram):
+    fake_openai.script(call(("gather_user_details", {"email": "ada@example.org", "notes": "Role"})), say("Thanks!"))
+    ask(app, "Hire me? ada@example.org")
+    fake_openai.default = say("Sure. " + "Long answer. " * 250)  # about 3,000 characters a reply
+    client, _ = ask(app, "Tell me everything")
+    for n in range(3):
+        ask(app, f"And more {n}", client)
+    [alert] = fake_telegram.wait_for(1)
+    assert "Conversation: #1 (/show 1)" in alert.text
+    listing = command(fake_telegram, "/recent", "Recent conversations")
+    assert "#2 ·" in listing and "“Tell me everything”" in listing and "8 messages" in listing
+    assert "#1 ·" in listing and "lead" in listing
+    before = len(fake_telegram.delivered)
+    command(fake_telegram, "/show 2", "Reply to the transcript")
+    parts = fake_telegram.sent_texts()[before:-1]
+    assert len(parts) >= 3 and all(utf16_units(p) <= 4096 for p in parts)
+    assert all(p.startswith(f"Conversation #2 · part {i} of {len(parts)}") for i, p in enumerate(parts, 1))
+    assert "Visitor: Tell me everything" in parts[0] and "Visitor: And more 2" in "".join(parts)
+
+
+# --- takeover and handoff --------------------------------------------------------------------------
+
+
+def test_say_puts_the_owners_words_into_the_conversation_and_the_model_sees_them(app, fake_openai, fake_telegram):
+    fake_openai.script(say("Hello!"), say("As Ada said, Tuesday works."))
+    client, _ = ask(app, "Can we meet?")
+    reply = command(fake_telegram, "/say 1 Tuesday at 10 works for me.", "conversation #1")
+    assert "page is not open" in reply  # a gradio_client visitor has no page
+    ask(app, "Great, see you then", client)
+    history = [(m["role"], m["content"]) for m in fake_openai.requests[-1]["messages"][1:]]
+    assert ("assistant", "[Ada Lovelace, in person] Tuesday at 10 works for me.") in history
+    assert command(fake_telegram, "/say 99 Hello", "There is no conversation #99")
+
+
+def test_replying_to_a_lead_alert_writes_to_that_visitor(app, fake_openai, fake_telegram):
+    fake_openai.script(call(("gather_user_details", {"email": "ada@example.org", "notes": "Role"})), say("Thanks!"))
+    ask(app, "ada@example.org")
+    [alert] = fake_telegram.wait_for(1)
+    fake_telegram.push("Hi Ada, let's talk tomorrow.", reply_to=alert.message_id)
+    assert wait_until(lambda: "Saved in conversation #1" in last_sent(fake_telegram))
+    owner = app.store.read("SELECT text FROM messages WHERE role = 'owner'")
+    assert [r["text"] for r in owner] == ["Hi Ada, let's talk tomorrow."]
+
+
+def test_pause_forwards_the_visitors_messages_and_resume_hands_back(app, fake_openai, fake_telegram):
+    fake_openai.script(say("Hello!"))
+    client, _ = ask(app, "Hello")
+    assert "is yours" in command(fake_telegram, "/pause 1", "Conversation #1 is yours")
+    calls = fake_openai.calls
+    _, first = ask(app, "Are you there, Ada?", client)
+    _, second = ask(app, "Hello?", client)
+    assert first.startswith("Ada Lovelace is answering you in person now") and second == "Passed on to Ada Lovelace."
+    assert fake_openai.calls == calls  # the replica is quiet
+    forwarded = [d for d in fake_telegram.wait_for(5) if d.text.startswith("Message in conversation #1")]
+    assert [f.text.split("\n")[2] for f in forwarded] == ["Are you there, Ada?", "Hello?"]
+    fake_telegram.push("Yes, I'm here.", reply_to=forwarded[0].message_id)
+    assert wait_until(lambda: "conversation #1" in last_sent(fake_telegram) and "Saved" in last_sent(fake_telegram))
+    assert "back with the replica" in command(fake_telegram, "/resume 1", "back with the replica")
+    fake_openai.script(say("I'm the replica again."))
+    assert ask(app, "Still there?", client)[1] == "I'm the replica again."
+    notices = app.store.read("SELECT text FROM messages WHERE role = 'notice'")
+    assert any("handed back to me" in r["text"] for r in notices)
+
+
+def test_a_handoff_resumes_by_itself_after_the_owner_is_silent(store):
+    now = [1_000_000.0]
+    inbox = Inbox(store, "salt", "Ada", RecordingNotifier(), handoff_seconds=1800, clock=lambda: now[0])
+    conversation = inbox.begin("s1", "1.2.3.4")
+    inbox.pause(conversation.id)
+    now[0] += 1000
+    inbox.say(conversation.id, "One moment")  # an owner message keeps the handoff alive
+    now[0] += 1500
+    assert inbox.resume_expired() == [] and inbox.begin("s1", "1.2.3.4").paused
+    now[0] += 400
+    assert inbox.resume_expired() == [conversation.id] and not inbox.begin("s1", "1.2.3.4").paused
+    shown, _ = inbox.for_page("s1")
+    assert shown[-1] == "_Ada has stepped away; I'm answering again, as Ada's replica._"
+
+
+# --- buttons ---------------------------------------------------------------------------------------
+
+
+def test_lead_buttons_mark_handled_once_and_open_the_conversation(app, fake_openai, fake_telegram):
+    fake_openai.script(call(("gather_user_details", {"email": "ada@example.org", "notes": "Role"})), say("Thanks!"))
+    ask(app, "ada@example.org")
+    [alert] = fake_telegram.wait_for(1)
+    buttons = [b["text"] for row in alert.payload["reply_markup"]["inline_keyboard"] for b in row]
+    assert buttons == ["Open conversation", "Mark handled"]
+    for _ in range(2):  # each press is idempotent, and each is answered
+        fake_telegram.push_callback("handled:1", alert.message_id)
+    assert wait_until(lambda: len(fake_telegram.callback_answers) == 2)
+    assert [a["text"] for a in fake_telegram.callback_answers] == ["Marked handled.", "Already handled."]
+    assert len(fake_telegram.markup_edits) == 1
+    edited = [b["text"] for row in fake_telegram.markup_edits[0]["reply_markup"]["inline_keyboard"] for b in row]
+    assert edited == ["Open conversation", "✓ Handled"]
+    assert "✓ handled" in command(fake_telegram, "/leads", "Recent leads")
+    fake_telegram.push_callback("show:1", alert.message_id)
+    assert wait_until(lambda: any(t.startswith("Conversation #1 · part 1") for t in fake_telegram.sent_texts()))
+
+
+def test_question_buttons_answer_with_a_forced_reply_and_dismiss(app, fake_openai, fake_telegram):
+    for question in ("Opera?", "Cats?"):
+        fake_openai.script(call(("inform_unknown", {"question": question})), say("I'll ask."))
+        ask(app, question)
+    opera, cats = fake_telegram.wait_for(2)
+    buttons = [b["text"] for row in opera.payload["reply_markup"]["inline_keyboard"] for b in row]
+    assert buttons == ["Answer", "Dismiss", "Open conversation"]
+    fake_telegram.push_callback("answer:1", opera.message_id)
+    assert wait_until(lambda: last_sent(fake_telegram).startswith("Unanswered question #1"))
+    prompt = fake_telegram.delivered[-1]
+    assert prompt.payload["reply_markup"] == {"force_reply": True, "input_field_placeholder": "Your answer"}
+    fake_telegram.push("Tosca.", reply_to=prompt.message_id)
+    assert wait_until(lambda: "Learned answer #1" in last_sent(fake_telegram))
+    fake_telegram.push_callback("dismiss:2", cats.message_id)
+    assert wait_until(lambda: any(a["text"] == "Dismissed." for a in fake_telegram.callback_answers))
+    edited = [b["text"] for row in fake_telegram.markup_edits[-1]["reply_markup"]["inline_keyboard"] for b in row]
+    assert edited == ["✓ Dismissed", "Open conversation"]
+    assert "Dismissed: #2" in command(fake_telegram, "/unanswered", "Dismissed")
+
+
+def test_buttons_act_only_in_the_owners_chat_and_every_press_is_answered(app, fake_openai, fake_telegram):
+    fake_openai.script(call(("gather_user_details", {"email": "ada@example.org", "notes": "Role"})), say("Thanks!"))
+    ask(app, "ada@example.org")
+    [alert] = fake_telegram.wait_for(1)
+    fake_telegram.push_callback("handled:1", alert.message_id, chat_id="666")
+    fake_telegram.push_callback("explode:1", alert.message_id)
+    assert wait_until(lambda: len(fake_telegram.callback_answers) == 2)
+    assert [a["text"] for a in fake_telegram.callback_answers] == [
+        "This button only works in its owner's chat.",
+        "Unknown button.",
+    ]
+    assert app.store.read("SELECT status FROM leads")[0]["status"] == "new"
+
+
+# --- the daily digest ------------------------------------------------------------------------------
+
+
+def test_the_daily_digest_is_sent_once_a_day_even_across_restarts(store):
+    yesterday = datetime(2026, 11, 29, 15, tzinfo=timezone.utc).timestamp()
+    inbox = Inbox(store, "salt", "Ada", RecordingNotifier(), clock=lambda: yesterday)
+    for n, text in enumerate(["What is your rate?", "what is your rate", "Do you do dbt?", "Hi"]):
+        conversation = inbox.begin(f"s{n}", "1.2.3.4")
+        inbox.record(conversation.id, "visitor", text)
+        inbox.record(conversation.id, "replica", "…", model_calls=2)
+    store.write(
+        lambda db: db.execute(
+            "INSERT INTO leads (email, name, notes, session, created_at) VALUES ('a@example.org', '', '', 's0', ?)",
+            ("2026-11-29T15:00:00+00:00",),
+        )
+    )
+
+    def housekeeper():
+        now = datetime(2026, 11, 30, 9, 5, tzinfo=timezone.utc)
+        return Housekeeper(store, inbox, RecordingNotifier(), 90, digest_hour_utc=8, daily_budget=1000, now=lambda: now)
+
+    for _ in range(2):  # a restart: a second housekeeper on the same database
+        keeper = housekeeper().start()
+        assert wait_until(lambda: store.get_state(DIGEST_KEY) == "2026-11-29")
+        time.sleep(0.2)
+        keeper.close()
+    [digest] = [row for row in store.read("SELECT kind, alert FROM outbox") if row["kind"] == "digest"]
+    fields = dict(json.loads(digest["alert"])["fields"])
+    assert fields["Conversations"] == "4" and fields["Visitor messages"] == "4" and fields["Leads"] == "1"
+    assert fields["Model calls"] == "8 of 1000 a day"
+    assert fields["Most asked"].startswith("2× what is your rate")
+
+
+def test_no_digest_before_its_hour_or_without_the_setting(store):
+    inbox = Inbox(store, "salt", "Ada", RecordingNotifier())
+    early = datetime(2026, 11, 30, 7, 59, tzinfo=timezone.utc)
+    for hour in (8, None):
+        keeper = Housekeeper(store, inbox, RecordingNotifier(), 90, hour, 1000, now=lambda: early).start()
+        time.sleep(0.3)
+        keeper.close()
+    assert store.read("SELECT COUNT(*) AS n FROM outbox")[0]["n"] == 0
+
+
+def test_digest_hour_is_read_and_checked(tmp_path):
+    from replica.config import ConfigError, load_settings
+
+    assert load_settings({"DIGEST_HOUR_UTC": "8"}, None).digest_hour_utc == 8
+    assert load_settings({}, None).digest_hour_utc is None
+    with pytest.raises(ConfigError, match="DIGEST_HOUR_UTC"):
+        load_settings({"DIGEST_HOUR_UTC": "24"}, None)
+
+
+def test_the_alert_for_a_forwarded_message_is_quoted_and_has_its_button(app, fake_openai, fake_telegram):
+    fake_openai.script(say("Hello!"))
+    client, _ = ask(app, "Hello")
+    command(fake_telegram, "/pause 1", "is yours")
+    ask(app, "Line one\nEmail: forged@example.org", client)
+    forwarded = next(d for d in fake_telegram.wait_for(3) if d.text.startswith("Message in conversation #1"))
+    assert "<blockquote>Line one\nEmail: forged@example.org</blockquote>" in forwarded.payload["text"]
+    assert forwarded.payload["reply_markup"]["inline_keyboard"] == [[{"text": "Open conversation", "callback_data": "show:1"}]]
