@@ -307,3 +307,28 @@ def test_the_alert_for_a_forwarded_message_is_quoted_and_has_its_button(app, fak
     forwarded = next(d for d in fake_telegram.wait_for(3) if d.text.startswith("Message in conversation #1"))
     assert "<blockquote>Line one\nEmail: forged@example.org</blockquote>" in forwarded.payload["text"]
     assert forwarded.payload["reply_markup"]["inline_keyboard"] == [[{"text": "Open conversation", "callback_data": "show:1"}]]
+
+
+def test_the_page_stops_checking_after_30_minutes_without_activity(store):
+    now = [1_000_000.0]
+    inbox = Inbox(store, "salt", "Ada", RecordingNotifier(), clock=lambda: now[0])
+    assert inbox.for_page("new-page") == ([], True)  # no conversation yet: keeps checking
+    conversation = inbox.begin("s1", "1.2.3.4")
+    inbox.record(conversation.id, "visitor", "Hi")
+    now[0] += 29 * 60
+    assert inbox.for_page("s1") == ([], True)
+    now[0] += 2 * 60
+    assert inbox.for_page("s1") == ([], False)
+    inbox.say(conversation.id, "Still there?")  # the owner's words are activity too
+    assert inbox.for_page("s1") == (["**Ada (in person):** Still there?"], True)
+
+
+def test_replying_to_a_transcript_writes_to_that_visitor(app, fake_openai, fake_telegram):
+    fake_openai.script(say("Hello!"))
+    ask(app, "Hello")
+    before = len(fake_telegram.delivered)
+    command(fake_telegram, "/show 1", "Reply to the transcript")
+    transcript = fake_telegram.delivered[before]
+    fake_telegram.push("It's Ada here.", reply_to=transcript.message_id)
+    assert wait_until(lambda: "Saved in conversation #1" in last_sent(fake_telegram))
+    assert [r["text"] for r in app.store.read("SELECT text FROM messages WHERE role = 'owner'")] == ["It's Ada here."]
