@@ -6,7 +6,7 @@ import argparse
 import logging
 import os
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 import openai
@@ -22,6 +22,7 @@ from replica.notify.delivery import LogNotifier, OutboxSender
 from replica.notify.telegram import TelegramClient
 from replica.housekeeping import Housekeeper
 from replica.inbox import Inbox, load_salt
+from replica.owner import owner_avatar, owner_name
 from replica.owner_bot import OwnerBot
 from replica.owner_inbox import InboxCommands
 from replica.persona import SystemPrompt
@@ -112,7 +113,7 @@ def make_model_client(settings: Settings) -> openai.OpenAI | None:
 
 
 def page_text(settings: Settings) -> PageText:
-    """The page's words, from the templates in ``prompts/``."""
+    """The page's words, from the templates in ``prompts/``, and the owner's face."""
     from replica.ui import PageText
 
     owner = settings.owner_name
@@ -121,6 +122,7 @@ def page_text(settings: Settings) -> PageText:
         description=render_prompt("page.md", owner_name=owner).strip(),
         greeting=render_prompt("greeting.md", owner_name=owner).strip(),
         examples=read_lines("examples.txt")[:4],
+        avatar=owner_avatar(settings, owner),
     )
 
 
@@ -129,6 +131,7 @@ def create_app(settings: Settings) -> App:
     from replica.ui import build_demo
 
     store = open_store(settings)
+    settings = replace(settings, owner_name=owner_name(settings))  # the page always names a person
     index = KnowledgeIndex.load(settings.knowledge_dir, settings.data_dir / "knowledge-index")
     system_prompt = SystemPrompt(settings.owner_name, index, store, settings.knowledge_budget_chars)
     system_prompt("")  # a template mistake stops the start, not a visitor's message
@@ -212,7 +215,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.exit(2, f"Storage error: {exc}\n")
     from replica.ui import serve
 
-    log.info("Serving %s's replica with model %s", settings.owner_name, settings.openai_model)
+    log.info("Serving %s's replica with model %s", app.replica.inbox.owner_name, settings.openai_model)
     serve(app.demo, server_name=settings.server_name, server_port=settings.server_port)
     return 0
 

@@ -57,6 +57,7 @@ class Settings:
     telegram_poll_seconds: int = 25  # getUpdates long-poll length
     model_timeout_seconds: float = 60.0
     model_max_retries: int = 2
+    owner_avatar: str | None = None  # a path or URL; None: avatar.* in KNOWLEDGE_DIR, else initials
     conversation_retention_days: int = 90
     digest_hour_utc: int | None = None
     telegram_unreachable_warning_seconds: float = 300.0  # warn once Telegram has been unreachable this long
@@ -160,6 +161,7 @@ def load_settings(environ: Mapping[str, str], dotenv_path: str | Path | None = "
         server_name=text("GRADIO_SERVER_NAME"),
         server_port=number("GRADIO_SERVER_PORT", 0, minimum=0) or None,
         space_id=text("SPACE_ID"),
+        owner_avatar=text("OWNER_AVATAR"),
         conversation_retention_days=number("CONVERSATION_RETENTION_DAYS", 90),
         digest_hour_utc=hour("DIGEST_HOUR_UTC"),
     )

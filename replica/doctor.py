@@ -20,6 +20,7 @@ import openai
 from replica.config import DEFAULT_OWNER_NAME, Settings
 from replica.knowledge import read_documents, render_knowledge
 from replica.notify.telegram import TelegramClient, TelegramError
+from replica.owner import owner_name
 from replica.prompts import PromptError, render_prompt
 from replica.store import Store, StoreError, check_writable
 
@@ -263,6 +264,6 @@ def check_knowledge(settings: Settings) -> Iterator[Check]:
 def check_page(settings: Settings) -> Iterator[Check]:
     """The name on the page."""
     if settings.owner_name == DEFAULT_OWNER_NAME:
-        yield warn("page", f"OWNER_NAME is not set: the page calls you {DEFAULT_OWNER_NAME!r}", "set OWNER_NAME")
+        yield warn("page", f"OWNER_NAME is not set: the page calls you {owner_name(settings)!r}", "set OWNER_NAME")
     else:
         yield ok("page", f"OWNER_NAME is {settings.owner_name!r}")

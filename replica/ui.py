@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import logging
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Callable, Iterator
 
 import gradio as gr
@@ -27,10 +28,9 @@ THEME = gr.themes.Soft(
     font=[gr.themes.Font("system-ui"), gr.themes.Font("-apple-system"), gr.themes.Font("Segoe UI"), "sans-serif"],
     font_mono=[gr.themes.Font("ui-monospace"), gr.themes.Font("Menlo"), "monospace"],
 )
-CSS = """
-.gradio-container { max-width: 860px !important; margin: 0 auto !important; }
-@media (max-width: 480px) { .gradio-container { padding: 4px !important; } h1 { font-size: 1.4rem !important; } }
-"""
+PAGE_DIR = Path(__file__).resolve().parent / "page"
+CSS = (PAGE_DIR / "page.css").read_text(encoding="utf-8")
+HEAD = f"<script>\n{(PAGE_DIR / 'page.js').read_text(encoding='utf-8')}\n</script>"
 
 
 @dataclass(frozen=True)
@@ -41,6 +41,7 @@ class PageText:
     description: str
     greeting: str
     examples: list[str]
+    avatar: str | None = None  # the owner's face beside the replica's messages: a file path or a URL
 
 
 def client_address(request: gr.Request | None, trusted_proxy_hops: int) -> str:
@@ -70,6 +71,14 @@ def session_id(request: gr.Request | None) -> str:
 
 
 OwnerWords = Callable[[str], tuple[list[str], bool]]
+PLACEHOLDER = "Ask me something…"
+
+
+class ReplicaChat(gr.ChatInterface):
+    """Gradio's ChatInterface, keeping the text box's placeholder while a reply streams (Gradio blanks it)."""
+
+    def _clear_and_save_textbox(self, message: str) -> tuple[gr.Textbox, str]:
+        return gr.Textbox("", interactive=False, placeholder=PLACEHOLDER), message
 CHECK_SECONDS = 4  # how often an open page asks for the owner's words: one light request, outside the queue
 
 
@@ -97,12 +106,28 @@ def build_demo(
             yield UNEXPECTED
 
     with gr.Blocks(title=page.title, fill_height=True, delete_cache=(600, 600)) as demo:  # temp files: swept
-        chat_page = gr.ChatInterface(
+        chat_page = ReplicaChat(
             chat,
-            # The greeting is the empty chat's placeholder, so the example questions show beside it and
-            # the visitor's history starts with the visitor's own first message.
-            chatbot=gr.Chatbot(placeholder=page.greeting, show_label=False, layout="bubble"),
-            textbox=gr.Textbox(placeholder="Ask me something…", submit_btn=True, stop_btn=True, show_label=False),
+            # The greeting is the empty chat's placeholder (styled as the first bubble), so the example
+            # questions show beside it and the visitor's history starts with their own first message.
+            chatbot=gr.Chatbot(
+                placeholder=page.greeting,
+                show_label=False,
+                layout="bubble",
+                buttons=["copy"],
+                avatar_images=(None, page.avatar),
+                elem_id="replica-chat",
+                scale=1,
+                height=None,
+            ),
+            textbox=gr.Textbox(
+                placeholder=PLACEHOLDER,
+                submit_btn=True,
+                stop_btn=True,
+                show_label=False,
+                elem_id="replica-input",
+                autofocus=True,
+            ),
             title=page.title,
             description=page.description,
             examples=page.examples or None,
@@ -162,6 +187,7 @@ def serve(demo: gr.Blocks, **launch_options: Any) -> None:
     demo.launch(
         theme=THEME,
         css=CSS,
+        head=HEAD,
         footer_links=[],
         max_file_size="1mb",
         app_kwargs={"middleware": [Middleware(RequestGuard)]},

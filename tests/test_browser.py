@@ -7,11 +7,16 @@ a failure instead. No browser is ever downloaded by the tests.
 from __future__ import annotations
 
 import os
+import threading
 import time
+from dataclasses import replace
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
 
+from tests.conftest import ROOT
 from tests.fakes.openai_server import say
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -103,3 +108,166 @@ def test_the_owners_words_appear_in_an_open_page_without_the_visitor_typing(
     history = [(m["role"], m["content"]) for m in fake_openai.requests[-1]["messages"][1:]]
     assert ("assistant", "[Ada Lovelace, in person] Hi, this is Ada: happy to talk!") in history
     assert page.get_by_text("happy to talk!").count() >= 1  # still on the page after the next reply
+
+
+# --- a page visitors enjoy on any screen -----------------------------------------------------------
+
+SIZES = [(1280, 900), (390, 844)]
+LONG = "I build data pipelines for small teams, with Airflow, dbt and BigQuery, and I keep them boring. " * 3
+VISITOR_BUTTONS = {"Send", "Stop", "Copy message"}
+
+
+def serious_accessibility_problems(page) -> list[str]:
+    """axe-core's serious and critical violations on the page, as "rule: target" lines."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    violations = Axe().run(page).response["violations"]
+    return [
+        f"{v['id']}: {node['target']}" for v in violations if v["impact"] in ("serious", "critical") for node in v["nodes"]
+    ]
+
+
+def visible_buttons(page) -> list[str]:
+    """The accessible name of every visible button ("" for one without a name)."""
+    return page.evaluate(
+        """Array.from(document.querySelectorAll('button'))
+            .filter(b => b.offsetParent !== null && getComputedStyle(b).visibility !== 'hidden')
+            .map(b => (b.getAttribute('aria-label') || b.innerText || '').trim())"""
+    )
+
+
+def send(page, text, with_button=False):
+    box = page.locator("#replica-input textarea")
+    box.fill(text)
+    if with_button:
+        page.get_by_role("button", name="Send").click()
+    else:
+        box.press("Enter")
+
+
+@pytest.mark.parametrize("width, height", SIZES, ids=["desktop", "phone"])
+def test_the_page_fills_the_screen_keeps_focus_and_offers_only_what_visitors_use(
+    browser, app_url, fake_openai, tmp_path, width, height
+):
+    fake_openai.default = say(LONG, pieces=4, piece_delay=0.05)
+    page = browser.new_page(viewport={"width": width, "height": height})
+    page.goto(app_url)
+    page.get_by_text("What kind of work do you do?").first.wait_for()
+    assert serious_accessibility_problems(page) == []
+    page.screenshot(path=str(tmp_path / f"empty-{width}.png"))
+
+    # 5: the greeting is a bubble; the examples are chips, and tapping one asks it
+    greeting = page.locator("#replica-chat .placeholder").first
+    style = greeting.evaluate("e => getComputedStyle(e)")
+    assert float(style["paddingLeft"].rstrip("px")) >= 8 and float(style["borderTopLeftRadius"].rstrip("px")) >= 8
+    chips = page.locator("#replica-chat button.example")
+    assert chips.count() == 4
+    for chip in chips.all():
+        chip_style = chip.evaluate("e => getComputedStyle(e)")
+        assert float(chip_style["borderTopLeftRadius"].rstrip("px")) >= 12 and chip_style["borderTopStyle"] == "solid"
+    chips.first.click()
+    page.get_by_text("I keep them boring").first.wait_for(timeout=10_000)
+    assert fake_openai.requests[0]["messages"][-1]["content"] == "What kind of work do you do?"
+
+    # 1: focus stays in the box after sending by Enter and by the button; the placeholder stays
+    box = page.locator("#replica-input textarea")
+    for n, with_button in enumerate([False, True, False]):
+        send(page, f"Question {n}", with_button)
+        page.wait_for_function(f"() => document.querySelectorAll('#replica-chat .message-row, #replica-chat .message').length >= {2 * (n + 2)}", timeout=10_000)
+        page.wait_for_function("() => !document.querySelector('#replica-input textarea').disabled", timeout=10_000)
+        if width > 800:  # "on desktop"
+            page.wait_for_function("() => document.activeElement === document.querySelector('#replica-input textarea')", timeout=5_000)
+        assert box.get_attribute("placeholder") == "Ask me something…"
+    page.wait_for_timeout(500)
+
+    # 2: the chat fills the height below the header; the newest message is in view; the page does not scroll
+    layout = page.evaluate(
+        """() => {
+            const chat = document.getElementById('replica-chat').getBoundingClientRect();
+            const input = document.getElementById('replica-input').getBoundingClientRect();
+            const title = document.querySelector('h1').getBoundingClientRect();
+            const bubbles = document.querySelectorAll('#replica-chat .message');
+            const last = bubbles[bubbles.length - 1].getBoundingClientRect();
+            return {chatTop: chat.top, chatBottom: chat.bottom, inputBottom: input.bottom, titleBottom: title.bottom,
+                    lastTop: last.top, lastBottom: last.bottom, pageHeight: document.scrollingElement.scrollHeight};
+        }"""
+    )
+    assert layout["titleBottom"] <= layout["chatTop"] and layout["inputBottom"] >= height - 48  # no blank band
+    assert layout["pageHeight"] <= height + 2  # the page itself never scrolls the header away
+    assert layout["chatTop"] <= layout["lastTop"] and layout["lastBottom"] <= layout["chatBottom"] + 1
+
+    # 3: only send, stop and copy; every button has a name
+    names = [name for name in visible_buttons(page) if not name.startswith("Select example")]
+    assert "" not in names and set(names) <= VISITOR_BUTTONS, names
+    for gone in ("Retry", "Undo", "Clear", "Share", "Copy conversation", "Flag"):
+        assert gone not in names
+
+    # 4: the owner's face beside the replica's messages, served by the app itself
+    avatars = page.locator("#replica-chat img").evaluate_all("imgs => imgs.map(i => i.src)")
+    assert avatars and all(src.startswith(app_url.rstrip("/")) for src in avatars)
+
+    assert serious_accessibility_problems(page) == []
+    page.screenshot(path=str(tmp_path / f"conversation-{width}.png"))
+
+
+@pytest.mark.parametrize("width, height", SIZES, ids=["desktop", "phone"])
+def test_a_deep_link_asks_its_question_once(browser, app_url, fake_openai, width, height):
+    fake_openai.default = say("I work on data pipelines.")
+    page = browser.new_page(viewport={"width": width, "height": height})
+    page.goto(app_url + "?q=What%20do%20you%20work%20on%3F")
+    page.get_by_text("I work on data pipelines.").first.wait_for(timeout=15_000)
+    assert [r["messages"][-1]["content"] for r in fake_openai.requests] == ["What do you work on?"]
+    assert "q=" not in page.url
+    page.reload()
+    page.get_by_text("What kind of work do you do?").first.wait_for()
+    page.wait_for_timeout(1500)
+    assert fake_openai.calls == 1  # not asked again on reload
+
+
+EMBED = (ROOT / "README.md").read_text().split("<!-- embed -->")[1].split("```html")[1].split("```")[0]
+
+
+@pytest.mark.parametrize("width, height", SIZES, ids=["desktop", "phone"])
+def test_the_readme_embedding_snippet_streams_an_answer_in_another_page(
+    browser, app_url, fake_openai, tmp_path, width, height
+):
+    site = tmp_path / "site"
+    site.mkdir()
+    snippet = EMBED.replace("https://YOUR-SPACE.hf.space", app_url.rstrip("/"))
+    (site / "index.html").write_text(f"<!doctype html><html lang='en'><title>My site</title><body><h1>Me</h1>{snippet}</body></html>")
+    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(SimpleHTTPRequestHandler, directory=str(site)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        fake_openai.default = say(ANSWER, pieces=10, piece_delay=0.2)
+        page = browser.new_page(viewport={"width": width, "height": height})
+        page.goto(f"http://127.0.0.1:{server.server_address[1]}/index.html")
+        frame = page.frame_locator("iframe")
+        frame.locator("#replica-input textarea").fill("What do you do?")
+        frame.locator("#replica-input textarea").press("Enter")
+        frame.get_by_text("I design data pipelines", exact=False).first.wait_for(timeout=10_000)
+        assert frame.get_by_text(ANSWER).count() == 0  # streamed: a partial answer first
+        frame.get_by_text(ANSWER).first.wait_for(timeout=10_000)
+        page.screenshot(path=str(tmp_path / f"embedded-{width}.png"))
+    finally:
+        server.shutdown()
+
+
+def test_a_full_queue_says_so_and_keeps_the_typed_text(browser, start_app, settings, fake_openai):
+    from gradio_client import Client
+
+    app = start_app(replace(settings, queue_concurrency=1, queue_max_size=1))
+    fake_openai.default = say("Slow answer.", delay=4)
+    jobs = [Client(app.demo.local_url, verbose=False).submit(f"Busy {n}", api_name="/chat") for n in range(3)]
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(app.demo.local_url)
+    time.sleep(1)  # the three jobs fill the single worker and the one place in line
+    send(page, "Are you free next week?")
+    page.get_by_text("So many people are asking right now").wait_for(timeout=10_000)
+    page.wait_for_function(
+        "() => document.querySelector('#replica-input textarea').value === 'Are you free next week?'", timeout=5_000
+    )
+    for job in jobs:
+        try:
+            job.result(timeout=30)
+        except Exception:
+            pass  # the third of them was turned away too

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import requests
 from gradio_client import Client
 
 from tests.conftest import served_app
@@ -10,6 +11,8 @@ from tests.conftest import served_app
 def test_python_app_py_serves_without_keys_and_says_what_to_configure(tmp_path):
     log_file = tmp_path / "app.log"
     with served_app(log_file) as (url, _):
+        page = requests.get(url, timeout=10).text
+        assert "Jordan Avery — AI replica" in page and "the owner" not in page  # named from the knowledge
         answer = Client(url, verbose=False).predict("Hello, who are you?", api_name="/chat")
         assert "not connected to a language model" in answer and "OPENAI_API_KEY" in answer
     output = log_file.read_text()

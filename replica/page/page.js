@@ -1,0 +1,124 @@
+// The visitor's page: focus that stays in the box, a deep link that asks once, and a queue-full
+// notice that keeps the typed text. Plain script in <head>; it loads nothing from anywhere.
+(() => {
+  const MAX_QUESTION = 4000;
+  const box = () => document.querySelector("#replica-input textarea");
+  const sendButton = () => document.querySelector("#replica-input button.submit-button");
+  const desktop = () => window.matchMedia("(pointer: fine)").matches;
+  let lastSent = "";
+  let refocusTimer = null;
+
+  // After a message is sent, put the cursor back in the box as soon as Gradio enables it again.
+  function refocusSoon() {
+    clearInterval(refocusTimer);
+    const until = Date.now() + 120000;
+    refocusTimer = setInterval(() => {
+      const b = box();
+      if (Date.now() > until) clearInterval(refocusTimer);
+      if (b && !b.disabled && desktop()) {
+        if (document.activeElement !== b) b.focus();
+        clearInterval(refocusTimer);
+      }
+    }, 100);
+  }
+
+  document.addEventListener("keydown", (event) => {
+    const b = box();
+    if (b && event.target === b && event.key === "Enter" && !event.shiftKey && b.value.trim()) {
+      lastSent = b.value;
+      refocusSoon();
+    }
+  }, true);
+  document.addEventListener("click", (event) => {
+    const b = box();
+    if (b && event.target.closest && event.target.closest("#replica-input button.submit-button")) {
+      lastSent = b.value;
+      refocusSoon();
+    }
+  }, true);
+
+  function typeInto(text) {
+    const b = box();
+    if (!b) return;
+    b.value = text;
+    b.dispatchEvent(new Event("input", { bubbles: true }));
+  }
+
+  // A full queue: say so in the page, and give the visitor their words back.
+  function showBusy() {
+    let notice = document.getElementById("replica-busy");
+    if (!notice) {
+      notice = document.createElement("div");
+      notice.id = "replica-busy";
+      notice.setAttribute("role", "status");
+      const input = document.getElementById("replica-input");
+      (input ? input.parentNode : document.body).insertBefore(notice, input);
+    }
+    notice.textContent = "So many people are asking right now. Please try again in a minute: your message is still in the box.";
+    notice.hidden = false;
+    const words = lastSent;
+    setTimeout(() => { typeInto(words); const b = box(); if (b) b.focus(); }, 400);
+    setTimeout(() => { notice.hidden = true; }, 60000);
+  }
+  const realFetch = window.fetch.bind(window);
+  window.fetch = async (...args) => {
+    const response = await realFetch(...args);
+    const url = String((args[0] && args[0].url) || args[0]);
+    if (response.status === 503 && url.includes("/queue/join")) showBusy();
+    return response;
+  };
+
+  // ?q=…: ask that question at once, once; the address loses it, so a reload does not ask again.
+  const params = new URLSearchParams(location.search);
+  const question = (params.get("q") || "").trim().slice(0, MAX_QUESTION);
+  if (question) {
+    params.delete("q");
+    const rest = params.toString();
+    history.replaceState(null, "", location.pathname + (rest ? "?" + rest : "") + location.hash);
+    const started = Date.now();
+    const ask = setInterval(() => {
+      const b = box();
+      const send = sendButton();
+      if (Date.now() - started > 30000) clearInterval(ask);
+      if (b && send && !b.disabled) {
+        clearInterval(ask);
+        typeInto(question);
+        setTimeout(() => { lastSent = question; send.click(); refocusSoon(); }, 100);
+      }
+    }, 100);
+  }
+})();
+
+// Every button has an accessible name (Gradio's send and stop icons come without one), and the
+// example questions are a group of buttons (Gradio marks them as a list without list items).
+(() => {
+  const names = { "submit-button": "Send", "stop-button": "Stop" };
+  const label = () => {
+    for (const [cls, name] of Object.entries(names)) {
+      document.querySelectorAll(`button.${cls}:not([aria-label])`).forEach((b) => b.setAttribute("aria-label", name));
+    }
+    document.querySelectorAll("#replica-chat .examples[role=list]").forEach((group) => {
+      group.setAttribute("role", "group");
+      group.setAttribute("aria-label", "Example questions");
+    });
+  };
+  new MutationObserver(label).observe(document.documentElement, { childList: true, subtree: true });
+})();
+
+// The chat fills the window below the header, input included, and scrolls inside itself.
+(() => {
+  function fit() {
+    const chat = document.getElementById("replica-chat");
+    const input = document.getElementById("replica-input");
+    if (!chat || !input) return;
+    const chatBox = chat.getBoundingClientRect();
+    const below = input.getBoundingClientRect().bottom - chatBox.bottom + 12; // the input, and a margin
+    let height = Math.max(200, Math.floor(window.innerHeight - (chatBox.top + window.scrollY) - below));
+    const set = (h) => { chat.style.height = h + "px"; chat.style.maxHeight = h + "px"; };
+    if (chat.style.height !== height + "px") set(height);
+    const overflow = document.scrollingElement.scrollHeight - window.innerHeight;  // padding below the input
+    if (overflow > 0 && height - overflow >= 200) set(height - overflow);
+  }
+  window.addEventListener("resize", fit);
+  new MutationObserver(() => requestAnimationFrame(fit)).observe(document.documentElement, { childList: true, subtree: true });
+})();
