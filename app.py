@@ -66,7 +66,7 @@ class App:
 def open_store(settings: Settings) -> Store:
     """The database in ``DATA_DIR``, with the per-visitor alert caps applied."""
     caps = {"lead": settings.lead_alerts_per_visitor, "question": settings.question_alerts_per_visitor}
-    return Store(settings.database_path, alert_caps=caps)
+    return Store(settings.database_path, alert_caps=caps, database_url=settings.database_url)
 
 
 def make_notifier(settings: Settings, store: Store) -> Notifier:
@@ -197,7 +197,7 @@ def main(argv: list[str] | None = None) -> int:
         settings = load_settings(os.environ)
     except ConfigError as exc:
         parser.exit(2, f"Configuration error: {exc}\n")
-    setup_logging([settings.openai_api_key, settings.telegram_bot_token])
+    setup_logging([settings.openai_api_key, settings.telegram_bot_token, settings.database_url])
     if args.command == "telegram-setup":
         return telegram_setup(settings, sys.stdout, args.write, args.delete_webhook, args.wait)
     if args.command == "doctor":

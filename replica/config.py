@@ -57,6 +57,7 @@ class Settings:
     telegram_poll_seconds: int = 25  # getUpdates long-poll length
     model_timeout_seconds: float = 60.0
     model_max_retries: int = 2
+    database_url: str | None = field(default=None, repr=False)  # PostgreSQL; None: SQLite in DATA_DIR
     owner_avatar: str | None = None  # a path or URL; None: avatar.* in KNOWLEDGE_DIR, else initials
     conversation_retention_days: int = 90
     digest_hour_utc: int | None = None
@@ -84,6 +85,13 @@ class Settings:
     def telegram_configured(self) -> bool:
         """True when both the bot token and the owner's chat id are set."""
         return bool(self.telegram_bot_token and self.telegram_chat_id)
+
+
+def database_url(value: str | None) -> str | None:
+    """``DATABASE_URL``, which must be a PostgreSQL address when set."""
+    if value and not value.startswith(("postgresql://", "postgres://")):
+        raise ConfigError("DATABASE_URL must start with postgresql:// (leave it empty for SQLite in DATA_DIR)")
+    return value
 
 
 def load_settings(environ: Mapping[str, str], dotenv_path: str | Path | None = ".env") -> Settings:
@@ -161,6 +169,7 @@ def load_settings(environ: Mapping[str, str], dotenv_path: str | Path | None = "
         server_name=text("GRADIO_SERVER_NAME"),
         server_port=number("GRADIO_SERVER_PORT", 0, minimum=0) or None,
         space_id=text("SPACE_ID"),
+        database_url=database_url(text("DATABASE_URL")),
         owner_avatar=text("OWNER_AVATAR"),
         conversation_retention_days=number("CONVERSATION_RETENTION_DAYS", 90),
         digest_hour_utc=hour("DIGEST_HOUR_UTC"),

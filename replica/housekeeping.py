@@ -34,7 +34,7 @@ def digest(store: Store, day: date, daily_budget: int) -> Alert:
     questions, and model calls against the day's budget."""
     start, end = _day_bounds(day)
     stats = store.read(
-        "SELECT COUNT(DISTINCT conversation_id) AS conversations, SUM(role = ?) AS messages, "
+        "SELECT COUNT(DISTINCT conversation_id) AS conversations, SUM(CASE WHEN role = ? THEN 1 ELSE 0 END) AS messages, "
         "COALESCE(SUM(model_calls), 0) AS model_calls FROM messages WHERE at >= ? AND at < ?",
         (VISITOR, start, end),
     )[0]

@@ -91,7 +91,8 @@ class Inbox:
 
         def steps(db: Any) -> Any:
             db.execute(
-                "INSERT OR IGNORE INTO conversations (session, address_hash, started_at, last_at) VALUES (?, ?, ?, ?)",
+                "INSERT INTO conversations (session, address_hash, started_at, last_at) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT DO NOTHING",
                 (session, self.address_hash(address), now, now),
             )
             return db.execute(
@@ -121,14 +122,14 @@ class Inbox:
         now = self._clock()
 
         def steps(db: Any) -> int:
-            cursor = db.execute(
+            row = db.execute(
                 "INSERT INTO messages (conversation_id, role, text, at, tools, model_calls, reply_ms, shown) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 (conversation_id, role, text, now, ",".join(tools), model_calls, reply_ms, int(shown)),
-            )
+            ).fetchone()
             if role in (VISITOR, OWNER):
                 db.execute("UPDATE conversations SET last_at = ? WHERE id = ?", (now, conversation_id))
-            return cursor.lastrowid
+            return row["id"]
 
         try:
             return self.store.write(steps)

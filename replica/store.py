@@ -1,20 +1,23 @@
 """The durable record: leads, unanswered questions, and the outbox of alerts still to deliver.
 
-SQLite in WAL mode. A lead or question is written in the same transaction as its alert, so an alert
-exists if and only if its record does, and a pending alert survives any restart. The schema evolves
-through the numbered ``MIGRATIONS`` below (``PRAGMA user_version`` says how many have run).
+SQLite in ``DATA_DIR`` by default, PostgreSQL with ``DATABASE_URL`` (see :mod:`replica.database`). A
+lead or question is written in the same transaction as its alert, so an alert exists if and only if
+its record does, and a pending alert survives any restart. The schema evolves through the numbered
+``MIGRATIONS`` below, recorded in the database. Outbox rows are claimed with a lease, so several
+instances on one database deliver each alert once (at least once after a crash).
 """
 
 from __future__ import annotations
 
-import sqlite3
 import threading
 import time
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from enum import Enum
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, TypeVar
+
+from replica.database import Database, DatabaseError, Row, Transaction, open_database
 
 from replica.notify.alerts import Alert
 
@@ -99,7 +102,17 @@ MIGRATIONS = [
     ALTER TABLE outbox ADD COLUMN conversation_id INTEGER;
     ALTER TABLE leads ADD COLUMN status TEXT NOT NULL DEFAULT 'new';
     """,
+    # 5: outbox rows are claimed with a lease, so several instances deliver each alert once.
+    """
+    ALTER TABLE outbox ADD COLUMN lease_until REAL;
+    INSERT INTO state (key, value) VALUES ('telegram_last_send', '0') ON CONFLICT (key) DO NOTHING;
+    """,
 ]
+
+
+T = TypeVar("T")
+LEASE_SECONDS = 60.0  # how long a claimed alert is this instance's to send; then anyone's again
+LAST_SEND_KEY = "telegram_last_send"
 
 
 class StoreError(Exception):
@@ -167,65 +180,50 @@ def _same_question(a: str, b: str) -> bool:
 
 
 class Store:
-    """Thread-safe access to the app's SQLite database at ``path``.
+    """Thread-safe access to the app's database: SQLite at ``path``, or PostgreSQL at ``database_url``.
 
     ``alert_caps`` maps an alert kind ("lead", "question") to how many alerts one visitor session may
     raise; records beyond the cap are stored but not alerted.
     """
 
-    def __init__(self, path: Path, alert_caps: dict[str, int] | None = None):
+    def __init__(self, path: Path, alert_caps: dict[str, int] | None = None, database_url: str | None = None):
         self.path = path
         self.alert_caps = alert_caps or {}
-        self._lock = threading.Lock()
-        check_writable(path.parent)
+        if not database_url:
+            check_writable(path.parent)
         try:
-            self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=10)
-            self._db.row_factory = sqlite3.Row
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA busy_timeout=10000")
-            self._migrate()
-        except sqlite3.DatabaseError as error:
-            raise StoreError(
-                f"{path} cannot be used as the database ({error}); move that file aside or set DATA_DIR to "
-                "another folder"
-            ) from None
+            self.db: Database = open_database(path, database_url)
+            self.db.migrate(MIGRATIONS)
+        except DatabaseError as error:
+            raise StoreError(str(error)) from None
 
-    def _migrate(self) -> None:
-        with self._lock:
-            version = self._db.execute("PRAGMA user_version").fetchone()[0]
-            for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
-                self._db.executescript(f"BEGIN IMMEDIATE; {script}; PRAGMA user_version = {number}; COMMIT;")
-
-    def read(self, sql: str, params: tuple = ()) -> list[sqlite3.Row]:
+    def read(self, sql: str, params: tuple = ()) -> list[Row]:
         """The rows of one query."""
-        with self._lock:
-            return self._db.execute(sql, params).fetchall()
+        return self.db.read(sql, params)
 
-    def write(self, sql_steps) -> Any:
-        """Run ``sql_steps(db)`` inside one immediate transaction and return its result."""
-        return self._write(sql_steps)
+    def write(self, steps: Callable[[Transaction], T]) -> T:
+        """Run ``steps(transaction)`` inside one transaction and return its result."""
+        return self.db.write(steps)
 
-    def _write(self, sql_steps) -> Any:
-        """Run ``sql_steps(db)`` inside one immediate transaction and return its result."""
-        with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                result = sql_steps(self._db)
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            self._db.execute("COMMIT")
-            return result
+    def _one(self, sql: str, params: tuple = ()) -> Row | None:
+        rows = self.db.read(sql, params)
+        return rows[0] if rows else None
+
+    def _set_state(self, db: Transaction, key: str, value: str) -> None:
+        db.execute(
+            "INSERT INTO state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            (key, value),
+        )
 
     def _queue_alert(
-        self, db: sqlite3.Connection, alert: Alert, lead_id: int | None = None, question_id: int | None = None
+        self, db: Transaction, alert: Alert, lead_id: int | None = None, question_id: int | None = None
     ) -> Recorded:
         """Queue ``alert`` for the record it is about, unless the visitor has reached the cap for its kind."""
         cap = self.alert_caps.get(alert.kind)
         if cap is not None:
             raised = db.execute(
-                "SELECT COUNT(*) FROM outbox WHERE session = ? AND kind = ?", (alert.session_id, alert.kind)
-            ).fetchone()[0]
+                "SELECT COUNT(*) AS n FROM outbox WHERE session = ? AND kind = ?", (alert.session_id, alert.kind)
+            ).fetchone()["n"]
             if raised >= cap:
                 return Recorded.CAPPED
         alert = replace(alert, ref=lead_id or question_id or alert.ref)  # the alert names its record: "… #12"
@@ -252,123 +250,143 @@ class Store:
         same transaction, so the alert is queued once even across restarts. Returns ``None`` if it was.
         """
 
-        def steps(db: sqlite3.Connection) -> Recorded | None:
+        def steps(db: Transaction) -> Recorded | None:
             if once:
-                row = db.execute("SELECT value FROM state WHERE key = ?", (once[0],)).fetchone()
+                row = db.execute(f"SELECT value FROM state WHERE key = ?{self.db.lock_clause}", (once[0],)).fetchone()
                 if row and row["value"] == once[1]:
                     return None
-                db.execute(
-                    "INSERT INTO state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                    once,
-                )
+                self._set_state(db, *once)
             return self._queue_alert(db, alert)
 
-        return self._write(steps)
+        return self.write(steps)
 
     def record_lead(self, email: str, name: str, notes: str, alert: Alert) -> Recorded:
         """Store a lead (once per visitor session and email) and queue its alert, in one transaction."""
 
-        def steps(db: sqlite3.Connection) -> Recorded:
-            cursor = db.execute(
-                "INSERT OR IGNORE INTO leads (email, name, notes, session, created_at) VALUES (?, ?, ?, ?, ?)",
+        def steps(db: Transaction) -> Recorded:
+            row = db.execute(
+                "INSERT INTO leads (email, name, notes, session, created_at) VALUES (?, ?, ?, ?, ?) "
+                "ON CONFLICT DO NOTHING RETURNING id",
                 (email, name, notes, alert.session_id, _now_iso()),
-            )
-            if cursor.rowcount == 0:
+            ).fetchone()
+            if row is None:
                 return Recorded.DUPLICATE
-            return self._queue_alert(db, alert, lead_id=cursor.lastrowid)
+            return self._queue_alert(db, alert, lead_id=row["id"])
 
-        return self._write(steps)
+        return self.write(steps)
 
     def record_question(self, question: str, alert: Alert) -> Recorded:
         """Store an unanswered question (once per visitor session and wording) and queue its alert, in one
         transaction."""
 
-        def steps(db: sqlite3.Connection) -> Recorded:
+        def steps(db: Transaction) -> Recorded:
             asked = db.execute("SELECT question FROM questions WHERE session = ?", (alert.session_id,)).fetchall()
             if any(_same_question(row["question"], question) for row in asked):
                 return Recorded.DUPLICATE
-            cursor = db.execute(
-                "INSERT INTO questions (question, session, created_at) VALUES (?, ?, ?)",
+            row = db.execute(
+                "INSERT INTO questions (question, session, created_at) VALUES (?, ?, ?) RETURNING id",
                 (question, alert.session_id, _now_iso()),
-            )
-            return self._queue_alert(db, alert, question_id=cursor.lastrowid)
+            ).fetchone()
+            return self._queue_alert(db, alert, question_id=row["id"])
 
-        return self._write(steps)
+        return self.write(steps)
 
     def next_alert(self) -> PendingAlert | None:
-        """The oldest alert not yet delivered (alerts go out in order), or ``None``."""
-        with self._lock:
-            row = self._db.execute(
-                "SELECT id, alert, attempts, due_at FROM outbox WHERE status = 'pending' ORDER BY id LIMIT 1"
-            ).fetchone()
+        """The oldest alert not yet delivered and not leased to another instance (alerts go out in order)."""
+        row = self._one(
+            "SELECT id, alert, attempts, due_at FROM outbox WHERE status = 'pending' "
+            "AND (lease_until IS NULL OR lease_until < ?) ORDER BY id LIMIT 1",
+            (time.time(),),
+        )
         return PendingAlert(row["id"], Alert.from_json(row["alert"]), row["attempts"], row["due_at"]) if row else None
+
+    def claim(self, alert_id: int, min_interval: float, lease: float = LEASE_SECONDS) -> float:
+        """Take alert ``alert_id`` for sending: 0.0 when it is this instance's for ``lease`` seconds, else
+        the seconds to wait (another instance has it, or the chat's pace of one message per
+        ``min_interval`` seconds, shared by every instance, is not yet due)."""
+
+        def steps(db: Transaction) -> float:
+            now = time.time()
+            last = db.execute(f"SELECT value FROM state WHERE key = ?{self.db.lock_clause}", (LAST_SEND_KEY,)).fetchone()
+            wait = float(last["value"]) + min_interval - now if last else 0.0
+            if wait > 0:
+                return wait
+            taken = db.execute(
+                "UPDATE outbox SET lease_until = ? WHERE id = ? AND status = 'pending' "
+                "AND (lease_until IS NULL OR lease_until < ?)",
+                (now + lease, alert_id, now),
+            ).rowcount
+            if not taken:
+                return max(min_interval, 0.1)  # another instance claimed it first: look again shortly
+            self._set_state(db, LAST_SEND_KEY, repr(now))
+            return 0.0
+
+        return self.write(steps)
 
     def mark_sent(self, alert_id: int, telegram_message_id: int | None = None) -> None:
         """Record that Telegram accepted the alert (and the message id, so owner replies can be matched)."""
-        self._write(
+        self.write(
             lambda db: db.execute(
                 "UPDATE outbox SET status = 'sent', attempts = attempts + 1, sent_at = ?, last_error = NULL, "
-                "telegram_message_id = ? WHERE id = ?",
+                "telegram_message_id = ?, lease_until = NULL WHERE id = ?",
                 (_now_iso(), telegram_message_id, alert_id),
             )
         )
 
     def reschedule(self, alert_id: int, due_at: float, error: str) -> None:
         """Record a failed try; the alert is tried again at ``due_at`` (epoch seconds)."""
-        self._write(
+        self.write(
             lambda db: db.execute(
-                "UPDATE outbox SET attempts = attempts + 1, due_at = ?, last_error = ? WHERE id = ?",
+                "UPDATE outbox SET attempts = attempts + 1, due_at = ?, last_error = ?, lease_until = NULL WHERE id = ?",
                 (due_at, error, alert_id),
             )
         )
 
     def mark_failed(self, alert_id: int, error: str) -> None:
         """Give up on an alert that can never be delivered as things stand (bad token, unknown chat)."""
-        self._write(
+        self.write(
             lambda db: db.execute(
-                "UPDATE outbox SET status = 'failed', attempts = attempts + 1, last_error = ? WHERE id = ?",
+                "UPDATE outbox SET status = 'failed', attempts = attempts + 1, last_error = ?, lease_until = NULL "
+                "WHERE id = ?",
                 (error, alert_id),
             )
         )
 
     def outbox_summary(self) -> OutboxSummary:
         """How many alerts are pending and failed, and the creation time of the oldest pending one."""
-        with self._lock:
-            row = self._db.execute(
-                "SELECT SUM(status = 'pending') AS pending, SUM(status = 'failed') AS failed, "
-                "MIN(CASE WHEN status = 'pending' THEN created_at END) AS oldest FROM outbox"
-            ).fetchone()
-        return OutboxSummary(row["pending"] or 0, row["failed"] or 0, row["oldest"])
+        row = self._one(
+            "SELECT SUM(CASE WHEN status = 'pending' THEN 1 ELSE 0 END) AS pending, "
+            "SUM(CASE WHEN status = 'failed' THEN 1 ELSE 0 END) AS failed, "
+            "MIN(CASE WHEN status = 'pending' THEN created_at END) AS oldest FROM outbox"
+        )
+        return OutboxSummary(int(row["pending"] or 0), int(row["failed"] or 0), row["oldest"])
 
-    def alerts(self) -> list[sqlite3.Row]:
+    def alerts(self) -> list[Row]:
         """Every alert in the outbox, oldest first, with its delivery state."""
-        with self._lock:
-            return self._db.execute(
-                "SELECT kind, created_at, status, attempts, last_error, sent_at FROM outbox ORDER BY id"
-            ).fetchall()
+        return self.read("SELECT kind, created_at, status, attempts, last_error, sent_at FROM outbox ORDER BY id")
 
     def conversation_for_alert(self, telegram_message_id: int) -> int | None:
         """The conversation an alert, transcript or forwarded message delivered as ``telegram_message_id`` is about."""
-        with self._lock:
-            row = self._db.execute(
-                "SELECT conversation_id FROM outbox WHERE telegram_message_id = ? AND conversation_id IS NOT NULL "
-                "UNION ALL SELECT conversation_id FROM telegram_links WHERE message_id = ? LIMIT 1",
-                (telegram_message_id, telegram_message_id),
-            ).fetchone()
+        row = self._one(
+            "SELECT conversation_id FROM outbox WHERE telegram_message_id = ? AND conversation_id IS NOT NULL "
+            "UNION ALL SELECT conversation_id FROM telegram_links WHERE message_id = ? LIMIT 1",
+            (telegram_message_id, telegram_message_id),
+        )
         return row["conversation_id"] if row else None
 
     def link_message(self, telegram_message_id: int, conversation_id: int) -> None:
         """Remember that a message the bot sent (a transcript) is about ``conversation_id``."""
-        self._write(
+        self.write(
             lambda db: db.execute(
-                "INSERT OR REPLACE INTO telegram_links (message_id, conversation_id) VALUES (?, ?)",
+                "INSERT INTO telegram_links (message_id, conversation_id) VALUES (?, ?) "
+                "ON CONFLICT (message_id) DO UPDATE SET conversation_id = excluded.conversation_id",
                 (telegram_message_id, conversation_id),
             )
         )
 
     def set_lead_status(self, lead_id: int, status: str) -> bool:
         """Set a lead's triage state (``new``, ``handled``); False when it already had it, or there is no such lead."""
-        return self._write(
+        return self.write(
             lambda db: db.execute(
                 "UPDATE leads SET status = ? WHERE id = ? AND status != ?", (status, lead_id, status)
             ).rowcount
@@ -377,65 +395,58 @@ class Store:
 
     def dismiss_question(self, question_id: int) -> bool:
         """Dismiss an open question; False when it was not open."""
-        return self._write(
+        return self.write(
             lambda db: db.execute(
                 "UPDATE questions SET status = 'dismissed' WHERE id = ? AND status = 'open'", (question_id,)
             ).rowcount
             > 0
         )
 
-    def leads(self) -> list[sqlite3.Row]:
+    def leads(self) -> list[Row]:
         """Every lead, oldest first, with the state of its alert (``capped`` when none was raised)."""
-        with self._lock:
-            return self._db.execute(
-                "SELECT l.email, l.name, l.notes, l.created_at, l.session, COALESCE(o.status, 'capped') AS alert_status "
-                "FROM leads l LEFT JOIN outbox o ON o.lead_id = l.id ORDER BY l.id"
-            ).fetchall()
+        return self.read(
+            "SELECT l.email, l.name, l.notes, l.created_at, l.session, COALESCE(o.status, 'capped') AS alert_status "
+            "FROM leads l LEFT JOIN outbox o ON o.lead_id = l.id ORDER BY l.id"
+        )
 
-    def questions(self) -> list[sqlite3.Row]:
+    def questions(self) -> list[Row]:
         """Every unanswered-question record, oldest first, with its status and the state of its alert."""
-        with self._lock:
-            return self._db.execute(
-                "SELECT q.question, q.created_at, q.session, q.status, COALESCE(o.status, 'capped') AS alert_status "
-                "FROM questions q LEFT JOIN outbox o ON o.question_id = q.id ORDER BY q.id"
-            ).fetchall()
+        return self.read(
+            "SELECT q.question, q.created_at, q.session, q.status, COALESCE(o.status, 'capped') AS alert_status "
+            "FROM questions q LEFT JOIN outbox o ON o.question_id = q.id ORDER BY q.id"
+        )
 
-    def question_for_alert(self, telegram_message_id: int) -> sqlite3.Row | None:
+    def question_for_alert(self, telegram_message_id: int) -> Row | None:
         """The question whose alert Telegram delivered as ``telegram_message_id``, if any."""
-        with self._lock:
-            return self._db.execute(
-                "SELECT q.id, q.question, q.status FROM outbox o JOIN questions q ON q.id = o.question_id "
-                "WHERE o.telegram_message_id = ?",
-                (telegram_message_id,),
-            ).fetchone()
+        return self._one(
+            "SELECT q.id, q.question, q.status FROM outbox o JOIN questions q ON q.id = o.question_id "
+            "WHERE o.telegram_message_id = ?",
+            (telegram_message_id,),
+        )
 
-    def question(self, question_id: int) -> sqlite3.Row | None:
+    def question(self, question_id: int) -> Row | None:
         """One question by id."""
-        with self._lock:
-            return self._db.execute(
-                "SELECT id, question, status FROM questions WHERE id = ?", (question_id,)
-            ).fetchone()
+        return self._one("SELECT id, question, status FROM questions WHERE id = ?", (question_id,))
 
     def learn_answer(self, question_id: int, answer: str) -> int:
         """Store the owner's answer to a question (replacing an earlier one) and mark it answered; return its id."""
 
-        def steps(db: sqlite3.Connection) -> int:
+        def steps(db: Transaction) -> int:
             db.execute(
                 "UPDATE answers SET status = 'replaced' WHERE question_id = ? AND status = 'active'", (question_id,)
             )
             db.execute("UPDATE questions SET status = 'answered' WHERE id = ?", (question_id,))
-            cursor = db.execute(
-                "INSERT INTO answers (question_id, answer, created_at) VALUES (?, ?, ?)",
+            return db.execute(
+                "INSERT INTO answers (question_id, answer, created_at) VALUES (?, ?, ?) RETURNING id",
                 (question_id, answer, _now_iso()),
-            )
-            return cursor.lastrowid
+            ).fetchone()["id"]
 
-        return self._write(steps)
+        return self.write(steps)
 
-    def forget_answer(self, answer_id: int) -> sqlite3.Row | None:
+    def forget_answer(self, answer_id: int) -> Row | None:
         """Withdraw a learned answer; its question is open again. Returns the withdrawn answer, or ``None``."""
 
-        def steps(db: sqlite3.Connection) -> sqlite3.Row | None:
+        def steps(db: Transaction) -> Row | None:
             row = db.execute(
                 "SELECT a.id, a.question_id, q.question FROM answers a JOIN questions q ON q.id = a.question_id "
                 "WHERE a.id = ? AND a.status = 'active'",
@@ -446,47 +457,35 @@ class Store:
                 db.execute("UPDATE questions SET status = 'open' WHERE id = ?", (row["question_id"],))
             return row
 
-        return self._write(steps)
+        return self.write(steps)
 
-    def answers(self, active_only: bool = False) -> list[sqlite3.Row]:
+    def answers(self, active_only: bool = False) -> list[Row]:
         """Learned answers with their questions, oldest first."""
         where = "WHERE a.status = 'active'" if active_only else ""
-        with self._lock:
-            return self._db.execute(
-                "SELECT a.id, q.question, a.answer, a.created_at, a.status FROM answers a "
-                f"JOIN questions q ON q.id = a.question_id {where} ORDER BY a.id"
-            ).fetchall()
+        return self.read(
+            "SELECT a.id, q.question, a.answer, a.created_at, a.status FROM answers a "
+            f"JOIN questions q ON q.id = a.question_id {where} ORDER BY a.id"
+        )
 
-    def recent_leads(self, limit: int) -> list[sqlite3.Row]:
+    def recent_leads(self, limit: int) -> list[Row]:
         """The ``limit`` most recent leads, newest first."""
-        with self._lock:
-            return self._db.execute(
-                "SELECT id, email, name, notes, created_at, status FROM leads ORDER BY id DESC LIMIT ?", (limit,)
-            ).fetchall()
+        return self.read(
+            "SELECT id, email, name, notes, created_at, status FROM leads ORDER BY id DESC LIMIT ?", (limit,)
+        )
 
-    def open_questions(self, status: str = "open") -> list[sqlite3.Row]:
+    def open_questions(self, status: str = "open") -> list[Row]:
         """Questions in ``status`` (unanswered ones by default), oldest first."""
-        with self._lock:
-            return self._db.execute(
-                "SELECT id, question, created_at FROM questions WHERE status = ? ORDER BY id", (status,)
-            ).fetchall()
+        return self.read("SELECT id, question, created_at FROM questions WHERE status = ? ORDER BY id", (status,))
 
     def get_state(self, key: str) -> str | None:
         """A small persisted value (such as the Telegram update offset)."""
-        with self._lock:
-            row = self._db.execute("SELECT value FROM state WHERE key = ?", (key,)).fetchone()
+        row = self._one("SELECT value FROM state WHERE key = ?", (key,))
         return row["value"] if row else None
 
     def set_state(self, key: str, value: str) -> None:
         """Persist a small value under ``key``."""
-        self._write(
-            lambda db: db.execute(
-                "INSERT INTO state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                (key, value),
-            )
-        )
+        self.write(lambda db: self._set_state(db, key, value))
 
     def close(self) -> None:
-        """Close the database connection."""
-        with self._lock:
-            self._db.close()
+        """Close the database."""
+        self.db.close()

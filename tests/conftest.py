@@ -8,6 +8,7 @@ import socket
 import subprocess
 import sys
 import time
+import uuid
 from pathlib import Path
 
 import openai
@@ -50,6 +51,7 @@ CONFIG_NAMES = [
     "VISITOR_MESSAGES_PER_HOUR",
     "ADDRESS_MESSAGES_PER_HOUR",
     "DAILY_MODEL_CALLS",
+    "DATABASE_URL",
     "KNOWLEDGE_BUDGET_CHARS",
     "TRUSTED_PROXY_HOPS",
     "SPACE_ID",
@@ -149,10 +151,51 @@ def fake_telegram():
     server.close()
 
 
+POSTGRES_ENV = "REPLICA_TEST_DATABASE_URL"
+
+
+@contextlib.contextmanager
+def fresh_postgres_database():
+    """A new, empty PostgreSQL database for one test (dropped afterwards); yields its URL.
+
+    The server is the one ``REPLICA_TEST_DATABASE_URL`` names (its user may create databases). Without
+    it the test is skipped, with how to run it; under ``CI=true`` that is a failure instead.
+    """
+    admin_url = os.environ.get(POSTGRES_ENV)
+    if not admin_url:
+        message = (
+            f"PostgreSQL tests need {POSTGRES_ENV}=postgresql://user:password@127.0.0.1:5432/db "
+            "(a user that may create databases); .ci/run starts one"
+        )
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    import psycopg
+
+    name = f"replica_t_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(admin_url, autocommit=True) as admin:
+        admin.execute(f"CREATE DATABASE {name}")
+    try:
+        yield admin_url.rsplit("/", 1)[0] + "/" + name
+    finally:
+        with psycopg.connect(admin_url, autocommit=True) as admin:
+            admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def database_url(request):
+    """Each store test runs on both backends: ``None`` (SQLite in the test's folder), then PostgreSQL."""
+    if request.param == "sqlite":
+        yield None
+    else:
+        with fresh_postgres_database() as url:
+            yield url
+
+
 @pytest.fixture
-def store(tmp_path):
-    """A real SQLite store in the test's own folder, with the default caps of 3."""
-    db = Store(tmp_path / "unit" / "replica.sqlite3", alert_caps={"lead": 3, "question": 3})
+def store(tmp_path, database_url):
+    """A real store, SQLite or PostgreSQL, with the default caps of 3."""
+    db = Store(tmp_path / "unit" / "replica.sqlite3", alert_caps={"lead": 3, "question": 3}, database_url=database_url)
     yield db
     db.close()
 

@@ -43,8 +43,8 @@ def test_pending_alerts_survive_reopening_and_sent_ones_do_not_return(tmp_path):
     first.close()
     again = Store(path)
     assert dict(again.next_alert().alert.fields)["Email"] == "b@example.org"
-    assert again._db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    assert again._db.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
+    assert again.db.execute_raw("PRAGMA journal_mode")[0][0] == "wal"
+    assert again.db.execute_raw("PRAGMA user_version")[0][0] == len(MIGRATIONS)
     again.close()
 
 
@@ -69,4 +69,4 @@ def test_concurrent_writers_lose_nothing(store):
     for thread in threads:
         thread.join()
     assert len(store.leads()) == 20 and len(store.questions()) == 20
-    assert store._db.execute("SELECT COUNT(*) FROM outbox").fetchone()[0] == 40
+    assert store.read("SELECT COUNT(*) AS n FROM outbox")[0]["n"] == 40

@@ -1,7 +1,8 @@
 """Background work survives anything, and a failing database never multiplies or silently loses an alert.
 
-Database failures are real where SQLite can make them so (a database that may not grow: "database or
-disk is full"), and injected as the same ``sqlite3.OperationalError`` where it cannot.
+Database failures are real where the database can make them so (SQLite that may not grow: "database
+or disk is full"; PostgreSQL refusing inserts), and injected as ``sqlite3.OperationalError`` where it
+cannot.
 """
 
 from __future__ import annotations
@@ -184,9 +185,13 @@ def test_message_is_too_long_is_resent_shorter_as_plain_text(store, client, fake
 
 
 def fill_up(store: Store) -> None:
-    """Let the database grow no further: the next write that needs a page fails, as on a full disk."""
-    pages = store._db.execute("PRAGMA page_count").fetchone()[0]
-    store._db.execute(f"PRAGMA max_page_count = {pages}")
+    """Make the database refuse new records: on SQLite it may grow no further (the next write that needs
+    a page fails, "database or disk is full"); on PostgreSQL inserts are no longer permitted."""
+    if hasattr(store.db, "execute_raw"):
+        pages = store.db.execute_raw("PRAGMA page_count")[0][0]
+        store.db.execute_raw(f"PRAGMA max_page_count = {pages}")
+    else:
+        store.write(lambda db: db.execute("REVOKE INSERT ON leads, questions, outbox FROM CURRENT_USER"))
 
 
 @pytest.mark.parametrize(

@@ -59,7 +59,6 @@ class OutboxSender:
         self._idle_poll = idle_poll
         self._wake = threading.Event()
         self._stopping = threading.Event()
-        self._last_send = float("-inf")
         self._failures = 0  # consecutive errors of the loop itself (database trouble), for backoff
         self._unreachable_warning_after = unreachable_warning_after
         self._unreachable_since: float | None = None  # first of an unbroken run of network failures
@@ -101,21 +100,22 @@ class OutboxSender:
                 self._sleep(delay)
 
     def _step(self) -> None:
+        self._retry_records()
         pending = self._store.next_alert()
-        if pending is None:
-            self._sleep(self._idle_poll)
+        wait = self._idle_poll if pending is None else pending.due_at - time.time()
+        if self._unrecorded:
+            wait = min(wait, min(retry_at for _, _, retry_at in self._unrecorded.values()) - time.monotonic())
+        if pending is None or wait > 0:
+            self._sleep(max(wait, 0.01))
             return
-        if pending.id in self._unrecorded:
-            self._record_sent(pending.id)
-            return
-        wait = max(pending.due_at - time.time(), self._last_send + self._min_interval - time.monotonic())
+        # The lease makes the alert this instance's alone; the pace is shared by every instance.
+        wait = self._store.claim(pending.id, self._min_interval)
         if wait > 0:
             self._sleep(wait)
             return
         self._deliver(pending)
 
     def _send(self, alert: Alert) -> int:
-        self._last_send = time.monotonic()
         try:
             return self._client.send_message(to_telegram_html(alert), parse_mode="HTML", reply_markup=keyboard_for(alert))
         except TelegramError as error:
@@ -150,28 +150,28 @@ class OutboxSender:
         self._note_reachable()
         # Telegram has it: from here on, never send it again, even if the database cannot say so yet.
         self._unrecorded[pending.id] = (message_id, 0, 0.0)
-        self._record_sent(pending.id)
+        self._retry_records()
 
-    def _record_sent(self, alert_id: int) -> None:
-        message_id, failures, retry_at = self._unrecorded[alert_id]
-        if time.monotonic() < retry_at:
-            self._sleep(retry_at - time.monotonic())
-            return
-        try:
-            self._store.mark_sent(alert_id, message_id)
-        except Exception as error:
-            delay = self._backoff(failures + 1)
-            self._unrecorded[alert_id] = (message_id, failures + 1, time.monotonic() + delay)
-            log.error(
-                "Alert %d reached Telegram but could not be marked sent (%s); not sending it again, "
-                "retrying the record in %.1f s",
-                alert_id,
-                type(error).__name__,
-                delay,
-            )
-            return
-        del self._unrecorded[alert_id]
-        log.info("Delivered alert %d to Telegram", alert_id)
+    def _retry_records(self) -> None:
+        """Record, with backoff, the alerts Telegram accepted that the database could not mark sent."""
+        for alert_id, (message_id, failures, retry_at) in list(self._unrecorded.items()):
+            if time.monotonic() < retry_at:
+                continue
+            try:
+                self._store.mark_sent(alert_id, message_id)
+            except Exception as error:
+                delay = self._backoff(failures + 1)
+                self._unrecorded[alert_id] = (message_id, failures + 1, time.monotonic() + delay)
+                log.error(
+                    "Alert %d reached Telegram but could not be marked sent (%s); not sending it again, "
+                    "retrying the record in %.1f s",
+                    alert_id,
+                    type(error).__name__,
+                    delay,
+                )
+                continue
+            del self._unrecorded[alert_id]
+            log.info("Delivered alert %d to Telegram", alert_id)
 
     def _note_unreachable(self, error: TelegramError) -> None:
         """After sends have failed for network reasons for a while, say so once, with what to do."""
