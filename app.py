@@ -99,6 +99,12 @@ def make_owner_bot(settings: Settings, store: Store, inbox: Inbox) -> OwnerBot |
     return OwnerBot(store, client, poll_seconds=settings.telegram_poll_seconds, inbox=commands).start()
 
 
+def make_limits(settings: Settings, store: Store) -> UsageLimits:
+    """Usage limits: in memory; with ``DATABASE_URL``, the address and daily ones shared by every instance."""
+    counts = (settings.visitor_messages_per_hour, settings.address_messages_per_hour, settings.daily_model_calls)
+    return UsageLimits.shared(store, *counts) if settings.database_url else UsageLimits.build(*counts)
+
+
 def make_model_client(settings: Settings) -> openai.OpenAI | None:
     """The OpenAI client, or ``None`` when no API key is configured (the replica then says so)."""
     if not settings.model_configured:
@@ -153,9 +159,7 @@ def create_app(settings: Settings) -> App:
         registry=default_registry(),
         store=store,
         notifier=notifier,
-        limits=UsageLimits.build(
-            settings.visitor_messages_per_hour, settings.address_messages_per_hour, settings.daily_model_calls
-        ),
+        limits=make_limits(settings, store),
         max_turns=settings.max_turns,
         max_message_chars=settings.max_message_chars,
         history_budget_chars=settings.history_budget_chars,

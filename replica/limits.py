@@ -1,7 +1,9 @@
 """Usage limits that keep a public page from becoming an open tap on the owner's model bill.
 
-In memory, per process: they reset on restart, which is acceptable for their purpose (a brake, not an
-invoice).
+In memory, per process, by default: they reset on restart, which is acceptable for their purpose (a
+brake, not an invoice). With a shared database (``DATABASE_URL``), the limits per client address and
+per day are counted in it instead, once across every instance; the limit per session stays in memory
+(a session lives on one instance).
 """
 
 from __future__ import annotations
@@ -37,6 +39,13 @@ class SlidingWindow:
         self._expire(key, events, self._clock())
         return len(events) < self.limit
 
+    def take(self, key: str) -> bool:
+        """Count one event for ``key`` if it has room; return whether it had."""
+        if not self.has_room(key):
+            return False
+        self.record(key)
+        return True
+
     def record(self, key: str) -> None:
         """Count one event for ``key`` now."""
         now = self._clock()
@@ -57,10 +66,14 @@ class SlidingWindow:
             del self._events[key]
 
 
+def _utc_today() -> str:
+    return datetime.now(timezone.utc).date().isoformat()
+
+
 class DailyBudget:
     """At most ``limit`` uses per UTC day."""
 
-    def __init__(self, limit: int, today: Callable[[], str] = lambda: datetime.now(timezone.utc).date().isoformat()):
+    def __init__(self, limit: int, today: Callable[[], str] = _utc_today):
         self.limit = limit
         self._today = today
         self._day = ""
@@ -76,13 +89,40 @@ class DailyBudget:
         return True
 
 
+class SharedWindow:
+    """A :class:`SlidingWindow` kept in the database, so every instance counts against one limit."""
+
+    def __init__(self, counter: Callable[[str, int, float], bool], name: str, limit: int, window: float = 3600.0):
+        self._counter = counter  # Store.take_usage
+        self._name = name
+        self.limit = limit
+        self.window = window
+
+    def take(self, key: str) -> bool:
+        """Count one event for ``key`` if it has room, across instances; return whether it had."""
+        return self._counter(f"{self._name}:{key}", self.limit, self.window)
+
+
+class SharedBudget:
+    """A :class:`DailyBudget` kept in the database, so every instance draws on one day's allowance."""
+
+    def __init__(self, counter: Callable[[str, int], bool], limit: int, today: Callable[[], str] = _utc_today):
+        self._counter = counter  # Store.take_daily
+        self.limit = limit
+        self._today = today
+
+    def take(self) -> bool:
+        """Use one unit of today's allowance, if any is left."""
+        return self._counter(self._today(), self.limit)
+
+
 @dataclass
 class UsageLimits:
     """Messages per visitor session and per client address each hour, and model calls per day."""
 
     per_visitor: SlidingWindow
-    per_address: SlidingWindow
-    model_calls: DailyBudget
+    per_address: SlidingWindow | SharedWindow
+    model_calls: DailyBudget | SharedBudget
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     @classmethod
@@ -90,13 +130,21 @@ class UsageLimits:
         """Limits with the given hourly and daily allowances."""
         return cls(SlidingWindow(visitor_per_hour), SlidingWindow(address_per_hour), DailyBudget(model_calls_per_day))
 
+    @classmethod
+    def shared(cls, store, visitor_per_hour: int, address_per_hour: int, model_calls_per_day: int) -> "UsageLimits":
+        """Limits whose address and daily counts live in ``store``'s database, shared by every instance."""
+        return cls(
+            SlidingWindow(visitor_per_hour),
+            SharedWindow(store.take_usage, "address", address_per_hour),
+            SharedBudget(store.take_daily, model_calls_per_day),
+        )
+
     def admit_message(self, session_id: str, address: str) -> bool:
         """Count a visitor message if both its session and its address have room this hour; else refuse it."""
         with self._lock:
-            if not (self.per_visitor.has_room(session_id) and self.per_address.has_room(address)):
+            if not self.per_visitor.has_room(session_id) or not self.per_address.take(address):
                 return False
             self.per_visitor.record(session_id)
-            self.per_address.record(address)
             return True
 
     def take_model_call(self) -> bool:

@@ -107,6 +107,12 @@ MIGRATIONS = [
     ALTER TABLE outbox ADD COLUMN lease_until REAL;
     INSERT INTO state (key, value) VALUES ('telegram_last_send', '0') ON CONFLICT (key) DO NOTHING;
     """,
+    # 6: usage limits shared by the instances on one database.
+    """
+    CREATE TABLE usage_events (key TEXT NOT NULL, at REAL NOT NULL);
+    CREATE INDEX usage_events_key ON usage_events (key, at);
+    CREATE TABLE daily_calls (day TEXT PRIMARY KEY, used INTEGER NOT NULL);
+    """,
 ]
 
 
@@ -476,6 +482,33 @@ class Store:
     def open_questions(self, status: str = "open") -> list[Row]:
         """Questions in ``status`` (unanswered ones by default), oldest first."""
         return self.read("SELECT id, question, created_at FROM questions WHERE status = ? ORDER BY id", (status,))
+
+    def take_usage(self, key: str, limit: int, window: float) -> bool:
+        """Count one event for ``key`` if fewer than ``limit`` happened in the last ``window`` seconds
+        (across every instance on this database); False, and nothing counted, when the limit is reached."""
+
+        def steps(db: Transaction) -> bool:
+            now = time.time()
+            db.execute("DELETE FROM usage_events WHERE key = ? AND at <= ?", (key, now - window))
+            used = db.execute("SELECT COUNT(*) AS n FROM usage_events WHERE key = ?", (key,)).fetchone()["n"]
+            if used >= limit:
+                return False
+            db.execute("INSERT INTO usage_events (key, at) VALUES (?, ?)", (key, now))
+            return True
+
+        return self.write(steps)
+
+    def take_daily(self, day: str, limit: int) -> bool:
+        """Use one of ``day``'s ``limit`` units, shared by every instance; False when none is left."""
+        return self.write(
+            lambda db: db.execute(
+                "INSERT INTO daily_calls (day, used) VALUES (?, 1) ON CONFLICT (day) DO UPDATE "
+                "SET used = daily_calls.used + 1 WHERE daily_calls.used < ? RETURNING used",
+                (day, limit),
+            ).fetchone()
+            is not None
+            and limit > 0
+        )
 
     def get_state(self, key: str) -> str | None:
         """A small persisted value (such as the Telegram update offset)."""

@@ -101,3 +101,27 @@ def test_an_alert_claimed_by_an_instance_that_died_is_sent_after_its_lease(store
         assert "v1@example.org" in message.text and time.monotonic() - started >= 0.5
     finally:
         sender.close()
+
+
+def test_address_and_daily_limits_are_counted_once_across_instances(postgres_url, tmp_path):
+    from replica.limits import UsageLimits
+
+    stores = [Store(tmp_path / f"i{n}" / "x.sqlite3", database_url=postgres_url) for n in range(2)]
+    try:
+        first, second = (UsageLimits.shared(store, 10, 2, 3) for store in stores)
+        assert first.admit_message("s1", "203.0.113.7") and second.admit_message("s2", "203.0.113.7")
+        assert not first.admit_message("s3", "203.0.113.7")  # the address's 2 an hour, over both instances
+        assert second.admit_message("s4", "198.51.100.1")
+        assert [first.take_model_call(), second.take_model_call(), first.take_model_call()] == [True] * 3
+        assert not second.take_model_call()  # the day's 3, over both instances
+    finally:
+        for store in stores:
+            store.close()
+
+
+def test_shared_limits_work_on_either_backend(store):
+    from replica.limits import UsageLimits
+
+    limits = UsageLimits.shared(store, visitor_per_hour=1, address_per_hour=5, model_calls_per_day=1)
+    assert limits.admit_message("s1", "a") and not limits.admit_message("s1", "a")  # the session's own limit
+    assert limits.take_model_call() and not limits.take_model_call()
