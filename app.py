@@ -6,10 +6,12 @@ import argparse
 import logging
 import os
 import sys
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+from urllib.parse import urlparse
 from typing import TYPE_CHECKING
 
 import openai
+from starlette.middleware import Middleware
 
 from replica.agent import Replica
 from replica.config import ConfigError, Settings, load_settings
@@ -30,6 +32,7 @@ from replica.prompts import read_lines, render_prompt
 from replica.retrieval import KnowledgeIndex
 from replica.store import Store, StoreError
 from replica.telegram_setup import WAIT_SECONDS, telegram_setup
+from replica.telegram_webhook import WebhookReceiver, webhook_secret
 from tools import default_registry
 
 if TYPE_CHECKING:  # Gradio takes seconds to import: the owner's commands (export, doctor, …) do without it
@@ -51,6 +54,7 @@ class App:
     inbox: Inbox
     housekeeper: Housekeeper
     owner_bot: OwnerBot | None = None
+    middleware: list = field(default_factory=list)  # served in front of the page (the Telegram webhook)
 
     def close(self) -> None:
         """Stop serving, stop the background threads (pending alerts stay stored), close the database."""
@@ -90,13 +94,19 @@ def telegram_client(settings: Settings) -> TelegramClient:
     return TelegramClient(settings.telegram_api_base, settings.telegram_bot_token, settings.telegram_chat_id)
 
 
-def make_owner_bot(settings: Settings, store: Store, inbox: Inbox) -> OwnerBot | None:
-    """With Telegram configured, the owner's bot (started), with the inbox commands and buttons."""
+def make_owner_bot(settings: Settings, store: Store, inbox: Inbox) -> tuple[OwnerBot | None, list]:
+    """With Telegram configured, the owner's bot (started), with the inbox commands and buttons; and, in
+    webhook mode, the middleware that receives Telegram's pushes on the page's own server."""
     if not settings.telegram_configured:
-        return None
+        return None, []
     client = telegram_client(settings)
-    commands = InboxCommands(inbox, store, client)
-    return OwnerBot(store, client, poll_seconds=settings.telegram_poll_seconds, inbox=commands).start()
+    bot = OwnerBot(store, client, poll_seconds=settings.telegram_poll_seconds, inbox=InboxCommands(inbox, store, client))
+    if not settings.telegram_webhook_url:
+        return bot.start(), []
+    secret = webhook_secret(store, settings.telegram_webhook_secret)
+    path = urlparse(settings.telegram_webhook_url).path
+    receiver = Middleware(WebhookReceiver, path=path, secret=secret, store=store, handle=bot.handle)
+    return bot.start(webhook=(settings.telegram_webhook_url, secret)), [receiver]
 
 
 def make_limits(settings: Settings, store: Store) -> UsageLimits:
@@ -151,7 +161,7 @@ def create_app(settings: Settings) -> App:
         settings.digest_hour_utc,
         settings.daily_model_calls,
     ).start()
-    owner_bot = make_owner_bot(settings, store, inbox)
+    owner_bot, middleware = make_owner_bot(settings, store, inbox)
     replica = Replica(
         client=make_model_client(settings),
         model=settings.openai_model,
@@ -178,7 +188,7 @@ def create_app(settings: Settings) -> App:
         settings.trusted_proxy_hops,
         owner_words=inbox.for_page,
     )
-    return App(demo, replica, store, notifier, inbox, housekeeper, owner_bot)
+    return App(demo, replica, store, notifier, inbox, housekeeper, owner_bot, middleware)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -220,7 +230,7 @@ def main(argv: list[str] | None = None) -> int:
     from replica.ui import serve
 
     log.info("Serving %s's replica with model %s", app.replica.inbox.owner_name, settings.openai_model)
-    serve(app.demo, server_name=settings.server_name, server_port=settings.server_port)
+    serve(app.demo, middleware=app.middleware, server_name=settings.server_name, server_port=settings.server_port)
     return 0
 
 

@@ -7,6 +7,7 @@ A value in ``.env`` never overrides the environment.
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping
@@ -57,6 +58,8 @@ class Settings:
     telegram_poll_seconds: int = 25  # getUpdates long-poll length
     model_timeout_seconds: float = 60.0
     model_max_retries: int = 2
+    telegram_webhook_url: str | None = None  # webhook mode for the owner's bot; None: polling
+    telegram_webhook_secret: str | None = field(default=None, repr=False)
     database_url: str | None = field(default=None, repr=False)  # PostgreSQL; None: SQLite in DATA_DIR
     owner_avatar: str | None = None  # a path or URL; None: avatar.* in KNOWLEDGE_DIR, else initials
     conversation_retention_days: int = 90
@@ -91,6 +94,20 @@ def database_url(value: str | None) -> str | None:
     """``DATABASE_URL``, which must be a PostgreSQL address when set."""
     if value and not value.startswith(("postgresql://", "postgres://")):
         raise ConfigError("DATABASE_URL must start with postgresql:// (leave it empty for SQLite in DATA_DIR)")
+    return value
+
+
+def webhook_url(value: str | None) -> str | None:
+    """``TELEGRAM_WEBHOOK_URL``: an http(s) address with a path, served by this app."""
+    if value and not re.fullmatch(r"https?://[^/\s]+/\S*", value):
+        raise ConfigError("TELEGRAM_WEBHOOK_URL must be an https:// address such as https://you.hf.space/telegram/webhook")
+    return value
+
+
+def webhook_secret(value: str | None) -> str | None:
+    """``TELEGRAM_WEBHOOK_SECRET``: 1-256 letters, digits, ``_`` or ``-``, as Telegram allows."""
+    if value and not re.fullmatch(r"[A-Za-z0-9_-]{1,256}", value):
+        raise ConfigError("TELEGRAM_WEBHOOK_SECRET may hold only letters, digits, _ and -, at most 256 of them")
     return value
 
 
@@ -169,6 +186,8 @@ def load_settings(environ: Mapping[str, str], dotenv_path: str | Path | None = "
         server_name=text("GRADIO_SERVER_NAME"),
         server_port=number("GRADIO_SERVER_PORT", 0, minimum=0) or None,
         space_id=text("SPACE_ID"),
+        telegram_webhook_url=webhook_url(text("TELEGRAM_WEBHOOK_URL")),
+        telegram_webhook_secret=webhook_secret(text("TELEGRAM_WEBHOOK_SECRET")),
         database_url=database_url(text("DATABASE_URL")),
         owner_avatar=text("OWNER_AVATAR"),
         conversation_retention_days=number("CONVERSATION_RETENTION_DAYS", 90),

@@ -19,6 +19,7 @@ from replica.logs import clip
 from replica.notify.alerts import QUESTION_TITLE, TELEGRAM_LIMIT, utf16_units
 from replica.notify.telegram import TelegramClient, TelegramError
 from replica.owner_inbox import InboxCommands, conversation_named_in
+from replica.telegram_webhook import ALLOWED_UPDATES
 from replica.store import Store
 
 log = logging.getLogger(__name__)
@@ -101,13 +102,20 @@ class OwnerBot:
             **(inbox.commands() if inbox else {}),
         }
 
-    def start(self) -> "OwnerBot":
-        """Register the command menu and start polling."""
+    def start(self, webhook: tuple[str, str] | None = None) -> "OwnerBot":
+        """Register the command menu; then, with ``webhook=(url, secret)``, have Telegram push updates there
+        (they come to :meth:`handle`), else delete any webhook and start polling."""
         try:
             self._client.set_my_commands(COMMANDS)
+            if webhook:
+                self._client.set_webhook(webhook[0], webhook[1], ALLOWED_UPDATES)
+                log.info("Telegram pushes the owner's messages to the webhook")
+            else:
+                self._client.delete_webhook()  # switching modes: a webhook would block polling
         except TelegramError as error:
-            log.warning("Could not register the bot's commands with Telegram: %s", error)
-        self._thread.start()
+            log.warning("Could not set up the bot with Telegram: %s", error)
+        if not webhook:
+            self._thread.start()
         return self
 
     def close(self, timeout: float = 2.0) -> None:

@@ -113,6 +113,10 @@ MIGRATIONS = [
     CREATE INDEX usage_events_key ON usage_events (key, at);
     CREATE TABLE daily_calls (day TEXT PRIMARY KEY, used INTEGER NOT NULL);
     """,
+    # 7: Telegram webhook mode: each update is handled once, whichever instance receives it.
+    """
+    CREATE TABLE handled_updates (update_id INTEGER PRIMARY KEY);
+    """,
 ]
 
 

@@ -181,15 +181,16 @@ def _check_for_owner_words(demo: gr.Blocks, chat_page: gr.ChatInterface, owner_w
     )
 
 
-def serve(demo: gr.Blocks, **launch_options: Any) -> None:
+def serve(demo: gr.Blocks, middleware: list | None = None, **launch_options: Any) -> None:
     """Launch ``demo`` with the page's theme and styles (Gradio takes them at launch), behind the
-    :class:`RequestGuard` (no uploads, bounded bodies, well-formed session ids)."""
+    :class:`RequestGuard` (no uploads, bounded bodies, well-formed session ids) and any ``middleware``
+    given (the Telegram webhook)."""
     demo.launch(
         theme=THEME,
         css=CSS,
         head=HEAD,
         footer_links=[],
         max_file_size="1mb",
-        app_kwargs={"middleware": [Middleware(RequestGuard)]},
+        app_kwargs={"middleware": [Middleware(RequestGuard), *(middleware or [])]},
         **launch_options,
     )

@@ -52,6 +52,8 @@ CONFIG_NAMES = [
     "ADDRESS_MESSAGES_PER_HOUR",
     "DAILY_MODEL_CALLS",
     "DATABASE_URL",
+    "TELEGRAM_WEBHOOK_URL",
+    "TELEGRAM_WEBHOOK_SECRET",
     "KNOWLEDGE_BUDGET_CHARS",
     "TRUSTED_PROXY_HOPS",
     "SPACE_ID",
@@ -270,9 +272,9 @@ def start_app(fake_openai, fake_telegram):  # the fakes outlive the apps, which 
 
     started = []
 
-    def start(settings: Settings):
+    def start(settings: Settings, port: int | None = None):
         app = create_app(settings)
-        serve(app.demo, prevent_thread_lock=True, server_name="127.0.0.1", server_port=None, quiet=True)
+        serve(app.demo, app.middleware, prevent_thread_lock=True, server_name="127.0.0.1", server_port=port, quiet=True)
         started.append(app)
         return app
 

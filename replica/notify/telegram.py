@@ -148,6 +148,10 @@ class TelegramClient:
         info = self.call("getWebhookInfo", {})
         return str(info.get("url") or "") if isinstance(info, dict) else ""
 
+    def set_webhook(self, url: str, secret_token: str, allowed_updates: list[str]) -> None:
+        """Have Telegram push updates to ``url``, with ``secret_token`` in each request's header."""
+        self.call("setWebhook", {"url": url, "secret_token": secret_token, "allowed_updates": allowed_updates})
+
     def delete_webhook(self) -> None:
         """Remove the bot's webhook, so that updates can be polled."""
         self.call("deleteWebhook", {})

@@ -95,6 +95,7 @@ class FakeTelegram(LocalServer):
         self.prefix = prefix.rstrip("/")  # served under this path only, as behind a relay
         self.username = "replica_test_bot"
         self.webhook_url = ""  # while set, getUpdates is refused with 409, as Telegram does
+        self.webhook: dict = {}  # what setWebhook registered: url, secret_token, allowed_updates
         self.chat_actions: list[dict] = []
         self.callbacks: dict[str, dict] = {}  # callback_query id -> the query, for answerCallbackQuery
         self.callback_answers: list[dict] = []  # every answerCallbackQuery accepted
@@ -202,7 +203,7 @@ class FakeTelegram(LocalServer):
             return _error(401, "Unauthorized")
         if name == "getUpdates":
             return self._get_updates(body)
-        if name in ("setMyCommands", "getMe", "getWebhookInfo", "deleteWebhook", "sendChatAction"):
+        if name in ("setMyCommands", "getMe", "getWebhookInfo", "deleteWebhook", "sendChatAction", "setWebhook"):
             return self._bot_method(name, body)
         if name == "answerCallbackQuery":
             return self._answer_callback_query(body)
@@ -229,6 +230,8 @@ class FakeTelegram(LocalServer):
             return Response(200, {"ok": True, "result": {"url": self.webhook_url, "pending_update_count": 0}})
         if name == "deleteWebhook":
             self.webhook_url = ""
+        elif name == "setWebhook":
+            self.webhook_url, self.webhook = body.get("url", ""), body
         elif name == "setMyCommands":
             self.commands = body.get("commands")
         elif name == "sendChatAction":

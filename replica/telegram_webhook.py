@@ -1,0 +1,112 @@
+"""Telegram webhook mode for the owner's bot: updates pushed to the app instead of polled.
+
+With ``TELEGRAM_WEBHOOK_URL`` set, the app registers that address with ``setWebhook`` (with a secret
+token and the update types it handles) and serves it from the same server as the page. A request
+without the right ``X-Telegram-Bot-Api-Secret-Token`` is refused with 401 and nothing is handled.
+Telegram gets its 200 at once; the update is handled afterwards on a worker thread, and each
+``update_id`` once, even when Telegram retries or several instances receive it (the database says who
+was first).
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+import logging
+import queue
+import secrets
+import threading
+from typing import Any, Callable
+
+from replica.store import Store
+
+log = logging.getLogger(__name__)
+
+SECRET_KEY = "telegram_webhook_secret"
+ALLOWED_UPDATES = ["message", "callback_query"]
+
+
+def webhook_secret(store: Store, given: str | None) -> str:
+    """The secret token: the one given, else one generated once and kept in the database (shared by
+    every instance, and the same after a restart)."""
+    if given:
+        return given
+    token = secrets.token_urlsafe(32)
+
+    def steps(db: Any) -> str:
+        db.execute(
+            "INSERT INTO state (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING", (SECRET_KEY, token)
+        )
+        return db.execute("SELECT value FROM state WHERE key = ?", (SECRET_KEY,)).fetchone()["value"]
+
+    return store.write(steps)
+
+
+class WebhookReceiver:
+    """ASGI middleware that takes Telegram's POSTs at ``path`` and hands each new update to ``handle``."""
+
+    def __init__(self, app: Callable, path: str, secret: str, store: Store, handle: Callable[[dict], None]):
+        self.app = app
+        self.path = path.rstrip("/") or "/"
+        self._secret = secret.encode()
+        self._store = store
+        self._handle = handle
+        self._updates: queue.Queue = queue.Queue(maxsize=1000)
+        threading.Thread(target=self._work, name="telegram-webhook", daemon=True).start()
+
+    async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
+        if scope["type"] != "http" or scope["path"].rstrip("/") != self.path:
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope.get("headers") or [])
+        given = headers.get(b"x-telegram-bot-api-secret-token", b"")
+        if scope["method"] != "POST" or not hmac.compare_digest(given, self._secret):
+            log.warning("Refused a request to the Telegram webhook without the right secret token")
+            await _respond(send, 401)
+            return
+        body = b""
+        while True:
+            message = await receive()
+            body += message.get("body", b"")
+            if not message.get("more_body"):
+                break
+        try:
+            update = json.loads(body)
+        except ValueError:
+            update = None
+        if isinstance(update, dict):
+            try:
+                self._updates.put_nowait(update)
+            except queue.Full:
+                log.error("Telegram webhook: too many updates waiting; this one is dropped")
+        await _respond(send, 200)  # at once: the work is done after Telegram has its answer
+
+    def _work(self) -> None:
+        while True:
+            update = self._updates.get()
+            try:
+                self.receive(update)
+            except Exception as error:  # the worker must outlive any update
+                log.error("Telegram webhook: could not handle an update (%s)", type(error).__name__, exc_info=True)
+
+    def receive(self, update: dict) -> bool:
+        """Handle ``update`` unless this or another instance already did; return whether it was handled."""
+        update_id = update.get("update_id")
+        if type(update_id) is not int:
+            log.warning("Telegram webhook: an update without an update_id is skipped")
+            return False
+        first = self._store.write(
+            lambda db: db.execute(
+                "INSERT INTO handled_updates (update_id) VALUES (?) ON CONFLICT DO NOTHING RETURNING update_id",
+                (update_id,),
+            ).fetchone()
+        )
+        if first is None:
+            return False
+        self._handle(update)
+        return True
+
+
+async def _respond(send: Callable, status: int) -> None:
+    await send({"type": "http.response.start", "status": status, "headers": [(b"content-length", b"0")]})
+    await send({"type": "http.response.body", "body": b""})
