@@ -2,6 +2,7 @@
 
     python -m bench            # the full table (about two minutes)
     python -m bench --quick    # fewer turns, for a smoke run
+    python -m bench --instances 2 --database-url postgresql://…   # several instances on one PostgreSQL
 
 Everything is local: a scripted OpenAI-compatible model on 127.0.0.1 (tests/fakes) with a fixed delay,
 and knowledge folders generated on the fly. Prints a Markdown table.
@@ -31,6 +32,7 @@ import requests  # noqa: E402
 from gradio_client import Client  # noqa: E402
 
 from app import create_app  # noqa: E402
+from bench import instances  # noqa: E402
 from replica.config import Settings  # noqa: E402
 from replica.ui import serve  # noqa: E402
 from tests.fakes.corpus import make_projects, projects_for_size, write_projects  # noqa: E402
@@ -126,9 +128,25 @@ def settings_for(fake: FakeOpenAI, knowledge: Path, data: Path) -> Settings:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer turns and questions")
+    parser.add_argument("--instances", type=int, help="compare N instances on one PostgreSQL with one on SQLite")
+    parser.add_argument(
+        "--database-url",
+        default=os.environ.get("REPLICA_TEST_DATABASE_URL") or os.environ.get("DATABASE_URL"),
+        help="a PostgreSQL server whose user may create databases (one is made for the run, then dropped)",
+    )
     args = parser.parse_args()
     logging.basicConfig(level=logging.ERROR)
     logging.getLogger("bm25s").setLevel(logging.ERROR)
+    if args.instances:
+        if not args.database_url:
+            parser.exit(2, "--instances needs --database-url (or REPLICA_TEST_DATABASE_URL)\n")
+        fake = FakeOpenAI()
+        fake.default = instances.lead_or_thanks
+        work = Path(tempfile.mkdtemp(prefix="replica-bench-"))
+        base = instances.settings_factory(fake, ROOT / "knowledge")
+        instances.print_table(instances.run(args.instances, args.database_url, work, base))
+        fake.close()
+        return
     turns, questions = (5, 10) if args.quick else (20, 20)
     work = Path(tempfile.mkdtemp(prefix="replica-bench-"))
     fake = FakeOpenAI()
@@ -136,7 +154,7 @@ def main() -> None:
 
     # 1-2. Latency per turn, and a burst of 12 visitors: app against a bare ChatInterface.
     app = create_app(settings_for(fake, ROOT / "knowledge", work / "data-latency"))
-    serve(app.demo, prevent_thread_lock=True, quiet=True)
+    serve(app.demo, app.middleware, prevent_thread_lock=True, quiet=True)
     bare = bare_chat_interface(fake.base_url)
     bare.launch(prevent_thread_lock=True, quiet=True)
     fake.default = say("I design data pipelines for small teams.", delay=0.2)

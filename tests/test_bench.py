@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
-from tests.conftest import ROOT, bare_env
+from tests.conftest import POSTGRES_ENV, ROOT, bare_env, fresh_postgres_database
 
 
 def test_bench_quick_prints_the_table():
@@ -22,3 +23,21 @@ def test_bench_quick_prints_the_table():
     assert table[0] == "| Measure | Result | Against target |"
     assert any("Per-turn latency" in line for line in table) and any("2 MB" in line for line in table)
     assert len(table) == 2 + 2 + 3 * 3
+
+
+def test_bench_instances_runs_two_instances_on_postgres_beside_sqlite():
+    with fresh_postgres_database():  # skips (or fails under CI) without a PostgreSQL server
+        pass
+    done = subprocess.run(
+        [sys.executable, "-m", "bench", "--instances", "2"],
+        cwd=ROOT,
+        env=bare_env(REPLICA_TEST_DATABASE_URL=os.environ[POSTGRES_ENV]),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    rows = [line.split(" | ") for line in done.stdout.splitlines() if line.startswith("| ") and "instance" in line]
+    assert [row[0] for row in rows] == ["| SQLite, 1 instance", "| PostgreSQL, 2 instances"]
+    for row in rows:
+        assert row[1:4] == ["40/40", "40/40", "0"]  # every lead stored, every alert sent once

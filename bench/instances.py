@@ -1,0 +1,123 @@
+"""``python -m bench --instances 2``: several app instances on one PostgreSQL, against one SQLite instance.
+
+A crowd of visitors, each leaving a lead, spread over the instances; a scripted model on 127.0.0.1
+turns each message into a ``gather_user_details`` call. Reported for each setup: leads stored, alerts
+delivered to the Telegram stand-in, duplicates, and the time from the first visitor to the last alert.
+The per-chat pace is set to 20 messages a second here, so the run measures the app, not the pace.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
+from pathlib import Path
+from typing import Callable
+
+import psycopg
+from gradio_client import Client
+
+from app import create_app
+from replica.config import Settings
+from replica.ui import serve
+from tests.fakes.openai_server import FakeOpenAI, call, say
+from tests.fakes.telegram_server import CHAT_ID, TOKEN, FakeTelegram
+
+VISITORS = 40
+
+
+def lead_or_thanks(body: dict):
+    """The scripted model: a visitor's email becomes a lead; the tool's result gets thanks."""
+    last = body["messages"][-1]
+    if last["role"] == "tool":
+        return say("Thanks, passed on!")
+    return call(("gather_user_details", {"email": last["content"], "notes": "bench"}))
+
+
+def crowd(instances: list[str], telegram: FakeTelegram, visitors: int) -> tuple[float, int]:
+    """Send ``visitors`` leads over the instances' URLs; return (seconds until every alert arrived, delivered)."""
+    started = time.monotonic()
+
+    def visit(n: int) -> str:
+        return Client(instances[n % len(instances)], verbose=False).predict(f"v{n}@example.org", api_name="/chat")
+
+    with ThreadPoolExecutor(max_workers=12) as pool:
+        list(pool.map(visit, range(visitors)))
+    telegram.wait_for(visitors, timeout=120)
+    return time.monotonic() - started, len(telegram.delivered)
+
+
+def measure(label: str, settings_list: list[Settings], visitors: int, count_leads: Callable) -> tuple[str, ...]:
+    telegram = FakeTelegram()
+    apps = []
+    try:
+        for settings in settings_list:
+            app = create_app(replace(settings, telegram_api_base=telegram.url))
+            serve(app.demo, app.middleware, prevent_thread_lock=True, quiet=True)
+            apps.append(app)
+        seconds, delivered = crowd([app.demo.local_url for app in apps], telegram, visitors)
+        time.sleep(1.0)  # a late duplicate would show now
+        emails = [d.text.split("Email: ")[1].split("\n")[0] for d in telegram.delivered]
+        leads = count_leads(apps[0])
+    finally:
+        for app in apps:
+            app.close()
+        telegram.close()
+    duplicates = len(emails) - len(set(emails))
+    return (label, f"{leads}/{visitors}", f"{delivered}/{visitors}", str(duplicates), f"{seconds:.1f} s")
+
+
+def run(instances: int, database_url: str, work: Path, base: Callable[[Path], Settings]) -> list[tuple[str, ...]]:
+    """The table's rows: one SQLite instance, then ``instances`` instances on a fresh PostgreSQL database."""
+    fast = {"alert_min_interval_seconds": 0.05, "telegram_poll_seconds": 1}
+    rows = [
+        measure(
+            "SQLite, 1 instance",
+            [replace(base(work / "sqlite"), **fast)],
+            VISITORS,
+            lambda app: len(app.store.leads()),
+        )
+    ]
+    name = f"replica_bench_{uuid.uuid4().hex[:8]}"
+    with psycopg.connect(database_url, autocommit=True) as admin:
+        admin.execute(f"CREATE DATABASE {name}")
+    url = database_url.rsplit("/", 1)[0] + "/" + name
+    try:
+        settings = [replace(base(work / f"pg-{n}"), database_url=url, **fast) for n in range(instances)]
+        rows.append(measure(f"PostgreSQL, {instances} instances", settings, VISITORS, lambda app: len(app.store.leads())))
+    finally:
+        with psycopg.connect(database_url, autocommit=True) as admin:
+            admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+    return rows
+
+
+def print_table(rows: list[tuple[str, ...]]) -> None:
+    """The Markdown table the README shows."""
+    print(f"{VISITORS} visitors leaving a lead, 12 at a time")
+    print()
+    print("| Setup | Leads stored | Alerts sent | Duplicates | First visitor to last alert |")
+    print("|---|---|---|---|---|")
+    for row in rows:
+        print("| " + " | ".join(row) + " |")
+
+
+def settings_factory(fake: FakeOpenAI, knowledge: Path) -> Callable[[Path], Settings]:
+    def base(data: Path) -> Settings:
+        return Settings(
+            openai_api_key="sk-bench",
+            openai_base_url=fake.base_url,
+            openai_model="bench",
+            owner_name="Jordan Avery",
+            knowledge_dir=knowledge,
+            data_dir=data,
+            telegram_bot_token=TOKEN,  # the stand-in's; its address is set per run
+            telegram_chat_id=CHAT_ID,
+            visitor_messages_per_hour=10_000,
+            address_messages_per_hour=10_000,
+            daily_model_calls=1_000_000,
+            lead_alerts_per_visitor=10,
+        )
+
+    return base
+
