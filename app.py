@@ -7,8 +7,8 @@ import logging
 import os
 import sys
 from dataclasses import dataclass, field, replace
-from urllib.parse import urlparse
 from typing import TYPE_CHECKING
+from urllib.parse import urlparse
 
 import openai
 from starlette.middleware import Middleware
@@ -17,13 +17,13 @@ from replica.agent import Replica
 from replica.config import ConfigError, Settings, load_settings
 from replica.doctor import run_doctor
 from replica.export import EXPORTS, export
+from replica.housekeeping import Housekeeper
+from replica.inbox import Inbox, load_salt
 from replica.limits import UsageLimits
 from replica.logs import setup_logging
 from replica.notify import Notifier
 from replica.notify.delivery import LogNotifier, OutboxSender
 from replica.notify.telegram import TelegramClient
-from replica.housekeeping import Housekeeper
-from replica.inbox import Inbox, load_salt
 from replica.owner import owner_avatar, owner_name
 from replica.owner_bot import OwnerBot
 from replica.owner_inbox import InboxCommands
@@ -100,7 +100,9 @@ def make_owner_bot(settings: Settings, store: Store, inbox: Inbox) -> tuple[Owne
     if not settings.telegram_configured:
         return None, []
     client = telegram_client(settings)
-    bot = OwnerBot(store, client, poll_seconds=settings.telegram_poll_seconds, inbox=InboxCommands(inbox, store, client))
+    bot = OwnerBot(
+        store, client, poll_seconds=settings.telegram_poll_seconds, inbox=InboxCommands(inbox, store, client)
+    )
     if not settings.telegram_webhook_url:
         return bot.start(), []
     secret = webhook_secret(store, settings.telegram_webhook_secret)

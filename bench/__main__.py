@@ -22,6 +22,7 @@ import sys
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 
 os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
@@ -37,6 +38,7 @@ from replica.config import Settings  # noqa: E402
 from replica.ui import serve  # noqa: E402
 from tests.fakes.corpus import make_projects, projects_for_size, write_projects  # noqa: E402
 from tests.fakes.openai_server import FakeOpenAI, say  # noqa: E402
+from tests.fakes.telegram_server import CHAT_ID, TOKEN  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -143,7 +145,15 @@ def main() -> None:
         fake = FakeOpenAI()
         fake.default = instances.lead_or_thanks
         work = Path(tempfile.mkdtemp(prefix="replica-bench-"))
-        base = instances.settings_factory(fake, ROOT / "knowledge")
+
+        def base(data: Path) -> Settings:
+            return replace(
+                settings_for(fake, ROOT / "knowledge", data),
+                telegram_bot_token=TOKEN,  # the Telegram stand-in's; its address is set per run
+                telegram_chat_id=CHAT_ID,
+                lead_alerts_per_visitor=10,
+            )
+
         instances.print_table(instances.run(args.instances, args.database_url, work, base))
         fake.close()
         return

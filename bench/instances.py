@@ -21,8 +21,8 @@ from gradio_client import Client
 from app import create_app
 from replica.config import Settings
 from replica.ui import serve
-from tests.fakes.openai_server import FakeOpenAI, call, say
-from tests.fakes.telegram_server import CHAT_ID, TOKEN, FakeTelegram
+from tests.fakes.openai_server import call, say
+from tests.fakes.telegram_server import FakeTelegram
 
 VISITORS = 40
 
@@ -85,7 +85,9 @@ def run(instances: int, database_url: str, work: Path, base: Callable[[Path], Se
     url = database_url.rsplit("/", 1)[0] + "/" + name
     try:
         settings = [replace(base(work / f"pg-{n}"), database_url=url, **fast) for n in range(instances)]
-        rows.append(measure(f"PostgreSQL, {instances} instances", settings, VISITORS, lambda app: len(app.store.leads())))
+        rows.append(
+            measure(f"PostgreSQL, {instances} instances", settings, VISITORS, lambda app: len(app.store.leads()))
+        )
     finally:
         with psycopg.connect(database_url, autocommit=True) as admin:
             admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
@@ -100,24 +102,3 @@ def print_table(rows: list[tuple[str, ...]]) -> None:
     print("|---|---|---|---|---|")
     for row in rows:
         print("| " + " | ".join(row) + " |")
-
-
-def settings_factory(fake: FakeOpenAI, knowledge: Path) -> Callable[[Path], Settings]:
-    def base(data: Path) -> Settings:
-        return Settings(
-            openai_api_key="sk-bench",
-            openai_base_url=fake.base_url,
-            openai_model="bench",
-            owner_name="Jordan Avery",
-            knowledge_dir=knowledge,
-            data_dir=data,
-            telegram_bot_token=TOKEN,  # the stand-in's; its address is set per run
-            telegram_chat_id=CHAT_ID,
-            visitor_messages_per_hour=10_000,
-            address_messages_per_hour=10_000,
-            daily_model_calls=1_000_000,
-            lead_alerts_per_visitor=10,
-        )
-
-    return base
-

@@ -283,7 +283,9 @@ class Replica:
                 yield shown
             return
         except DeadlineExceeded:
-            log.warning("Reply deadline of %.0f s passed; the visitor gets what streamed so far", self.reply_deadline_seconds)
+            log.warning(
+                "Reply deadline of %.0f s passed; the visitor gets what streamed so far", self.reply_deadline_seconds
+            )
             apology = TOO_SLOW
         except DailyBudgetSpent:
             log.warning("Daily model-call budget spent")
@@ -353,7 +355,9 @@ class Replica:
                 continue
             messages.append(self._assistant_message(reply.text, reply.calls))
             for call in reply.calls:
-                messages.append({"role": "tool", "tool_call_id": call.id, "content": self._run_tool(call, context, ran)})
+                messages.append(
+                    {"role": "tool", "tool_call_id": call.id, "content": self._run_tool(call, context, ran)}
+                )
                 run.tools.append(call.name)
             if tool_choice == "none":
                 # Some OpenAI-compatible servers ignore tool_choice="none". The tools' effects (a stored

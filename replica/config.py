@@ -100,7 +100,9 @@ def database_url(value: str | None) -> str | None:
 def webhook_url(value: str | None) -> str | None:
     """``TELEGRAM_WEBHOOK_URL``: an http(s) address with a path, served by this app."""
     if value and not re.fullmatch(r"https?://[^/\s]+/\S*", value):
-        raise ConfigError("TELEGRAM_WEBHOOK_URL must be an https:// address such as https://you.hf.space/telegram/webhook")
+        raise ConfigError(
+            "TELEGRAM_WEBHOOK_URL must be an https:// address such as https://you.hf.space/telegram/webhook"
+        )
     return value
 
 

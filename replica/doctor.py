@@ -92,9 +92,7 @@ def check_model(settings: Settings) -> Iterator[Check]:
             offered = [m.id for m in client.models.list()]
         except (openai.NotFoundError, openai.PermissionDeniedError, openai.UnprocessableEntityError):
             offered = None  # a provider without a model list: one token tells as much
-            client.chat.completions.create(
-                model=model, messages=[{"role": "user", "content": "ping"}], max_tokens=1
-            )
+            client.chat.completions.create(model=model, messages=[{"role": "user", "content": "ping"}], max_tokens=1)
     except openai.AuthenticationError:
         yield fail("model", f"{endpoint} refused the key (401)", "check OPENAI_API_KEY")
         return
@@ -123,7 +121,9 @@ def check_telegram(settings: Settings, ping: bool) -> Iterator[Check]:
     """The token, the webhook, the owner's chat, and what waits in the outbox."""
     if not settings.telegram_bot_token:
         yield warn(
-            "telegram", "TELEGRAM_BOT_TOKEN is not set: alerts are written to the log only", "python app.py telegram-setup"
+            "telegram",
+            "TELEGRAM_BOT_TOKEN is not set: alerts are written to the log only",
+            "python app.py telegram-setup",
         )
     else:
         yield from _check_bot(settings, ping)

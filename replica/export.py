@@ -34,7 +34,9 @@ def spreadsheet_safe(value: object) -> str:
 
 def export_csv(store: Store, what: str, out: TextIO) -> int:
     """Write ``what`` (a key of ``COLUMNS``) from ``store`` to ``out`` as CSV with a header; return the row count."""
-    rows = {"leads": store.leads, "questions": store.questions, "answers": store.answers, "alerts": store.alerts}[what]()
+    rows = {"leads": store.leads, "questions": store.questions, "answers": store.answers, "alerts": store.alerts}[
+        what
+    ]()
     writer = csv.writer(out)
     writer.writerow(COLUMNS[what])
     for row in rows:

@@ -95,9 +95,7 @@ class Inbox:
                 "ON CONFLICT DO NOTHING",
                 (session, self.address_hash(address), now, now),
             )
-            return db.execute(
-                "SELECT id, paused_until FROM conversations WHERE session = ?", (session,)
-            ).fetchone()
+            return db.execute("SELECT id, paused_until FROM conversations WHERE session = ?", (session,)).fetchone()
 
         try:
             row = self.store.write(steps)
@@ -145,7 +143,10 @@ class Inbox:
         )
         own = f"[{self.owner_name}, in person] "
         return [
-            {"role": "user" if row["role"] == VISITOR else "assistant", "content": own * (row["role"] == OWNER) + row["text"]}
+            {
+                "role": "user" if row["role"] == VISITOR else "assistant",
+                "content": own * (row["role"] == OWNER) + row["text"],
+            }
             for row in rows
         ]
 
@@ -194,10 +195,12 @@ class Inbox:
     def _tell_handoff(self, conversation_id: int) -> bool:
         """True for the one caller that gets to tell the visitor of the handoff (the page or the reply)."""
         return self.store.write(
-            lambda db: db.execute(
-                "UPDATE conversations SET handoff_told = 1 WHERE id = ? AND handoff_told = 0", (conversation_id,)
-            ).rowcount
-            > 0
+            lambda db: (
+                db.execute(
+                    "UPDATE conversations SET handoff_told = 1 WHERE id = ? AND handoff_told = 0", (conversation_id,)
+                ).rowcount
+                > 0
+            )
         )
 
     def display(self, role: str, text: str) -> str:
@@ -244,24 +247,30 @@ class Inbox:
         """Hand the conversation to the owner; False if there is no such conversation."""
         until = self._clock() + self._handoff_seconds
         return self.store.write(
-            lambda db: db.execute(
-                "UPDATE conversations SET paused_until = ?, handoff_told = 0 WHERE id = ?", (until, conversation_id)
-            ).rowcount
-            > 0
+            lambda db: (
+                db.execute(
+                    "UPDATE conversations SET paused_until = ?, handoff_told = 0 WHERE id = ?", (until, conversation_id)
+                ).rowcount
+                > 0
+            )
         )
 
     def resume(self, conversation_id: int, by_itself: bool = False) -> bool:
         """Give the conversation back to the replica and tell the visitor; False if it was not paused."""
         resumed = self.store.write(
-            lambda db: db.execute(
-                "UPDATE conversations SET paused_until = NULL WHERE id = ? AND paused_until IS NOT NULL",
-                (conversation_id,),
-            ).rowcount
-            > 0
+            lambda db: (
+                db.execute(
+                    "UPDATE conversations SET paused_until = NULL WHERE id = ? AND paused_until IS NOT NULL",
+                    (conversation_id,),
+                ).rowcount
+                > 0
+            )
         )
         if resumed:
             why = f"{self.owner_name} has stepped away" if by_itself else f"{self.owner_name} handed back to me"
-            self.record(conversation_id, NOTICE, f"{why}; I'm answering again, as {self.owner_name}'s replica.", shown=False)
+            self.record(
+                conversation_id, NOTICE, f"{why}; I'm answering again, as {self.owner_name}'s replica.", shown=False
+            )
         return resumed
 
     def resume_expired(self) -> list[int]:

@@ -19,8 +19,8 @@ from replica.logs import clip
 from replica.notify.alerts import QUESTION_TITLE, TELEGRAM_LIMIT, utf16_units
 from replica.notify.telegram import TelegramClient, TelegramError
 from replica.owner_inbox import InboxCommands, conversation_named_in
-from replica.telegram_webhook import ALLOWED_UPDATES
 from replica.store import Store
+from replica.telegram_webhook import ALLOWED_UPDATES
 
 log = logging.getLogger(__name__)
 
@@ -171,7 +171,9 @@ class OwnerBot:
         chat = message.get("chat") if isinstance(message, dict) else None
         chat_id = str(chat.get("id", "")) if isinstance(chat, dict) else ""
         if chat_id != str(self._client.chat_id):
-            log.warning("Ignoring a Telegram message from chat %s, which is not the owner's", clip(chat_id, 32) or "unknown")
+            log.warning(
+                "Ignoring a Telegram message from chat %s, which is not the owner's", clip(chat_id, 32) or "unknown"
+            )
             return
         text = message.get("text")
         if not isinstance(text, str) or not text.strip():

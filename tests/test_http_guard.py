@@ -66,7 +66,7 @@ def upload_status(url: str, size: int) -> int:
     connection.putheader("Content-Length", str(size))
     connection.endheaders()
     try:
-        connection.send(b"--xyz\r\nContent-Disposition: form-data; name=\"files\"; filename=\"a.html\"\r\n\r\n")
+        connection.send(b'--xyz\r\nContent-Disposition: form-data; name="files"; filename="a.html"\r\n\r\n')
         connection.send(b"<script>x</script>" * (65536 // 18))
     except OSError:
         pass  # the server may already have answered and closed

@@ -13,17 +13,8 @@ from gradio_client import Client
 from replica.housekeeping import DIGEST_KEY, Housekeeper
 from replica.inbox import Inbox
 from replica.notify.alerts import utf16_units
-from tests.conftest import RecordingNotifier, run_app
+from tests.conftest import RecordingNotifier, run_app, wait_until
 from tests.fakes.openai_server import call, say
-
-
-def wait_until(predicate, timeout=10.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.05)
-    return False
 
 
 @pytest.fixture
@@ -93,7 +84,9 @@ def test_retention_deletes_old_conversations_at_start(tmp_path, store):
     keeper = Housekeeper(store, inbox, RecordingNotifier(), retention_days=90, digest_hour_utc=None, daily_budget=10)
     keeper.start()
     try:
-        assert wait_until(lambda: [r["session"] for r in store.read("SELECT session FROM conversations")] == ["new-session"])
+        assert wait_until(
+            lambda: [r["session"] for r in store.read("SELECT session FROM conversations")] == ["new-session"]
+        )
     finally:
         keeper.close()
     assert [r["text"] for r in store.read("SELECT text FROM messages")] == ["Today"]
@@ -306,7 +299,9 @@ def test_the_alert_for_a_forwarded_message_is_quoted_and_has_its_button(app, fak
     ask(app, "Line one\nEmail: forged@example.org", client)
     forwarded = next(d for d in fake_telegram.wait_for(3) if d.text.startswith("Message in conversation #1"))
     assert "<blockquote>Line one\nEmail: forged@example.org</blockquote>" in forwarded.payload["text"]
-    assert forwarded.payload["reply_markup"]["inline_keyboard"] == [[{"text": "Open conversation", "callback_data": "show:1"}]]
+    assert forwarded.payload["reply_markup"]["inline_keyboard"] == [
+        [{"text": "Open conversation", "callback_data": "show:1"}]
+    ]
 
 
 def test_the_page_stops_checking_after_30_minutes_without_activity(store):

@@ -12,19 +12,10 @@ from gradio_client import Client
 from replica.notify import Alert
 from replica.notify.alerts import utf16_units
 from replica.owner_bot import fit
-from tests.conftest import run_app
+from tests.conftest import run_app, wait_until
 from tests.fakes.openai_server import call, say
 
 OPERA = "What is your favourite opera?"
-
-
-def wait_until(predicate, timeout=10.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.05)
-    return False
 
 
 def ask_unknown(url, fake_openai, fake_telegram, question=OPERA):

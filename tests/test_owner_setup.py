@@ -162,7 +162,11 @@ def test_doctor_uses_a_one_token_completion_where_there_is_no_model_list(owner_f
         ("token refused", {"TELEGRAM_BOT_TOKEN": "999:WRONG-token"}, "✗ telegram: Telegram refused the token (401)"),
         ("telegram unreachable", {"TELEGRAM_API_BASE": "http://127.0.0.1:9"}, "block Telegram: set TELEGRAM_API_BASE"),
         ("unknown chat", {"TELEGRAM_CHAT_ID": "777"}, "✗ telegram: chat 777 cannot be written to"),
-        ("no chat", {"TELEGRAM_CHAT_ID": ""}, "✗ telegram: TELEGRAM_CHAT_ID is not set — fix: python app.py telegram-setup"),
+        (
+            "no chat",
+            {"TELEGRAM_CHAT_ID": ""},
+            "✗ telegram: TELEGRAM_CHAT_ID is not set — fix: python app.py telegram-setup",
+        ),
         ("webhook set", {}, "✗ telegram: a webhook is set"),
         ("storage", {"DATA_DIR": "/sys"}, "✗ storage: DATA_DIR /sys is not writable"),
     ],

@@ -29,9 +29,7 @@ def ask(client, message):
     return client.predict(message, api_name="/chat")
 
 
-def test_three_endless_streams_end_at_the_deadline_and_a_fourth_visitor_is_answered(
-    start_app, settings, fake_openai
-):
+def test_three_endless_streams_end_at_the_deadline_and_a_fourth_visitor_is_answered(start_app, settings, fake_openai):
     fake_openai.default = lambda body: NEVER_ENDS if body["messages"][-1]["content"] == "stuck" else say("Answered.")
     url = start_app(replace(settings, reply_deadline_seconds=2, queue_concurrency=3)).demo.local_url
     clients = [Client(url, verbose=False) for _ in range(4)]

@@ -22,16 +22,8 @@ from replica.notify.delivery import OutboxSender
 from replica.notify.telegram import TelegramClient
 from replica.owner_bot import OwnerBot
 from replica.store import Store
+from tests.conftest import wait_until
 from tests.fakes.openai_server import call, say
-
-
-def wait_until(predicate, timeout=10.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.02)
-    return False
 
 
 class FlakyStore(Store):
@@ -197,7 +189,11 @@ def fill_up(store: Store) -> None:
 @pytest.mark.parametrize(
     "tool_call, kind, what",
     [
-        (("gather_user_details", {"email": "grace@example.org", "notes": "Hiring. " * 700}), "lead", "grace@example.org"),
+        (
+            ("gather_user_details", {"email": "grace@example.org", "notes": "Hiring. " * 700}),
+            "lead",
+            "grace@example.org",
+        ),
         (("inform_unknown", {"question": "Will you relocate? " * 300}), "question", "Will you relocate?"),
     ],
     ids=["lead", "question"],

@@ -10,16 +10,7 @@ import requests
 
 from replica.store import Store
 from replica.telegram_webhook import ALLOWED_UPDATES, SECRET_KEY, WebhookReceiver
-from tests.conftest import free_port, fresh_postgres_database
-
-
-def wait_until(predicate, timeout=10.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.05)
-    return False
+from tests.conftest import free_port, fresh_postgres_database, wait_until
 
 
 def help_update(update_id, chat_id):

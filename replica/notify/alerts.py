@@ -188,7 +188,9 @@ def keyboard_for(alert: Alert) -> dict | None:
     A lead: "Open conversation", "Mark handled". A question: "Answer", "Dismiss", "Open conversation".
     A forwarded visitor message: "Open conversation". Each button's data names its action and record.
     """
-    opener = [{"text": "Open conversation", "callback_data": f"show:{alert.conversation}"}] if alert.conversation else []
+    opener = (
+        [{"text": "Open conversation", "callback_data": f"show:{alert.conversation}"}] if alert.conversation else []
+    )
     if alert.kind == "lead" and alert.ref:
         rows = [opener + [{"text": "Mark handled", "callback_data": f"handled:{alert.ref}"}]]
     elif alert.kind == "question" and alert.ref:

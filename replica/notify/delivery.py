@@ -117,7 +117,9 @@ class OutboxSender:
 
     def _send(self, alert: Alert) -> int:
         try:
-            return self._client.send_message(to_telegram_html(alert), parse_mode="HTML", reply_markup=keyboard_for(alert))
+            return self._client.send_message(
+                to_telegram_html(alert), parse_mode="HTML", reply_markup=keyboard_for(alert)
+            )
         except TelegramError as error:
             if error.is_parse_error:
                 limit = TELEGRAM_LIMIT
@@ -126,7 +128,9 @@ class OutboxSender:
             else:
                 raise
             log.warning("Telegram refused a %s alert (%s); resending as plain text", alert.kind, error)
-            return self._client.send_message(to_telegram_plain(alert, limit), parse_mode=None, reply_markup=keyboard_for(alert))
+            return self._client.send_message(
+                to_telegram_plain(alert, limit), parse_mode=None, reply_markup=keyboard_for(alert)
+            )
 
     def _deliver(self, pending: PendingAlert) -> None:
         try:

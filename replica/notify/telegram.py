@@ -166,4 +166,6 @@ class TelegramClient:
 
     def edit_reply_markup(self, message_id: int, reply_markup: dict) -> None:
         """Replace the buttons of one of the bot's messages in the owner's chat."""
-        self.call("editMessageReplyMarkup", {"chat_id": self.chat_id, "message_id": message_id, "reply_markup": reply_markup})
+        self.call(
+            "editMessageReplyMarkup", {"chat_id": self.chat_id, "message_id": message_id, "reply_markup": reply_markup}
+        )

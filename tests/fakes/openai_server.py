@@ -84,7 +84,9 @@ class FakeOpenAI(LocalServer):
     def handle(self, method: str, path: str, headers: dict[str, str], body: Any) -> Response:
         if method == "GET" and path.endswith("/models") and self.models is not None:
             if headers.get("authorization") != "Bearer " + self.api_key and self.api_key:
-                return Response(401, {"error": {"message": "Incorrect API key provided", "type": "invalid_request_error"}})
+                return Response(
+                    401, {"error": {"message": "Incorrect API key provided", "type": "invalid_request_error"}}
+                )
             models = [{"id": name, "object": "model", "created": 0, "owned_by": "fake"} for name in self.models]
             return Response(200, {"object": "list", "data": models})
         if method != "POST" or not path.endswith("/chat/completions"):

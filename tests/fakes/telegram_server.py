@@ -224,7 +224,12 @@ class FakeTelegram(LocalServer):
     def _bot_method(self, name: str, body: dict) -> Response:
         """The small methods: the bot's identity, its webhook, its command menu, chat actions."""
         if name == "getMe":
-            me = {"id": int(self.token.split(":")[0]), "is_bot": True, "first_name": "Replica", "username": self.username}
+            me = {
+                "id": int(self.token.split(":")[0]),
+                "is_bot": True,
+                "first_name": "Replica",
+                "username": self.username,
+            }
             return Response(200, {"ok": True, "result": me})
         if name == "getWebhookInfo":
             return Response(200, {"ok": True, "result": {"url": self.webhook_url, "pending_update_count": 0}})
@@ -279,7 +284,10 @@ class FakeTelegram(LocalServer):
         if raw:
             return raw
         if self.webhook_url:
-            return _error(409, "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first")
+            return _error(
+                409,
+                "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first",
+            )
         if self.conflicts_next:
             self.conflicts_next -= 1
             return _error(
@@ -359,7 +367,7 @@ def markup_problem(markup: Any, inline_only: bool = False) -> str | None:
         return None
     rows = markup.get("inline_keyboard")
     if not isinstance(rows, list) or not all(isinstance(row, list) for row in rows):
-        return "field \"inline_keyboard\" of the InlineKeyboardMarkup should be an Array of Arrays"
+        return 'field "inline_keyboard" of the InlineKeyboardMarkup should be an Array of Arrays'
     for button in (b for row in rows for b in row):
         if not isinstance(button, dict) or not isinstance(button.get("text"), str) or not button["text"]:
             return "can't parse inline keyboard button: Text buttons are unallowed in the inline keyboard"
