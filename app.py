@@ -13,7 +13,8 @@ from urllib.parse import urlparse
 import openai
 from starlette.middleware import Middleware
 
-from replica.agent import Replica
+from replica.agent import Replica, Visitor
+from replica.knowledge import knowledge_files
 from replica.config import ConfigError, Settings, load_settings
 from replica.doctor import run_doctor
 from replica.export import EXPORTS, export
@@ -182,6 +183,16 @@ def create_app(settings: Settings) -> App:
         max_concurrent=settings.queue_concurrency,
         inbox=inbox,
     )
+    mcp_tool = None
+    if settings.mcp_enabled:
+        from replica.mcp_tool import make_ask
+        from replica.ui import client_address
+
+        def visitor_for(session: str, request) -> Visitor:
+            return Visitor(session, client_address(request, settings.trusted_proxy_hops), via="MCP")
+
+        knows = ", ".join(path.name for path in knowledge_files(settings.knowledge_dir)[:6]) or "no files yet"
+        mcp_tool = make_ask(replica.reply, settings.owner_name, knows, visitor_for)
     demo = build_demo(
         replica.stream_reply,
         page_text(settings),
@@ -189,6 +200,7 @@ def create_app(settings: Settings) -> App:
         settings.queue_max_size,
         settings.trusted_proxy_hops,
         owner_words=inbox.for_page,
+        mcp_tool=mcp_tool,
     )
     return App(demo, replica, store, notifier, inbox, housekeeper, owner_bot, middleware)
 
@@ -232,7 +244,13 @@ def main(argv: list[str] | None = None) -> int:
     from replica.ui import serve
 
     log.info("Serving %s's replica with model %s", app.replica.inbox.owner_name, settings.openai_model)
-    serve(app.demo, middleware=app.middleware, server_name=settings.server_name, server_port=settings.server_port)
+    serve(
+        app.demo,
+        middleware=app.middleware,
+        mcp=settings.mcp_enabled,
+        server_name=settings.server_name,
+        server_port=settings.server_port,
+    )
     return 0
 
 

@@ -66,6 +66,7 @@ class Visitor:
 
     session_id: str
     address: str = "unknown"
+    via: str = ""  # how they came, when not by the page ("MCP"): named in the owner's alerts
 
 
 @dataclass
@@ -276,6 +277,7 @@ class Replica:
             self.notifier,
             self.check_deliverability,
             conversation=conversation.id if conversation else None,
+            via=visitor.via,
         )
         shown = ""
         try:

@@ -61,6 +61,7 @@ class Settings:
     telegram_webhook_url: str | None = None  # webhook mode for the owner's bot; None: polling
     telegram_webhook_secret: str | None = field(default=None, repr=False)
     database_url: str | None = field(default=None, repr=False)  # PostgreSQL; None: SQLite in DATA_DIR
+    mcp_enabled: bool = False  # serve the replica as one MCP tool beside the page
     owner_avatar: str | None = None  # a path or URL; None: avatar.* in KNOWLEDGE_DIR, else initials
     conversation_retention_days: int = 90
     digest_hour_utc: int | None = None
@@ -192,6 +193,7 @@ def load_settings(environ: Mapping[str, str], dotenv_path: str | Path | None = "
         telegram_webhook_secret=webhook_secret(text("TELEGRAM_WEBHOOK_SECRET")),
         database_url=database_url(text("DATABASE_URL")),
         owner_avatar=text("OWNER_AVATAR"),
+        mcp_enabled=flag("MCP_ENABLED"),
         conversation_retention_days=number("CONVERSATION_RETENTION_DAYS", 90),
         digest_hour_utc=hour("DIGEST_HOUR_UTC"),
     )

@@ -53,7 +53,7 @@ ANSWER_USAGE = "Use /answer N your answer, with N from /unanswered."
 FORGET_USAGE = "Use /forget N, with N the number of a learned answer."
 FAILED = "Sorry, that failed on my side ({error}); the app's log has the details."
 NUMBER = re.compile(r"[1-9][0-9]{0,17}")  # ASCII digits only, and small enough for any database integer
-QUESTION_ALERT = re.compile(re.escape(QUESTION_TITLE) + r" #([1-9][0-9]{0,17})\s*$")
+QUESTION_ALERT = re.compile(re.escape(QUESTION_TITLE) + r"(?: \(via [^)]{1,20}\))? #([1-9][0-9]{0,17})\s*$")
 NOT_A_QUESTION = (
     "To teach me an answer, reply to an “Unanswered question” alert (or use /answer N text); to write to a visitor, "
     "reply to a lead alert or a transcript (or use /say N text). Send /help for more."

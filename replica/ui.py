@@ -91,6 +91,7 @@ def build_demo(
     max_queue: int,
     trusted_proxy_hops: int = 0,
     owner_words: OwnerWords | None = None,
+    mcp_tool: Callable[..., str] | None = None,
 ) -> gr.Blocks:
     """Build the chat page; ``answer(message, history, visitor)`` yields each reply as it grows.
 
@@ -140,6 +141,8 @@ def build_demo(
         )
         if owner_words:
             _check_for_owner_words(demo, chat_page, owner_words)
+        if mcp_tool:
+            gr.api(mcp_tool, api_name=mcp_tool.__name__)
     # api_open=False: no REST route may run the chat outside the queue and its concurrency limit.
     demo.queue(default_concurrency_limit=concurrency, max_size=max_queue, api_open=False)
     return demo
@@ -183,7 +186,7 @@ def _check_for_owner_words(demo: gr.Blocks, chat_page: gr.ChatInterface, owner_w
     )
 
 
-def serve(demo: gr.Blocks, middleware: list | None = None, **launch_options: Any) -> None:
+def serve(demo: gr.Blocks, middleware: list | None = None, mcp: bool = False, **launch_options: Any) -> None:
     """Launch ``demo`` with the page's theme and styles (Gradio takes them at launch), behind the
     :class:`RequestGuard` (no uploads, bounded bodies, well-formed session ids) and any ``middleware``
     given (the Telegram webhook)."""
@@ -194,5 +197,12 @@ def serve(demo: gr.Blocks, middleware: list | None = None, **launch_options: Any
         footer_links=[],
         max_file_size="1mb",
         app_kwargs={"middleware": [Middleware(RequestGuard), *(middleware or [])]},
+        mcp_server=mcp,
         **launch_options,
     )
+    if mcp and demo.mcp_server_obj:
+        # Exactly one tool: the page's /chat endpoint (public, for gradio_client) is no MCP tool.
+        mcp_names = {name: endpoint for name, endpoint in demo.mcp_server_obj.tool_to_endpoint.items()}
+        demo.mcp_server_obj.tool_to_endpoint = {
+            name: endpoint for name, endpoint in mcp_names.items() if endpoint.lstrip("/").startswith("ask_")
+        }

@@ -53,6 +53,7 @@ CONFIG_NAMES = [
     "DAILY_MODEL_CALLS",
     "DATABASE_URL",
     "TELEGRAM_WEBHOOK_URL",
+    "MCP_ENABLED",
     "TELEGRAM_WEBHOOK_SECRET",
     "KNOWLEDGE_BUDGET_CHARS",
     "TRUSTED_PROXY_HOPS",
@@ -284,7 +285,15 @@ def start_app(fake_openai, fake_telegram):  # the fakes outlive the apps, which 
 
     def start(settings: Settings, port: int | None = None):
         app = create_app(settings)
-        serve(app.demo, app.middleware, prevent_thread_lock=True, server_name="127.0.0.1", server_port=port, quiet=True)
+        serve(
+            app.demo,
+            app.middleware,
+            mcp=settings.mcp_enabled,
+            prevent_thread_lock=True,
+            server_name="127.0.0.1",
+            server_port=port,
+            quiet=True,
+        )
         started.append(app)
         return app
 

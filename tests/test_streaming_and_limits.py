@@ -136,7 +136,7 @@ def test_spaces_front_matter_matches_requirements():
     readme = (ROOT / "README.md").read_text()
     front = readme.split("---")[1]
     sdk_version = re.search(r"^sdk_version:\s*(\S+)", front, re.M).group(1)
-    pinned = re.search(r"^gradio==(\S+)", (ROOT / "requirements.txt").read_text(), re.M).group(1)
+    pinned = re.search(r"^gradio(?:\[\w+\])?==(\S+)", (ROOT / "requirements.txt").read_text(), re.M).group(1)
     assert sdk_version == pinned
     for key in ("title:", "emoji:", "sdk: gradio", "app_file: app.py"):
         assert key in front

@@ -27,7 +27,7 @@ def gather_user_details(context: ToolContext, email: str, notes: str, name: str 
     name = (name or "").strip()
     alert = Alert(
         kind="lead",
-        title="New lead",
+        title=context.title("New lead"),
         fields=(("Name", name or "(not given)"), ("Email", valid.normalized), ("Notes", notes)),
         session_id=context.session_id,
         conversation=context.conversation,

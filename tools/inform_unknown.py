@@ -13,7 +13,7 @@ def inform_unknown(context: ToolContext, question: str) -> str:
     (also when this visitor already asked the same question: it is stored and alerted once)."""
     alert = Alert(
         kind="question",
-        title=QUESTION_TITLE,
+        title=context.title(QUESTION_TITLE),
         fields=(("Question", question),),
         session_id=context.session_id,
         conversation=context.conversation,

@@ -45,6 +45,11 @@ class ToolContext:
     notifier: Notifier
     check_deliverability: bool = False
     conversation: int | None = None  # the conversation's number, named in alerts
+    via: str = ""  # how the visitor came, when not by the page ("MCP")
+
+    def title(self, title: str) -> str:
+        """An alert's title, marked with how the visitor came ("New lead (via MCP)")."""
+        return f"{title} (via {self.via})" if self.via else title
     outcomes: list[Outcome] = field(default_factory=list)
 
     def save_failed(self, kind: str, record: dict[str, Any]) -> str:
