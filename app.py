@@ -14,12 +14,12 @@ import openai
 from starlette.middleware import Middleware
 
 from replica.agent import Replica, Visitor
-from replica.knowledge import knowledge_files
 from replica.config import ConfigError, Settings, load_settings
 from replica.doctor import run_doctor
 from replica.export import EXPORTS, export
 from replica.housekeeping import Housekeeper
 from replica.inbox import Inbox, load_salt
+from replica.knowledge import knowledge_files
 from replica.limits import UsageLimits
 from replica.logs import setup_logging
 from replica.notify import Notifier

@@ -181,7 +181,7 @@ def _check_bot(settings: Settings, ping: bool) -> Iterator[Check]:
 
 def _check_outbox(settings: Settings) -> Iterator[Check]:
     try:
-        store = Store(settings.database_path)
+        store = Store(settings.database_path, database_url=settings.database_url)
     except StoreError:
         return  # the storage check says what is wrong
     try:
@@ -219,7 +219,14 @@ def check_storage(settings: Settings) -> Iterator[Check]:
         yield fail("storage", str(error).split(";")[0], "set DATA_DIR to a folder the app may create and write")
         return
     yield ok("storage", f"DATA_DIR {settings.data_dir} is writable")
-    if settings.on_spaces and not _is_within(settings.data_dir, Path("/data")):
+    if settings.database_url:
+        try:
+            Store(settings.database_path, database_url=settings.database_url).close()
+        except StoreError as error:
+            yield fail("storage", str(error).split(";")[0], "check DATABASE_URL: host, port, user, password")
+            return
+        yield ok("storage", "records are kept in PostgreSQL (DATABASE_URL answers)")
+    elif settings.on_spaces and not _is_within(settings.data_dir, Path("/data")):
         yield warn(
             "storage",
             "on Hugging Face Spaces the Space's own disk is wiped on restart, and DATA_DIR is not on persistent storage",

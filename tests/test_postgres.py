@@ -125,3 +125,13 @@ def test_shared_limits_work_on_either_backend(store):
     limits = UsageLimits.shared(store, visitor_per_hour=1, address_per_hour=5, model_calls_per_day=1)
     assert limits.admit_message("s1", "a") and not limits.admit_message("s1", "a")  # the session's own limit
     assert limits.take_model_call() and not limits.take_model_call()
+
+
+def test_doctor_checks_the_database_url(postgres_url, tmp_path):
+    done = run_app("doctor", cwd=tmp_path, DATABASE_URL=postgres_url, DATA_DIR=str(tmp_path / "data"))
+    assert "✓ storage: records are kept in PostgreSQL (DATABASE_URL answers)" in done.stdout
+    assert "replica:replica" not in done.stdout + done.stderr  # the URL's password is never printed
+    wrong = postgres_url.replace("replica:replica@", "replica:wrong@")
+    done = run_app("doctor", cwd=tmp_path, DATABASE_URL=wrong, DATA_DIR=str(tmp_path / "data"))
+    assert "✗ storage: DATABASE_URL cannot be reached" in done.stdout and done.returncode == 1
+    assert "wrong" not in done.stdout + done.stderr

@@ -50,6 +50,7 @@ class ToolContext:
     def title(self, title: str) -> str:
         """An alert's title, marked with how the visitor came ("New lead (via MCP)")."""
         return f"{title} (via {self.via})" if self.via else title
+
     outcomes: list[Outcome] = field(default_factory=list)
 
     def save_failed(self, kind: str, record: dict[str, Any]) -> str:
