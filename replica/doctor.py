@@ -152,7 +152,16 @@ def _check_bot(settings: Settings, ping: bool) -> Iterator[Check]:
     except TelegramError as error:
         yield warn("telegram", f"could not read the webhook setting ({error.description})")
     else:
-        if webhook:
+        if settings.telegram_webhook_url:
+            if webhook == settings.telegram_webhook_url:
+                yield ok("telegram", "the webhook is set to TELEGRAM_WEBHOOK_URL")
+            else:
+                yield warn(
+                    "telegram",
+                    "the bot's webhook is not TELEGRAM_WEBHOOK_URL yet",
+                    "start the app: it registers the webhook at start",
+                )
+        elif webhook:
             yield fail(
                 "telegram",
                 "a webhook is set, so this app's polling gets no updates",

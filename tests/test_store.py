@@ -70,3 +70,10 @@ def test_concurrent_writers_lose_nothing(store):
         thread.join()
     assert len(store.leads()) == 20 and len(store.questions()) == 20
     assert store.read("SELECT COUNT(*) AS n FROM outbox")[0]["n"] == 40
+
+
+def test_small_state_such_as_the_bots_offset_is_kept_and_replaced(store):
+    assert store.get_state("telegram_update_offset") is None
+    store.set_state("telegram_update_offset", "501")
+    store.set_state("telegram_update_offset", "502")
+    assert store.get_state("telegram_update_offset") == "502"
