@@ -144,6 +144,7 @@ class PostgresDatabase:
 
         self._psycopg = psycopg
         try:
+            psycopg.connect(url, connect_timeout=10).close()  # a wrong address or password fails at once
             self._pool = ConnectionPool(
                 url, min_size=1, max_size=max_size, kwargs={"row_factory": dict_row}, open=True, timeout=10
             )

@@ -195,9 +195,22 @@ def fresh_postgres_database():
             admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
+# The modules whose tests are store behaviour run on both backends; elsewhere (the loop, the page, the
+# HTTP guard) the store is a collaborator, and SQLite is enough.
+BOTH_BACKENDS = {"test_store", "test_telegram", "test_supervision", "test_inbox", "test_alert_safety", "test_postgres"}
+
+
+def pytest_generate_tests(metafunc):
+    """Give ``database_url`` (and so ``store``) both backends in the store modules, SQLite elsewhere."""
+    if "database_url" in metafunc.fixturenames:
+        module = metafunc.module.__name__.rsplit(".", 1)[-1]
+        backends = ["sqlite", "postgres"] if module in BOTH_BACKENDS else ["sqlite"]
+        metafunc.parametrize("database_url", backends, indirect=True)
+
+
+@pytest.fixture
 def database_url(request):
-    """Each store test runs on both backends: ``None`` (SQLite in the test's folder), then PostgreSQL."""
+    """The backend of one store test: ``None`` (SQLite in the test's folder), or a fresh PostgreSQL database."""
     if request.param == "sqlite":
         yield None
     else:

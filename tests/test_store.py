@@ -77,3 +77,10 @@ def test_small_state_such_as_the_bots_offset_is_kept_and_replaced(store):
     store.set_state("telegram_update_offset", "501")
     store.set_state("telegram_update_offset", "502")
     assert store.get_state("telegram_update_offset") == "502"
+
+
+def test_the_same_question_from_the_same_visitor_is_stored_once(store):
+    question = Alert("question", "Unanswered question", (("Question", "q"),), "s1")
+    assert store.record_question("What is your salary?", question) is Recorded.ALERTED
+    assert store.record_question("what is your  salary", question) is Recorded.DUPLICATE
+    assert store.record_question("What is your salary?", replace(question, session_id="s2")) is Recorded.ALERTED
