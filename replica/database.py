@@ -56,6 +56,12 @@ class Database(Protocol):
     def close(self) -> None: ...
 
 
+def _unusable(path: Path, error: Exception) -> DatabaseError:
+    return DatabaseError(
+        f"{path} cannot be used as the database ({error}); move that file aside or set DATA_DIR to another folder"
+    )
+
+
 class SqliteDatabase:
     """SQLite in WAL mode, shared by the app's threads behind one lock."""
 
@@ -70,10 +76,7 @@ class SqliteDatabase:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA busy_timeout=10000")
         except sqlite3.DatabaseError as error:
-            raise DatabaseError(
-                f"{path} cannot be used as the database ({error}); move that file aside or set DATA_DIR to "
-                "another folder"
-            ) from None
+            raise _unusable(path, error) from None
 
     def read(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         with self._lock:
@@ -97,10 +100,7 @@ class SqliteDatabase:
                 for number, script in enumerate(migrations[version:], start=version + 1):
                     self._db.executescript(f"BEGIN IMMEDIATE; {script}; PRAGMA user_version = {number}; COMMIT;")
         except sqlite3.DatabaseError as error:
-            raise DatabaseError(
-                f"{self.path} cannot be used as the database ({error}); move that file aside or set DATA_DIR to "
-                "another folder"
-            ) from None
+            raise _unusable(self.path, error) from None
 
     def execute_raw(self, sql: str) -> list[Any]:
         """Run SQLite-only SQL (tests use it to fill the disk up)."""

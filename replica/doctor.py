@@ -19,15 +19,11 @@ import openai
 
 from replica.config import DEFAULT_OWNER_NAME, Settings
 from replica.knowledge import read_documents, render_knowledge
-from replica.notify.telegram import TelegramClient, TelegramError
+from replica.notify.telegram import BLOCKED_HINT, TelegramClient, TelegramError
 from replica.owner import owner_name
 from replica.prompts import PromptError, render_prompt
 from replica.store import Store, StoreError, check_writable
 
-BLOCKED_HINT = (
-    "some hosts, Hugging Face Spaces among them, block Telegram: set TELEGRAM_API_BASE to a relay "
-    "(README: 'A relay for hosts that block Telegram')"
-)
 SYMBOLS = {"ok": "✓", "warn": "!", "fail": "✗"}
 
 

@@ -116,6 +116,8 @@ class Housekeeper:
         if self._digest_hour is None or now.hour < self._digest_hour:
             return
         yesterday = now.date() - timedelta(days=1)
+        if self._store.get_state(DIGEST_KEY) == yesterday.isoformat():
+            return  # sent already: no need to count the day again every minute
         alert = digest(self._store, yesterday, self._daily_budget)
         if self._store.queue_alert(alert, once=(DIGEST_KEY, yesterday.isoformat())) is not None:
             log.info("Daily digest for %s queued", yesterday)

@@ -313,10 +313,7 @@ class Inbox:
 
     def transcript(self, conversation_id: int) -> list[Any]:
         """Every message of the conversation, oldest first."""
-        return self.store.read(
-            "SELECT role, text, at, tools, model_calls, reply_ms FROM messages WHERE conversation_id = ? ORDER BY id",
-            (conversation_id,),
-        )
+        return _messages(self.store, conversation_id)
 
     def delete_older_than(self, days: int) -> int:
         """Delete conversations with no activity in ``days`` days, with their messages; return how many."""
@@ -335,13 +332,17 @@ class Inbox:
         return deleted
 
 
+def _messages(store: Store, conversation_id: int) -> list[Any]:
+    return store.read(
+        "SELECT role, text, at, tools, model_calls, reply_ms FROM messages WHERE conversation_id = ? ORDER BY id",
+        (conversation_id,),
+    )
+
+
 def conversation_records(store: Store) -> Iterator[dict[str, Any]]:
     """Every conversation with its messages, oldest first (for ``export conversations``)."""
     for row in store.read("SELECT id, started_at, last_at, address_hash FROM conversations ORDER BY id"):
-        messages = store.read(
-            "SELECT role, text, at, tools, model_calls, reply_ms FROM messages WHERE conversation_id = ? ORDER BY id",
-            (row["id"],),
-        )
+        messages = _messages(store, row["id"])
         yield {
             "conversation": row["id"],
             "started_at": _iso(row["started_at"]),

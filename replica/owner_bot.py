@@ -18,7 +18,7 @@ from typing import Any, Callable
 from replica.logs import clip
 from replica.notify.alerts import QUESTION_TITLE, TELEGRAM_LIMIT, utf16_units
 from replica.notify.telegram import TelegramClient, TelegramError
-from replica.owner_inbox import InboxCommands, conversation_named_in
+from replica.owner_inbox import NUMBER, InboxCommands, conversation_named_in
 from replica.store import Store
 from replica.telegram_webhook import ALLOWED_UPDATES
 
@@ -52,7 +52,6 @@ HELP = (
 ANSWER_USAGE = "Use /answer N your answer, with N from /unanswered."
 FORGET_USAGE = "Use /forget N, with N the number of a learned answer."
 FAILED = "Sorry, that failed on my side ({error}); the app's log has the details."
-NUMBER = re.compile(r"[1-9][0-9]{0,17}")  # ASCII digits only, and small enough for any database integer
 QUESTION_ALERT = re.compile(re.escape(QUESTION_TITLE) + r"(?: \(via [^)]{1,20}\))? #([1-9][0-9]{0,17})\s*$")
 NOT_A_QUESTION = (
     "To teach me an answer, reply to an “Unanswered question” alert (or use /answer N text); to write to a visitor, "

@@ -16,7 +16,7 @@ from urllib.parse import urlparse
 from dotenv import set_key
 
 from replica.config import Settings
-from replica.notify.telegram import TelegramClient, TelegramError
+from replica.notify.telegram import BLOCKED_HINT, TelegramClient, TelegramError
 
 WAIT_SECONDS = 180
 POLL_SECONDS = 5  # short long-polls, so the countdown moves
@@ -87,10 +87,7 @@ def _step(host: str, call: Any) -> Any:
         return call()
     except TelegramError as error:
         if error.is_network:
-            raise SetupError(
-                f"Cannot reach {host} ({error.description}). Some hosts, Hugging Face Spaces among them, block "
-                "Telegram: see 'A relay for hosts that block Telegram' in the README"
-            ) from None
+            raise SetupError(f"Cannot reach {host} ({error.description}). {BLOCKED_HINT}") from None
         if error.status in (401, 404):
             raise SetupError(
                 f"Telegram refused the token ({error.status}): check TELEGRAM_BOT_TOKEN (@BotFather shows it with /token)"

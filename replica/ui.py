@@ -202,7 +202,7 @@ def serve(demo: gr.Blocks, middleware: list | None = None, mcp: bool = False, **
     )
     if mcp and demo.mcp_server_obj:
         # Exactly one tool: the page's /chat endpoint (public, for gradio_client) is no MCP tool.
-        mcp_names = {name: endpoint for name, endpoint in demo.mcp_server_obj.tool_to_endpoint.items()}
+        tools = demo.mcp_server_obj.tool_to_endpoint
         demo.mcp_server_obj.tool_to_endpoint = {
-            name: endpoint for name, endpoint in mcp_names.items() if endpoint.lstrip("/").startswith("ask_")
+            name: endpoint for name, endpoint in tools.items() if endpoint.lstrip("/").startswith("ask_")
         }

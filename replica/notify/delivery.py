@@ -21,7 +21,7 @@ import threading
 import time
 
 from replica.notify.alerts import TELEGRAM_LIMIT, Alert, keyboard_for, to_telegram_html, to_telegram_plain
-from replica.notify.telegram import TelegramClient, TelegramError
+from replica.notify.telegram import BLOCKED_HINT, TelegramClient, TelegramError
 from replica.store import PendingAlert, Store
 
 log = logging.getLogger(__name__)
@@ -186,11 +186,10 @@ class OutboxSender:
             self._said_unreachable = True
             log.warning(
                 "Telegram has been unreachable for %.0f minute(s) (%s). Alerts are kept in the outbox and go out "
-                "once it is reachable. Some hosts, Hugging Face Spaces among them, block Telegram: set "
-                "TELEGRAM_API_BASE to a relay (README: 'A relay for hosts that block Telegram'), or run "
-                "python app.py doctor to see what fails.",
+                "once it is reachable. %s, or run python app.py doctor to see what fails.",
                 (now - self._unreachable_since) / 60,
                 error,
+                BLOCKED_HINT,
             )
 
     def _note_reachable(self) -> None:

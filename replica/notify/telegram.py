@@ -14,6 +14,11 @@ import requests
 
 log = logging.getLogger(__name__)
 
+# What to do when Telegram cannot be reached: said by telegram-setup, doctor and the running sender.
+BLOCKED_HINT = (
+    "Some hosts, Hugging Face Spaces among them, block Telegram: set TELEGRAM_API_BASE to a relay "
+    "(README: 'A relay for hosts that block Telegram')"
+)
 NETWORK_REASONS = (
     "Connection refused",
     "Name or service not known",
