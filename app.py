@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import secrets
+import socket
 import sys
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
@@ -18,7 +20,7 @@ from replica.config import ConfigError, Settings, load_settings
 from replica.doctor import run_doctor
 from replica.export import EXPORTS, export
 from replica.housekeeping import Housekeeper
-from replica.inbox import Inbox, load_salt
+from replica.inbox import Inbox, address_salt
 from replica.knowledge import knowledge_files
 from replica.limits import UsageLimits
 from replica.logs import setup_logging
@@ -42,12 +44,14 @@ if TYPE_CHECKING:  # Gradio takes seconds to import: the owner's commands (expor
     from replica.ui import PageText
 
 log = logging.getLogger("replica")
+DEFAULT_PORT = 7860  # Gradio's, and the README's
 
 
 @dataclass
 class App:
     """The assembled app: the page to serve and the parts that need closing."""
 
+    settings: Settings
     demo: gr.Blocks
     replica: Replica
     store: Store
@@ -56,6 +60,21 @@ class App:
     housekeeper: Housekeeper
     owner_bot: OwnerBot | None = None
     middleware: list = field(default_factory=list)  # served in front of the page (the Telegram webhook)
+
+    def serve(self, block: bool = True, **launch_options) -> None:
+        """Serve the page (behind the HTTP guard, with the webhook and MCP if configured); with ``block``,
+        until interrupted."""
+        from replica.ui import serve
+
+        serve(
+            self.demo,
+            middleware=self.middleware,
+            mcp=self.settings.mcp_enabled,
+            block=block,
+            trusted_proxy_hops=self.settings.trusted_proxy_hops,
+            max_message_chars=self.settings.max_message_chars,
+            **launch_options,
+        )
 
     def close(self) -> None:
         """Stop serving, stop the background threads (pending alerts stay stored), close the database."""
@@ -112,10 +131,13 @@ def make_owner_bot(settings: Settings, store: Store, inbox: Inbox) -> tuple[Owne
     return bot.start(webhook=(settings.telegram_webhook_url, secret)), [receiver]
 
 
-def make_limits(settings: Settings, store: Store) -> UsageLimits:
-    """Usage limits: in memory; with ``DATABASE_URL``, the address and daily ones shared by every instance."""
+def make_limits(settings: Settings, store: Store, inbox: Inbox) -> UsageLimits:
+    """Usage limits: in memory; with ``DATABASE_URL``, the address and daily ones shared by every instance
+    (addresses stored only as the inbox's salted hashes)."""
     counts = (settings.visitor_messages_per_hour, settings.address_messages_per_hour, settings.daily_model_calls)
-    return UsageLimits.shared(store, *counts) if settings.database_url else UsageLimits.build(*counts)
+    if not settings.database_url:
+        return UsageLimits.build(*counts)
+    return UsageLimits.shared(store, *counts, address_key=inbox.address_hash)
 
 
 def make_model_client(settings: Settings) -> openai.OpenAI | None:
@@ -142,6 +164,7 @@ def page_text(settings: Settings) -> PageText:
         greeting=render_prompt("greeting.md", owner_name=owner).strip(),
         examples=read_lines("examples.txt")[:4],
         avatar=owner_avatar(settings, owner),
+        owner_name=owner,
     )
 
 
@@ -155,7 +178,7 @@ def create_app(settings: Settings) -> App:
     system_prompt = SystemPrompt(settings.owner_name, index, store, settings.knowledge_budget_chars)
     system_prompt("")  # a template mistake stops the start, not a visitor's message
     notifier = make_notifier(settings, store)
-    inbox = Inbox(store, load_salt(settings.data_dir), settings.owner_name, notifier)
+    inbox = Inbox(store, address_salt(store, settings.data_dir), settings.owner_name, notifier)
     housekeeper = Housekeeper(
         store,
         inbox,
@@ -172,7 +195,7 @@ def create_app(settings: Settings) -> App:
         registry=default_registry(),
         store=store,
         notifier=notifier,
-        limits=make_limits(settings, store),
+        limits=make_limits(settings, store, inbox),
         max_turns=settings.max_turns,
         max_message_chars=settings.max_message_chars,
         history_budget_chars=settings.history_budget_chars,
@@ -183,26 +206,47 @@ def create_app(settings: Settings) -> App:
         max_concurrent=settings.queue_concurrency,
         inbox=inbox,
     )
-    mcp_tool = None
-    if settings.mcp_enabled:
-        from replica.mcp_tool import make_ask
-        from replica.ui import client_address
-
-        def visitor_for(session: str, request) -> Visitor:
-            return Visitor(session, client_address(request, settings.trusted_proxy_hops), via="MCP")
-
-        knows = ", ".join(path.name for path in knowledge_files(settings.knowledge_dir)[:6]) or "no files yet"
-        mcp_tool = make_ask(replica.reply, settings.owner_name, knows, visitor_for)
+    mcp_tool = make_mcp_tool(settings, replica, store) if settings.mcp_enabled else None
     demo = build_demo(
         replica.stream_reply,
         page_text(settings),
         settings.queue_concurrency,
         settings.queue_max_size,
-        settings.trusted_proxy_hops,
+        history=inbox.page_messages,
         owner_words=inbox.for_page,
+        trusted_proxy_hops=settings.trusted_proxy_hops,
+        max_message_chars=settings.max_message_chars,
         mcp_tool=mcp_tool,
     )
-    return App(demo, replica, store, notifier, inbox, housekeeper, owner_bot, middleware)
+    return App(settings, demo, replica, store, notifier, inbox, housekeeper, owner_bot, middleware)
+
+
+def make_mcp_tool(settings: Settings, replica: Replica, store: Store):
+    """The one MCP tool, ``ask_<owner>``: each caller a visitor, by its conversation and its real address."""
+    from replica.guard import CALLER_HEADER, SIGNATURE
+    from replica.mcp_tool import KEY_NAME, ConversationIds, make_ask
+    from replica.ui import client_address
+
+    def visitor_for(session: str, request) -> Visitor:
+        # Gradio's MCP server calls the tool over loopback; the guard signed the caller's address.
+        forwarded = request.headers.get(CALLER_HEADER.decode()) if request is not None else None
+        address = SIGNATURE.address(forwarded) or client_address(request, settings.trusted_proxy_hops)
+        return Visitor(session, address, via="MCP")
+
+    knows = ", ".join(path.name for path in knowledge_files(settings.knowledge_dir)[:6]) or "no files yet"
+    ids = ConversationIds(store.shared_value(KEY_NAME, secrets.token_hex(32)))
+    return make_ask(replica.reply, settings.owner_name, knows, visitor_for, ids)
+
+
+def port_is_free(host: str, port: int) -> bool:
+    """True when the page could listen on ``host:port`` now (checked as Gradio checks it)."""
+    with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError:
+            return False
+    return True
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -230,6 +274,11 @@ def main(argv: list[str] | None = None) -> int:
         return telegram_setup(settings, sys.stdout, args.write, args.delete_webhook, args.wait)
     if args.command == "doctor":
         return run_doctor(settings, sys.stdout, ping=args.ping)
+    port = settings.server_port or DEFAULT_PORT
+    if args.command is None and not port_is_free(settings.server_name or "127.0.0.1", port):
+        parser.exit(
+            2, f"Port {port} is already in use: stop what is using it, or set GRADIO_SERVER_PORT to a free port.\n"
+        )
     try:
         if args.command == "export":
             store = open_store(settings)
@@ -241,16 +290,8 @@ def main(argv: list[str] | None = None) -> int:
         app = create_app(settings)
     except StoreError as exc:
         parser.exit(2, f"Storage error: {exc}\n")
-    from replica.ui import serve
-
     log.info("Serving %s's replica with model %s", app.replica.inbox.owner_name, settings.openai_model)
-    serve(
-        app.demo,
-        middleware=app.middleware,
-        mcp=settings.mcp_enabled,
-        server_name=settings.server_name,
-        server_port=settings.server_port,
-    )
+    app.serve(server_name=settings.server_name, server_port=port)
     return 0
 
 

@@ -35,7 +35,6 @@ from gradio_client import Client  # noqa: E402
 from app import create_app  # noqa: E402
 from bench import instances  # noqa: E402
 from replica.config import Settings  # noqa: E402
-from replica.ui import serve  # noqa: E402
 from tests.fakes.corpus import make_projects, projects_for_size, write_projects  # noqa: E402
 from tests.fakes.openai_server import FakeOpenAI, say  # noqa: E402
 from tests.fakes.telegram_server import CHAT_ID, TOKEN  # noqa: E402
@@ -164,7 +163,7 @@ def main() -> None:
 
     # 1-2. Latency per turn, and a burst of 12 visitors: app against a bare ChatInterface.
     app = create_app(settings_for(fake, ROOT / "knowledge", work / "data-latency"))
-    serve(app.demo, app.middleware, prevent_thread_lock=True, quiet=True)
+    app.serve(block=False, quiet=True)
     bare = bare_chat_interface(fake.base_url)
     bare.launch(prevent_thread_lock=True, quiet=True)
     fake.default = say("I design data pipelines for small teams.", delay=0.2)
@@ -199,7 +198,7 @@ def main() -> None:
         data = work / f"data-{label.replace(' ', '')}"
         starts = [process_start(folder, data) for _ in ("cold", "warm")]
         app = create_app(settings_for(fake, folder, data))
-        serve(app.demo, prevent_thread_lock=True, quiet=True)
+        app.serve(block=False, quiet=True)
         client = Client(app.demo.local_url, verbose=False)
         asked = random.Random(size).sample(projects, min(questions, len(projects)))
         first = len(fake.requests)

@@ -20,7 +20,6 @@ from gradio_client import Client
 
 from app import create_app
 from replica.config import Settings
-from replica.ui import serve
 from tests.fakes.openai_server import call, say
 from tests.fakes.telegram_server import FakeTelegram
 
@@ -54,7 +53,7 @@ def measure(label: str, settings_list: list[Settings], visitors: int, count_lead
     try:
         for settings in settings_list:
             app = create_app(replace(settings, telegram_api_base=telegram.url))
-            serve(app.demo, app.middleware, prevent_thread_lock=True, quiet=True)
+            app.serve(block=False, quiet=True)
             apps.append(app)
         seconds, delivered = crowd([app.demo.local_url for app in apps], telegram, visitors)
         time.sleep(1.0)  # a late duplicate would show now

@@ -38,7 +38,7 @@ MODEL_FAILED = "Sorry, I can't answer right now because my language model is una
 TOO_SLOW = "Sorry, my language model is taking too long to answer right now. Please try again in a minute."
 BUSY = "Sorry, I'm answering too many people at once right now. Please try again in a minute."
 BLANK_MESSAGE = "Your message looks empty. What would you like to know?"
-TOO_LONG = "That message is too long for me ({length:,} characters). Please keep it under {limit:,} characters."
+TOO_LONG = "That message is too long for me. Please keep it under {limit:,} characters."
 NO_ANSWER = "Sorry, I couldn't put an answer together just now. Could you ask again, perhaps in other words?"
 TOO_MANY_MESSAGES = "You've sent a lot of messages in the last hour. Please take a break and try again a little later."
 DAILY_LIMIT = "I've answered as many questions as I can for today. Please come back tomorrow."
@@ -51,6 +51,7 @@ SAVE_FAILED = (
 LEAD_KEPT = "I did pass your email address on, though, so you'll hear back."
 OUTAGE_NOTES = "Left while the replica's language model was unavailable. The visitor wrote: {message}"
 NOT_PASSED_ON = "Sorry, your message could not be passed on just now. Please try again in a minute."
+CUT_OFF = "(My answer was cut off there. Ask me to go on if you'd like the rest.)"
 
 # A candidate email address in a visitor's message; email-validator decides whether it is one.
 EMAIL_CANDIDATE = re.compile(r"[^\s<>()\[\],;:\"'@]{1,64}@[^\s<>()\[\],;:\"'@]{1,253}")
@@ -250,9 +251,9 @@ class Replica:
         if not isinstance(message, str) or not message.strip():
             return BLANK_MESSAGE
         if len(message) > self.max_message_chars:
-            return TOO_LONG.format(length=len(message), limit=self.max_message_chars)
+            return TOO_LONG.format(limit=self.max_message_chars)
         if not self.limits.admit_message(visitor.session_id, visitor.address):
-            log.warning("Message limit reached for session %s / address %s", visitor.session_id, clip(visitor.address))
+            log.warning("Message limit reached for session %s", visitor.session_id)
             return TOO_MANY_MESSAGES
         return None
 
@@ -330,6 +331,7 @@ class Replica:
         words = ""  # words of finished turns
         ran: dict[tuple[str, str], str] = {}  # each distinct tool call runs once per visitor message
         force_words = False
+        cut = False  # the turn that wrote the last words ended before the model finished
         cause = "the model wrote no words"
         for turn in range(1, self.max_turns + 1):
             if stop.is_set():
@@ -346,7 +348,8 @@ class Replica:
                     yield shown
             if stop.is_set():
                 return
-            self._warn_about_finish(reply)
+            if reply.text:
+                cut = self._cut_short(reply)
             words = shown
             if not reply.calls:
                 if words or last or force_words:
@@ -367,7 +370,7 @@ class Replica:
                 log.warning("The model asked for tools on a call sent tool_choice=none; answering without another call")
                 cause = "the model asked for tools on its last turn and wrote no words"
                 break
-        yield self._final_words(words, context, cause)
+        yield _join(self._final_words(words, context, cause), CUT_OFF if cut and words else "")
 
     def _run_tool(self, call: _ToolCall, context: ToolContext, ran: dict[tuple[str, str], str]) -> str:
         key = (call.name, _canonical(call.arguments))
@@ -394,11 +397,15 @@ class Replica:
         return _join(words, SAVE_FAILED if Outcome.SAVE_FAILED in outcomes else "")
 
     @staticmethod
-    def _warn_about_finish(reply: _Turn) -> None:
+    def _cut_short(reply: _Turn) -> bool:
+        """Whether the turn's words end before the model finished them (the visitor is told so)."""
         if reply.finish_reason is None:
-            log.warning("The model's stream ended without a finish reason (cut off mid-way?)")
-        elif reply.finish_reason == "length":
-            log.warning("The model's reply was cut at MAX_REPLY_TOKENS")
+            log.warning("The model's stream ended without a finish reason (cut off mid-way); the visitor is told")
+            return True
+        if reply.finish_reason == "length":
+            log.warning("The model's reply was cut at MAX_REPLY_TOKENS; the visitor is told")
+            return True
+        return False
 
     def _call_timeout(self, deadline: Deadline) -> float:
         """Per-call timeout: the client's own, but never past the deadline."""

@@ -13,9 +13,11 @@ SQLite-only words into PostgreSQL's.
 
 from __future__ import annotations
 
+import os
 import re
 import sqlite3
 import threading
+import time
 from pathlib import Path
 from typing import Any, Callable, Mapping, Protocol, Sequence, TypeVar
 
@@ -63,7 +65,11 @@ def _unusable(path: Path, error: Exception) -> DatabaseError:
 
 
 class SqliteDatabase:
-    """SQLite in WAL mode, shared by the app's threads behind one lock."""
+    """SQLite in WAL mode, shared by the app's threads behind one lock.
+
+    The file holds visitors' words and the salt of their address hashes: it is made readable by the
+    app's user only (mode 600), and SQLite gives its WAL and shared-memory files the same mode.
+    """
 
     lock_clause = ""  # BEGIN IMMEDIATE already holds the one write lock
 
@@ -71,11 +77,14 @@ class SqliteDatabase:
         self.path = path
         self._lock = threading.Lock()
         try:
+            _owner_only(path)
             self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=10)
             self._db.row_factory = sqlite3.Row
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA busy_timeout=10000")
-        except sqlite3.DatabaseError as error:
+            for companion in ("-wal", "-shm"):  # made by an earlier version, perhaps with a wider mode
+                _owner_only(path.with_name(path.name + companion), create=False)
+        except (sqlite3.DatabaseError, OSError) as error:
             raise _unusable(path, error) from None
 
     def read(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
@@ -112,6 +121,14 @@ class SqliteDatabase:
             self._db.close()
 
 
+def _owner_only(path: Path, create: bool = True) -> None:
+    """Make ``path`` (created empty if missing and ``create``) readable and writable by its owner only."""
+    if create and not path.exists():
+        os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
+    if path.exists():
+        os.chmod(path, 0o600)
+
+
 def postgres_sql(sql: str) -> str:
     """The store's SQL for psycopg: ``?`` placeholders become ``%s`` (and a literal ``%`` is escaped)."""
     return sql.replace("%", "%%").replace("?", "%s")
@@ -132,21 +149,39 @@ class _PostgresTransaction:
         return self._connection.execute(postgres_sql(sql), tuple(params))
 
 
+class DatabaseUnavailable(Exception):
+    """The database cannot be reached just now; callers log it, fall back, and carry on."""
+
+
 class PostgresDatabase:
-    """PostgreSQL through a psycopg-pool pool; each write is one transaction on one pooled connection."""
+    """PostgreSQL through a psycopg-pool pool; each write is one transaction on one pooled connection.
+
+    Each connection is checked as it leaves the pool, so the first request after the server comes
+    back gets a fresh one, not one the outage broke. While the server is unreachable, calls fail at
+    once for ``pause`` seconds after one has failed, instead of each waiting out the pool's timeout:
+    a visitor's reply, which touches the database several times, stays within its deadline.
+    """
 
     lock_clause = " FOR UPDATE"
 
-    def __init__(self, url: str, max_size: int = 8):
+    def __init__(self, url: str, max_size: int = 8, timeout: float = 5.0, pause: float = 5.0):
         import psycopg
         from psycopg.rows import dict_row
-        from psycopg_pool import ConnectionPool
+        from psycopg_pool import ConnectionPool, PoolTimeout
 
-        self._psycopg = psycopg
+        self._broken_errors = (psycopg.OperationalError, PoolTimeout)
+        self._pause = pause
+        self._down_until = 0.0
         try:
             psycopg.connect(url, connect_timeout=10).close()  # a wrong address or password fails at once
             self._pool = ConnectionPool(
-                url, min_size=1, max_size=max_size, kwargs={"row_factory": dict_row}, open=True, timeout=10
+                url,
+                min_size=1,
+                max_size=max_size,
+                kwargs={"row_factory": dict_row, "connect_timeout": 5},
+                check=ConnectionPool.check_connection,
+                open=True,
+                timeout=timeout,
             )
             self._pool.wait(timeout=10)
         except Exception as error:
@@ -154,14 +189,27 @@ class PostgresDatabase:
                 f"DATABASE_URL cannot be reached ({type(error).__name__}); check the address, user and password"
             ) from None
 
+    def _run(self, work: Callable[[Any], T]) -> T:
+        if time.monotonic() < self._down_until:
+            raise DatabaseUnavailable("PostgreSQL was unreachable a moment ago")
+        try:
+            with self._pool.connection() as connection:
+                return work(connection)
+        except self._broken_errors as error:
+            if not _is_query_error(error):
+                self._down_until = time.monotonic() + self._pause
+                raise DatabaseUnavailable(f"PostgreSQL is unreachable ({type(error).__name__})") from None
+            raise
+
     def read(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
-        with self._pool.connection() as connection:
-            return connection.execute(postgres_sql(sql), tuple(params)).fetchall()
+        return self._run(lambda connection: connection.execute(postgres_sql(sql), tuple(params)).fetchall())
 
     def write(self, steps: Callable[[Transaction], T]) -> T:
-        with self._pool.connection() as connection:
+        def transaction(connection: Any) -> T:
             with connection.transaction():
                 return steps(_PostgresTransaction(connection))
+
+        return self._run(transaction)
 
     def migrate(self, migrations: Sequence[str]) -> None:
         with self._pool.connection() as connection:
@@ -178,6 +226,13 @@ class PostgresDatabase:
 
     def close(self) -> None:
         self._pool.close()
+
+
+def _is_query_error(error: Exception) -> bool:
+    """True for an error of the statement itself (a conflict, a lock timeout), not of the connection or
+    the server (class 08: connection exception; 57: the server shutting down)."""
+    state = getattr(error, "sqlstate", None)
+    return state is not None and not state.startswith(("08", "57"))
 
 
 def open_database(path: Path, url: str | None) -> Database:

@@ -3,24 +3,38 @@
 A pure ASGI middleware (it never buffers a streamed answer), installed into Gradio's own server:
 
 - no uploads: the chat is text only, so ``…/upload`` is refused, whatever the size;
-- no request body over ``max_body_bytes`` (1 MiB; a long conversation's history is far smaller);
-- a ``session_hash`` (in a JSON body, the query string, or a heartbeat path) must look like one that
-  Gradio issues: 1-64 letters, digits, ``-`` or ``_``. Anything else is refused before Gradio keeps
-  state for it, logs it, or counts it.
+- no request body over ``max_body_bytes`` (1 MiB), and none over ``max_event_bytes`` (64 KiB, or more
+  for a higher message limit) to the routes that run the page's events: no event takes more than one
+  typed message, so a bigger body is never a visitor's;
+- a ``session_hash`` must look like one that Gradio issues: 1-64 letters, digits, ``-`` or ``_``. It is
+  read where Gradio reads it: the parsed JSON body (whatever its escaping), a form body, the query
+  string, and the path of the heartbeat and stream routes. Anything else is refused before Gradio
+  keeps state for it, logs it, or counts it.
+- the MCP routes' requests carry the caller's real address to the MCP tool, signed, in
+  :data:`CALLER_HEADER` (Gradio's MCP server calls the tool over loopback, forwarding the headers);
+  the header is removed from every other request, so no client can set it.
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 import logging
 import re
+import secrets
 from typing import Any, Awaitable, Callable
 from urllib.parse import parse_qs
 
 log = logging.getLogger(__name__)
 
 MAX_BODY_BYTES = 1024 * 1024
+MAX_EVENT_BYTES = 64 * 1024
 SESSION_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+EVENT_ROUTES = re.compile(r"/(queue/join|run/|call/|api/)")
+SESSION_IN_PATH = re.compile(r"/(heartbeat|stream)/([^/]*)")
+MCP_ROUTE = "/gradio_api/mcp"
+CALLER_HEADER = b"x-replica-caller"
 
 Scope = dict[str, Any]
 Receive = Callable[[], Awaitable[dict[str, Any]]]
@@ -32,6 +46,33 @@ def valid_session_id(value: Any) -> bool:
     return isinstance(value, str) and SESSION_ID.fullmatch(value) is not None
 
 
+def max_event_bytes(max_message_chars: int) -> int:
+    """The largest body the page's events need: one message of ``max_message_chars`` characters, each
+    escaped as JSON may escape it (up to 12 bytes for an emoji), and the envelope."""
+    return max(MAX_EVENT_BYTES, 12 * max_message_chars + 4096)
+
+
+class CallerSignature:
+    """Signs and checks the caller address the guard hands to the MCP tool (a key per process)."""
+
+    def __init__(self, key: bytes | None = None):
+        self._key = key or secrets.token_bytes(32)
+
+    def sign(self, address: str) -> bytes:
+        mac = hmac.new(self._key, address.encode("utf-8", "replace"), hashlib.sha256).hexdigest()[:32]
+        return f"{address};{mac}".encode("latin-1", "replace")
+
+    def address(self, header: str | None) -> str | None:
+        """The address in a header this process signed; ``None`` for anything else."""
+        address, _, mac = (header or "").rpartition(";")
+        if not address or not hmac.compare_digest(self.sign(address), f"{address};{mac}".encode("latin-1", "replace")):
+            return None
+        return address
+
+
+SIGNATURE = CallerSignature()
+
+
 class RequestTooLarge(Exception):
     """The body grew past the limit while it was being read."""
 
@@ -39,15 +80,27 @@ class RequestTooLarge(Exception):
 class RequestGuard:
     """ASGI middleware: refuses uploads, oversized bodies and malformed session ids with a short JSON error."""
 
-    def __init__(self, app: Callable, max_body_bytes: int = MAX_BODY_BYTES):
+    def __init__(
+        self,
+        app: Callable,
+        max_body_bytes: int = MAX_BODY_BYTES,
+        max_event_bytes: int = MAX_EVENT_BYTES,
+        trusted_proxy_hops: int = 0,
+        signature: CallerSignature = SIGNATURE,
+    ):
         self.app = app
         self.max_body_bytes = max_body_bytes
+        self.max_event_bytes = max_event_bytes
+        self.trusted_proxy_hops = trusted_proxy_hops
+        self.signature = signature
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        problem = self._header_problem(scope)
+        scope = self._with_caller(scope)
+        limit = self.max_event_bytes if EVENT_ROUTES.search(scope["path"]) else self.max_body_bytes
+        problem = self._header_problem(scope, limit)
         if problem:
             await _refuse(send, *problem)
             return
@@ -55,31 +108,51 @@ class RequestGuard:
             await self.app(scope, receive, send)
             return
         try:
-            body = await self._read_body(receive)
+            body = await self._read_body(receive, limit)
         except RequestTooLarge:
             await _refuse(send, 413, "Request too large.")
             return
-        if not valid_session_id(_session_in_body(body, default="ok")):
+        if not all(valid_session_id(value) for value in _sessions_in_body(body, _content_type(scope))):
             await _refuse(send, 400, "Invalid session.")
             return
         await self.app(scope, _replay(body, receive), send)
 
-    def _header_problem(self, scope: Scope) -> tuple[int, str] | None:
+    def _with_caller(self, scope: Scope) -> Scope:
+        """The request without any client-set caller header; on the MCP routes, with the caller's real
+        address, signed."""
+        headers = [(name, value) for name, value in scope.get("headers") or [] if name != CALLER_HEADER]
+        if scope["path"].startswith(MCP_ROUTE):
+            headers.append((CALLER_HEADER, self.signature.sign(self._caller_address(scope))))
+        return {**scope, "headers": headers}
+
+    def _caller_address(self, scope: Scope) -> str:
+        """As :func:`replica.ui.client_address`: the hop our own proxies recorded, else the direct peer."""
+        direct = (scope.get("client") or ("unknown", 0))[0]
+        if self.trusted_proxy_hops <= 0:
+            return direct
+        forwarded = b",".join(value for name, value in scope.get("headers") or [] if name == b"x-forwarded-for")
+        hops = [part.strip() for part in forwarded.decode("latin-1").split(",") if part.strip()]
+        return hops[-self.trusted_proxy_hops] if len(hops) >= self.trusted_proxy_hops else direct
+
+    def _header_problem(self, scope: Scope, limit: int) -> tuple[int, str] | None:
         path: str = scope["path"]
         if path.rstrip("/").endswith("/upload"):
             return 413, "This page takes no files."
         headers = dict(scope.get("headers") or [])
         length = headers.get(b"content-length", b"0")
-        if not length.isdigit() or int(length) > self.max_body_bytes:
+        if not length.isdigit() or int(length) > limit:
             return 413, "Request too large."
         query = parse_qs(scope.get("query_string", b"").decode("latin-1"), max_num_fields=20)
-        if any(not valid_session_id(value) for value in query.get("session_hash", [])):
+        if not all(valid_session_id(value) for value in query.get("session_hash", [])):
             return 400, "Invalid session."
-        if "/heartbeat/" in path and not valid_session_id(path.rstrip("/").rsplit("/", 1)[-1]):
+        in_path = SESSION_IN_PATH.search(path)
+        if in_path and not valid_session_id(in_path.group(2)):
+            return 400, "Invalid session."
+        if b"session_hash" in headers and not valid_session_id(headers[b"session_hash"].decode("latin-1")):
             return 400, "Invalid session."
         return None
 
-    async def _read_body(self, receive: Receive) -> bytes:
+    async def _read_body(self, receive: Receive, limit: int) -> bytes:
         chunks, size = [], 0
         while True:
             message = await receive()
@@ -87,7 +160,7 @@ class RequestGuard:
                 break
             chunk = message.get("body", b"")
             size += len(chunk)
-            if size > self.max_body_bytes:
+            if size > limit:
                 raise RequestTooLarge()
             chunks.append(chunk)
             if not message.get("more_body"):
@@ -95,17 +168,25 @@ class RequestGuard:
         return b"".join(chunks)
 
 
-def _session_in_body(body: bytes, default: str) -> Any:
-    """The ``session_hash`` of a JSON object body; ``default`` when there is none to check."""
-    if b"session_hash" not in body:
-        return default
+def _content_type(scope: Scope) -> str:
+    headers = dict(scope.get("headers") or [])
+    return headers.get(b"content-type", b"").decode("latin-1").split(";")[0].strip().lower()
+
+
+def _sessions_in_body(body: bytes, content_type: str) -> list[Any]:
+    """Every ``session_hash`` Gradio could read from this body: the top-level key of a JSON object
+    (parsed, so escaping cannot hide it), or a form field."""
+    if content_type == "application/x-www-form-urlencoded":
+        return parse_qs(body.decode("latin-1"), max_num_fields=50).get("session_hash", [])
+    if not body.strip():
+        return []
     try:
         data = json.loads(body)
     except ValueError:
-        return default  # not JSON: Gradio refuses it itself
+        return []  # not JSON: Gradio refuses it itself
     if not isinstance(data, dict) or data.get("session_hash") is None:
-        return default
-    return data["session_hash"]
+        return []
+    return [data["session_hash"]]
 
 
 def _replay(body: bytes, receive: Receive) -> Receive:

@@ -1,7 +1,9 @@
 """Work that runs on a clock: conversation retention, handoffs that expire, and the owner's daily digest.
 
-One background thread checks every ``interval`` seconds. Retention runs at start and then daily; a
-handoff whose owner has been silent for 30 minutes goes back to the replica; the digest of yesterday
+One background thread checks every ``interval`` seconds. Retention runs at start and then daily; usage
+counts older than their hour are deleted each round (so the hashes of visitors' addresses are kept no
+longer than the limit needs them); a handoff whose owner has been silent for 30 minutes goes back to
+the replica; the digest of yesterday
 is queued in the outbox once a day, at ``DIGEST_HOUR_UTC``, even across restarts (the day it was sent
 for is stored with it, in one transaction). Any error is logged and the next check goes on.
 """
@@ -22,6 +24,7 @@ log = logging.getLogger(__name__)
 
 DIGEST_KEY = "digest_sent_for"
 RETENTION_KEY = "retention_ran_on"
+USAGE_WINDOW_SECONDS = 3600.0  # the longest window a usage limit counts in
 
 
 def _day_bounds(day: date) -> tuple[float, float]:
@@ -94,7 +97,7 @@ class Housekeeper:
 
     def _run(self) -> None:
         while not self._stopping.is_set():
-            for task in (self._retention, self._expire_handoffs, self._digest):
+            for task in (self._retention, self._sweep_usage, self._expire_handoffs, self._digest):
                 try:
                     task()
                 except Exception as error:  # each task is tried again at the next round
@@ -106,6 +109,9 @@ class Housekeeper:
         if self._store.get_state(RETENTION_KEY) != today:
             self._inbox.delete_older_than(self._retention_days)
             self._store.set_state(RETENTION_KEY, today)
+
+    def _sweep_usage(self) -> None:
+        self._store.sweep_usage(USAGE_WINDOW_SECONDS, self._now().date().isoformat())
 
     def _expire_handoffs(self) -> None:
         for number in self._inbox.resume_expired():

@@ -2,7 +2,7 @@
 
 - **Record.** Each visitor message and each reply (or refusal) is stored with its time, the tools
   called, the number of model calls and the reply time. The client address is kept only as a salted
-  hash (the salt is a file in ``DATA_DIR``). Conversations older than the retention period are deleted.
+  hash (the salt is kept in the database). Conversations older than the retention period are deleted.
 - **Takeover.** The owner's words (``/say``) are stored in the conversation, shown by the visitor's page
   at its next check, and part of the history the model sees afterwards.
 - **Handoff.** A paused conversation is the owner's: the replica does not answer there, and the
@@ -34,7 +34,8 @@ VISITOR, REPLICA, OWNER, NOTICE = "visitor", "replica", "owner", "notice"
 HANDOFF_SECONDS = 30 * 60
 IDLE_SECONDS = 30 * 60  # the page stops checking for the owner's words after this long without activity
 PAGE_OPEN_SECONDS = 15  # a page that checked this recently is open
-SALT_FILE = "address-salt"
+SALT_FILE = "address-salt"  # where earlier versions kept the salt
+SALT_KEY = "address_salt"
 HANDED_OVER = "{owner} is answering you in person now, and gets your messages directly. Their replies will appear here."
 PASSED_ON = "Passed on to {owner}."
 
@@ -48,13 +49,13 @@ class Conversation:
     paused: bool = False
 
 
-def load_salt(data_dir: Path) -> str:
-    """The salt for address hashes: made once, kept in ``DATA_DIR`` (readable by the owner only)."""
-    path = data_dir / SALT_FILE
-    if not path.is_file():
-        path.write_text(secrets.token_hex(32), encoding="utf-8")
-        path.chmod(0o600)
-    return path.read_text(encoding="utf-8").strip()
+def address_salt(store: Store, data_dir: Path) -> str:
+    """The salt for address hashes: made once and kept in the database (readable by the owner only),
+    so every instance on one database hashes an address alike. A salt an older version kept in
+    ``DATA_DIR`` is taken over, so earlier hashes still match."""
+    legacy = data_dir / SALT_FILE
+    candidate = legacy.read_text(encoding="utf-8").strip() if legacy.is_file() else ""
+    return store.shared_value(SALT_KEY, candidate or secrets.token_hex(32))
 
 
 class Inbox:
@@ -136,11 +137,16 @@ class Inbox:
             return None
 
     def history(self, conversation_id: int) -> list[dict[str, str]]:
-        """The conversation so far as Chat Completions messages; the owner's words are marked as theirs."""
-        rows = self.store.read(
-            "SELECT role, text FROM messages WHERE conversation_id = ? AND role != ? ORDER BY id",
-            (conversation_id, NOTICE),
-        )
+        """The conversation so far as Chat Completions messages; the owner's words are marked as theirs.
+        Empty (and logged) when the database cannot be read."""
+        try:
+            rows = self.store.read(
+                "SELECT role, text FROM messages WHERE conversation_id = ? AND role != ? ORDER BY id",
+                (conversation_id, NOTICE),
+            )
+        except Exception as error:
+            log.error("Could not read the conversation (%s); answering without its history", type(error).__name__)
+            return []
         own = f"[{self.owner_name}, in person] "
         return [
             {
@@ -163,34 +169,50 @@ class Inbox:
             with self._lock:
                 self._busy.discard(session)
 
-    def for_page(self, session: str) -> tuple[list[str], bool]:
-        """The owner's words and notices not yet shown in ``session``'s page (now marked shown), and
-        whether the page should keep checking (activity in the last 30 minutes)."""
+    def page_messages(self, session: str) -> list[tuple[str, str]]:
+        """Every recorded message of ``session``'s conversation, oldest first, as (role, text): what its
+        page shows."""
+        rows = self.store.read(
+            "SELECT m.role, m.text FROM conversations c JOIN messages m ON m.conversation_id = c.id "
+            "WHERE c.session = ? ORDER BY m.id",
+            (session,),
+        )
+        return [(row["role"], row["text"]) for row in rows]
+
+    def for_page(self, session: str) -> tuple[bool, bool]:
+        """Whether the owner's words or a notice arrived for ``session``'s page since it last checked (now
+        marked shown), and whether the page should keep checking: while there was activity in the last
+        30 minutes, and for as long as the owner has the conversation (so the notice that the replica is
+        back reaches it)."""
         now = self._clock()
         with self._lock:
             self._seen[session] = now
             for stale in [s for s, at in self._seen.items() if now - at > PAGE_OPEN_SECONDS * 4]:
                 del self._seen[stale]
             if session in self._busy:
-                return [], True
-        rows = self.store.read(
-            "SELECT c.id AS conversation, c.last_at, c.paused_until, m.id, m.role, m.text FROM conversations c "
-            "LEFT JOIN messages m ON m.conversation_id = c.id AND m.shown = 0 WHERE c.session = ? ORDER BY m.id",
-            (session,),
-        )
+                return False, True
+        rows = self.store.read("SELECT id, last_at, paused_until FROM conversations WHERE session = ?", (session,))
         if not rows:
-            return [], True  # no conversation yet: the page goes on checking until the visitor writes
-        pending = [row for row in rows if row["id"] is not None]
-        if pending:
-            ids = [row["id"] for row in pending]
-            self.store.write(
-                lambda db: db.execute(f"UPDATE messages SET shown = 1 WHERE id IN ({','.join('?' * len(ids))})", ids)
+            return False, True  # no conversation yet: the page goes on checking until the visitor writes
+        conversation = rows[0]
+        pending = [
+            row["id"]
+            for row in self.store.read(
+                "SELECT id FROM messages WHERE conversation_id = ? AND shown = 0", (conversation["id"],)
             )
-        shown = [self.display(row["role"], row["text"]) for row in pending]
-        first = rows[0]
-        if first["paused_until"] and first["paused_until"] > now and self._tell_handoff(first["conversation"]):
-            shown.insert(0, self.display(NOTICE, HANDED_OVER.format(owner=self.owner_name)))
-        return shown, now - first["last_at"] < IDLE_SECONDS
+        ]
+        if pending:
+            self.store.write(
+                lambda db: db.execute(
+                    f"UPDATE messages SET shown = 1 WHERE id IN ({','.join('?' * len(pending))})", pending
+                )
+            )
+        news = bool(pending)
+        paused = conversation["paused_until"] is not None
+        if paused and conversation["paused_until"] > now and self._tell_handoff(conversation["id"]):
+            self.record(conversation["id"], NOTICE, HANDED_OVER.format(owner=self.owner_name))
+            news = True
+        return news, paused or now - conversation["last_at"] < IDLE_SECONDS
 
     def _tell_handoff(self, conversation_id: int) -> bool:
         """True for the one caller that gets to tell the visitor of the handoff (the page or the reply)."""
@@ -202,12 +224,6 @@ class Inbox:
                 > 0
             )
         )
-
-    def display(self, role: str, text: str) -> str:
-        """How a message of the owner's, or a notice, reads in the visitor's page."""
-        if role == OWNER:
-            return f"**{self.owner_name} (in person):** {text}"
-        return f"_{text}_"
 
     def page_open(self, conversation_id: int) -> bool:
         """True when the conversation's page checked for messages in the last few seconds."""
@@ -316,13 +332,21 @@ class Inbox:
         return _messages(self.store, conversation_id)
 
     def delete_older_than(self, days: int) -> int:
-        """Delete conversations with no activity in ``days`` days, with their messages; return how many."""
+        """Delete conversations with no activity in ``days`` days, with their messages, their transcript
+        links, and the delivered copies of their forwarded messages; also any other delivered alert that
+        is not about a lead or question (forwarded messages, digests) older than that. Leads and questions
+        are records the owner keeps. Returns how many conversations went."""
         cutoff = self._clock() - days * 86400
+        cutoff_iso = datetime.fromtimestamp(cutoff, timezone.utc).isoformat(timespec="seconds")
+        old = "SELECT id FROM conversations WHERE last_at < ?"
 
         def steps(db: Any) -> int:
+            db.execute(f"DELETE FROM messages WHERE conversation_id IN ({old})", (cutoff,))
+            db.execute(f"DELETE FROM telegram_links WHERE conversation_id IN ({old})", (cutoff,))
             db.execute(
-                "DELETE FROM messages WHERE conversation_id IN (SELECT id FROM conversations WHERE last_at < ?)",
-                (cutoff,),
+                f"DELETE FROM outbox WHERE status != 'pending' AND kind NOT IN ('lead', 'question') "
+                f"AND (conversation_id IN ({old}) OR created_at < ?)",
+                (cutoff, cutoff_iso),
             )
             return db.execute("DELETE FROM conversations WHERE last_at < ?", (cutoff,)).rowcount
 

@@ -2,18 +2,23 @@
 
 In memory, per process, by default: they reset on restart, which is acceptable for their purpose (a
 brake, not an invoice). With a shared database (``DATABASE_URL``), the limits per client address and
-per day are counted in it instead, once across every instance; the limit per session stays in memory
-(a session lives on one instance).
+per day are counted in it instead, once across every instance, under a salted hash of the address
+(never the address itself); the limit per session stays in memory (a session lives on one instance).
+While the database cannot count, the same limits are counted in memory, so a visitor is never refused,
+nor let through unbounded, because of a database outage.
 """
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections import deque
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Callable
+
+log = logging.getLogger(__name__)
 
 
 class SlidingWindow:
@@ -89,31 +94,80 @@ class DailyBudget:
         return True
 
 
-class SharedWindow:
-    """A :class:`SlidingWindow` kept in the database, so every instance counts against one limit."""
+class _Fallback:
+    """Says once when a shared count falls back to memory, and once when the database counts again."""
 
-    def __init__(self, counter: Callable[[str, int, float], bool], name: str, limit: int, window: float = 3600.0):
+    def __init__(self, what: str):
+        self.what = what
+        self.active = False
+
+    def failed(self, error: Exception) -> None:
+        if not self.active:
+            self.active = True
+            log.error(
+                "The database cannot count %s (%s); counting in memory until it can", self.what, type(error).__name__
+            )
+
+    def recovered(self) -> None:
+        if self.active:
+            self.active = False
+            log.warning("The database counts %s again", self.what)
+
+
+class SharedWindow:
+    """A :class:`SlidingWindow` kept in the database, so every instance counts against one limit.
+
+    Keys are stored as ``key(address)`` (a salted hash); while the database fails, an in-memory window
+    with the same limit counts instead.
+    """
+
+    def __init__(
+        self,
+        counter: Callable[[str, int, float], bool],
+        name: str,
+        limit: int,
+        window: float = 3600.0,
+        key: Callable[[str], str] = lambda value: value,
+    ):
         self._counter = counter  # Store.take_usage
         self._name = name
+        self._key = key
         self.limit = limit
         self.window = window
+        self._memory = SlidingWindow(limit, window)
+        self._fallback = _Fallback(f"the {name} limit")
 
     def take(self, key: str) -> bool:
         """Count one event for ``key`` if it has room, across instances; return whether it had."""
-        return self._counter(f"{self._name}:{key}", self.limit, self.window)
+        try:
+            allowed = self._counter(f"{self._name}:{self._key(key)}", self.limit, self.window)
+        except Exception as error:
+            self._fallback.failed(error)
+            return self._memory.take(key)
+        self._fallback.recovered()
+        return allowed
 
 
 class SharedBudget:
-    """A :class:`DailyBudget` kept in the database, so every instance draws on one day's allowance."""
+    """A :class:`DailyBudget` kept in the database, so every instance draws on one day's allowance (in
+    memory while the database fails)."""
 
     def __init__(self, counter: Callable[[str, int], bool], limit: int, today: Callable[[], str] = _utc_today):
         self._counter = counter  # Store.take_daily
         self.limit = limit
         self._today = today
+        self._memory = DailyBudget(limit, today)
+        self._fallback = _Fallback("the daily model calls")
 
     def take(self) -> bool:
         """Use one unit of today's allowance, if any is left."""
-        return self._counter(self._today(), self.limit)
+        try:
+            allowed = self._counter(self._today(), self.limit)
+        except Exception as error:
+            self._fallback.failed(error)
+            return self._memory.take()
+        self._fallback.recovered()
+        return allowed
 
 
 @dataclass
@@ -131,11 +185,19 @@ class UsageLimits:
         return cls(SlidingWindow(visitor_per_hour), SlidingWindow(address_per_hour), DailyBudget(model_calls_per_day))
 
     @classmethod
-    def shared(cls, store, visitor_per_hour: int, address_per_hour: int, model_calls_per_day: int) -> "UsageLimits":
-        """Limits whose address and daily counts live in ``store``'s database, shared by every instance."""
+    def shared(
+        cls,
+        store,
+        visitor_per_hour: int,
+        address_per_hour: int,
+        model_calls_per_day: int,
+        address_key: Callable[[str], str] = lambda address: address,
+    ) -> "UsageLimits":
+        """Limits whose address and daily counts live in ``store``'s database, shared by every instance;
+        an address is counted under ``address_key(address)``."""
         return cls(
             SlidingWindow(visitor_per_hour),
-            SharedWindow(store.take_usage, "address", address_per_hour),
+            SharedWindow(store.take_usage, "address", address_per_hour, key=address_key),
             SharedBudget(store.take_daily, model_calls_per_day),
         )
 

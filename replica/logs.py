@@ -1,12 +1,18 @@
-"""Logging set-up that keeps secrets out of every log line, tracebacks included."""
+"""Logging set-up that keeps secrets out of every log line, tracebacks included, and every line short.
+
+Gradio prints some tracebacks itself, straight to stderr (a malformed request to one of its routes):
+stderr is wrapped too, so that what a visitor sends costs one short line there, whatever its size.
+"""
 
 from __future__ import annotations
 
 import logging
-from typing import Iterable
+import sys
+from typing import Iterable, TextIO
 
 FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 QUOTE_LIMIT = 300  # the most characters of visitor- or model-written text one log line quotes
+LINE_LIMIT = 1000  # the most characters of any line written to stderr; the rest is counted, not written
 
 
 def clip(text: object, limit: int = QUOTE_LIMIT) -> str:
@@ -34,13 +40,53 @@ class RedactingFormatter(logging.Formatter):
         return text
 
 
+class ClippedStream:
+    """A text stream that writes at most ``limit`` characters of each line to ``stream`` (the rest is
+    replaced by a count), with ``secrets`` redacted: for whatever prints to stderr directly."""
+
+    def __init__(self, stream: TextIO, secrets: Iterable[str | None] = (), limit: int = LINE_LIMIT):
+        self._stream = stream
+        self._secrets = [s for s in secrets if s and len(s) >= 6]
+        self._limit = limit
+        self._column = 0  # characters of the current line written so far
+        self._dropped = 0  # characters of the current line left out so far
+
+    def write(self, text: str) -> int:
+        for secret in self._secrets:
+            text = text.replace(secret, "<redacted>")
+        out = []
+        for index, piece in enumerate(text.split("\n")):
+            if index:  # a line ends: say how much of it was left out, then start the next
+                if self._dropped:
+                    out.append(f"…[+{self._dropped} chars]")
+                out.append("\n")
+                self._column = self._dropped = 0
+            room = max(self._limit - self._column, 0)
+            out.append(piece[:room])
+            self._column += min(len(piece), room)
+            self._dropped += max(len(piece) - room, 0)
+        self._stream.write("".join(out))
+        return len(text)
+
+    def flush(self) -> None:
+        self._stream.flush()
+
+    def __getattr__(self, name: str):
+        return getattr(self._stream, name)
+
+
 def setup_logging(secrets: Iterable[str | None], level: int = logging.INFO) -> None:
-    """Log to stderr at ``level`` with ``secrets`` redacted; quiet the HTTP libraries that log URLs."""
-    handler = logging.StreamHandler()
+    """Log to stderr at ``level`` with ``secrets`` redacted and every line clipped (stderr itself is
+    wrapped so); quiet the HTTP libraries that log URLs."""
+    secrets = list(secrets)
+    if not isinstance(sys.stderr, ClippedStream):
+        sys.stderr = ClippedStream(sys.stderr, secrets)
+    handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(RedactingFormatter(secrets))
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level)
     # urllib3 logs request paths (the Telegram path holds the bot token) at DEBUG; httpx logs every call.
-    for noisy in ("urllib3", "httpx", "httpcore", "httpx2", "bm25s"):
+    # The MCP SDK logs every stateless request ("Terminating session: None").
+    for noisy in ("urllib3", "httpx", "httpcore", "httpx2", "bm25s", "mcp.server.streamable_http"):
         logging.getLogger(noisy).setLevel(logging.WARNING)

@@ -16,7 +16,7 @@ import threading
 from typing import Any, Callable
 
 from replica.logs import clip
-from replica.notify.alerts import QUESTION_TITLE, TELEGRAM_LIMIT, utf16_units
+from replica.notify.alerts import QUESTION_TITLE, TELEGRAM_LIMIT, one_line, utf16_units
 from replica.notify.telegram import TelegramClient, TelegramError
 from replica.owner_inbox import NUMBER, InboxCommands, conversation_named_in
 from replica.store import Store
@@ -239,17 +239,16 @@ class OwnerBot:
     def _learn(self, question_id: int, question: str, answer: str) -> str:
         answer_id = self._store.learn_answer(question_id, answer)
         log.info("Learned answer %d to question %d", answer_id, question_id)
-        return (
-            f"Learned answer #{answer_id} to “{html.escape(question[:200])}”. Send /forget {answer_id} to withdraw it."
-        )
+        return f"Learned answer #{answer_id} to “{html.escape(one_line(question, 200))}”. Send /forget {answer_id} to withdraw it."
 
     def _leads(self, _: str) -> str:
         leads = self._store.recent_leads(20)
         if not leads:
             return "No leads yet."
+        # Visitor values on one line each, the notes in quotes: a name or note can never add a line.
         lines = ["<b>Recent leads</b>, newest first:"] + [
-            f"• {'✓ handled · ' if row['status'] == 'handled' else ''}{html.escape(row['name'] or '(no name)')} — "
-            f"{html.escape(row['email'])} — {html.escape(row['notes'][:300])} ({row['created_at']})"
+            f"• {'✓ handled · ' if row['status'] == 'handled' else ''}{html.escape(one_line(row['name'], 80) or '(no name)')} — "
+            f"{html.escape(one_line(row['email']))} — “{html.escape(one_line(row['notes'], 300))}” ({row['created_at']})"
             for row in leads
         ]
         return fit(lines)
@@ -258,7 +257,8 @@ class OwnerBot:
         questions = self._store.open_questions()
         dismissed = self._store.open_questions(status="dismissed")
         lines = ["<b>Open questions</b>, oldest first. Reply to a question's alert, or send /answer N your answer:"] + [
-            f"{row['id']}. {html.escape(row['question'][:300])} ({row['created_at']})" for row in questions
+            f"<b>{row['id']}.</b> “{html.escape(one_line(row['question'], 300))}” ({row['created_at']})"
+            for row in questions
         ]
         if not questions:
             lines = ["No open questions."]
@@ -277,4 +277,6 @@ class OwnerBot:
         withdrawn = self._store.forget_answer(int(argument)) if NUMBER.fullmatch(argument) else None
         if withdrawn is None:
             return FORGET_USAGE
-        return f"Withdrew answer #{withdrawn['id']}; “{html.escape(withdrawn['question'][:200])}” is open again."
+        return (
+            f"Withdrew answer #{withdrawn['id']}; “{html.escape(one_line(withdrawn['question'], 200))}” is open again."
+        )

@@ -16,7 +16,7 @@ from datetime import datetime, timezone
 from typing import Any, Callable
 
 from replica.inbox import NOTICE, OWNER, VISITOR, Inbox
-from replica.notify.alerts import QUESTION_TITLE, TELEGRAM_LIMIT, utf16_units
+from replica.notify.alerts import QUESTION_TITLE, QUOTE_BAR, TELEGRAM_LIMIT, one_line, quoted_lines, utf16_units
 from replica.notify.telegram import TelegramClient, TelegramError
 from replica.store import Store
 
@@ -25,6 +25,8 @@ log = logging.getLogger(__name__)
 NUMBER = re.compile(r"[1-9][0-9]{0,17}")  # ASCII digits only, and small enough for any database integer
 CONVERSATION_HEADING = re.compile(r"conversation #([1-9][0-9]{0,17})\b", re.IGNORECASE)
 PART_LIMIT = TELEGRAM_LIMIT - 200  # room for a part's heading
+INLINE_CHARS = 300  # words longer than this are quoted lines of at most this many characters
+MAX_TRANSCRIPT_MESSAGES = 3  # a longer transcript is sent as one .txt document
 SAY_USAGE = "Use /say N your words, with N a conversation number from /recent."
 SHOW_USAGE = "Use /show N, with N a conversation number from /recent."
 PAUSE_USAGE = "Use /pause N, with N a conversation number from /recent."
@@ -78,7 +80,7 @@ class InboxCommands:
         for row in rows:
             marks = " ".join(m for m, on in (("📇 lead", row["lead"]), ("❓ question", row["question"])) if on)
             paused = " ⏸ yours" if row["paused_until"] else ""
-            first = html.escape((row["first"] or "")[:80])
+            first = html.escape(one_line(row["first"], 80))
             lines.append(
                 f"#{row['id']} · {_when(row['started_at'])} · “{first}” · {row['size']} messages {marks}{paused}"
             )
@@ -91,27 +93,26 @@ class InboxCommands:
         return self.send_transcript(int(argument))
 
     def send_transcript(self, number: int) -> str:
-        """Send the transcript of conversation ``number``; return a line to send after it, if any."""
+        """Send the transcript of conversation ``number``: as messages when it fits in a few, else as one
+        ``.txt`` document (a long conversation never floods the chat). Return a line to send after it."""
         conversation = self._inbox.conversation(number)
         if conversation is None:
             return f"There is no conversation #{number}."
-        lines = [self._line(row) for row in self._inbox.transcript(number)] or ["(no messages)"]
-        parts = _pack(lines)
-        for index, part in enumerate(parts, start=1):
-            heading = f"<b>Conversation #{number}</b> · part {index} of {len(parts)} · started {_when(conversation['started_at'])}"
-            message_id = self._client.send_message(f"{heading}\n{part}", parse_mode="HTML")
-            if message_id:
-                self._store.link_message(message_id, number)
+        rows = self._inbox.transcript(number)
+        started = _when(conversation["started_at"])
+        parts = _pack([line for row in rows for line in transcript_lines(row, html_style=True)] or ["(no messages)"])
+        if len(parts) <= MAX_TRANSCRIPT_MESSAGES:
+            for index, part in enumerate(parts, start=1):
+                heading = f"<b>Conversation #{number}</b> · part {index} of {len(parts)} · started {started}"
+                self._store.link_message(self._client.send_message(f"{heading}\n{part}", parse_mode="HTML"), number)
+        else:
+            text = "\n".join(line for row in rows for line in transcript_lines(row, html_style=False))
+            caption = f"Conversation #{number} · {len(rows)} messages · started {started}"
+            document = f"{caption}\n\n{text}\n".encode()
+            self._store.link_message(
+                self._client.send_document(f"conversation-{number}.txt", document, caption), number
+            )
         return f"Reply to the transcript, or send /say {number} text, to write to the visitor in person."
-
-    def _line(self, row: Any) -> str:
-        when = datetime.fromtimestamp(row["at"], timezone.utc).strftime("%H:%M")
-        text = html.escape(row["text"])
-        if row["role"] in ROLE_NAMES:
-            return f"[{when}] <b>{ROLE_NAMES[row['role']]}:</b> {text}"
-        details = [f"tools: {row['tools']}"] * bool(row["tools"])
-        details += [f"{row['model_calls']} model call(s)", f"{(row['reply_ms'] or 0) / 1000:.1f} s"]
-        return f"[{when}] <b>Replica:</b> {text} <i>({html.escape('; '.join(details))})</i>"
 
     def say(self, argument: str) -> str:
         """``/say N text``: the owner's words into conversation N."""
@@ -204,7 +205,7 @@ class InboxCommands:
         if question is None:
             return "That question is gone."
         # The heading makes the owner's reply to this prompt teach the answer, like a reply to the alert.
-        prompt = f"{QUESTION_TITLE} #{question_id}\n“{question['question'][:1000]}”\nReply with your answer."
+        prompt = f"{QUESTION_TITLE} #{question_id}\n“{one_line(question['question'], 1000)}”\nReply with your answer."
         force_reply = {"force_reply": True, "input_field_placeholder": "Your answer"}
         self._client.send_message(prompt, parse_mode=None, reply_markup=force_reply)
         return "Type your answer as a reply."
@@ -237,33 +238,39 @@ class InboxCommands:
                 log.warning("Could not update an alert's buttons: %s", error)
 
 
+def transcript_lines(row: Any, html_style: bool) -> list[str]:
+    """One recorded message as transcript lines: who and when, then the words. Words on one short line
+    follow the heading; longer or multi-line words are quoted lines behind the "│ " bar, so no visitor
+    line can pass for a line of the transcript's own."""
+    escape = html.escape if html_style else str
+    when = datetime.fromtimestamp(row["at"], timezone.utc).strftime("%H:%M")
+    who = ROLE_NAMES.get(row["role"], "Replica")
+    heading = f"[{when}] <b>{who}</b>" if html_style else f"[{when}] {who}"
+    if row["role"] not in ROLE_NAMES:
+        details = [f"tools: {row['tools']}"] * bool(row["tools"])
+        details += [f"{row['model_calls']} model call(s)", f"{(row['reply_ms'] or 0) / 1000:.1f} s"]
+        heading += f" <i>({escape('; '.join(details))})</i>" if html_style else f" ({'; '.join(details)})"
+    text = row["text"]
+    if "\n" not in text and "\r" not in text and len(text) <= INLINE_CHARS:
+        return [f"{heading}: {escape(text)}"]
+    lines = [f"{heading}:"]
+    for line in quoted_lines(text):
+        body = line[len(QUOTE_BAR) :]
+        for start in range(0, max(len(body), 1), INLINE_CHARS):  # a very long line: several quoted lines
+            lines.append(QUOTE_BAR + escape(body[start : start + INLINE_CHARS]))
+    return lines
+
+
 def _pack(lines: list[str], limit: int = PART_LIMIT) -> list[str]:
-    """Lines joined into parts of at most ``limit`` Telegram units; a longer line is split, tags balanced
-    by splitting only its escaped text."""
+    """Lines joined into parts of at most ``limit`` Telegram units (every line is far shorter)."""
     parts, current, used = [], [], 0
     for line in lines:
-        pieces = [line] if utf16_units(line) <= limit else _split(line, limit)
-        for piece in pieces:
-            size = utf16_units(piece) + 1
-            if current and used + size > limit:
-                parts.append("\n".join(current))
-                current, used = [], 0
-            current.append(piece)
-            used += size
+        size = utf16_units(line) + 1
+        if current and used + size > limit:
+            parts.append("\n".join(current))
+            current, used = [], 0
+        current.append(line)
+        used += size
     if current:
         parts.append("\n".join(current))
     return parts
-
-
-def _split(line: str, limit: int) -> list[str]:
-    """A too-long line as plain pieces (its tags removed, its escaped text kept whole)."""
-    text = re.sub(r"</?(b|i)>", "", line)
-    pieces, start = [], 0
-    while start < len(text):
-        end = start + limit // 2  # at most 2 units a character
-        entity = text.rfind("&", max(start, end - 8), end)
-        if end < len(text) and entity > start:
-            end = entity  # never cut an entity such as &amp; in half
-        pieces.append(text[start:end])
-        start = end
-    return pieces

@@ -4,9 +4,13 @@ time, so a new answer counts from the next message on)."""
 
 from __future__ import annotations
 
+import logging
+
 from replica.prompts import render_prompt
 from replica.retrieval import KnowledgeIndex
 from replica.store import Store
+
+log = logging.getLogger(__name__)
 
 
 def learned_answers_text(store: Store) -> str:
@@ -27,10 +31,15 @@ class SystemPrompt:
         self.index = index
         self.store = store
         self.budget_chars = budget_chars
+        self._answers = ""  # the learned answers last read: used while the database cannot be read
 
     def __call__(self, query: str) -> str:
+        try:
+            self._answers = learned_answers_text(self.store)
+        except Exception as error:
+            log.error("Could not read the learned answers (%s); using the ones read last", type(error).__name__)
         # The owner's own answers come first; they may use up to half the budget.
-        answers = learned_answers_text(self.store)[: self.budget_chars // 2]
+        answers = self._answers[: self.budget_chars // 2]
         files = self.index.select(query, self.budget_chars - len(answers))
         knowledge = "\n\n".join(filter(None, [files, answers]))
         return render_prompt(

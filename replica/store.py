@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from enum import Enum
 from pathlib import Path
-from typing import Callable, TypeVar
+from typing import Callable, Collection, TypeVar
 
 from replica.database import Database, DatabaseError, Row, Transaction, open_database
 from replica.notify.alerts import Alert
@@ -195,9 +195,16 @@ class Store:
     raise; records beyond the cap are stored but not alerted.
     """
 
-    def __init__(self, path: Path, alert_caps: dict[str, int] | None = None, database_url: str | None = None):
+    def __init__(
+        self,
+        path: Path,
+        alert_caps: dict[str, int] | None = None,
+        database_url: str | None = None,
+        lease_seconds: float = LEASE_SECONDS,
+    ):
         self.path = path
         self.alert_caps = alert_caps or {}
+        self.lease_seconds = lease_seconds
         if not database_url:
             check_writable(path.parent)
         try:
@@ -300,17 +307,19 @@ class Store:
 
         return self.write(steps)
 
-    def next_alert(self) -> PendingAlert | None:
-        """The oldest alert not yet delivered and not leased to another instance (alerts go out in order)."""
+    def next_alert(self, skip: Collection[int] = ()) -> PendingAlert | None:
+        """The oldest alert not yet delivered and not leased to another instance (alerts go out in order),
+        leaving out the ids in ``skip`` (alerts the caller knows were delivered, though not yet recorded)."""
+        skipped = f"AND id NOT IN ({','.join('?' * len(skip))}) " if skip else ""
         row = self._one(
             "SELECT id, alert, attempts, due_at FROM outbox WHERE status = 'pending' "
-            "AND (lease_until IS NULL OR lease_until < ?) ORDER BY id LIMIT 1",
-            (time.time(),),
+            f"AND (lease_until IS NULL OR lease_until < ?) {skipped}ORDER BY id LIMIT 1",
+            (time.time(), *skip),
         )
         return PendingAlert(row["id"], Alert.from_json(row["alert"]), row["attempts"], row["due_at"]) if row else None
 
-    def claim(self, alert_id: int, min_interval: float, lease: float = LEASE_SECONDS) -> float:
-        """Take alert ``alert_id`` for sending: 0.0 when it is this instance's for ``lease`` seconds, else
+    def claim(self, alert_id: int, min_interval: float) -> float:
+        """Take alert ``alert_id`` for sending: 0.0 when it is this instance's for the lease, else
         the seconds to wait (another instance has it, or the chat's pace of one message per
         ``min_interval`` seconds, shared by every instance, is not yet due)."""
 
@@ -325,7 +334,7 @@ class Store:
             taken = db.execute(
                 "UPDATE outbox SET lease_until = ? WHERE id = ? AND status = 'pending' "
                 "AND (lease_until IS NULL OR lease_until < ?)",
-                (now + lease, alert_id, now),
+                (now + self.lease_seconds, alert_id, now),
             ).rowcount
             if not taken:
                 return max(min_interval, 0.1)  # another instance claimed it first: look again shortly
@@ -507,6 +516,16 @@ class Store:
 
         return self.write(steps)
 
+    def sweep_usage(self, window: float, today: str) -> int:
+        """Delete usage counts older than ``window`` seconds, and daily counts of days before ``today``
+        (run on a clock, so nothing is kept longer than its limit needs); return how many rows went."""
+
+        def steps(db: Transaction) -> int:
+            events = db.execute("DELETE FROM usage_events WHERE at <= ?", (time.time() - window,)).rowcount
+            return events + db.execute("DELETE FROM daily_calls WHERE day < ?", (today,)).rowcount
+
+        return self.write(steps)
+
     def take_daily(self, day: str, limit: int) -> bool:
         """Use one of ``day``'s ``limit`` units, shared by every instance; False when none is left."""
         return self.write(
@@ -520,6 +539,16 @@ class Store:
                 and limit > 0
             )
         )
+
+    def shared_value(self, key: str, candidate: str) -> str:
+        """The value kept under ``key``, set to ``candidate`` by whichever instance asks first: one
+        secret or salt shared by every instance on this database, and the same after a restart."""
+
+        def steps(db: Transaction) -> str:
+            db.execute("INSERT INTO state (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING", (key, candidate))
+            return db.execute("SELECT value FROM state WHERE key = ?", (key,)).fetchone()["value"]
+
+        return self.write(steps)
 
     def get_state(self, key: str) -> str | None:
         """A small persisted value (such as the Telegram update offset)."""

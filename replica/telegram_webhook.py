@@ -16,7 +16,8 @@ import logging
 import queue
 import secrets
 import threading
-from typing import Any, Callable
+import time
+from typing import Callable
 
 from replica.store import Store
 
@@ -24,20 +25,13 @@ log = logging.getLogger(__name__)
 
 SECRET_KEY = "telegram_webhook_secret"
 ALLOWED_UPDATES = ["message", "callback_query"]
+REFUSAL_LOG_SECONDS = 60.0
 
 
 def webhook_secret(store: Store, given: str | None) -> str:
     """The secret token: the one given, else one generated once and kept in the database (shared by
     every instance, and the same after a restart)."""
-    if given:
-        return given
-    token = secrets.token_urlsafe(32)
-
-    def steps(db: Any) -> str:
-        db.execute("INSERT INTO state (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING", (SECRET_KEY, token))
-        return db.execute("SELECT value FROM state WHERE key = ?", (SECRET_KEY,)).fetchone()["value"]
-
-    return store.write(steps)
+    return given or store.shared_value(SECRET_KEY, secrets.token_urlsafe(32))
 
 
 class WebhookReceiver:
@@ -50,6 +44,8 @@ class WebhookReceiver:
         self._store = store
         self._handle = handle
         self._updates: queue.Queue = queue.Queue(maxsize=1000)
+        self._refused = 0  # refused requests not yet logged
+        self._refusal_logged_at = -REFUSAL_LOG_SECONDS
         threading.Thread(target=self._work, name="telegram-webhook", daemon=True).start()
 
     async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
@@ -59,7 +55,7 @@ class WebhookReceiver:
         headers = dict(scope.get("headers") or [])
         given = headers.get(b"x-telegram-bot-api-secret-token", b"")
         if scope["method"] != "POST" or not hmac.compare_digest(given, self._secret):
-            log.warning("Refused a request to the Telegram webhook without the right secret token")
+            self._note_refusal()
             await _respond(send, 401)
             return
         body = b""
@@ -78,6 +74,18 @@ class WebhookReceiver:
             except queue.Full:
                 log.error("Telegram webhook: too many updates waiting; this one is dropped")
         await _respond(send, 200)  # at once: the work is done after Telegram has its answer
+
+    def _note_refusal(self) -> None:
+        """Log refused requests at most once a minute, with how many there were: a flood of wrong
+        secrets costs one log line a minute, not one each."""
+        self._refused += 1
+        now = time.monotonic()
+        if now - self._refusal_logged_at >= REFUSAL_LOG_SECONDS:
+            log.warning(
+                "Refused %d request(s) to the Telegram webhook without the right secret token (logged at most once a minute)",
+                self._refused,
+            )
+            self._refused, self._refusal_logged_at = 0, now
 
     def _work(self) -> None:
         while True:

@@ -7,6 +7,7 @@ import os
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from pathlib import Path
@@ -72,7 +73,8 @@ I am a software engineer in London. I work on analytical engines and write about
 
 
 def bare_env(unset: tuple[str, ...] = (), **extra: str) -> dict[str, str]:
-    """An environment for ``python app.py`` subprocesses: the app's settings empty, plus ``extra``.
+    """An environment for ``python app.py`` subprocesses: the app's settings empty (``DATA_DIR`` a new
+    temporary folder), plus ``extra``.
 
     Empty rather than absent, because the environment wins over a developer's ``.env`` in the repository:
     a test must never pick up a real key or token from it. Names in ``unset`` are left out altogether
@@ -80,6 +82,8 @@ def bare_env(unset: tuple[str, ...] = (), **extra: str) -> dict[str, str]:
     """
     env = {k: v for k, v in os.environ.items() if k not in CONFIG_NAMES}
     env.update({name: "" for name in CONFIG_NAMES if not name.startswith("GRADIO_") and name not in unset})
+    if "DATA_DIR" not in unset:  # never the checkout's own data/: a folder of the test's
+        env["DATA_DIR"] = tempfile.mkdtemp(prefix="replica-test-data-")
     env.update(extra)
     return env
 
@@ -292,21 +296,12 @@ def settings(fake_openai, fake_telegram, knowledge_dir, tmp_path) -> Settings:
 def start_app(fake_openai, fake_telegram):  # the fakes outlive the apps, which are closed first
     """Start the real app (``create_app``) on a free port; yields a function returning the running App."""
     from app import create_app
-    from replica.ui import serve
 
     started = []
 
     def start(settings: Settings, port: int | None = None):
         app = create_app(settings)
-        serve(
-            app.demo,
-            app.middleware,
-            mcp=settings.mcp_enabled,
-            prevent_thread_lock=True,
-            server_name="127.0.0.1",
-            server_port=port,
-            quiet=True,
-        )
+        app.serve(block=False, server_name="127.0.0.1", server_port=port, quiet=True)
         started.append(app)
         return app
 

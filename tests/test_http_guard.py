@@ -130,7 +130,7 @@ def test_150_requests_with_megabyte_session_ids_grow_neither_log_nor_memory(tmp_
             statuses.add(session.post(url.rstrip("/") + path, data=json.dumps(body), timeout=30).status_code)
         time.sleep(0.5)
         log_growth, rss_growth_kb = log_file.stat().st_size - log_before, rss_kb(process.pid) - rss_before
-    assert statuses == {400}
+    assert statuses <= {400, 413}  # refused before Gradio: a bad session id, or a body no event needs
     assert log_growth < 1024 * 1024, log_growth
     assert rss_growth_kb < 20 * 1024, rss_growth_kb
     assert fake_openai.calls == 1

@@ -62,7 +62,7 @@ def test_every_message_and_reply_is_recorded_with_tools_calls_and_time(app, fake
     assert all(r["reply_ms"] is not None and r["reply_ms"] >= 0 for r in rows[1::2])
     [conversation] = app.store.read("SELECT address_hash FROM conversations")
     assert "127.0.0.1" not in conversation["address_hash"] and len(conversation["address_hash"]) == 24
-    assert (settings.data_dir / "address-salt").stat().st_mode & 0o077 == 0  # the salt is the owner's only
+    assert (settings.data_dir / "replica.sqlite3").stat().st_mode & 0o077 == 0  # with the salt: the owner's only
 
 
 def test_the_model_sees_the_recorded_conversation_not_what_the_client_claims(app, fake_openai):
@@ -111,19 +111,31 @@ def test_recent_and_show_and_alerts_name_their_conversation(app, fake_openai, fa
     ask(app, "Hire me? ada@example.org")
     fake_openai.default = say("Sure. " + "Long answer. " * 250)  # about 3,000 characters a reply
     client, _ = ask(app, "Tell me everything")
-    for n in range(3):
-        ask(app, f"And more {n}", client)
+    ask(app, "And more 0", client)
     [alert] = fake_telegram.wait_for(1)
     assert "Conversation: #1 (/show 1)" in alert.text
     listing = command(fake_telegram, "/recent", "Recent conversations")
-    assert "#2 ·" in listing and "“Tell me everything”" in listing and "8 messages" in listing
+    assert "#2 ·" in listing and "“Tell me everything”" in listing and "4 messages" in listing
     assert "#1 ·" in listing and "lead" in listing
     before = len(fake_telegram.delivered)
     command(fake_telegram, "/show 2", "Reply to the transcript")
     parts = fake_telegram.sent_texts()[before:-1]
-    assert len(parts) >= 3 and all(utf16_units(p) <= 4096 for p in parts)
+    assert len(parts) == 2 and all(utf16_units(p) <= 4096 for p in parts)
     assert all(p.startswith(f"Conversation #2 · part {i} of {len(parts)}") for i, p in enumerate(parts, 1))
-    assert "Visitor: Tell me everything" in parts[0] and "Visitor: And more 2" in "".join(parts)
+    assert "Visitor: Tell me everything" in parts[0] and "Visitor: And more 0" in "".join(parts)
+
+    for n in range(1, 4):  # a long conversation comes as one document, not a flood of messages
+        ask(app, f"And more {n}", client)
+    before = len(fake_telegram.delivered)
+    command(fake_telegram, "/show 2", "Reply to the transcript")
+    [document] = fake_telegram.delivered[before:-1]
+    name, content = document.document
+    text = content.decode()
+    assert name == "conversation-2.txt" and document.text.startswith("Conversation #2 · 10 messages")
+    assert "Visitor: Tell me everything" in text and "Visitor: And more 3" in text
+    assert text.replace("\n│ ", "").count("Long answer.") == 1250  # every word of the 5 replies, quoted
+    fake_telegram.push("Thanks for your patience!", reply_to=document.message_id)  # replying to it reaches the visitor
+    assert wait_until(lambda: "conversation #2" in last_sent(fake_telegram))
 
 
 # --- takeover and handoff --------------------------------------------------------------------------
@@ -181,8 +193,23 @@ def test_a_handoff_resumes_by_itself_after_the_owner_is_silent(store):
     assert inbox.resume_expired() == [] and inbox.begin("s1", "1.2.3.4").paused
     now[0] += 400
     assert inbox.resume_expired() == [conversation.id] and not inbox.begin("s1", "1.2.3.4").paused
-    shown, _ = inbox.for_page("s1")
-    assert shown[-1] == "_Ada has stepped away; I'm answering again, as Ada's replica._"
+    assert inbox.for_page("s1") == (True, False)  # shown to the open page; nothing more to wait for
+    assert inbox.page_messages("s1")[-1] == ("notice", "Ada has stepped away; I'm answering again, as Ada's replica.")
+
+
+def test_a_page_left_open_during_a_handoff_keeps_checking_until_the_replica_is_back(store):
+    now = [1_000_000.0]
+    inbox = Inbox(store, "salt", "Ada", RecordingNotifier(), handoff_seconds=1800, clock=lambda: now[0])
+    conversation = inbox.begin("s1", "1.2.3.4")
+    inbox.record(conversation.id, "visitor", "Can I talk to Ada?")
+    inbox.pause(conversation.id)
+    assert inbox.for_page("s1") == (True, True)  # the handoff notice
+    now[0] += 1790  # the visitor's last message is almost 30 minutes old: the page would stop here
+    assert inbox.for_page("s1") == (False, True)  # but the owner has the conversation: it goes on
+    now[0] += 70
+    assert inbox.resume_expired() == [conversation.id]
+    assert inbox.for_page("s1") == (True, False)  # the "stepped away" notice reaches the page
+    assert inbox.page_messages("s1")[-1][0] == "notice" and "stepped away" in inbox.page_messages("s1")[-1][1]
 
 
 # --- buttons ---------------------------------------------------------------------------------------
@@ -307,15 +334,16 @@ def test_the_alert_for_a_forwarded_message_is_quoted_and_has_its_button(app, fak
 def test_the_page_stops_checking_after_30_minutes_without_activity(store):
     now = [1_000_000.0]
     inbox = Inbox(store, "salt", "Ada", RecordingNotifier(), clock=lambda: now[0])
-    assert inbox.for_page("new-page") == ([], True)  # no conversation yet: keeps checking
+    assert inbox.for_page("new-page") == (False, True)  # no conversation yet: keeps checking
     conversation = inbox.begin("s1", "1.2.3.4")
     inbox.record(conversation.id, "visitor", "Hi")
     now[0] += 29 * 60
-    assert inbox.for_page("s1") == ([], True)
+    assert inbox.for_page("s1") == (False, True)
     now[0] += 2 * 60
-    assert inbox.for_page("s1") == ([], False)
+    assert inbox.for_page("s1") == (False, False)
     inbox.say(conversation.id, "Still there?")  # the owner's words are activity too
-    assert inbox.for_page("s1") == (["**Ada (in person):** Still there?"], True)
+    assert inbox.for_page("s1") == (True, True)
+    assert inbox.page_messages("s1") == [("visitor", "Hi"), ("owner", "Still there?")]
 
 
 def test_replying_to_a_transcript_writes_to_that_visitor(app, fake_openai, fake_telegram):

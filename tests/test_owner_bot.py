@@ -83,7 +83,7 @@ def test_leads_and_unanswered_commands(start_app, settings, fake_openai, fake_te
 
     fake_telegram.push("/leads")
     assert wait_until(lambda: "Recent leads" in fake_telegram.sent_texts()[-1])
-    assert "Grace — grace@example.org — Hiring <COBOL> devs" in fake_telegram.sent_texts()[-1]
+    assert "Grace — grace@example.org — “Hiring <COBOL> devs”" in fake_telegram.sent_texts()[-1]
     fake_telegram.push("/unanswered")
     assert wait_until(lambda: "Open questions" in fake_telegram.sent_texts()[-1])
     listing = fake_telegram.sent_texts()[-1]

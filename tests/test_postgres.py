@@ -8,6 +8,7 @@ import io
 import threading
 import time
 from dataclasses import replace
+from urllib.parse import urlsplit
 
 import pytest
 from gradio_client import Client
@@ -90,7 +91,8 @@ def test_two_instances_deliver_every_alert_exactly_once_at_one_shared_pace(postg
 def test_an_alert_claimed_by_an_instance_that_died_is_sent_after_its_lease(store, fake_telegram):
     store.record_lead("v1@example.org", "", "", lead(1))
     pending = store.next_alert()
-    assert store.claim(pending.id, min_interval=0, lease=1.0) == 0.0  # claimed, then the instance died
+    store.lease_seconds = 1.0
+    assert store.claim(pending.id, min_interval=0) == 0.0  # claimed, then the instance died
     assert store.next_alert() is None and store.claim(pending.id, min_interval=0) > 0  # leased: not anyone's
     sender = OutboxSender(
         store, TelegramClient(fake_telegram.url, fake_telegram.token, fake_telegram.chat_id), 0.05, 0.1, idle_poll=0.2
@@ -130,8 +132,10 @@ def test_shared_limits_work_on_either_backend(store):
 def test_doctor_checks_the_database_url(postgres_url, tmp_path):
     done = run_app("doctor", cwd=tmp_path, DATABASE_URL=postgres_url, DATA_DIR=str(tmp_path / "data"))
     assert "✓ storage: records are kept in PostgreSQL (DATABASE_URL answers)" in done.stdout
-    assert "replica:replica" not in done.stdout + done.stderr  # the URL's password is never printed
-    wrong = postgres_url.replace("replica:replica@", "replica:wrong@")
+    parts = urlsplit(postgres_url)
+    assert f":{parts.password}@" not in done.stdout + done.stderr  # the URL's password is never printed
+    host = parts.netloc.rsplit("@", 1)[-1]
+    wrong = parts._replace(netloc=f"{parts.username}:Wr0ng-pass-x@{host}").geturl()
     done = run_app("doctor", cwd=tmp_path, DATABASE_URL=wrong, DATA_DIR=str(tmp_path / "data"))
     assert "✗ storage: DATABASE_URL cannot be reached" in done.stdout and done.returncode == 1
-    assert "wrong" not in done.stdout + done.stderr
+    assert "Wr0ng-pass-x" not in done.stdout + done.stderr

@@ -9,6 +9,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
+import pytest
 from gradio_client import Client
 
 from replica import agent as agent_module
@@ -91,12 +92,21 @@ def test_the_no_answer_apology_leaves_a_warning_naming_its_cause(fake_openai, ma
     assert "no-answer apology: the model returned an empty reply twice" in caplog.text
 
 
-def test_a_stream_cut_mid_way_is_logged(fake_openai, make_replica, caplog):
-    fake_openai.script(say("I worked at Babb", cut=True))
+@pytest.mark.parametrize("stream", [{"cut": True}, {"pieces": 4}], ids=["cut", "finished"])
+def test_a_stream_cut_mid_way_ends_with_a_notice_and_a_warning(fake_openai, make_replica, caplog, stream):
+    fake_openai.script(say("I worked at Babb", **stream))
     with caplog.at_level(logging.WARNING):
         answer = make_replica().reply("Where did you work?", [], Visitor("s1"))
-    assert answer == "I worked at Babb"
-    assert "ended without a finish reason" in caplog.text
+    if stream.get("cut"):
+        assert answer == f"I worked at Babb\n\n{agent_module.CUT_OFF}"
+        assert "ended without a finish reason" in caplog.text
+    else:  # a whole answer gets no notice
+        assert answer == "I worked at Babb" and "finish reason" not in caplog.text
+
+
+def test_a_reply_cut_at_the_token_limit_says_so(fake_openai, make_replica):
+    fake_openai.script(say("I worked at Babbage & Co for", finish="length"))
+    assert make_replica().reply("Where?", [], Visitor("s1")).endswith(agent_module.CUT_OFF)
 
 
 def test_tools_asked_for_on_the_last_turn_after_a_lead_give_fitting_words(fake_openai, notifier, make_replica):

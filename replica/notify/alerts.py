@@ -116,6 +116,20 @@ HTML_AS_SEEN = _Style(_same, _same, _same, _same)  # what the owner reads of an 
 PLAIN = _Style(_same, _same, _same, quote=lambda s: "\n".join(QUOTE_BAR + line for line in s.split("\n")))
 
 
+def one_line(text: object, limit: int | None = None) -> str:
+    """Visitor text for a single-line place (a name, a list entry): line breaks and runs of spaces
+    collapsed, so it can never start a line of its own; cut to ``limit`` characters with "…"."""
+    value = " ".join(str(text or "").split())
+    return value if limit is None or len(value) <= limit else value[: limit - 1] + "…"
+
+
+def quoted_lines(text: str) -> list[str]:
+    """Visitor prose as quoted lines, each behind the "│ " bar, so no line of it can pass for the
+    listing's own (blank lines inside are kept once)."""
+    lines = re.sub(r"\n\s*\n\s*(\n\s*)+", "\n\n", text.replace("\r\n", "\n").replace("\r", "\n")).strip().split("\n")
+    return [QUOTE_BAR + line for line in lines]
+
+
 def utf16_units(text: str) -> int:
     """Length as Telegram measures it: UTF-16 code units."""
     return len(text.encode("utf-16-le")) // 2

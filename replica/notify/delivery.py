@@ -101,7 +101,9 @@ class OutboxSender:
 
     def _step(self) -> None:
         self._retry_records()
-        pending = self._store.next_alert()
+        # An alert Telegram accepted but the database has not recorded is never sent again, even once
+        # its lease runs out: it is left out until its record is written.
+        pending = self._store.next_alert(skip=self._unrecorded.keys())
         wait = self._idle_poll if pending is None else pending.due_at - time.time()
         if self._unrecorded:
             wait = min(wait, min(retry_at for _, _, retry_at in self._unrecorded.values()) - time.monotonic())

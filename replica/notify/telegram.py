@@ -62,6 +62,15 @@ class TelegramError(Exception):
         return self.status is None or self.status == 429 or self.status >= 500
 
 
+def _message_id(result: Any) -> int:
+    """The id of a message Telegram accepted; an answer without one is of the wrong shape (and retried:
+    it is no proof that the message was delivered)."""
+    message_id = result.get("message_id") if isinstance(result, dict) else None
+    if type(message_id) is not int or message_id <= 0:
+        raise TelegramError("unexpected answer (HTTP 200, no message id)")
+    return message_id
+
+
 @dataclass
 class TelegramClient:
     """Sends messages to one chat. ``timeout`` is (connect, read) seconds for every call."""
@@ -86,26 +95,30 @@ class TelegramClient:
                 return known
         return self._redact(text)[:160]
 
-    def call(self, method: str, payload: dict[str, Any], read_timeout: float | None = None) -> Any:
-        """Call Bot API ``method`` with ``payload`` and return its ``result``.
+    def call(
+        self, method: str, payload: dict[str, Any], read_timeout: float | None = None, files: dict | None = None
+    ) -> Any:
+        """Call Bot API ``method`` with ``payload`` (as JSON; as a multipart form with ``files``) and return
+        its ``result``.
 
         Raises :class:`TelegramError` on any failure, with the token redacted.
         """
         url = f"{self.api_base}/bot{self.token}/{method}"
         timeout = (self.timeout[0], read_timeout or self.timeout[1])
+        body = {"data": payload, "files": files} if files else {"json": payload}
         try:
-            response = self.session.post(url, json=payload, timeout=timeout)
+            response = self.session.post(url, timeout=timeout, **body)
         except requests.RequestException as exc:
             raise TelegramError(f"{type(exc).__name__}: {self._network_reason(exc)}") from None
         try:
             body = response.json()
         except ValueError:
             body = None
-        if not isinstance(body, dict) or (response.ok and body.get("ok") is not True):
+        if not isinstance(body, dict) or (response.ok and (body.get("ok") is not True or "result" not in body)):
             # A proxy's error page, or a relay answering something else: worth another try later.
             raise TelegramError(f"unexpected answer (HTTP {response.status_code}, not a Bot API object)")
         if response.ok:
-            return body.get("result")
+            return body["result"]
         description = self._redact(str(body.get("description") or f"HTTP {response.status_code}"))[:300]
         parameters = body.get("parameters")
         retry_after = parameters.get("retry_after") if isinstance(parameters, dict) else None
@@ -121,9 +134,14 @@ class TelegramClient:
             payload["parse_mode"] = parse_mode
         if reply_markup:
             payload["reply_markup"] = reply_markup
-        result = self.call("sendMessage", payload)
-        message_id = result.get("message_id") if isinstance(result, dict) else None
-        return message_id if isinstance(message_id, int) else 0
+        return _message_id(self.call("sendMessage", payload))
+
+    def send_document(self, filename: str, content: bytes, caption: str) -> int:
+        """Send ``content`` as a file named ``filename`` to the owner's chat, with a plain ``caption`` (at
+        most 1024 characters, as Telegram allows); return its message id."""
+        payload = {"chat_id": self.chat_id, "caption": caption[:1024]}
+        files = {"document": (filename, content, "text/plain; charset=utf-8")}
+        return _message_id(self.call("sendDocument", payload, files=files))
 
     def get_updates(self, offset: int | None, poll_seconds: int) -> list[dict[str, Any]]:
         """Long-poll for new messages to the bot, from ``offset`` on."""

@@ -28,6 +28,7 @@ class Reply:
     piece_delay: float = 0.0
     forever: bool = False  # stream the content again and again, never finishing
     cut: bool = False  # end the stream without a finish reason or [DONE], as a dropped connection does
+    finish: str | None = None  # the finish reason to send instead of "stop" / "tool_calls" ("length")
 
 
 def say(text: str, **options: Any) -> Reply:
@@ -175,5 +176,5 @@ def _stream(reply: Reply, body: dict) -> Iterator[bytes]:
         args = call_["function"]["arguments"]
         for start in range(0, len(args), 7):
             yield event({"tool_calls": [{"index": index, "function": {"arguments": args[start : start + 7]}}]})
-    yield event({}, finish="tool_calls" if reply.tool_calls else "stop")
+    yield event({}, finish=reply.finish or ("tool_calls" if reply.tool_calls else "stop"))
     yield b"data: [DONE]\n\n"

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import threading
 from dataclasses import dataclass, field
+from email import policy
+from email.parser import BytesParser
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Iterable
 
@@ -20,6 +22,18 @@ class Response:
     raw: bytes | None = None
 
 
+def _form_fields(content_type: str, raw: bytes) -> dict[str, Any]:
+    """A multipart form as a dict: text fields as strings, files as ``(filename, bytes)``."""
+    message = BytesParser(policy=policy.default).parsebytes(f"Content-Type: {content_type}\r\n\r\n".encode() + raw)
+    fields: dict[str, Any] = {}
+    for part in message.iter_parts():
+        name = part.get_param("name", header="content-disposition")
+        content = part.get_payload(decode=True) or b""
+        filename = part.get_filename()
+        fields[name] = (filename, content) if filename else content.decode("utf-8", "replace")
+    return fields
+
+
 class LocalServer:
     """Serves ``handle(method, path, headers, body)`` on a free port of 127.0.0.1 until ``close()``."""
 
@@ -30,10 +44,14 @@ class LocalServer:
             def _serve(self) -> None:
                 length = int(self.headers.get("Content-Length") or 0)
                 raw = self.rfile.read(length) if length else b""
-                try:
-                    body = json.loads(raw) if raw else {}
-                except ValueError:
-                    body = {"_raw": raw.decode("utf-8", "replace")}
+                content_type = self.headers.get("Content-Type") or ""
+                if content_type.startswith("multipart/form-data"):
+                    body = _form_fields(content_type, raw)
+                else:
+                    try:
+                        body = json.loads(raw) if raw else {}
+                    except ValueError:
+                        body = {"_raw": raw.decode("utf-8", "replace")}
                 headers = {k.lower(): v for k, v in self.headers.items()}
                 response = owner.handle(self.command, self.path, headers, body)
                 try:

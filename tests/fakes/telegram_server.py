@@ -78,12 +78,14 @@ def visible_text(text: str) -> str:
 
 @dataclass
 class Delivered:
-    """A message Telegram accepted: what was sent, what the owner sees, and when."""
+    """A message Telegram accepted: what was sent, what the owner sees, and when (a document: its caption
+    as the text, and the file)."""
 
     payload: dict
     text: str
     at: float
     message_id: int = 0
+    document: tuple[str, bytes] | None = None
 
 
 class FakeTelegram(LocalServer):
@@ -209,6 +211,8 @@ class FakeTelegram(LocalServer):
             return self._answer_callback_query(body)
         if name == "editMessageReplyMarkup":
             return self._edit_reply_markup(body)
+        if name == "sendDocument":
+            return self._send_document(body)
         with self._lock:
             hang = self.hangs.popleft() if self.hangs else None
         if hang is not None:
@@ -276,6 +280,23 @@ class FakeTelegram(LocalServer):
             delivered.payload["reply_markup"] = markup
             self.markup_edits.append(body)
         return Response(200, {"ok": True, "result": True})
+
+    def _send_document(self, body: dict) -> Response:
+        """As the Bot API: a multipart form with the chat, a file, and a caption of at most 1024 characters."""
+        self.attempts.append((time.monotonic(), 200))
+        if str(body.get("chat_id")) != self.chat_id:
+            return _error(400, "Bad Request: chat not found")
+        document = body.get("document")
+        if not isinstance(document, tuple) or not document[1]:
+            return _error(400, "Bad Request: there is no document in the request")
+        caption = body.get("caption") or ""
+        if len(caption) > 1024:
+            return _error(400, "Bad Request: message caption is too long")
+        with self._lock:
+            self._message_id += 1
+            delivered = Delivered(body, caption, time.monotonic(), self._message_id, document=document)
+            self.delivered.append(delivered)
+        return Response(200, {"ok": True, "result": {"message_id": delivered.message_id, "caption": caption}})
 
     def _get_updates(self, body: dict) -> Response:
         """Long polling as Telegram does it: updates from ``offset`` on, waiting up to ``timeout`` for one."""
