@@ -13,6 +13,7 @@ SQLite-only words into PostgreSQL's.
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 import sqlite3
@@ -21,6 +22,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Mapping, Protocol, Sequence, TypeVar
 
+log = logging.getLogger(__name__)
 T = TypeVar("T")
 Row = Mapping[str, Any]
 MIGRATION_LOCK = 72_001  # pg_advisory_xact_lock key: one migrating instance at a time
@@ -156,50 +158,88 @@ class DatabaseUnavailable(Exception):
 class PostgresDatabase:
     """PostgreSQL through a psycopg-pool pool; each write is one transaction on one pooled connection.
 
-    Each connection is checked as it leaves the pool, so the first request after the server comes
-    back gets a fresh one, not one the outage broke. While the server is unreachable, calls fail at
-    once for ``pause`` seconds after one has failed, instead of each waiting out the pool's timeout:
-    a visitor's reply, which touches the database several times, stays within its deadline.
+    Outages are met head-on. Each connection is checked as it leaves the pool. Once a call finds the
+    server unreachable, the database is *down*: calls fail at once (:class:`DatabaseUnavailable`)
+    instead of each waiting out the pool's timeout, so a visitor's reply, which touches the database
+    several times, stays within its deadline. While down, a call made at least ``probe_every`` seconds
+    after the last try connects directly to see whether the server is back; when it is, a fresh pool
+    replaces the old one (whose reconnection attempts may be minutes apart by then), and that very
+    call goes ahead: the first request after the server returns succeeds.
     """
 
     lock_clause = " FOR UPDATE"
 
-    def __init__(self, url: str, max_size: int = 8, timeout: float = 5.0, pause: float = 5.0):
+    def __init__(self, url: str, max_size: int = 8, timeout: float = 3.0, probe_every: float = 1.0):
         import psycopg
-        from psycopg.rows import dict_row
-        from psycopg_pool import ConnectionPool, PoolTimeout
+        from psycopg_pool import PoolTimeout
 
+        self._psycopg = psycopg
+        self._url = url
+        self._max_size = max_size
+        self._timeout = timeout
+        self._probe_every = probe_every
         self._broken_errors = (psycopg.OperationalError, PoolTimeout)
-        self._pause = pause
-        self._down_until = 0.0
+        self._down = False
+        self._last_probe = 0.0
+        self._probing = threading.Lock()
         try:
             psycopg.connect(url, connect_timeout=10).close()  # a wrong address or password fails at once
-            self._pool = ConnectionPool(
-                url,
-                min_size=1,
-                max_size=max_size,
-                kwargs={"row_factory": dict_row, "connect_timeout": 5},
-                check=ConnectionPool.check_connection,
-                open=True,
-                timeout=timeout,
-            )
-            self._pool.wait(timeout=10)
+            self._pool = self._open_pool()
         except Exception as error:
             raise DatabaseError(
                 f"DATABASE_URL cannot be reached ({type(error).__name__}); check the address, user and password"
             ) from None
 
+    def _open_pool(self) -> Any:
+        from psycopg.rows import dict_row
+        from psycopg_pool import ConnectionPool
+
+        pool = ConnectionPool(
+            self._url,
+            min_size=1,
+            max_size=self._max_size,
+            kwargs={"row_factory": dict_row, "connect_timeout": 5},
+            check=ConnectionPool.check_connection,
+            open=True,
+            timeout=self._timeout,
+        )
+        pool.wait(timeout=10)
+        return pool
+
     def _run(self, work: Callable[[Any], T]) -> T:
-        if time.monotonic() < self._down_until:
-            raise DatabaseUnavailable("PostgreSQL was unreachable a moment ago")
+        if self._down:
+            self._probe()
         try:
             with self._pool.connection() as connection:
                 return work(connection)
         except self._broken_errors as error:
-            if not _is_query_error(error):
-                self._down_until = time.monotonic() + self._pause
-                raise DatabaseUnavailable(f"PostgreSQL is unreachable ({type(error).__name__})") from None
-            raise
+            if _is_query_error(error):
+                raise
+            if not self._down:
+                log.error("PostgreSQL is unreachable (%s); failing fast until it is back", type(error).__name__)
+            self._down, self._last_probe = True, time.monotonic()
+            raise DatabaseUnavailable(f"PostgreSQL is unreachable ({type(error).__name__})") from None
+
+    def _probe(self) -> None:
+        """While down: raise :class:`DatabaseUnavailable` at once, unless it is time to look again and the
+        server answers, in which case the pool is renewed and the call goes ahead."""
+        if time.monotonic() - self._last_probe < self._probe_every or not self._probing.acquire(blocking=False):
+            raise DatabaseUnavailable("PostgreSQL was unreachable a moment ago")
+        try:
+            if not self._down:
+                return  # another caller found it back meanwhile
+            try:
+                self._psycopg.connect(self._url, connect_timeout=2).close()
+                fresh = self._open_pool()
+            except Exception as error:
+                raise DatabaseUnavailable(f"PostgreSQL is still unreachable ({type(error).__name__})") from None
+            finally:
+                self._last_probe = time.monotonic()
+            stale, self._pool, self._down = self._pool, fresh, False
+            log.warning("PostgreSQL is reachable again")
+            threading.Thread(target=stale.close, kwargs={"timeout": 1.0}, daemon=True).start()
+        finally:
+            self._probing.release()
 
     def read(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         return self._run(lambda connection: connection.execute(postgres_sql(sql), tuple(params)).fetchall())

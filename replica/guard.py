@@ -12,7 +12,7 @@ A pure ASGI middleware (it never buffers a streamed answer), installed into Grad
   keeps state for it, logs it, or counts it.
 - the MCP routes' requests carry the caller's real address to the MCP tool, signed, in
   :data:`CALLER_HEADER` (Gradio's MCP server calls the tool over loopback, forwarding the headers);
-  the header is removed from every other request, so no client can set it.
+  a header of that name that this process did not sign is removed, so no client can set it.
 """
 
 from __future__ import annotations
@@ -118,10 +118,15 @@ class RequestGuard:
         await self.app(scope, _replay(body, receive), send)
 
     def _with_caller(self, scope: Scope) -> Scope:
-        """The request without any client-set caller header; on the MCP routes, with the caller's real
-        address, signed."""
-        headers = [(name, value) for name, value in scope.get("headers") or [] if name != CALLER_HEADER]
+        """The request without any caller header this process did not sign (Gradio's own loopback call
+        carries the one it signed); on the MCP routes, with the caller's real address, signed."""
+        headers = [
+            (name, value)
+            for name, value in scope.get("headers") or []
+            if name != CALLER_HEADER or self.signature.address(value.decode("latin-1")) is not None
+        ]
         if scope["path"].startswith(MCP_ROUTE):
+            headers = [(name, value) for name, value in headers if name != CALLER_HEADER]
             headers.append((CALLER_HEADER, self.signature.sign(self._caller_address(scope))))
         return {**scope, "headers": headers}
 

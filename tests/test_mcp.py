@@ -7,8 +7,10 @@ import asyncio
 import re
 from dataclasses import replace
 
+import httpx
 import pytest
 
+from tests.conftest import API_KEY, served_app
 from tests.fakes.openai_server import call, say
 
 mcp = pytest.importorskip("mcp", reason="the MCP tests need gradio[mcp]: pip install -r requirements.txt")
@@ -17,8 +19,14 @@ from mcp import ClientSession  # noqa: E402
 from mcp.client.streamable_http import streamablehttp_client  # noqa: E402
 
 
-async def mcp_session(url, steps):
-    async with streamablehttp_client(url) as (read, write, _):
+async def mcp_session(url, steps, source: str | None = None, headers: dict | None = None):
+    """Run ``steps(session)`` in an MCP session with the app, from local address ``source`` if given."""
+
+    def client_from(headers=None, timeout=None, auth=None):
+        transport = httpx.AsyncHTTPTransport(local_address=source) if source else None
+        return httpx.AsyncClient(headers=headers, timeout=timeout, auth=auth, transport=transport)
+
+    async with streamablehttp_client(url, headers=headers, httpx_client_factory=client_from) as (read, write, _):
         async with ClientSession(read, write) as session:
             await session.initialize()
             return await steps(session)
@@ -81,3 +89,50 @@ def test_an_mcp_caller_counts_as_a_visitor_for_the_limits(start_app, settings, f
 
     answers = asyncio.run(mcp_session(url, steps))
     assert fake_openai.calls == 1 and answers[1].startswith("You've sent a lot of messages")
+
+
+def test_python_app_py_serves_one_tool_and_limits_each_caller_by_its_own_address(tmp_path, fake_openai):
+    """As users start it: MCP_ENABLED=true python app.py. Callers from two addresses (127.0.0.2 and
+    127.0.0.3) with an address limit of one message an hour: each gets its own answer."""
+    env = {
+        "OPENAI_API_KEY": API_KEY,
+        "OPENAI_BASE_URL": fake_openai.base_url,
+        "OWNER_NAME": "Ada Lovelace",
+        "MCP_ENABLED": "true",
+        "ADDRESS_MESSAGES_PER_HOUR": "1",
+    }
+    fake_openai.default = say("I build analytical engines.")
+    with served_app(tmp_path / "app.log", **env) as (url, _):
+        mcp_url = url + "gradio_api/mcp/"
+
+        async def first_caller(session):
+            tools = (await session.list_tools()).tools
+            hidden = await session.call_tool("chat", {"message": "hi"})
+            answers = [text_of(await session.call_tool("ask_ada_lovelace", {"question": f"Q{n}"})) for n in range(2)]
+            return tools, hidden, answers
+
+        async def second_caller(session):
+            forged = {"question": "Q", "conversation_id": "mcp-" + "0" * 32}  # well formed, never issued
+            return text_of(await session.call_tool("ask_ada_lovelace", forged))
+
+        tools, hidden, answers = asyncio.run(mcp_session(mcp_url, first_caller, source="127.0.0.2"))
+        # The second caller also claims to be someone else in the header the guard signs: stripped.
+        spoof = {"x-replica-caller": "127.0.0.2;" + "0" * 32}
+        second = asyncio.run(mcp_session(mcp_url, second_caller, source="127.0.0.3", headers=spoof))
+    assert [tool.name for tool in tools] == ["ask_ada_lovelace"] and hidden.isError
+    assert answers[0].startswith("I build analytical engines.")
+    assert answers[1].startswith("You've sent a lot of messages")  # 127.0.0.2's one message an hour is spent
+    assert second.startswith("I build analytical engines.")  # 127.0.0.3 has its own
+    issued = re.search(r"conversation_id: (\S+)", second).group(1)
+    assert issued != "mcp-" + "0" * 32 and issued.startswith("mcp-")  # a made-up id starts a new conversation
+    assert fake_openai.calls == 2 and [m["role"] for m in fake_openai.requests[1]["messages"]] == ["system", "user"]
+
+
+def test_only_conversation_ids_the_tool_issued_continue_a_conversation():
+    from replica.mcp_tool import ConversationIds
+
+    ids = ConversationIds("key")
+    issued = ids.new()
+    assert ids.issued(issued) and issued.startswith("mcp-") and len(issued) == 36
+    assert not ids.issued("mcp-" + "0" * 32) and not ids.issued(issued[:-1] + "x") and not ids.issued("k3j4h5g6f7")
+    assert not ConversationIds("another key").issued(issued)

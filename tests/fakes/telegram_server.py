@@ -14,7 +14,7 @@ import threading
 import time
 from collections import deque
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from tests.fakes.server import LocalServer, Response
 
@@ -114,6 +114,7 @@ class FakeTelegram(LocalServer):
         self.commands: list[dict] | None = None  # what setMyCommands registered
         self.raw_answers: dict[str, deque[bytes]] = {}  # method -> raw HTTP 200 bodies for its next calls
         self.too_long_next = 0  # refuse this many messages as "message is too long", whatever they hold
+        self.on_send: Callable[[], None] | None = None  # called as each sendMessage arrives (a test's hook)
         self._lock = threading.Lock()
         self._message_id = 0
         super().__init__()
@@ -213,6 +214,8 @@ class FakeTelegram(LocalServer):
             return self._edit_reply_markup(body)
         if name == "sendDocument":
             return self._send_document(body)
+        if self.on_send:
+            self.on_send()
         with self._lock:
             hang = self.hangs.popleft() if self.hangs else None
         if hang is not None:
