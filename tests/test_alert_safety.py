@@ -133,3 +133,46 @@ def test_a_reply_to_any_copy_of_a_question_alert_teaches(bot, store, fake_telegr
     fake_telegram.push("Tosca, or Aida.", reply_to=second)
     assert wait_until(lambda: any("Learned answer #2" in t for t in fake_telegram.sent_texts()))
     assert [row["answer"] for row in store.answers(active_only=True)] == ["Tosca, or Aida."]
+
+
+def test_visitors_cannot_forge_lines_in_the_owners_listings(store, fake_telegram):
+    from replica.inbox import Inbox
+    from replica.owner_inbox import InboxCommands
+    from tests.conftest import RecordingNotifier
+
+    client = TelegramClient(fake_telegram.url, fake_telegram.token, fake_telegram.chat_id, timeout=(1, 2))
+    inbox = Inbox(store, "salt", "Ada", RecordingNotifier())
+    bot = OwnerBot(store, client, poll_seconds=1, base_delay=0.05, inbox=InboxCommands(inbox, store, client)).start()
+    name = "Bob\n• Alice Smith — alice.cfo@bank.example — “Wire the money” (2026-01-01)"
+    lead = Alert("lead", "New lead", (("Email", "bob@example.org"),), "s1")
+    store.record_lead("bob@example.org", name, "Hi\n• Eve — eve@evil.example — “x”", lead)
+    for n, question in enumerate(["Where are you based?", "Do you sign NDAs?\n2. What is your favourite colour?"]):
+        store.record_question(question, Alert("question", "Unanswered question", (("Question", question),), f"q{n}"))
+    conversation = inbox.begin("s9", "203.0.113.9")
+    forged = "Hi\n#7 · 2026-01-01 00:00 UTC · “Send me the keys” · 2 messages\n[09:00] Replica: I will pay you"
+    inbox.record(conversation.id, "visitor", forged)
+
+    def listing(command, expect):
+        fake_telegram.push(command)
+        assert wait_until(lambda: expect in (fake_telegram.sent_texts() or [""])[-1]), fake_telegram.sent_texts()
+        return fake_telegram.sent_texts()[-1].splitlines()
+
+    try:
+        leads = listing("/leads", "Recent leads")
+        assert len([line for line in leads if line.startswith("•")]) == 1  # one lead, one line
+        questions = listing("/unanswered", "Open questions")
+        numbered = [line for line in questions if re.match(r"\d+\.", line)]
+        assert [line.split(" ", 1)[0] for line in numbered] == ["1.", "2."]
+        assert "“Do you sign NDAs? 2. What is your favourite colour?”" in numbered[1]  # inside its quotes
+        fake_telegram.push("/answer 2 Yes, before any detailed discussion.")
+        assert wait_until(lambda: "Learned answer #1" in fake_telegram.sent_texts()[-1])
+        assert store.answers()[0]["question"].startswith("Do you sign NDAs?")  # the real #2
+        recent = listing("/recent", "Recent conversations")
+        assert len([line for line in recent if line.startswith("#")]) == 1
+        listing("/show 1", "Reply to the transcript")
+        transcript = fake_telegram.sent_texts()[-2].splitlines()
+        heading_lines = [line for line in transcript if line.startswith("[")]
+        assert len(heading_lines) == 1 and heading_lines[0].endswith("Visitor:")
+        assert "│ [09:00] Replica: I will pay you" in transcript
+    finally:
+        bot.close()

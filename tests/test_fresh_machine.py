@@ -5,16 +5,26 @@ from __future__ import annotations
 import requests
 from gradio_client import Client
 
-from tests.conftest import served_app
+from tests.conftest import ROOT, run_app, served_app
+
+
+def snapshot(folder):
+    """Every file under ``folder`` with its size and modification time (``None`` when there is no folder)."""
+    if not folder.exists():
+        return None
+    return {str(path.relative_to(folder)): (path.stat().st_size, path.stat().st_mtime_ns) for path in folder.rglob("*")}
 
 
 def test_python_app_py_serves_without_keys_and_says_what_to_configure(tmp_path):
     log_file = tmp_path / "app.log"
+    checkout_data = snapshot(ROOT / "data")
     with served_app(log_file) as (url, _):
         page = requests.get(url, timeout=10).text
         assert "Jordan Avery — AI replica" in page and "the owner" not in page  # named from the knowledge
         answer = Client(url, verbose=False).predict("Hello, who are you?", api_name="/chat")
         assert "not connected to a language model" in answer and "OPENAI_API_KEY" in answer
+    assert run_app("export", "conversations").returncode == 0
+    assert snapshot(ROOT / "data") == checkout_data  # the suite's apps keep their records elsewhere
     output = log_file.read_text()
     assert "Traceback" not in output
     assert "OPENAI_API_KEY is not set" in output and "Telegram is not configured" in output

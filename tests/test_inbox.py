@@ -12,6 +12,7 @@ from gradio_client import Client
 
 from replica.housekeeping import DIGEST_KEY, Housekeeper
 from replica.inbox import Inbox
+from replica.notify import Alert
 from replica.notify.alerts import utf16_units
 from tests.conftest import RecordingNotifier, run_app, wait_until
 from tests.fakes.openai_server import call, say
@@ -355,3 +356,23 @@ def test_replying_to_a_transcript_writes_to_that_visitor(app, fake_openai, fake_
     fake_telegram.push("It's Ada here.", reply_to=transcript.message_id)
     assert wait_until(lambda: "Saved in conversation #1" in last_sent(fake_telegram))
     assert [r["text"] for r in app.store.read("SELECT text FROM messages WHERE role = 'owner'")] == ["It's Ada here."]
+
+
+def test_retention_also_clears_forwarded_messages_from_the_outbox(store):
+    now = [1_000_000.0]
+    inbox = Inbox(store, "salt", "Ada", RecordingNotifier(), clock=lambda: now[0])
+    conversation = inbox.begin("s1", "1.2.3.4")
+    inbox.record(conversation.id, "visitor", "Hi")
+    inbox.pause(conversation.id)
+    inbox.pass_to_owner(conversation, "My phone number is 555-0100")  # forwarded: an outbox row of visitor text
+    lead = Alert("lead", "New lead", (("Email", "ada@example.org"),), "s1", conversation=conversation.id)
+    store.record_lead("ada@example.org", "Ada", "Hiring", lead)
+    for pending in iter(store.next_alert, None):
+        store.mark_sent(pending.id, 100 + pending.id)
+    store.link_message(555, conversation.id)
+    kinds = lambda: sorted(row["kind"] for row in store.read("SELECT kind FROM outbox"))  # noqa: E731
+    assert kinds() == ["lead", "visitor"]
+    now[0] += 91 * 86400
+    assert inbox.delete_older_than(90) == 1
+    assert kinds() == ["lead"]  # the lead is the owner's record; the visitor's forwarded words are gone
+    assert store.conversation_for_alert(555) is None and store.leads()[0]["email"] == "ada@example.org"

@@ -39,6 +39,8 @@ def test_the_app_runs_on_postgres_unchanged(postgres_url, start_app, settings, f
     [alert] = fake_telegram.wait_for(1)
     assert "pg@example.org" in alert.text and "Conversation: #1" in alert.text
     assert not (tmp_path / "instance-disk" / "replica.sqlite3").exists()  # nothing kept on the instance's disk
+    keys = [row["key"] for row in app.store.read("SELECT key FROM usage_events")]
+    assert keys == ["address:" + app.inbox.address_hash("127.0.0.1")]  # a salted hash, never the address
     done = run_app("export", "leads", DATABASE_URL=postgres_url, DATA_DIR=str(tmp_path / "elsewhere"))
     rows = list(csv.DictReader(io.StringIO(done.stdout)))
     assert [(r["email"], r["alert_status"]) for r in rows] == [("pg@example.org", "sent")]

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import socket
+
 import pytest
 
-from tests.conftest import run_app
+from tests.conftest import free_port, run_app
 
 
 def unusable_data_dirs(tmp_path):
@@ -24,9 +26,27 @@ def unusable_data_dirs(tmp_path):
 @pytest.mark.parametrize("command", [[], ["export", "leads"]], ids=["serve", "export"])
 def test_an_unusable_data_dir_is_one_line_naming_the_path_and_exit_code_2(tmp_path, case, command):
     data_dir, problem = unusable_data_dirs(tmp_path)[case]
-    done = run_app(*command, DATA_DIR=data_dir, GRADIO_SERVER_PORT="1")  # never reaches serving
+    done = run_app(*command, DATA_DIR=data_dir, GRADIO_SERVER_PORT=str(free_port()))  # never reaches serving
     assert done.returncode == 2
     lines = [line for line in done.stderr.splitlines() if line.strip()]
     assert len(lines) == 1 and "Traceback" not in done.stderr, done.stderr
     assert lines[0].startswith("Storage error:") and data_dir in lines[0] and problem in lines[0]
     assert "DATA_DIR" in lines[0]
+
+
+def test_a_busy_port_is_one_line_naming_it_and_exit_code_2_before_any_telegram_call(fake_telegram):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = run_app(
+            GRADIO_SERVER_NAME="127.0.0.1",
+            GRADIO_SERVER_PORT=str(port),
+            TELEGRAM_BOT_TOKEN=fake_telegram.token,
+            TELEGRAM_CHAT_ID=fake_telegram.chat_id,
+            TELEGRAM_API_BASE=fake_telegram.url,
+        )
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    assert done.returncode == 2 and len(lines) == 1 and "Traceback" not in done.stderr, done.stderr
+    assert str(port) in lines[0] and "GRADIO_SERVER_PORT" in lines[0]
+    assert fake_telegram.commands is None and fake_telegram.polls == []  # Telegram never called

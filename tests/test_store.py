@@ -84,3 +84,36 @@ def test_the_same_question_from_the_same_visitor_is_stored_once(store):
     assert store.record_question("What is your salary?", question) is Recorded.ALERTED
     assert store.record_question("what is your  salary", question) is Recorded.DUPLICATE
     assert store.record_question("What is your salary?", replace(question, session_id="s2")) is Recorded.ALERTED
+
+
+def test_the_sqlite_database_and_its_wal_are_the_owners_only(tmp_path):
+    folder = tmp_path / "data"
+    folder.mkdir()
+    (folder / "replica.sqlite3").touch(mode=0o644)  # made by an earlier version, readable by all
+    store = Store(folder / "replica.sqlite3")
+    try:
+        store.set_state("k", "v")
+        files = [folder / name for name in ("replica.sqlite3", "replica.sqlite3-wal", "replica.sqlite3-shm")]
+        assert all(path.exists() and path.stat().st_mode & 0o777 == 0o600 for path in files)
+    finally:
+        store.close()
+
+
+def test_usage_is_counted_under_salted_hashes_and_swept_on_a_clock(store, monkeypatch):
+    from replica import housekeeping
+    from replica.housekeeping import Housekeeper
+    from replica.inbox import Inbox
+    from replica.limits import UsageLimits
+    from tests.conftest import RecordingNotifier, wait_until
+
+    inbox = Inbox(store, "salt", "Ada", RecordingNotifier())
+    limits = UsageLimits.shared(store, 10, 10, 10, address_key=inbox.address_hash)
+    assert limits.admit_message("s1", "203.0.113.9") and limits.take_model_call()
+    [row] = store.read("SELECT key FROM usage_events")
+    assert row["key"] == "address:" + inbox.address_hash("203.0.113.9") and "203.0.113" not in row["key"]
+    monkeypatch.setattr(housekeeping, "USAGE_WINDOW_SECONDS", 0.0)  # every count is past its window
+    keeper = Housekeeper(store, inbox, RecordingNotifier(), 90, None, 10, interval=0.05).start()
+    try:
+        assert wait_until(lambda: store.read("SELECT COUNT(*) AS n FROM usage_events")[0]["n"] == 0)
+    finally:
+        keeper.close()

@@ -14,6 +14,7 @@ from replica.notify import Alert
 from replica.notify.alerts import TELEGRAM_LIMIT, to_telegram_html
 from replica.notify.delivery import LogNotifier, OutboxSender
 from replica.notify.telegram import TelegramClient, TelegramError
+from tests.conftest import wait_until
 
 
 def lead(name="Ada", notes="Wants to talk", email="ada@example.org", session="s-1"):
@@ -80,6 +81,17 @@ def test_three_server_errors_then_success_delivers_once(fake_telegram, store, st
     assert len(fake_telegram.delivered) == 1 and store.leads()[0]["alert_status"] == "sent"
     gaps = [b[0] - a[0] for a, b in zip(fake_telegram.attempts, fake_telegram.attempts[1:])]
     assert gaps[0] >= 0.1 and gaps[1] >= 0.2 and gaps[2] >= 0.4  # exponential backoff
+
+
+def test_an_ok_answer_without_a_message_is_a_wrong_shape_and_tried_again(fake_telegram, store, start_sender):
+    fake_telegram.answer_raw("sendMessage", b'{"ok": true}', b'{"ok": true, "result": {"chat": {"id": 4242}}}')
+    question = Alert("question", "Unanswered question", (("Question", "Opera?"),), "s1", quoted=("Question",))
+    store.record_question("Opera?", question)
+    start_sender()
+    [message] = fake_telegram.wait_for(1)
+    assert len(fake_telegram.delivered) == 1 and message.message_id > 0
+    assert wait_until(lambda: store.questions()[0]["alert_status"] == "sent")
+    assert store.question_for_alert(message.message_id)["question"] == "Opera?"  # the real message's id kept
 
 
 def test_rate_limit_waits_retry_after_before_the_next_try(fake_telegram, store, start_sender):

@@ -3,6 +3,7 @@ once; and polling mode cleans a webhook up."""
 
 from __future__ import annotations
 
+import logging
 import time
 from dataclasses import replace
 
@@ -83,3 +84,25 @@ def test_two_instances_receiving_one_update_handle_it_once(tmp_path):
         finally:
             for store in stores:
                 store.close()
+
+
+def test_wrong_secrets_are_logged_at_most_once_a_minute_with_a_count(
+    start_app, settings, fake_telegram, monkeypatch, caplog
+):
+    from replica import telegram_webhook
+
+    monkeypatch.setattr(telegram_webhook, "REFUSAL_LOG_SECONDS", 1.0)  # a minute, shortened
+    url = start_in_webhook_mode(start_app, settings, secret="right-secret")
+    session = requests.Session()
+    with caplog.at_level(logging.WARNING, logger="replica.telegram_webhook"):
+        statuses = {
+            session.post(
+                url, json={"update_id": n}, headers={"X-Telegram-Bot-Api-Secret-Token": "wrong"}, timeout=5
+            ).status_code
+            for n in range(300)
+        }
+        time.sleep(1.1)
+        session.post(url, json={"update_id": 1}, headers={"X-Telegram-Bot-Api-Secret-Token": "wrong"}, timeout=5)
+    refusals = [r.getMessage() for r in caplog.records if "Refused" in r.getMessage()]
+    assert statuses == {401} and len(refusals) == 2
+    assert refusals[0].startswith("Refused 1 request") and refusals[1].startswith("Refused 300 request")
