@@ -113,7 +113,7 @@ class Bubbles:
             label = f'<span class="replica-owner-label">{name} · in person</span>'
             return {"role": "assistant", "content": f'<div class="replica-owner">{label}\n\n{text}</div>'}
         if role == NOTICE:
-            return {"role": "assistant", "content": f'<div class="replica-notice">ⓘ {html.escape(text)}</div>'}
+            return {"role": "assistant", "content": f'<div class="replica-notice">{html.escape(text)}</div>'}
         return {"role": "assistant", "content": text}
 
 

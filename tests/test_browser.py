@@ -94,8 +94,28 @@ def test_the_owners_words_appear_in_an_open_page_without_the_visitor_typing(
     started = time.monotonic()
     page.get_by_text("happy to talk!").first.wait_for(timeout=8_000)
     assert time.monotonic() - started < 6  # the page checks every 4 s
-    assert page.get_by_text("Ada Lovelace (in person):").count() >= 1
     page.screenshot(path=str(tmp_path / "takeover.png"), full_page=True)
+    bubbles = page.evaluate(
+        """() => Array.from(document.querySelectorAll('#replica-chat .message')).map(m => ({
+            text: m.innerText.trim(), owner: !!m.querySelector('.replica-owner-label'),
+            notice: !!m.querySelector('.replica-notice'), border: getComputedStyle(m).borderTopStyle}))"""
+    )
+    texts = [b["text"] for b in bubbles]
+    assert texts[0].startswith("Hi! I'm Ada Lovelace's AI replica")  # the greeting stays the first bubble
+    assert texts[1:3] == ["Can I talk to Ada herself?", "Hello! Ada will be glad you asked."]
+    [own] = [b for b in bubbles if "happy to talk!" in b["text"]]
+    assert own["owner"] and own["text"].startswith("Ada Lovelace · in person")  # a bubble of its own, named
+    assert "happy to talk!" not in texts[2]  # never merged into the replica's
+    avatars = page.locator("#replica-chat .message-row img, #replica-chat .avatar-container img")
+    assert avatars.count() >= 2  # the owner's face beside their own bubble too
+
+    fake_telegram.push("/pause 1")
+    page.get_by_text("is answering you in person now").first.wait_for(timeout=8_000)
+    notice = page.locator("#replica-chat .message", has=page.locator(".replica-notice")).first
+    assert notice.evaluate("m => getComputedStyle(m.querySelector('.replica-notice')).fontStyle") == "italic"
+    fake_telegram.push("/resume 1")
+    page.get_by_text("handed back to me").first.wait_for(timeout=8_000)
+    page.screenshot(path=str(tmp_path / "takeover-notices.png"), full_page=True)
     deadline = time.monotonic() + 10
     while (
         not any("Delivered to conversation #1" in t for t in fake_telegram.sent_texts()) and time.monotonic() < deadline
