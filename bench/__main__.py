@@ -32,9 +32,9 @@ import openai  # noqa: E402
 import requests  # noqa: E402
 from gradio_client import Client  # noqa: E402
 
-from app import create_app  # noqa: E402
 from bench import instances  # noqa: E402
-from replica.config import Settings  # noqa: E402
+from replica.settings import Settings  # noqa: E402
+from replica.wiring import create_app  # noqa: E402
 from tests.fakes.corpus import make_projects, projects_for_size, write_projects  # noqa: E402
 from tests.fakes.openai_server import FakeOpenAI, say  # noqa: E402
 from tests.fakes.telegram_server import CHAT_ID, TOKEN  # noqa: E402

@@ -18,8 +18,8 @@ from typing import Callable
 import psycopg
 from gradio_client import Client
 
-from app import create_app
-from replica.config import Settings
+from replica.settings import Settings
+from replica.wiring import create_app
 from tests.fakes.openai_server import call, say
 from tests.fakes.telegram_server import FakeTelegram
 

@@ -16,9 +16,9 @@ from collections import Counter
 from datetime import date, datetime, timedelta, timezone
 from typing import Callable
 
-from replica.inbox import VISITOR, Inbox
-from replica.notify import Alert, Notifier
-from replica.store import Store
+from replica.alerts import Alert, Notifier
+from replica.conversations.inbox import VISITOR, Inbox
+from replica.storage.store import Store
 
 log = logging.getLogger(__name__)
 

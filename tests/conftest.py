@@ -19,12 +19,12 @@ import requests
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from replica.agent import Replica  # noqa: E402
-from replica.config import Settings  # noqa: E402
-from replica.store import Store  # noqa: E402
+from replica.chat.replica import Replica  # noqa: E402
+from replica.settings import Settings  # noqa: E402
+from replica.storage.store import Store  # noqa: E402
+from replica.tools import default_registry  # noqa: E402
 from tests.fakes.openai_server import FakeOpenAI  # noqa: E402
 from tests.fakes.telegram_server import FakeTelegram  # noqa: E402
-from tools import default_registry  # noqa: E402
 
 CONFIG_NAMES = [
     "OPENAI_API_KEY",
@@ -295,7 +295,7 @@ def settings(fake_openai, fake_telegram, knowledge_dir, tmp_path) -> Settings:
 @pytest.fixture
 def start_app(fake_openai, fake_telegram):  # the fakes outlive the apps, which are closed first
     """Start the real app (``create_app``) on a free port; yields a function returning the running App."""
-    from app import create_app
+    from replica.wiring import create_app
 
     started = []
 

@@ -8,11 +8,11 @@ import logging
 import openai
 import pytest
 
-from replica import agent as agent_module
-from replica.agent import Replica, Visitor
+from replica.chat import replica as agent_module
+from replica.chat.replica import Replica, Visitor
+from replica.tools import default_registry
 from tests.conftest import API_KEY
 from tests.fakes.openai_server import call, fail, say
-from tools import default_registry
 
 
 def test_plain_answer_comes_back_with_one_model_call(fake_openai, notifier, make_replica):

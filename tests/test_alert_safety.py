@@ -10,11 +10,11 @@ import re
 
 import pytest
 
-from replica.notify import Alert
-from replica.notify.alerts import to_telegram_html, to_telegram_plain
-from replica.notify.delivery import OutboxSender
-from replica.notify.telegram import TelegramClient
-from replica.owner_bot import ANSWER_USAGE, FORGET_USAGE, OwnerBot
+from replica.alerts import Alert
+from replica.alerts.render import to_telegram_html, to_telegram_plain
+from replica.alerts.sender import OutboxSender
+from replica.owner_bot.bot import ANSWER_USAGE, FORGET_USAGE, OwnerBot
+from replica.telegram.client import TelegramClient
 from tests.conftest import run_app, wait_until
 from tests.fakes.openai_server import call, say
 from tests.fakes.telegram_server import visible_text
@@ -29,7 +29,7 @@ def export(data_dir, what):
 
 
 def test_every_export_is_safe_to_open_in_a_spreadsheet(tmp_path):
-    from replica.store import Store
+    from replica.storage.store import Store
 
     store = Store(tmp_path / "data" / "replica.sqlite3")
     lead = Alert("lead", "New lead", (("Email", "a@example.org"),), "s1")
@@ -136,8 +136,8 @@ def test_a_reply_to_any_copy_of_a_question_alert_teaches(bot, store, fake_telegr
 
 
 def test_visitors_cannot_forge_lines_in_the_owners_listings(store, fake_telegram):
-    from replica.inbox import Inbox
-    from replica.owner_inbox import InboxCommands
+    from replica.conversations.inbox import Inbox
+    from replica.owner_bot.inbox_commands import InboxCommands
     from tests.conftest import RecordingNotifier
 
     client = TelegramClient(fake_telegram.url, fake_telegram.token, fake_telegram.chat_id, timeout=(1, 2))

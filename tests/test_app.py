@@ -9,7 +9,7 @@ from dataclasses import replace
 import pytest
 import requests
 
-from replica import agent as agent_module
+from replica.chat import replica as agent_module
 from tests.fakes.openai_server import call, fail, say
 
 

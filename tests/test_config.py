@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from replica.config import ConfigError, load_settings
 from replica.logs import RedactingFormatter
+from replica.settings import ConfigError, load_settings
 from tests.conftest import CONFIG_NAMES, ROOT
 
 
@@ -44,7 +44,7 @@ def test_env_example_lists_every_variable_with_a_comment():
     example = (ROOT / ".env.example").read_text()
     names = re.findall(r"^#?\s*([A-Z_]+)=", example, flags=re.M)
     assert set(CONFIG_NAMES) <= set(names)
-    used = set(re.findall(r'"([A-Z][A-Z_]+)"', (ROOT / "replica" / "config.py").read_text()))
+    used = set(re.findall(r'"([A-Z][A-Z_]+)"', (ROOT / "replica" / "settings.py").read_text()))
     assert used <= set(names), f"undocumented: {used - set(names)}"
     for line_no, line in enumerate(example.splitlines()):
         if re.match(r"^#?\s*[A-Z_]+=", line):

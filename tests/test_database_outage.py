@@ -18,18 +18,18 @@ from urllib.parse import urlsplit
 import openai
 import pytest
 
-from replica import agent as agent_module
-from replica.agent import Replica, Visitor
-from replica.inbox import Inbox
-from replica.limits import UsageLimits
-from replica.notify import Alert
-from replica.notify.delivery import OutboxSender
-from replica.notify.telegram import TelegramClient
-from replica.store import LEASE_SECONDS, Store
+from replica.alerts import Alert
+from replica.alerts.sender import OutboxSender
+from replica.chat import replica as agent_module
+from replica.chat.limits import UsageLimits
+from replica.chat.replica import Replica, Visitor
+from replica.conversations.inbox import Inbox
+from replica.storage.store import LEASE_SECONDS, Store
+from replica.telegram.client import TelegramClient
+from replica.tools import default_registry
 from tests.conftest import API_KEY, RecordingNotifier, fresh_postgres_database, wait_until
 from tests.fakes.openai_server import call, say
 from tests.fakes.tcp_proxy import TcpProxy
-from tools import default_registry
 
 OUTAGE = float(os.environ.get("REPLICA_TEST_OUTAGE_SECONDS", "3"))
 LEASE = LEASE_SECONDS if OUTAGE > LEASE_SECONDS else OUTAGE / 3

@@ -15,9 +15,9 @@ from urllib.parse import urlparse
 import requests
 from gradio_client import Client
 
-from replica.agent import Visitor
-from replica.limits import UsageLimits
-from replica.ui import session_id
+from replica.chat.limits import UsageLimits
+from replica.chat.replica import Visitor
+from replica.web.page import session_id
 from tests.fakes.openai_server import call, say
 
 
@@ -147,8 +147,8 @@ def test_log_lines_quote_at_most_300_characters_of_visitor_or_model_text(fake_op
 
 
 def test_without_telegram_a_logged_alert_is_one_bounded_line(caplog):
-    from replica.notify import Alert
-    from replica.notify.delivery import LogNotifier
+    from replica.alerts import Alert
+    from replica.alerts.sender import LogNotifier
 
     alert = Alert("lead", "New lead", (("Name", "Ada"), ("Notes", "z" * 5000 + "\nEmail: forged")), "s1")
     with caplog.at_level(logging.WARNING):

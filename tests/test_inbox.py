@@ -10,10 +10,10 @@ from datetime import datetime, timezone
 import pytest
 from gradio_client import Client
 
+from replica.alerts import Alert
+from replica.conversations.inbox import Inbox
 from replica.housekeeping import DIGEST_KEY, Housekeeper
-from replica.inbox import Inbox
-from replica.notify import Alert
-from replica.notify.alerts import utf16_units
+from replica.telegram.text import utf16_units
 from tests.conftest import RecordingNotifier, run_app, wait_until
 from tests.fakes.openai_server import call, say
 
@@ -312,7 +312,7 @@ def test_no_digest_before_its_hour_or_without_the_setting(store):
 
 
 def test_digest_hour_is_read_and_checked(tmp_path):
-    from replica.config import ConfigError, load_settings
+    from replica.settings import ConfigError, load_settings
 
     assert load_settings({"DIGEST_HOUR_UTC": "8"}, None).digest_hour_utc == 8
     assert load_settings({}, None).digest_hour_utc is None

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from replica.knowledge import load_documents, render_knowledge
-from replica.prompts import PromptError, render_prompt
+from replica.knowledge.files import load_documents, render_knowledge
+from replica.knowledge.prompts import PromptError, render_prompt
 
 
 def minimal_pdf(text: str) -> bytes:

@@ -129,7 +129,7 @@ def test_python_app_py_serves_one_tool_and_limits_each_caller_by_its_own_address
 
 
 def test_only_conversation_ids_the_tool_issued_continue_a_conversation():
-    from replica.mcp_tool import ConversationIds
+    from replica.web.mcp import ConversationIds
 
     ids = ConversationIds("key")
     issued = ids.new()

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from replica.config import Settings
-from replica.owner import owner_avatar, owner_name
+from replica.knowledge.identity import owner_avatar, owner_name
+from replica.settings import Settings
 
 
 def settings_for(tmp_path: Path, **options) -> Settings:

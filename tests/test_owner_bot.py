@@ -9,9 +9,9 @@ import time
 
 from gradio_client import Client
 
-from replica.notify import Alert
-from replica.notify.alerts import utf16_units
-from replica.owner_bot import fit
+from replica.alerts import Alert
+from replica.owner_bot.bot import fit
+from replica.telegram.text import utf16_units
 from tests.conftest import run_app, wait_until
 from tests.fakes.openai_server import call, say
 

@@ -14,10 +14,10 @@ from dataclasses import replace
 import pytest
 from gradio_client import Client
 
-from replica.notify import Alert
-from replica.notify.delivery import OutboxSender
-from replica.notify.telegram import TelegramClient
-from replica.store import Store
+from replica.alerts import Alert
+from replica.alerts.sender import OutboxSender
+from replica.storage.store import Store
+from replica.telegram.client import TelegramClient
 from tests.conftest import API_KEY, run_app
 from tests.fakes.openai_server import call, say
 from tests.fakes.telegram_server import FakeTelegram

@@ -13,10 +13,10 @@ from urllib.parse import urlsplit
 import pytest
 from gradio_client import Client
 
-from replica.notify import Alert
-from replica.notify.delivery import OutboxSender
-from replica.notify.telegram import TelegramClient
-from replica.store import MIGRATIONS, Store
+from replica.alerts import Alert
+from replica.alerts.sender import OutboxSender
+from replica.storage.store import MIGRATIONS, Store
+from replica.telegram.client import TelegramClient
 from tests.conftest import fresh_postgres_database, run_app
 from tests.fakes.openai_server import call, say
 
@@ -108,7 +108,7 @@ def test_an_alert_claimed_by_an_instance_that_died_is_sent_after_its_lease(store
 
 
 def test_address_and_daily_limits_are_counted_once_across_instances(postgres_url, tmp_path):
-    from replica.limits import UsageLimits
+    from replica.chat.limits import UsageLimits
 
     stores = [Store(tmp_path / f"i{n}" / "x.sqlite3", database_url=postgres_url) for n in range(2)]
     try:
@@ -124,7 +124,7 @@ def test_address_and_daily_limits_are_counted_once_across_instances(postgres_url
 
 
 def test_shared_limits_work_on_either_backend(store):
-    from replica.limits import UsageLimits
+    from replica.chat.limits import UsageLimits
 
     limits = UsageLimits.shared(store, visitor_per_hour=1, address_per_hour=5, model_calls_per_day=1)
     assert limits.admit_message("s1", "a") and not limits.admit_message("s1", "a")  # the session's own limit

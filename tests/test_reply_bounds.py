@@ -12,9 +12,9 @@ from dataclasses import replace
 import pytest
 from gradio_client import Client
 
-from replica import agent as agent_module
-from replica.agent import Visitor
-from replica.limits import UsageLimits
+from replica.chat import replica as agent_module
+from replica.chat.limits import UsageLimits
+from replica.chat.replica import Visitor
 from tests.fakes.openai_server import call, fail, say
 
 NEVER_ENDS = say("Still thinking. ", forever=True, piece_delay=0.2)

@@ -10,9 +10,9 @@ from dataclasses import replace
 import pytest
 from gradio_client import Client
 
-from replica.knowledge import Document
-from replica.notify import Alert
-from replica.retrieval import CHUNK_CHARS, KnowledgeIndex, split_document, tokenize
+from replica.alerts import Alert
+from replica.knowledge.files import Document
+from replica.knowledge.index import CHUNK_CHARS, KnowledgeIndex, split_document, tokenize
 from tests.fakes.corpus import make_projects, write_projects
 from tests.test_knowledge import minimal_pdf
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import threading
 from dataclasses import replace
 
-from replica.notify import Alert
-from replica.store import MIGRATIONS, Recorded, Store
+from replica.alerts import Alert
+from replica.storage.store import MIGRATIONS, Recorded, Store
 
 
 def alert(kind="lead", session="s1", email="a@example.org"):
@@ -101,9 +101,9 @@ def test_the_sqlite_database_and_its_wal_are_the_owners_only(tmp_path):
 
 def test_usage_is_counted_under_salted_hashes_and_swept_on_a_clock(store, monkeypatch):
     from replica import housekeeping
+    from replica.chat.limits import UsageLimits
+    from replica.conversations.inbox import Inbox
     from replica.housekeeping import Housekeeper
-    from replica.inbox import Inbox
-    from replica.limits import UsageLimits
     from tests.conftest import RecordingNotifier, wait_until
 
     inbox = Inbox(store, "salt", "Ada", RecordingNotifier())

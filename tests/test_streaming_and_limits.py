@@ -10,10 +10,10 @@ from types import SimpleNamespace
 import pytest
 from gradio_client import Client
 
-from replica import agent as agent_module
-from replica.agent import Visitor, history_messages
-from replica.limits import DailyBudget, SlidingWindow
-from replica.ui import client_address
+from replica.chat import replica as agent_module
+from replica.chat.limits import DailyBudget, SlidingWindow
+from replica.chat.replica import Visitor, history_messages
+from replica.web.page import client_address
 from tests.conftest import ROOT
 from tests.fakes.openai_server import call, say
 

@@ -14,14 +14,14 @@ import time
 
 import pytest
 
-from replica import agent as agent_module
-from replica.agent import Visitor
-from replica.notify import Alert
-from replica.notify.alerts import utf16_units
-from replica.notify.delivery import OutboxSender
-from replica.notify.telegram import TelegramClient
-from replica.owner_bot import OwnerBot
-from replica.store import Store
+from replica.alerts import Alert
+from replica.alerts.sender import OutboxSender
+from replica.chat import replica as agent_module
+from replica.chat.replica import Visitor
+from replica.owner_bot.bot import OwnerBot
+from replica.storage.store import Store
+from replica.telegram.client import TelegramClient
+from replica.telegram.text import utf16_units
 from tests.conftest import wait_until
 from tests.fakes.openai_server import call, say
 

@@ -10,10 +10,11 @@ import time
 
 import pytest
 
-from replica.notify import Alert
-from replica.notify.alerts import TELEGRAM_LIMIT, to_telegram_html
-from replica.notify.delivery import LogNotifier, OutboxSender
-from replica.notify.telegram import TelegramClient, TelegramError
+from replica.alerts import Alert
+from replica.alerts.render import to_telegram_html
+from replica.alerts.sender import LogNotifier, OutboxSender
+from replica.telegram.client import TelegramClient, TelegramError
+from replica.telegram.text import TELEGRAM_LIMIT
 from tests.conftest import wait_until
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tools import Tool, ToolContext, ToolRegistry, default_registry
+from replica.tools import Tool, ToolContext, ToolRegistry, default_registry
 
 
 @pytest.fixture

@@ -9,8 +9,8 @@ from dataclasses import replace
 
 import requests
 
-from replica.store import Store
-from replica.telegram_webhook import ALLOWED_UPDATES, SECRET_KEY, WebhookReceiver
+from replica.owner_bot.webhook import ALLOWED_UPDATES, SECRET_KEY, WebhookReceiver
+from replica.storage.store import Store
 from tests.conftest import free_port, fresh_postgres_database, wait_until
 
 
@@ -89,12 +89,12 @@ def test_two_instances_receiving_one_update_handle_it_once(tmp_path):
 def test_wrong_secrets_are_logged_at_most_once_a_minute_with_a_count(
     start_app, settings, fake_telegram, monkeypatch, caplog
 ):
-    from replica import telegram_webhook
+    from replica.owner_bot import webhook as telegram_webhook
 
     monkeypatch.setattr(telegram_webhook, "REFUSAL_LOG_SECONDS", 1.0)  # a minute, shortened
     url = start_in_webhook_mode(start_app, settings, secret="right-secret")
     session = requests.Session()
-    with caplog.at_level(logging.WARNING, logger="replica.telegram_webhook"):
+    with caplog.at_level(logging.WARNING, logger="replica.owner_bot.webhook"):
         statuses = {
             session.post(
                 url, json={"update_id": n}, headers={"X-Telegram-Bot-Api-Secret-Token": "wrong"}, timeout=5

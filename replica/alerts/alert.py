@@ -1,0 +1,83 @@
+"""What an alert to the owner says: a title, labelled visitor values, and what it is about.
+
+How it looks in Telegram (escaping, quoting, length) is :mod:`replica.alerts.render`'s job; how it
+travels, :mod:`replica.alerts.sender`'s.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Protocol
+
+from replica.logs import clip
+
+QUESTION_TITLE = "Unanswered question"
+# Older outbox rows were written before alerts named their quoted fields.
+DEFAULT_QUOTED = ("Notes", "Question")
+
+
+@dataclass(frozen=True)
+class Alert:
+    """One thing the owner should know about: a title, labelled visitor values, and the visitor session.
+
+    ``quoted`` names the fields that hold visitor prose (shown as quotations); ``ref`` is the number of
+    the record the alert is about (the store sets it), shown in the title, e.g. "Unanswered question #3".
+    """
+
+    kind: str  # "lead" or "question"
+    title: str
+    fields: tuple[tuple[str, str], ...]
+    session_id: str = ""
+    hint: str = ""  # a closing line for the owner, such as how to answer
+    quoted: tuple[str, ...] = ()
+    ref: int | None = None
+    conversation: int | None = None  # the conversation number the owner can /show, /say, /pause
+
+    @property
+    def heading(self) -> str:
+        """The title with the record's number."""
+        return f"{self.title} #{self.ref}" if self.ref else self.title
+
+    def to_json(self) -> str:
+        """The alert as JSON, for the outbox."""
+        return json.dumps(
+            {
+                "kind": self.kind,
+                "title": self.title,
+                "fields": self.fields,
+                "session_id": self.session_id,
+                "hint": self.hint,
+                "quoted": self.quoted,
+                "ref": self.ref,
+                "conversation": self.conversation,
+            }
+        )
+
+    @classmethod
+    def from_json(cls, text: str) -> "Alert":
+        """The alert :meth:`to_json` wrote."""
+        data = json.loads(text)
+        fields = tuple((label, value) for label, value in data["fields"])
+        quoted = tuple(data.get("quoted", DEFAULT_QUOTED))
+        return cls(
+            data["kind"],
+            data["title"],
+            fields,
+            data["session_id"],
+            data.get("hint", ""),
+            quoted,
+            data.get("ref"),
+            data.get("conversation"),
+        )
+
+    def log_text(self) -> str:
+        """The alert on one log line, each visitor value cut to the log's quoting limit."""
+        values = " | ".join(f"{label}: {clip(value)}" for label, value in self.fields)
+        return f"{self.heading} | {values} | Session: {clip(self.session_id, 64)}"
+
+
+class Notifier(Protocol):
+    """Anything that takes an alert to the owner. ``notify`` must return at once and never raise."""
+
+    def notify(self, alert: Alert) -> None: ...

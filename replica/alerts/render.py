@@ -1,0 +1,145 @@
+"""How an alert is written for Telegram, and how visitor text is kept from passing for the owner's own lines.
+
+Visitor text is shown exactly as typed: it is HTML-escaped for ``parse_mode=HTML`` and never
+interpreted. It cannot pass for the alert's own lines either: single-line values (name, email) have
+their line breaks collapsed, and visitor prose (notes, a question) is shown as a quotation, inside
+``<blockquote>`` in HTML and behind a "│ " bar on every line in plain text. Messages are kept within
+Telegram's 4096-character limit by cutting the longest visitor-supplied values, with a visible marker.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from typing import Callable, NamedTuple
+
+from replica.alerts.alert import Alert
+from replica.telegram.text import TELEGRAM_LIMIT, utf16_units
+
+CUT_MARKER = " … [cut: {n} more characters]"
+QUOTE_BAR = "│ "
+
+
+class _Style(NamedTuple):
+    escape: Callable[[str], str]
+    bold: Callable[[str], str]
+    italic: Callable[[str], str]
+    quote: Callable[[str], str]
+
+
+def _same(text: str) -> str:
+    return text
+
+
+HTML = _Style(
+    escape=lambda s: html.escape(s, quote=False),
+    bold=lambda s: f"<b>{s}</b>",
+    italic=lambda s: f"<i>{s}</i>",
+    quote=lambda s: f"<blockquote>{s}</blockquote>",
+)
+HTML_AS_SEEN = _Style(_same, _same, _same, _same)  # what the owner reads of an HTML alert
+PLAIN = _Style(_same, _same, _same, quote=lambda s: "\n".join(QUOTE_BAR + line for line in s.split("\n")))
+
+
+def one_line(text: object, limit: int | None = None) -> str:
+    """Visitor text for a single-line place (a name, a list entry): line breaks and runs of spaces
+    collapsed, so it can never start a line of its own; cut to ``limit`` characters with "…"."""
+    value = " ".join(str(text or "").split())
+    return value if limit is None or len(value) <= limit else value[: limit - 1] + "…"
+
+
+def quoted_lines(text: str) -> list[str]:
+    """Visitor prose as quoted lines, each behind the "│ " bar, so no line of it can pass for the
+    listing's own (blank lines inside are kept once)."""
+    lines = re.sub(r"\n\s*\n\s*(\n\s*)+", "\n\n", text.replace("\r\n", "\n").replace("\r", "\n")).strip().split("\n")
+    return [QUOTE_BAR + line for line in lines]
+
+
+def _cut(text: str, max_units: int) -> str:
+    """Shorten ``text`` to at most ``max_units`` UTF-16 units, marker included."""
+    if utf16_units(text) <= max_units:
+        return text
+    room = max_units - utf16_units(CUT_MARKER.format(n=len(text)))  # the marker's widest form
+    kept = used = 0
+    for char in text:
+        used += utf16_units(char)
+        if used > room:
+            break
+        kept += 1
+    return text[:kept] + CUT_MARKER.format(n=len(text) - kept)
+
+
+def _clean_values(alert: Alert) -> dict[str, str]:
+    """Single-line values on one line; quoted prose with its line breaks kept, but no blank runs."""
+    values = {}
+    for label, value in alert.fields:
+        if label in alert.quoted:
+            value = re.sub(r"\n\s*\n\s*(\n\s*)+", "\n\n", value.replace("\r\n", "\n").replace("\r", "\n")).strip()
+        else:
+            value = " ".join(value.split())
+        values[label] = value or "(none)"
+    return values
+
+
+def _render(alert: Alert, values: dict[str, str], style: _Style) -> str:
+    lines = [style.bold(style.escape(alert.heading))]
+    for label, _ in alert.fields:
+        if label in alert.quoted:
+            lines += [style.bold(style.escape(label) + ":"), style.quote(style.escape(values[label]))]
+        else:
+            lines.append(f"{style.bold(style.escape(label) + ':')} {style.escape(values[label])}")
+    if alert.conversation:
+        lines.append(f"{style.bold('Conversation:')} #{alert.conversation} (/show {alert.conversation})")
+    elif alert.session_id:
+        lines.append(f"{style.bold('Session:')} {style.escape(alert.session_id)}")
+    if alert.hint:
+        lines.append(style.italic(style.escape(alert.hint)))
+    return "\n".join(lines)
+
+
+def fit_values(alert: Alert, limit: int = TELEGRAM_LIMIT, seen_as: _Style = HTML_AS_SEEN) -> dict[str, str]:
+    """Return the alert's values, the longest cut first, so the text the owner sees (rendered in
+    ``seen_as``) fits ``limit`` units."""
+    full = _clean_values(alert)
+    budget = limit - utf16_units(_render(alert, {label: "" for label in full}, seen_as))
+    for _ in range(8):  # the quote bars depend on how many lines survive the cut: measure, then tighten
+        values, room = dict(full), budget
+        # Short values keep their full text; whatever budget remains is shared by the longer ones.
+        remaining = sorted(values, key=lambda label: utf16_units(values[label]))
+        for index, label in enumerate(remaining):
+            values[label] = _cut(values[label], max(room // (len(remaining) - index), 0))
+            room -= utf16_units(values[label])
+        excess = utf16_units(_render(alert, values, seen_as)) - limit
+        if excess <= 0:
+            return values
+        budget -= excess
+    return {label: "" for label in full}
+
+
+def keyboard_for(alert: Alert) -> dict | None:
+    """The alert's one-tap buttons (an inline keyboard), or ``None``.
+
+    A lead: "Open conversation", "Mark handled". A question: "Answer", "Dismiss", "Open conversation".
+    A forwarded visitor message: "Open conversation". Each button's data names its action and record.
+    """
+    opener = (
+        [{"text": "Open conversation", "callback_data": f"show:{alert.conversation}"}] if alert.conversation else []
+    )
+    if alert.kind == "lead" and alert.ref:
+        rows = [opener + [{"text": "Mark handled", "callback_data": f"handled:{alert.ref}"}]]
+    elif alert.kind == "question" and alert.ref:
+        answer = {"text": "Answer", "callback_data": f"answer:{alert.ref}"}
+        rows = [[answer, {"text": "Dismiss", "callback_data": f"dismiss:{alert.ref}"}]] + [opener] * bool(opener)
+    else:
+        rows = [opener] * bool(opener)
+    return {"inline_keyboard": rows} if rows else None
+
+
+def to_telegram_html(alert: Alert, limit: int = TELEGRAM_LIMIT) -> str:
+    """The alert as Telegram HTML: bold labels, visitor text escaped and quoted, visible length within ``limit``."""
+    return _render(alert, fit_values(alert, limit, HTML_AS_SEEN), HTML)
+
+
+def to_telegram_plain(alert: Alert, limit: int = TELEGRAM_LIMIT) -> str:
+    """The alert as plain text within ``limit``: the fallback when Telegram rejects the HTML."""
+    return _render(alert, fit_values(alert, limit, PLAIN), PLAIN)

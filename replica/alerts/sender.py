@@ -1,0 +1,210 @@
+"""Getting stored alerts to the owner without the visitor ever waiting.
+
+``OutboxSender`` is a background thread that delivers the store's pending alerts to Telegram, oldest
+first, about one a second (Telegram's per-chat pace). It retries what may pass, for as long as it takes:
+network errors, timeouts and 5xx with exponential backoff and jitter; a 429 no sooner than Telegram's
+``retry_after``. A message Telegram cannot parse, or finds too long, is resent as plain text (shorter);
+any other refusal (bad token, unknown chat) marks the alert failed with the reason. An alert is marked
+sent only after Telegram accepted it, so a crash in between may repeat one alert but never loses one;
+when the database cannot record the send, the sender remembers it and retries the record, with
+backoff, instead of sending the alert again. Whatever goes wrong, the thread logs it and carries on.
+
+``LogNotifier`` stands in when Telegram is not configured: the record is stored, and the alert is
+written to the log.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import threading
+import time
+
+from replica.alerts.alert import Alert
+from replica.alerts.render import keyboard_for, to_telegram_html, to_telegram_plain
+from replica.storage.store import PendingAlert, Store
+from replica.telegram.client import BLOCKED_HINT, TelegramClient, TelegramError
+from replica.telegram.text import TELEGRAM_LIMIT
+
+log = logging.getLogger(__name__)
+
+
+class LogNotifier:
+    """Writes alerts to the log: the app still works, and nothing is silently dropped."""
+
+    def notify(self, alert: Alert) -> None:
+        """Log ``alert`` in full."""
+        log.warning(
+            "Telegram is not configured (set TELEGRAM_BOT_TOKEN and TELEGRAM_CHAT_ID); alert for the owner: %s",
+            alert.log_text(),
+        )
+
+
+class OutboxSender:
+    """Delivers the store's outbox to Telegram from a background thread. ``notify`` wakes it."""
+
+    def __init__(
+        self,
+        store: Store,
+        client: TelegramClient,
+        min_interval: float = 1.0,
+        base_delay: float = 1.0,
+        max_delay: float = 300.0,
+        idle_poll: float = 30.0,
+        unreachable_warning_after: float = 300.0,
+    ):
+        self._store = store
+        self._client = client
+        self._min_interval = min_interval
+        self._base_delay = base_delay
+        self._max_delay = max_delay
+        self._idle_poll = idle_poll
+        self._wake = threading.Event()
+        self._stopping = threading.Event()
+        self._failures = 0  # consecutive errors of the loop itself (database trouble), for backoff
+        self._unreachable_warning_after = unreachable_warning_after
+        self._unreachable_since: float | None = None  # first of an unbroken run of network failures
+        self._said_unreachable = False
+        # Alerts Telegram accepted that the database could not yet mark sent:
+        # alert id -> (Telegram message id, failed tries to record it, monotonic time of the next try).
+        self._unrecorded: dict[int, tuple[int, int, float]] = {}
+        self._thread = threading.Thread(target=self._run, name="telegram-outbox", daemon=True)
+
+    def start(self) -> "OutboxSender":
+        """Start delivering, beginning with whatever a previous run left pending."""
+        self._thread.start()
+        return self
+
+    def notify(self, alert: Alert) -> None:
+        """A new alert was stored: look at the outbox now rather than at the next poll."""
+        self._wake.set()
+
+    def close(self, timeout: float = 5.0) -> None:
+        """Stop the thread; alerts still pending stay in the store for the next start."""
+        self._stopping.set()
+        self._wake.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout)
+
+    def _sleep(self, seconds: float) -> None:
+        self._wake.wait(seconds)
+        self._wake.clear()
+
+    def _run(self) -> None:
+        while not self._stopping.is_set():
+            try:
+                self._step()
+                self._failures = 0
+            except Exception as error:  # the sender must outlive any bad row, answer or database hiccup
+                self._failures += 1
+                delay = self._backoff(self._failures)
+                log.error("Outbox sender error (%s); retrying in %.1f s", type(error).__name__, delay, exc_info=True)
+                self._sleep(delay)
+
+    def _step(self) -> None:
+        self._retry_records()
+        # An alert Telegram accepted but the database has not recorded is never sent again, even once
+        # its lease runs out: it is left out until its record is written.
+        pending = self._store.next_alert(skip=self._unrecorded.keys())
+        wait = self._idle_poll if pending is None else pending.due_at - time.time()
+        if self._unrecorded:
+            wait = min(wait, min(retry_at for _, _, retry_at in self._unrecorded.values()) - time.monotonic())
+        if pending is None or wait > 0:
+            self._sleep(max(wait, 0.01))
+            return
+        # The lease makes the alert this instance's alone; the pace is shared by every instance.
+        wait = self._store.claim(pending.id, self._min_interval)
+        if wait > 0:
+            self._sleep(wait)
+            return
+        self._deliver(pending)
+
+    def _send(self, alert: Alert) -> int:
+        try:
+            return self._client.send_message(
+                to_telegram_html(alert), parse_mode="HTML", reply_markup=keyboard_for(alert)
+            )
+        except TelegramError as error:
+            if error.is_parse_error:
+                limit = TELEGRAM_LIMIT
+            elif error.is_too_long:
+                limit = TELEGRAM_LIMIT // 2  # Telegram measured it differently: leave a wide margin
+            else:
+                raise
+            log.warning("Telegram refused a %s alert (%s); resending as plain text", alert.kind, error)
+            return self._client.send_message(
+                to_telegram_plain(alert, limit), parse_mode=None, reply_markup=keyboard_for(alert)
+            )
+
+    def _deliver(self, pending: PendingAlert) -> None:
+        try:
+            message_id = self._send(pending.alert)
+        except TelegramError as error:
+            if not error.is_retryable:
+                self._store.mark_failed(pending.id, str(error))
+                log.error(
+                    "Telegram refused a %s alert (%s); marked failed: %s",
+                    pending.alert.kind,
+                    error,
+                    pending.alert.log_text(),
+                )
+                return
+            if error.is_network:
+                self._note_unreachable(error)
+            delay = self._retry_delay(pending.attempts, error)
+            self._store.reschedule(pending.id, time.time() + delay, str(error))
+            log.warning("Telegram send failed (%s); retrying alert %d in %.1f s", error, pending.id, delay)
+            return
+        self._note_reachable()
+        # Telegram has it: from here on, never send it again, even if the database cannot say so yet.
+        self._unrecorded[pending.id] = (message_id, 0, 0.0)
+        self._retry_records()
+
+    def _retry_records(self) -> None:
+        """Record, with backoff, the alerts Telegram accepted that the database could not mark sent."""
+        for alert_id, (message_id, failures, retry_at) in list(self._unrecorded.items()):
+            if time.monotonic() < retry_at:
+                continue
+            try:
+                self._store.mark_sent(alert_id, message_id)
+            except Exception as error:
+                delay = self._backoff(failures + 1)
+                self._unrecorded[alert_id] = (message_id, failures + 1, time.monotonic() + delay)
+                log.error(
+                    "Alert %d reached Telegram but could not be marked sent (%s); not sending it again, "
+                    "retrying the record in %.1f s",
+                    alert_id,
+                    type(error).__name__,
+                    delay,
+                )
+                continue
+            del self._unrecorded[alert_id]
+            log.info("Delivered alert %d to Telegram", alert_id)
+
+    def _note_unreachable(self, error: TelegramError) -> None:
+        """After sends have failed for network reasons for a while, say so once, with what to do."""
+        now = time.monotonic()
+        if self._unreachable_since is None:
+            self._unreachable_since = now
+        elif not self._said_unreachable and now - self._unreachable_since >= self._unreachable_warning_after:
+            self._said_unreachable = True
+            log.warning(
+                "Telegram has been unreachable for %.0f minute(s) (%s). Alerts are kept in the outbox and go out "
+                "once it is reachable. %s, or run python app.py doctor to see what fails.",
+                (now - self._unreachable_since) / 60,
+                error,
+                BLOCKED_HINT,
+            )
+
+    def _note_reachable(self) -> None:
+        if self._said_unreachable:
+            log.warning("Telegram is reachable again; the alerts that waited are going out now")
+        self._unreachable_since, self._said_unreachable = None, False
+
+    def _backoff(self, failures: int) -> float:
+        return min(self._max_delay, self._base_delay * 2 ** min(failures - 1, 20)) * random.uniform(1.0, 1.5)
+
+    def _retry_delay(self, attempts: int, error: TelegramError) -> float:
+        if error.retry_after is not None:
+            return float(error.retry_after)  # Telegram's own instruction; never sooner
+        return self._backoff(attempts + 1)  # jitter, so many instances don't retry in lockstep

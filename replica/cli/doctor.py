@@ -1,0 +1,281 @@
+"""``python app.py doctor``: checks every setting against the real services, one line per check.
+
+Each line starts with ✓ (fine), ! (works, but worth a look) or ✗ (broken), and a problem line says how
+to fix it. The command exits 1 when anything required is broken. No key or token is ever printed: the
+lines name settings and hosts, never their secret values, and provider errors are reported by class
+and status only.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Iterator, TextIO
+from urllib.parse import urlparse
+
+import openai
+
+from replica.knowledge.files import read_documents, render_knowledge
+from replica.knowledge.identity import owner_name
+from replica.knowledge.prompts import PromptError, render_prompt
+from replica.settings import DEFAULT_OWNER_NAME, Settings
+from replica.storage.store import Store, StoreError, check_writable
+from replica.telegram.client import BLOCKED_HINT, TelegramClient, TelegramError
+
+SYMBOLS = {"ok": "✓", "warn": "!", "fail": "✗"}
+
+
+@dataclass(frozen=True)
+class Check:
+    """One finding: ``status`` is ok, warn or fail; ``fix`` says what to do about a problem."""
+
+    status: str
+    area: str
+    text: str
+    fix: str = ""
+
+    def line(self) -> str:
+        """The finding as the one line the owner reads."""
+        fix = f" — fix: {self.fix}" if self.fix and self.status != "ok" else ""
+        return f"{SYMBOLS[self.status]} {self.area}: {self.text}{fix}"
+
+
+def ok(area: str, text: str) -> Check:
+    return Check("ok", area, text)
+
+
+def warn(area: str, text: str, fix: str = "") -> Check:
+    return Check("warn", area, text, fix)
+
+
+def fail(area: str, text: str, fix: str) -> Check:
+    return Check("fail", area, text, fix)
+
+
+def run_doctor(settings: Settings, out: TextIO, ping: bool = False) -> int:
+    """Print every check to ``out`` as it completes; return 1 when a required one failed, else 0."""
+    failed = False
+    for checks in (
+        check_model(settings),
+        check_telegram(settings, ping),
+        check_storage(settings),
+        check_knowledge(settings),
+        check_page(settings),
+    ):
+        for check in checks:
+            out.write(check.line() + "\n")
+            out.flush()
+            failed = failed or check.status == "fail"
+    return 1 if failed else 0
+
+
+def check_model(settings: Settings) -> Iterator[Check]:
+    """The key, the endpoint, and the configured model there."""
+    if not settings.openai_api_key:
+        yield fail("model", "OPENAI_API_KEY is not set", "put your key in .env, or in the Space's secrets")
+        return
+    yield ok("model", "OPENAI_API_KEY is set")
+    endpoint = settings.openai_base_url or "https://api.openai.com/v1"
+    client = openai.OpenAI(
+        api_key=settings.openai_api_key, base_url=settings.openai_base_url, timeout=20, max_retries=0
+    )
+    model = settings.openai_model
+    started = time.monotonic()
+    try:
+        try:
+            offered = [m.id for m in client.models.list()]
+        except (openai.NotFoundError, openai.PermissionDeniedError, openai.UnprocessableEntityError):
+            offered = None  # a provider without a model list: one token tells as much
+            client.chat.completions.create(model=model, messages=[{"role": "user", "content": "ping"}], max_tokens=1)
+    except openai.AuthenticationError:
+        yield fail("model", f"{endpoint} refused the key (401)", "check OPENAI_API_KEY")
+        return
+    except openai.NotFoundError:
+        yield fail("model", f"{endpoint} has no model {model!r}", "set OPENAI_MODEL to a model the provider offers")
+        return
+    except openai.APIConnectionError as exc:
+        yield fail(
+            "model", f"{endpoint} cannot be reached ({type(exc).__name__})", "check OPENAI_BASE_URL and the network"
+        )
+        return
+    except openai.APIStatusError as exc:
+        yield fail("model", f"{endpoint} answered HTTP {exc.status_code}", "check OPENAI_BASE_URL and OPENAI_MODEL")
+        return
+    seconds = time.monotonic() - started
+    if offered is None:
+        yield ok("model", f"{endpoint} answered a one-token completion with {model} ({seconds:.2f} s)")
+    elif model in offered:
+        yield ok("model", f"{endpoint} answers, and offers {model} ({seconds:.2f} s)")
+    else:
+        some = ", ".join(sorted(offered)[:8]) or "none"
+        yield fail("model", f"{endpoint} does not offer {model!r}", f"set OPENAI_MODEL to one it offers: {some}")
+
+
+def check_telegram(settings: Settings, ping: bool) -> Iterator[Check]:
+    """The token, the webhook, the owner's chat, and what waits in the outbox."""
+    if not settings.telegram_bot_token:
+        yield warn(
+            "telegram",
+            "TELEGRAM_BOT_TOKEN is not set: alerts are written to the log only",
+            "python app.py telegram-setup",
+        )
+    else:
+        yield from _check_bot(settings, ping)
+    yield from _check_outbox(settings)
+
+
+def _check_bot(settings: Settings, ping: bool) -> Iterator[Check]:
+    host = urlparse(settings.telegram_api_base).netloc or settings.telegram_api_base
+    client = TelegramClient(settings.telegram_api_base, settings.telegram_bot_token, settings.telegram_chat_id or "")
+    client.timeout = (5.0, 15.0)
+    try:
+        me = client.get_me()
+    except TelegramError as error:
+        if error.is_network:
+            yield fail("telegram", f"cannot reach {host} ({error.description})", BLOCKED_HINT)
+        else:
+            yield fail(
+                "telegram",
+                f"Telegram refused the token ({error.status})",
+                "check TELEGRAM_BOT_TOKEN; @BotFather shows it again with /token",
+            )
+        return
+    yield ok("telegram", f"token valid: the bot is @{me.get('username', '?')}")
+    try:
+        webhook = client.webhook_url()
+    except TelegramError as error:
+        yield warn("telegram", f"could not read the webhook setting ({error.description})")
+    else:
+        if settings.telegram_webhook_url:
+            if webhook == settings.telegram_webhook_url:
+                yield ok("telegram", "the webhook is set to TELEGRAM_WEBHOOK_URL")
+            else:
+                yield warn(
+                    "telegram",
+                    "the bot's webhook is not TELEGRAM_WEBHOOK_URL yet",
+                    "start the app: it registers the webhook at start",
+                )
+        elif webhook:
+            yield fail(
+                "telegram",
+                "a webhook is set, so this app's polling gets no updates",
+                "python app.py telegram-setup --delete-webhook",
+            )
+        else:
+            yield ok("telegram", "no webhook set: the app can poll for your replies")
+    if not settings.telegram_chat_id:
+        yield fail("telegram", "TELEGRAM_CHAT_ID is not set", "python app.py telegram-setup")
+        return
+    try:
+        if ping:
+            client.send_message("Replica doctor: test message. Alerts will arrive in this chat.", parse_mode=None)
+        else:
+            client.send_chat_action()
+    except TelegramError as error:
+        yield fail(
+            "telegram",
+            f"chat {settings.telegram_chat_id} cannot be written to ({error.description})",
+            "send your bot a message, then run python app.py telegram-setup",
+        )
+        return
+    what = "a test message was sent there" if ping else "the bot may write there"
+    yield ok("telegram", f"chat {settings.telegram_chat_id} reachable: {what}")
+
+
+def _check_outbox(settings: Settings) -> Iterator[Check]:
+    try:
+        store = Store(settings.database_path, database_url=settings.database_url)
+    except StoreError:
+        return  # the storage check says what is wrong
+    try:
+        waiting = store.outbox_summary()
+    finally:
+        store.close()
+    if waiting.pending:
+        age = _age(waiting.oldest_pending)
+        yield warn(
+            "telegram",
+            f"{waiting.pending} alert(s) pending in the outbox, the oldest {age} old",
+            "they go out once Telegram is reachable; python app.py export alerts lists them",
+        )
+    else:
+        yield ok("telegram", "no alerts waiting in the outbox")
+    if waiting.failed:
+        yield warn("telegram", f"{waiting.failed} alert(s) failed", "python app.py export alerts shows why")
+
+
+def _age(created_at: str | None) -> str:
+    if not created_at:
+        return "?"
+    seconds = (datetime.now(timezone.utc) - datetime.fromisoformat(created_at)).total_seconds()
+    for unit, size in (("d", 86400), ("h", 3600), ("min", 60)):
+        if seconds >= size:
+            return f"{seconds / size:.0f} {unit}"
+    return f"{seconds:.0f} s"
+
+
+def check_storage(settings: Settings) -> Iterator[Check]:
+    """``DATA_DIR`` is writable, and on Spaces it survives a restart."""
+    try:
+        check_writable(settings.data_dir)
+    except StoreError as error:
+        yield fail("storage", str(error).split(";")[0], "set DATA_DIR to a folder the app may create and write")
+        return
+    yield ok("storage", f"DATA_DIR {settings.data_dir} is writable")
+    if settings.database_url:
+        try:
+            Store(settings.database_path, database_url=settings.database_url).close()
+        except StoreError as error:
+            yield fail("storage", str(error).split(";")[0], "check DATABASE_URL: host, port, user, password")
+            return
+        yield ok("storage", "records are kept in PostgreSQL (DATABASE_URL answers)")
+    elif settings.on_spaces and not _is_within(settings.data_dir, Path("/data")):
+        yield warn(
+            "storage",
+            "on Hugging Face Spaces the Space's own disk is wiped on restart, and DATA_DIR is not on persistent storage",
+            "enable the Space's persistent storage and set DATA_DIR=/data",
+        )
+
+
+def _is_within(path: Path, folder: Path) -> bool:
+    resolved = path.resolve()
+    return resolved == folder or folder in resolved.parents
+
+
+def check_knowledge(settings: Settings) -> Iterator[Check]:
+    """The knowledge files, how much of them goes to the model, and the prompt templates."""
+    folder = settings.knowledge_dir
+    if not folder.is_dir():
+        yield warn("knowledge", f"KNOWLEDGE_DIR {folder} does not exist: the replica knows nothing", "add your files")
+    else:
+        documents, unreadable = read_documents(folder)
+        for path, reason in unreadable:
+            yield warn("knowledge", f"cannot read {path} ({reason[:120]})", "replace or remove that file")
+        total = len(render_knowledge(documents))
+        how = (
+            "sent whole with every message"
+            if total <= settings.knowledge_budget_chars
+            else f"larger than KNOWLEDGE_BUDGET_CHARS ({settings.knowledge_budget_chars:,}): the most relevant "
+            "parts are retrieved for each message"
+        )
+        if documents:
+            yield ok("knowledge", f"{len(documents)} file(s) in {folder}, {total:,} characters, {how}")
+        else:
+            yield warn("knowledge", f"no readable .md, .txt or .pdf files in {folder}", "add your CV, bio or FAQ")
+    try:
+        for name in ("system.md", "page.md", "greeting.md"):
+            render_prompt(name, owner_name=settings.owner_name, knowledge="(knowledge)")
+    except (PromptError, OSError) as error:
+        yield fail("prompts", str(error), "fix the template in prompts/")
+        return
+    yield ok("prompts", "the templates in prompts/ render")
+
+
+def check_page(settings: Settings) -> Iterator[Check]:
+    """The name on the page."""
+    if settings.owner_name == DEFAULT_OWNER_NAME:
+        yield warn("page", f"OWNER_NAME is not set: the page calls you {owner_name(settings)!r}", "set OWNER_NAME")
+    else:
+        yield ok("page", f"OWNER_NAME is {settings.owner_name!r}")

@@ -1,0 +1,80 @@
+"""``python app.py [command]``: serve the page, or run one of the owner's commands and exit."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import socket
+import sys
+
+from replica.cli.doctor import run_doctor
+from replica.cli.export import EXPORTS, export
+from replica.cli.telegram_setup import WAIT_SECONDS, telegram_setup
+from replica.logs import setup_logging
+from replica.settings import ConfigError, load_settings
+from replica.storage.store import StoreError
+
+log = logging.getLogger("replica")
+DEFAULT_PORT = 7860  # Gradio's, and the README's
+
+
+def port_is_free(host: str, port: int) -> bool:
+    """True when the page could listen on ``host:port`` now (checked as Gradio checks it)."""
+    with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError:
+            return False
+    return True
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Serve the app; or run one of the owner's commands (``export``, ``telegram-setup``, ``doctor``) and exit."""
+    parser = argparse.ArgumentParser(description="Replica: your AI stand-in on the web.")
+    commands = parser.add_subparsers(dest="command")
+    export_command = commands.add_parser(
+        "export", help="print stored records (CSV; conversations as JSON Lines) and exit; the server is not started"
+    )
+    export_command.add_argument("what", choices=sorted(EXPORTS))
+    setup = commands.add_parser("telegram-setup", help="find your Telegram chat id and send a test message")
+    setup.add_argument("--write", action="store_true", help="add or update TELEGRAM_CHAT_ID in .env")
+    setup.add_argument("--delete-webhook", action="store_true", help="remove a webhook that blocks polling")
+    setup.add_argument("--wait", type=float, default=WAIT_SECONDS, help="seconds to wait for your message (180)")
+    doctor = commands.add_parser("doctor", help="check every setting against the real services")
+    doctor.add_argument("--ping", action="store_true", help="send a real test message to your Telegram chat")
+    args = parser.parse_args(argv)
+
+    try:
+        settings = load_settings(os.environ)
+    except ConfigError as exc:
+        parser.exit(2, f"Configuration error: {exc}\n")
+    setup_logging([settings.openai_api_key, settings.telegram_bot_token, settings.database_url])
+    if args.command == "telegram-setup":
+        return telegram_setup(settings, sys.stdout, args.write, args.delete_webhook, args.wait)
+    if args.command == "doctor":
+        return run_doctor(settings, sys.stdout, ping=args.ping)
+    port = settings.server_port or DEFAULT_PORT
+    if args.command is None and not port_is_free(settings.server_name or "127.0.0.1", port):
+        parser.exit(
+            2, f"Port {port} is already in use: stop what is using it, or set GRADIO_SERVER_PORT to a free port.\n"
+        )
+    try:
+        if args.command == "export":
+            from replica.wiring import open_store
+
+            store = open_store(settings)
+            try:
+                export(store, args.what, sys.stdout)
+            finally:
+                store.close()
+            return 0
+        from replica.wiring import create_app
+
+        app = create_app(settings)
+    except StoreError as exc:
+        parser.exit(2, f"Storage error: {exc}\n")
+    log.info("Serving %s's replica with model %s", app.replica.inbox.owner_name, settings.openai_model)
+    app.serve(server_name=settings.server_name, server_port=port)
+    return 0

@@ -1,0 +1,73 @@
+"""Who the page speaks for: the owner's name and face, from the settings or else from the knowledge.
+
+The page always names a person. ``OWNER_NAME`` wins; without it, a ``name:`` line at the top of a
+knowledge file (the example profile has one), then the first heading of the first file. The face is
+``OWNER_AVATAR`` (a path or URL), else an image named ``avatar.*`` in ``KNOWLEDGE_DIR``, else the
+owner's initials drawn as an SVG in ``DATA_DIR``: served by the app itself, never fetched elsewhere.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import re
+from pathlib import Path
+
+from replica.knowledge.files import TEXT_SUFFIXES, knowledge_files
+from replica.settings import DEFAULT_OWNER_NAME, Settings
+
+NAME_LINE = re.compile(r"^\s*name\s*:\s*(.{1,80}?)\s*$", re.IGNORECASE)
+HEADING = re.compile(r"^#\s+(.{1,80}?)(?:\s+[—–-]\s+.*)?\s*$")
+AVATAR_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".gif", ".svg")
+FALLBACK_NAME = "your host"  # only when nothing at all names the person
+
+
+def owner_name(settings: Settings) -> str:
+    """The name the page and the persona use."""
+    if settings.owner_name != DEFAULT_OWNER_NAME:
+        return settings.owner_name
+    files = [path for path in knowledge_files(settings.knowledge_dir) if path.suffix.lower() in TEXT_SUFFIXES]
+    heads = [_head(path) for path in files]
+    for lines in heads:
+        for line in lines:
+            if match := NAME_LINE.match(line):
+                return match.group(1)
+    for lines in heads:
+        for line in lines:
+            if match := HEADING.match(line):
+                return match.group(1)
+    return FALLBACK_NAME
+
+
+def _head(path: Path, lines: int = 5) -> list[str]:
+    try:
+        with path.open(encoding="utf-8") as file:
+            return [file.readline() for _ in range(lines)]
+    except (OSError, UnicodeDecodeError):
+        return []
+
+
+def owner_avatar(settings: Settings, name: str) -> str:
+    """A path or URL of the owner's picture, beside the replica's messages."""
+    if settings.owner_avatar:
+        return settings.owner_avatar
+    if settings.knowledge_dir.is_dir():
+        for path in sorted(settings.knowledge_dir.iterdir()):
+            if path.stem.lower() == "avatar" and path.suffix.lower() in AVATAR_SUFFIXES and path.is_file():
+                return str(path)
+    return str(initials_svg(name, settings.data_dir))
+
+
+def initials_svg(name: str, folder: Path) -> Path:
+    """Draw the name's initials on a colour of its own, as an SVG file in ``folder``."""
+    initials = "".join(word[0] for word in name.split()[:2] if word[:1].isalnum()).upper() or "?"
+    hue = int(hashlib.sha256(name.encode()).hexdigest()[:4], 16) % 360
+    svg = (
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64" role="img">'
+        f'<circle cx="32" cy="32" r="32" fill="hsl({hue}, 45%, 32%)"/>'
+        '<text x="32" y="40" font-family="system-ui, sans-serif" font-size="24" font-weight="600" '
+        f'fill="#ffffff" text-anchor="middle">{html.escape(initials)}</text></svg>'
+    )
+    path = folder / "avatar-initials.svg"
+    path.write_text(svg, encoding="utf-8")
+    return path

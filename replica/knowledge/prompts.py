@@ -1,0 +1,34 @@
+"""Loads prompt templates from ``prompts/`` and fills them, failing loudly on a missing variable."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from string import Template
+
+PROMPTS_DIR = Path(__file__).resolve().parents[2] / "prompts"
+
+
+class PromptError(ValueError):
+    """A template names a variable that was not supplied."""
+
+
+def render_prompt(name: str, prompts_dir: Path = PROMPTS_DIR, **variables: str) -> str:
+    """Fill ``prompts_dir/name`` (a ``string.Template``) with ``variables``.
+
+    Raises :class:`PromptError` naming every placeholder that has no value, so a broken template is
+    found at start-up rather than in a visitor's chat.
+    """
+    template = Template((prompts_dir / name).read_text(encoding="utf-8"))
+    missing = sorted(set(template.get_identifiers()) - set(variables))
+    if missing:
+        raise PromptError(f"prompt {name} needs values for: {', '.join(missing)}")
+    return template.substitute(variables)
+
+
+def read_lines(name: str, prompts_dir: Path = PROMPTS_DIR) -> list[str]:
+    """The non-blank lines of ``prompts_dir/name`` that are not ``#`` comments (an absent file gives none)."""
+    path = prompts_dir / name
+    if not path.is_file():
+        return []
+    lines = (line.strip() for line in path.read_text(encoding="utf-8").splitlines())
+    return [line for line in lines if line and not line.startswith("#")]

@@ -1,0 +1,118 @@
+"""Telegram webhook mode for the owner's bot: updates pushed to the app instead of polled.
+
+With ``TELEGRAM_WEBHOOK_URL`` set, the app registers that address with ``setWebhook`` (with a secret
+token and the update types it handles) and serves it from the same server as the page. A request
+without the right ``X-Telegram-Bot-Api-Secret-Token`` is refused with 401 and nothing is handled.
+Telegram gets its 200 at once; the update is handled afterwards on a worker thread, and each
+``update_id`` once, even when Telegram retries or several instances receive it (the database says who
+was first).
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+import logging
+import queue
+import secrets
+import threading
+import time
+from typing import Callable
+
+from replica.storage.store import Store
+
+log = logging.getLogger(__name__)
+
+SECRET_KEY = "telegram_webhook_secret"
+ALLOWED_UPDATES = ["message", "callback_query"]
+REFUSAL_LOG_SECONDS = 60.0
+
+
+def webhook_secret(store: Store, given: str | None) -> str:
+    """The secret token: the one given, else one generated once and kept in the database (shared by
+    every instance, and the same after a restart)."""
+    return given or store.shared_value(SECRET_KEY, secrets.token_urlsafe(32))
+
+
+class WebhookReceiver:
+    """ASGI middleware that takes Telegram's POSTs at ``path`` and hands each new update to ``handle``."""
+
+    def __init__(self, app: Callable, path: str, secret: str, store: Store, handle: Callable[[dict], None]):
+        self.app = app
+        self.path = path.rstrip("/") or "/"
+        self._secret = secret.encode()
+        self._store = store
+        self._handle = handle
+        self._updates: queue.Queue = queue.Queue(maxsize=1000)
+        self._refused = 0  # refused requests not yet logged
+        self._refusal_logged_at = -REFUSAL_LOG_SECONDS
+        threading.Thread(target=self._work, name="telegram-webhook", daemon=True).start()
+
+    async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
+        if scope["type"] != "http" or scope["path"].rstrip("/") != self.path:
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope.get("headers") or [])
+        given = headers.get(b"x-telegram-bot-api-secret-token", b"")
+        if scope["method"] != "POST" or not hmac.compare_digest(given, self._secret):
+            self._note_refusal()
+            await _respond(send, 401)
+            return
+        body = b""
+        while True:
+            message = await receive()
+            body += message.get("body", b"")
+            if not message.get("more_body"):
+                break
+        try:
+            update = json.loads(body)
+        except ValueError:
+            update = None
+        if isinstance(update, dict):
+            try:
+                self._updates.put_nowait(update)
+            except queue.Full:
+                log.error("Telegram webhook: too many updates waiting; this one is dropped")
+        await _respond(send, 200)  # at once: the work is done after Telegram has its answer
+
+    def _note_refusal(self) -> None:
+        """Log refused requests at most once a minute, with how many there were: a flood of wrong
+        secrets costs one log line a minute, not one each."""
+        self._refused += 1
+        now = time.monotonic()
+        if now - self._refusal_logged_at >= REFUSAL_LOG_SECONDS:
+            log.warning(
+                "Refused %d request(s) to the Telegram webhook without the right secret token (logged at most once a minute)",
+                self._refused,
+            )
+            self._refused, self._refusal_logged_at = 0, now
+
+    def _work(self) -> None:
+        while True:
+            update = self._updates.get()
+            try:
+                self.receive(update)
+            except Exception as error:  # the worker must outlive any update
+                log.error("Telegram webhook: could not handle an update (%s)", type(error).__name__, exc_info=True)
+
+    def receive(self, update: dict) -> bool:
+        """Handle ``update`` unless this or another instance already did; return whether it was handled."""
+        update_id = update.get("update_id")
+        if type(update_id) is not int:
+            log.warning("Telegram webhook: an update without an update_id is skipped")
+            return False
+        first = self._store.write(
+            lambda db: db.execute(
+                "INSERT INTO handled_updates (update_id) VALUES (?) ON CONFLICT DO NOTHING RETURNING update_id",
+                (update_id,),
+            ).fetchone()
+        )
+        if first is None:
+            return False
+        self._handle(update)
+        return True
+
+
+async def _respond(send: Callable, status: int) -> None:
+    await send({"type": "http.response.start", "status": status, "headers": [(b"content-length", b"0")]})
+    await send({"type": "http.response.body", "body": b""})

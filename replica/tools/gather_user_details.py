@@ -1,0 +1,66 @@
+"""``gather_user_details``: a visitor left their email; check it, store the lead, then tell the owner."""
+
+from __future__ import annotations
+
+from email_validator import EmailNotValidError, validate_email
+
+from replica.alerts import Alert
+from replica.logs import clip
+from replica.storage.store import Recorded
+from replica.tools.registry import Outcome, Tool, ToolContext
+
+
+def gather_user_details(context: ToolContext, email: str, notes: str, name: str | None = None) -> str:
+    """Validate ``email``; if valid, store the lead with its alert and wake the sender.
+
+    Returns ``ok`` (also for a repeat, or past the visitor's alert cap: the lead is kept either way),
+    an error telling the model to ask the visitor for a valid address, or, when the store fails, an
+    error telling it to say so (the lead is then written to the log whole).
+    """
+    try:
+        valid = validate_email(email.strip(), check_deliverability=context.check_deliverability)
+    except EmailNotValidError as exc:
+        return (
+            f"Error: the email address {clip(email, 100)!r} is invalid: {exc} Nothing was saved. "
+            "Tell the visitor the address does not look right and ask them for a valid email address."
+        )
+    name = (name or "").strip()
+    alert = Alert(
+        kind="lead",
+        title=context.title("New lead"),
+        fields=(("Name", name or "(not given)"), ("Email", valid.normalized), ("Notes", notes)),
+        session_id=context.session_id,
+        conversation=context.conversation,
+        quoted=("Notes",),
+    )
+    try:
+        recorded = context.store.record_lead(valid.normalized, name, notes, alert)
+    except Exception:
+        return context.save_failed("lead", {"email": valid.normalized, "name": name, "notes": notes})
+    context.outcomes.append(Outcome.LEAD_SAVED)
+    if recorded is Recorded.ALERTED:
+        context.notifier.notify(alert)
+    return "ok"
+
+
+TOOL = Tool(
+    name="gather_user_details",
+    description=(
+        "Record that a visitor wants to get in touch: call this when the visitor gives an email address. "
+        "The owner is told at once."
+    ),
+    parameters={
+        "type": "object",
+        "properties": {
+            "email": {"type": "string", "description": "The visitor's email address, exactly as given."},
+            "notes": {
+                "type": "string",
+                "description": "What the visitor wants or is interested in, in a sentence or two.",
+            },
+            "name": {"type": "string", "description": "The visitor's name, if they gave it."},
+        },
+        "required": ["email", "notes"],
+        "additionalProperties": False,
+    },
+    function=gather_user_details,
+)

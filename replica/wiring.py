@@ -1,0 +1,233 @@
+"""The assembly of the app: every part built from the settings and handed its collaborators.
+
+Nothing here decides behaviour; it only says which part talks to which. ``app.py`` (the entry point
+Spaces runs) and the tests build the app through :func:`create_app`.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
+from urllib.parse import urlparse
+
+import openai
+from starlette.middleware import Middleware
+
+from replica.alerts import Notifier
+from replica.alerts.sender import LogNotifier, OutboxSender
+from replica.chat.limits import UsageLimits
+from replica.chat.replica import Replica, Visitor
+from replica.conversations.inbox import Inbox, address_salt
+from replica.housekeeping import Housekeeper
+from replica.knowledge.files import knowledge_files
+from replica.knowledge.identity import owner_avatar, owner_name
+from replica.knowledge.index import KnowledgeIndex
+from replica.knowledge.persona import SystemPrompt
+from replica.knowledge.prompts import read_lines, render_prompt
+from replica.owner_bot.bot import OwnerBot
+from replica.owner_bot.inbox_commands import InboxCommands
+from replica.owner_bot.webhook import WebhookReceiver, webhook_secret
+from replica.settings import Settings
+from replica.storage.store import Store
+from replica.telegram.client import TelegramClient
+from replica.tools import default_registry
+
+if TYPE_CHECKING:  # Gradio takes seconds to import: the owner's commands (export, doctor, …) do without it
+    import gradio as gr
+
+    from replica.web.page import PageText
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class App:
+    """The assembled app: the page to serve and the parts that need closing."""
+
+    settings: Settings
+    demo: gr.Blocks
+    replica: Replica
+    store: Store
+    notifier: Notifier
+    inbox: Inbox
+    housekeeper: Housekeeper
+    owner_bot: OwnerBot | None = None
+    middleware: list = field(default_factory=list)  # served in front of the page (the Telegram webhook)
+
+    def serve(self, block: bool = True, **launch_options) -> None:
+        """Serve the page (behind the HTTP guard, with the webhook and MCP if configured); with ``block``,
+        until interrupted."""
+        from replica.web.page import serve
+
+        serve(
+            self.demo,
+            middleware=self.middleware,
+            mcp=self.settings.mcp_enabled,
+            block=block,
+            trusted_proxy_hops=self.settings.trusted_proxy_hops,
+            max_message_chars=self.settings.max_message_chars,
+            **launch_options,
+        )
+
+    def close(self) -> None:
+        """Stop serving, stop the background threads (pending alerts stay stored), close the database."""
+        self.demo.close()
+        self.housekeeper.close()
+        if self.owner_bot:
+            self.owner_bot.close()
+        if isinstance(self.notifier, OutboxSender):
+            self.notifier.close()
+        self.store.close()
+
+
+def open_store(settings: Settings) -> Store:
+    """The database in ``DATA_DIR``, with the per-visitor alert caps applied."""
+    caps = {"lead": settings.lead_alerts_per_visitor, "question": settings.question_alerts_per_visitor}
+    return Store(settings.database_path, alert_caps=caps, database_url=settings.database_url)
+
+
+def make_notifier(settings: Settings, store: Store) -> Notifier:
+    """With Telegram configured, the outbox sender (started); without it, alerts go to the log (and stay
+    stored, pending)."""
+    if not settings.telegram_configured:
+        log.warning("Telegram is not configured: alerts will be written to the log only")
+        return LogNotifier()
+    sender = OutboxSender(
+        store,
+        telegram_client(settings),
+        min_interval=settings.alert_min_interval_seconds,
+        base_delay=settings.alert_retry_base_seconds,
+        unreachable_warning_after=settings.telegram_unreachable_warning_seconds,
+    )
+    return sender.start()
+
+
+def telegram_client(settings: Settings) -> TelegramClient:
+    """A client for the owner's chat. One per thread: a requests.Session is not meant to be shared."""
+    return TelegramClient(settings.telegram_api_base, settings.telegram_bot_token, settings.telegram_chat_id)
+
+
+def make_owner_bot(settings: Settings, store: Store, inbox: Inbox) -> tuple[OwnerBot | None, list]:
+    """With Telegram configured, the owner's bot (started), with the inbox commands and buttons; and, in
+    webhook mode, the middleware that receives Telegram's pushes on the page's own server."""
+    if not settings.telegram_configured:
+        return None, []
+    client = telegram_client(settings)
+    bot = OwnerBot(
+        store, client, poll_seconds=settings.telegram_poll_seconds, inbox=InboxCommands(inbox, store, client)
+    )
+    if not settings.telegram_webhook_url:
+        return bot.start(), []
+    secret = webhook_secret(store, settings.telegram_webhook_secret)
+    path = urlparse(settings.telegram_webhook_url).path
+    receiver = Middleware(WebhookReceiver, path=path, secret=secret, store=store, handle=bot.handle)
+    return bot.start(webhook=(settings.telegram_webhook_url, secret)), [receiver]
+
+
+def make_limits(settings: Settings, store: Store, inbox: Inbox) -> UsageLimits:
+    """Usage limits: in memory; with ``DATABASE_URL``, the address and daily ones shared by every instance
+    (addresses stored only as the inbox's salted hashes)."""
+    counts = (settings.visitor_messages_per_hour, settings.address_messages_per_hour, settings.daily_model_calls)
+    if not settings.database_url:
+        return UsageLimits.build(*counts)
+    return UsageLimits.shared(store, *counts, address_key=inbox.address_hash)
+
+
+def make_model_client(settings: Settings) -> openai.OpenAI | None:
+    """The OpenAI client, or ``None`` when no API key is configured (the replica then says so)."""
+    if not settings.model_configured:
+        log.warning("OPENAI_API_KEY is not set: the replica will tell visitors it is not configured")
+        return None
+    return openai.OpenAI(
+        api_key=settings.openai_api_key,
+        base_url=settings.openai_base_url,
+        timeout=settings.model_timeout_seconds,
+        max_retries=settings.model_max_retries,
+    )
+
+
+def page_text(settings: Settings) -> PageText:
+    """The page's words, from the templates in ``prompts/``, and the owner's face."""
+    from replica.web.page import PageText
+
+    owner = settings.owner_name
+    return PageText(
+        title=f"{owner} — AI replica",
+        description=render_prompt("page.md", owner_name=owner).strip(),
+        greeting=render_prompt("greeting.md", owner_name=owner).strip(),
+        examples=read_lines("examples.txt")[:4],
+        avatar=owner_avatar(settings, owner),
+        owner_name=owner,
+    )
+
+
+def create_app(settings: Settings) -> App:
+    """Assemble knowledge, prompt, model client, tools, store, notifier and page from ``settings``."""
+    from replica.web.page import build_demo
+
+    store = open_store(settings)
+    settings = replace(settings, owner_name=owner_name(settings))  # the page always names a person
+    index = KnowledgeIndex.load(settings.knowledge_dir, settings.data_dir / "knowledge-index")
+    system_prompt = SystemPrompt(settings.owner_name, index, store, settings.knowledge_budget_chars)
+    system_prompt("")  # a template mistake stops the start, not a visitor's message
+    notifier = make_notifier(settings, store)
+    inbox = Inbox(store, address_salt(store, settings.data_dir), settings.owner_name, notifier)
+    housekeeper = Housekeeper(
+        store,
+        inbox,
+        notifier,
+        settings.conversation_retention_days,
+        settings.digest_hour_utc,
+        settings.daily_model_calls,
+    ).start()
+    owner_bot, middleware = make_owner_bot(settings, store, inbox)
+    replica = Replica(
+        client=make_model_client(settings),
+        model=settings.openai_model,
+        system_prompt=system_prompt,
+        registry=default_registry(),
+        store=store,
+        notifier=notifier,
+        limits=make_limits(settings, store, inbox),
+        max_turns=settings.max_turns,
+        max_message_chars=settings.max_message_chars,
+        history_budget_chars=settings.history_budget_chars,
+        check_deliverability=settings.email_check_deliverability,
+        reply_deadline_seconds=settings.reply_deadline_seconds,
+        max_reply_tokens=settings.max_reply_tokens,
+        # The queue already allows this many at once; the same bound here holds for any other route.
+        max_concurrent=settings.queue_concurrency,
+        inbox=inbox,
+    )
+    mcp_tool = make_mcp_tool(settings, replica, store) if settings.mcp_enabled else None
+    demo = build_demo(
+        replica.stream_reply,
+        page_text(settings),
+        settings.queue_concurrency,
+        settings.queue_max_size,
+        history=inbox.page_messages,
+        owner_words=inbox.for_page,
+        trusted_proxy_hops=settings.trusted_proxy_hops,
+        max_message_chars=settings.max_message_chars,
+        mcp_tool=mcp_tool,
+    )
+    return App(settings, demo, replica, store, notifier, inbox, housekeeper, owner_bot, middleware)
+
+
+def make_mcp_tool(settings: Settings, replica: Replica, store: Store):
+    """The one MCP tool, ``ask_<owner>``: each caller a visitor, by its conversation and its real address."""
+    from replica.web.guard import CALLER_HEADER, SIGNATURE
+    from replica.web.mcp import KEY_NAME, ConversationIds, make_ask
+    from replica.web.page import client_address
+
+    def visitor_for(session: str, request) -> Visitor:
+        # Gradio's MCP server calls the tool over loopback; the guard signed the caller's address.
+        forwarded = request.headers.get(CALLER_HEADER.decode()) if request is not None else None
+        address = SIGNATURE.address(forwarded) or client_address(request, settings.trusted_proxy_hops)
+        return Visitor(session, address, via="MCP")
+
+    knows = ", ".join(path.name for path in knowledge_files(settings.knowledge_dir)[:6]) or "no files yet"
+    ids = ConversationIds(store.shared_value(KEY_NAME, secrets.token_hex(32)))
+    return make_ask(replica.reply, settings.owner_name, knows, visitor_for, ids)
