@@ -75,7 +75,7 @@ def run(instances: int, database_url: str, work: Path, base: Callable[[Path], Se
             "SQLite, 1 instance",
             [replace(base(work / "sqlite"), **fast)],
             VISITORS,
-            lambda app: len(app.store.leads()),
+            lambda app: len(app.store.leads.all()),
         )
     ]
     name = f"replica_bench_{uuid.uuid4().hex[:8]}"
@@ -85,7 +85,7 @@ def run(instances: int, database_url: str, work: Path, base: Callable[[Path], Se
     try:
         settings = [replace(base(work / f"pg-{n}"), database_url=url, **fast) for n in range(instances)]
         rows.append(
-            measure(f"PostgreSQL, {instances} instances", settings, VISITORS, lambda app: len(app.store.leads()))
+            measure(f"PostgreSQL, {instances} instances", settings, VISITORS, lambda app: len(app.store.leads.all()))
         )
     finally:
         with psycopg.connect(database_url, autocommit=True) as admin:

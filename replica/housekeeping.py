@@ -17,7 +17,8 @@ from datetime import date, datetime, timedelta, timezone
 from typing import Callable
 
 from replica.alerts import Alert, Notifier
-from replica.conversations.inbox import VISITOR, Inbox
+from replica.conversations import Handoff, Recorder
+from replica.storage.records import VISITOR
 from replica.storage.store import Store
 
 log = logging.getLogger(__name__)
@@ -36,17 +37,13 @@ def digest(store: Store, day: date, daily_budget: int) -> Alert:
     """The digest of ``day`` (UTC): conversations, messages, leads, open questions, the most asked
     questions, and model calls against the day's budget."""
     start, end = _day_bounds(day)
-    stats = store.read(
-        "SELECT COUNT(DISTINCT conversation_id) AS conversations, SUM(CASE WHEN role = ? THEN 1 ELSE 0 END) AS messages, "
-        "COALESCE(SUM(model_calls), 0) AS model_calls FROM messages WHERE at >= ? AND at < ?",
-        (VISITOR, start, end),
-    )[0]
+    stats = store.conversations.day_stats(start, end)
     day_text = day.isoformat()
-    leads = store.read("SELECT COUNT(*) AS n FROM leads WHERE substr(created_at, 1, 10) = ?", (day_text,))[0]["n"]
-    asked = store.read("SELECT COUNT(*) AS n FROM questions WHERE substr(created_at, 1, 10) = ?", (day_text,))[0]["n"]
-    still_open = store.read("SELECT COUNT(*) AS n FROM questions WHERE status = 'open'")[0]["n"]
-    texts = store.read("SELECT text FROM messages WHERE role = ? AND at >= ? AND at < ?", (VISITOR, start, end))
-    counts = Counter(" ".join(row["text"].split()).rstrip("?!. ").casefold() for row in texts if row["text"].strip())
+    leads = store.leads.count_between(start, end)
+    asked = store.questions.count_between(start, end)
+    still_open = store.questions.count_open()
+    texts = store.conversations.texts_between(start, end, VISITOR)
+    counts = Counter(" ".join(text.split()).rstrip("?!. ").casefold() for text in texts if text.strip())
     top = "\n".join(f"{n}× {text[:120]}" for text, n in counts.most_common(5)) or "(none)"
     fields = (
         ("Conversations", str(stats["conversations"] or 0)),
@@ -65,7 +62,8 @@ class Housekeeper:
     def __init__(
         self,
         store: Store,
-        inbox: Inbox,
+        recorder: Recorder,
+        handoff: Handoff,
         notifier: Notifier,
         retention_days: int,
         digest_hour_utc: int | None,
@@ -74,7 +72,8 @@ class Housekeeper:
         now: Callable[[], datetime] = lambda: datetime.now(timezone.utc),
     ):
         self._store = store
-        self._inbox = inbox
+        self._recorder = recorder
+        self._handoff = handoff
         self._notifier = notifier
         self._retention_days = retention_days
         self._digest_hour = digest_hour_utc
@@ -106,15 +105,15 @@ class Housekeeper:
 
     def _retention(self) -> None:
         today = self._now().date().isoformat()
-        if self._store.get_state(RETENTION_KEY) != today:
-            self._inbox.delete_older_than(self._retention_days)
-            self._store.set_state(RETENTION_KEY, today)
+        if self._store.state.get(RETENTION_KEY) != today:
+            self._recorder.delete_older_than(self._retention_days)
+            self._store.state.set(RETENTION_KEY, today)
 
     def _sweep_usage(self) -> None:
-        self._store.sweep_usage(USAGE_WINDOW_SECONDS, self._now().date().isoformat())
+        self._store.usage.sweep(USAGE_WINDOW_SECONDS, self._now().date().isoformat())
 
     def _expire_handoffs(self) -> None:
-        for number in self._inbox.resume_expired():
+        for number in self._handoff.resume_expired():
             log.info("Conversation %d resumed by the replica after 30 minutes without the owner", number)
 
     def _digest(self) -> None:
@@ -122,9 +121,9 @@ class Housekeeper:
         if self._digest_hour is None or now.hour < self._digest_hour:
             return
         yesterday = now.date() - timedelta(days=1)
-        if self._store.get_state(DIGEST_KEY) == yesterday.isoformat():
+        if self._store.state.get(DIGEST_KEY) == yesterday.isoformat():
             return  # sent already: no need to count the day again every minute
         alert = digest(self._store, yesterday, self._daily_budget)
-        if self._store.queue_alert(alert, once=(DIGEST_KEY, yesterday.isoformat())) is not None:
+        if self._store.outbox.queue(alert.entry(), once=(DIGEST_KEY, yesterday.isoformat())) is not None:
             log.info("Daily digest for %s queued", yesterday)
             self._notifier.notify(alert)

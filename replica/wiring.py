@@ -19,7 +19,8 @@ from replica.alerts import Notifier
 from replica.alerts.sender import LogNotifier, OutboxSender
 from replica.chat.limits import UsageLimits
 from replica.chat.replica import Replica, Visitor
-from replica.conversations.inbox import Inbox, address_salt
+from replica.conversations import Conversations
+from replica.conversations.recorder import address_salt
 from replica.housekeeping import Housekeeper
 from replica.knowledge.files import knowledge_files
 from replica.knowledge.identity import owner_avatar, owner_name
@@ -51,7 +52,7 @@ class App:
     replica: Replica
     store: Store
     notifier: Notifier
-    inbox: Inbox
+    conversations: Conversations
     housekeeper: Housekeeper
     owner_bot: OwnerBot | None = None
     middleware: list = field(default_factory=list)  # served in front of the page (the Telegram webhook)
@@ -109,14 +110,14 @@ def telegram_client(settings: Settings) -> TelegramClient:
     return TelegramClient(settings.telegram_api_base, settings.telegram_bot_token, settings.telegram_chat_id)
 
 
-def make_owner_bot(settings: Settings, store: Store, inbox: Inbox) -> tuple[OwnerBot | None, list]:
+def make_owner_bot(settings: Settings, store: Store, conversations: Conversations) -> tuple[OwnerBot | None, list]:
     """With Telegram configured, the owner's bot (started), with the inbox commands and buttons; and, in
     webhook mode, the middleware that receives Telegram's pushes on the page's own server."""
     if not settings.telegram_configured:
         return None, []
     client = telegram_client(settings)
     bot = OwnerBot(
-        store, client, poll_seconds=settings.telegram_poll_seconds, inbox=InboxCommands(inbox, store, client)
+        store, client, poll_seconds=settings.telegram_poll_seconds, inbox=InboxCommands(conversations, store, client)
     )
     if not settings.telegram_webhook_url:
         return bot.start(), []
@@ -126,13 +127,13 @@ def make_owner_bot(settings: Settings, store: Store, inbox: Inbox) -> tuple[Owne
     return bot.start(webhook=(settings.telegram_webhook_url, secret)), [receiver]
 
 
-def make_limits(settings: Settings, store: Store, inbox: Inbox) -> UsageLimits:
+def make_limits(settings: Settings, store: Store, conversations: Conversations) -> UsageLimits:
     """Usage limits: in memory; with ``DATABASE_URL``, the address and daily ones shared by every instance
-    (addresses stored only as the inbox's salted hashes)."""
+    (addresses stored only as the recorder's salted hashes)."""
     counts = (settings.visitor_messages_per_hour, settings.address_messages_per_hour, settings.daily_model_calls)
     if not settings.database_url:
         return UsageLimits.build(*counts)
-    return UsageLimits.shared(store, *counts, address_key=inbox.address_hash)
+    return UsageLimits.shared(store, *counts, address_key=conversations.recorder.address_hash)
 
 
 def make_model_client(settings: Settings) -> openai.OpenAI | None:
@@ -173,16 +174,17 @@ def create_app(settings: Settings) -> App:
     system_prompt = SystemPrompt(settings.owner_name, index, store, settings.knowledge_budget_chars)
     system_prompt("")  # a template mistake stops the start, not a visitor's message
     notifier = make_notifier(settings, store)
-    inbox = Inbox(store, address_salt(store, settings.data_dir), settings.owner_name, notifier)
+    conversations = Conversations.build(store, address_salt(store, settings.data_dir), settings.owner_name, notifier)
     housekeeper = Housekeeper(
         store,
-        inbox,
+        conversations.recorder,
+        conversations.handoff,
         notifier,
         settings.conversation_retention_days,
         settings.digest_hour_utc,
         settings.daily_model_calls,
     ).start()
-    owner_bot, middleware = make_owner_bot(settings, store, inbox)
+    owner_bot, middleware = make_owner_bot(settings, store, conversations)
     replica = Replica(
         client=make_model_client(settings),
         model=settings.openai_model,
@@ -190,7 +192,7 @@ def create_app(settings: Settings) -> App:
         registry=default_registry(),
         store=store,
         notifier=notifier,
-        limits=make_limits(settings, store, inbox),
+        limits=make_limits(settings, store, conversations),
         max_turns=settings.max_turns,
         max_message_chars=settings.max_message_chars,
         history_budget_chars=settings.history_budget_chars,
@@ -199,7 +201,7 @@ def create_app(settings: Settings) -> App:
         max_reply_tokens=settings.max_reply_tokens,
         # The queue already allows this many at once; the same bound here holds for any other route.
         max_concurrent=settings.queue_concurrency,
-        inbox=inbox,
+        conversations=conversations,
     )
     mcp_tool = make_mcp_tool(settings, replica, store) if settings.mcp_enabled else None
     demo = build_demo(
@@ -207,13 +209,13 @@ def create_app(settings: Settings) -> App:
         page_text(settings),
         settings.queue_concurrency,
         settings.queue_max_size,
-        history=inbox.page_messages,
-        owner_words=inbox.for_page,
+        history=conversations.page.page_messages,
+        owner_words=conversations.page.for_page,
         trusted_proxy_hops=settings.trusted_proxy_hops,
         max_message_chars=settings.max_message_chars,
         mcp_tool=mcp_tool,
     )
-    return App(settings, demo, replica, store, notifier, inbox, housekeeper, owner_bot, middleware)
+    return App(settings, demo, replica, store, notifier, conversations, housekeeper, owner_bot, middleware)
 
 
 def make_mcp_tool(settings: Settings, replica: Replica, store: Store):
@@ -229,5 +231,5 @@ def make_mcp_tool(settings: Settings, replica: Replica, store: Store):
         return Visitor(session, address, via="MCP")
 
     knows = ", ".join(path.name for path in knowledge_files(settings.knowledge_dir)[:6]) or "no files yet"
-    ids = ConversationIds(store.shared_value(KEY_NAME, secrets.token_hex(32)))
+    ids = ConversationIds(store.state.shared(KEY_NAME, secrets.token_hex(32)))
     return make_ask(replica.reply, settings.owner_name, knows, visitor_for, ids)

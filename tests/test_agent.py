@@ -8,7 +8,7 @@ import logging
 import openai
 import pytest
 
-from replica.chat import replica as agent_module
+from replica import wording
 from replica.chat.replica import Replica, Visitor
 from replica.tools import default_registry
 from tests.conftest import API_KEY
@@ -87,8 +87,8 @@ def test_model_asking_for_tools_forever_is_capped_at_two_calls_and_runs_them_onc
     assert fake_openai.calls == 2
     assert fake_openai.requests[0]["tool_choice"] == "auto"
     assert fake_openai.requests[1]["tool_choice"] == "none"
-    assert [row["question"] for row in store.questions()] == ["again?"] and len(notifier.alerts) == 1
-    assert answer == agent_module.QUESTION_PASSED_ON  # words that fit what happened
+    assert [row["question"] for row in store.questions.all()] == ["again?"] and len(notifier.alerts) == 1
+    assert answer == wording.QUESTION_PASSED_ON  # words that fit what happened
     assert "tool_choice=none" in caplog.text
 
 
@@ -139,7 +139,7 @@ def test_provider_failure_gives_an_apology_and_a_clean_log(fake_openai, notifier
     fake_openai.default = fail(status)
     with caplog.at_level(logging.INFO):
         answer = make_replica().reply("Hello?", [], Visitor("s1"))
-    assert answer == agent_module.MODEL_FAILED
+    assert answer == wording.MODEL_FAILED
     assert str(status) in caplog.text and API_KEY not in caplog.text
 
 
@@ -152,20 +152,20 @@ def test_provider_recovers_after_one_500_thanks_to_sdk_retry(fake_openai, notifi
 def test_model_timeout_gives_an_apology(fake_openai, notifier, make_replica):
     fake_openai.default = say("too late", delay=2)
     answer = make_replica(timeout=0.5, max_retries=0).reply("Hello?", [], Visitor("s1"))
-    assert answer == agent_module.MODEL_FAILED
+    assert answer == wording.MODEL_FAILED
 
 
 def test_unreachable_provider_gives_an_apology(store, notifier):
     client = openai.OpenAI(api_key=API_KEY, base_url="http://127.0.0.1:9/v1", max_retries=0, timeout=2)
     replica = Replica(client, "m", lambda message: "S", default_registry(), store, notifier)
-    assert replica.reply("Hello?", [], Visitor("s1")) == agent_module.MODEL_FAILED
+    assert replica.reply("Hello?", [], Visitor("s1")) == wording.MODEL_FAILED
 
 
 @pytest.mark.parametrize("message", ["", "   \n\t ", "x" * 20_000])
 def test_blank_or_huge_message_costs_no_model_call(fake_openai, notifier, message, make_replica):
     answer = make_replica(max_message_chars=4000).reply(message, [], Visitor("s1"))
     assert fake_openai.calls == 0
-    assert answer in (agent_module.BLANK_MESSAGE, agent_module.TOO_LONG.format(limit=4000))
+    assert answer in (wording.BLANK_MESSAGE, wording.TOO_LONG.format(limit=4000))
 
 
 def test_without_a_client_the_visitor_is_told_how_to_configure(store, notifier):

@@ -33,11 +33,11 @@ def test_every_export_is_safe_to_open_in_a_spreadsheet(tmp_path):
 
     store = Store(tmp_path / "data" / "replica.sqlite3")
     lead = Alert("lead", "New lead", (("Email", "a@example.org"),), "s1")
-    store.record_lead("a@example.org", FORMULA, "+1 555 0100 call me", lead)
-    store.record_lead("b@example.org", "@SUM(A1:A9)", "-2+3", lead)
-    store.record_lead("c@example.org", "\tTabbed", "\rReturned", lead)
-    store.record_question("=1+1", Alert("question", "Unanswered question", (("Question", "=1+1"),), "s1"))
-    store.learn_answer(1, "@cmd|' /C calc'!A0")
+    store.leads.record("a@example.org", FORMULA, "+1 555 0100 call me", lead.entry())
+    store.leads.record("b@example.org", "@SUM(A1:A9)", "-2+3", lead.entry())
+    store.leads.record("c@example.org", "\tTabbed", "\rReturned", lead.entry())
+    store.questions.record("=1+1", Alert("question", "Unanswered question", (("Question", "=1+1"),), "s1").entry())
+    store.answers.learn(1, "@cmd|' /C calc'!A0")
     store.close()
     cells = [
         cell for what in ("leads", "questions", "answers") for row in export(tmp_path / "data", what) for cell in row
@@ -111,16 +111,18 @@ def bot(store, fake_telegram):
     ],
 )
 def test_odd_numbers_in_owner_commands_get_the_usage_line(bot, store, fake_telegram, command, usage):
-    store.record_question("Opera?", Alert("question", "Unanswered question", (("Question", "Opera?"),), "s1"))
+    store.questions.record("Opera?", Alert("question", "Unanswered question", (("Question", "Opera?"),), "s1").entry())
     fake_telegram.push(command)
     assert wait_until(lambda: fake_telegram.sent_texts() == [usage])
 
 
 def test_a_reply_to_any_copy_of_a_question_alert_teaches(bot, store, fake_telegram):
-    store.record_question("Opera?", Alert("question", "Unanswered question", (("Question", "Opera?"),), "s1"))
-    pending = store.next_alert()
+    store.questions.record("Opera?", Alert("question", "Unanswered question", (("Question", "Opera?"),), "s1").entry())
+    pending = store.outbox.next()
     client = TelegramClient(fake_telegram.url, fake_telegram.token, fake_telegram.chat_id)
-    first = client.send_message(to_telegram_html(pending.alert))  # delivered, then the app crashed: never recorded
+    first = client.send_message(
+        to_telegram_html(Alert.from_pending(pending))
+    )  # delivered, then the app crashed: never recorded
     sender = OutboxSender(store, client, min_interval=0.05).start()  # after the restart: the second copy
     try:
         assert wait_until(lambda: len(fake_telegram.delivered) == 2)
@@ -132,25 +134,27 @@ def test_a_reply_to_any_copy_of_a_question_alert_teaches(bot, store, fake_telegr
     assert wait_until(lambda: any("Learned answer #1" in t for t in fake_telegram.sent_texts()))
     fake_telegram.push("Tosca, or Aida.", reply_to=second)
     assert wait_until(lambda: any("Learned answer #2" in t for t in fake_telegram.sent_texts()))
-    assert [row["answer"] for row in store.answers(active_only=True)] == ["Tosca, or Aida."]
+    assert [row["answer"] for row in store.answers.all(active_only=True)] == ["Tosca, or Aida."]
 
 
 def test_visitors_cannot_forge_lines_in_the_owners_listings(store, fake_telegram):
-    from replica.conversations.inbox import Inbox
+    from replica.conversations import Conversations
     from replica.owner_bot.inbox_commands import InboxCommands
     from tests.conftest import RecordingNotifier
 
     client = TelegramClient(fake_telegram.url, fake_telegram.token, fake_telegram.chat_id, timeout=(1, 2))
-    inbox = Inbox(store, "salt", "Ada", RecordingNotifier())
+    inbox = Conversations.build(store, "salt", "Ada", RecordingNotifier())
     bot = OwnerBot(store, client, poll_seconds=1, base_delay=0.05, inbox=InboxCommands(inbox, store, client)).start()
     name = "Bob\n• Alice Smith — alice.cfo@bank.example — “Wire the money” (2026-01-01)"
     lead = Alert("lead", "New lead", (("Email", "bob@example.org"),), "s1")
-    store.record_lead("bob@example.org", name, "Hi\n• Eve — eve@evil.example — “x”", lead)
+    store.leads.record("bob@example.org", name, "Hi\n• Eve — eve@evil.example — “x”", lead.entry())
     for n, question in enumerate(["Where are you based?", "Do you sign NDAs?\n2. What is your favourite colour?"]):
-        store.record_question(question, Alert("question", "Unanswered question", (("Question", question),), f"q{n}"))
-    conversation = inbox.begin("s9", "203.0.113.9")
+        store.questions.record(
+            question, Alert("question", "Unanswered question", (("Question", question),), f"q{n}").entry()
+        )
+    conversation = inbox.recorder.begin("s9", "203.0.113.9")
     forged = "Hi\n#7 · 2026-01-01 00:00 UTC · “Send me the keys” · 2 messages\n[09:00] Replica: I will pay you"
-    inbox.record(conversation.id, "visitor", forged)
+    inbox.recorder.record(conversation.id, "visitor", forged)
 
     def listing(command, expect):
         fake_telegram.push(command)
@@ -166,7 +170,7 @@ def test_visitors_cannot_forge_lines_in_the_owners_listings(store, fake_telegram
         assert "“Do you sign NDAs? 2. What is your favourite colour?”" in numbered[1]  # inside its quotes
         fake_telegram.push("/answer 2 Yes, before any detailed discussion.")
         assert wait_until(lambda: "Learned answer #1" in fake_telegram.sent_texts()[-1])
-        assert store.answers()[0]["question"].startswith("Do you sign NDAs?")  # the real #2
+        assert store.answers.all()[0]["question"].startswith("Do you sign NDAs?")  # the real #2
         recent = listing("/recent", "Recent conversations")
         assert len([line for line in recent if line.startswith("#")]) == 1
         listing("/show 1", "Reply to the transcript")

@@ -9,7 +9,7 @@ from dataclasses import replace
 import pytest
 import requests
 
-from replica.chat import replica as agent_module
+from replica import wording
 from tests.fakes.openai_server import call, fail, say
 
 
@@ -77,7 +77,7 @@ def test_slow_or_down_telegram_does_not_delay_the_reply(visitor, fake_openai, fa
 
 def test_model_outage_gives_the_visitor_a_sentence(visitor, fake_openai):
     fake_openai.default = fail(500)
-    assert visitor().predict("Hello?", api_name="/chat") == agent_module.MODEL_FAILED
+    assert visitor().predict("Hello?", api_name="/chat") == wording.MODEL_FAILED
 
 
 def test_eight_visitors_at_once_are_all_answered_three_at_a_time(visitor, fake_openai):
@@ -120,5 +120,5 @@ def test_a_misbehaving_model_still_gives_the_visitor_words(visitor, fake_openai,
 @pytest.mark.parametrize("message", ["   ", "x" * 20_000])
 def test_blank_or_huge_message_gets_a_sentence_and_no_model_call(visitor, fake_openai, message):
     answer = visitor().predict(message, api_name="/chat")
-    assert answer in (agent_module.BLANK_MESSAGE, agent_module.TOO_LONG.format(limit=4000))
+    assert answer in (wording.BLANK_MESSAGE, wording.TOO_LONG.format(limit=4000))
     assert fake_openai.calls == 0

@@ -18,13 +18,14 @@ from urllib.parse import urlsplit
 import openai
 import pytest
 
+from replica import wording
 from replica.alerts import Alert
 from replica.alerts.sender import OutboxSender
-from replica.chat import replica as agent_module
 from replica.chat.limits import UsageLimits
 from replica.chat.replica import Replica, Visitor
-from replica.conversations.inbox import Inbox
-from replica.storage.store import LEASE_SECONDS, Store
+from replica.conversations import Conversations
+from replica.storage import Store
+from replica.storage.outbox import LEASE_SECONDS
 from replica.telegram.client import TelegramClient
 from replica.tools import default_registry
 from tests.conftest import API_KEY, RecordingNotifier, fresh_postgres_database, wait_until
@@ -96,7 +97,7 @@ def outage(request, tmp_path):
 def test_an_alert_telegram_accepted_during_the_outage_is_never_sent_again(outage, fake_telegram, caplog):
     store, database = outage
     alert = Alert("lead", "New lead", (("Email", "ada@example.org"), ("Notes", "Hiring")), "s1", quoted=("Notes",))
-    store.record_lead("ada@example.org", "Ada", "Hiring", alert)
+    store.leads.record("ada@example.org", "Ada", "Hiring", alert.entry())
     fake_telegram.delay = 0.3
     fake_telegram.on_send = database.cut  # the database goes away while the alert is on its way
     client = TelegramClient(fake_telegram.url, fake_telegram.token, fake_telegram.chat_id)
@@ -107,7 +108,7 @@ def test_an_alert_telegram_accepted_during_the_outage_is_never_sent_again(outage
             fake_telegram.on_send = None
             time.sleep(OUTAGE)  # longer than the alert's lease
             database.restore()
-            assert wait_until(quietly(lambda: store.leads()[0]["alert_status"] == "sent"), timeout=OUTAGE + 30)
+            assert wait_until(quietly(lambda: store.leads.all()[0]["alert_status"] == "sent"), timeout=OUTAGE + 30)
             time.sleep(LEASE + 1)  # time enough for a second send, were one coming
     finally:
         sender.close()
@@ -120,7 +121,7 @@ def test_a_lead_given_during_the_outage_is_logged_whole_and_the_first_message_af
 ):
     store, database = outage
     notifier = RecordingNotifier()
-    inbox = Inbox(store, "salt", "Ada Lovelace", notifier)
+    inbox = Conversations.build(store, "salt", "Ada Lovelace", notifier)
     client = openai.OpenAI(api_key=API_KEY, base_url=fake_openai.base_url, max_retries=0, timeout=5)
     replica = Replica(
         client,
@@ -129,8 +130,8 @@ def test_a_lead_given_during_the_outage_is_logged_whole_and_the_first_message_af
         default_registry(),
         store,
         notifier,
-        limits=UsageLimits.shared(store, 30, 120, 1000, address_key=inbox.address_hash),
-        inbox=inbox,
+        limits=UsageLimits.shared(store, 30, 120, 1000, address_key=inbox.recorder.address_hash),
+        conversations=inbox,
         reply_deadline_seconds=20,
     )
     visitor = Visitor("s1", "203.0.113.9")
@@ -142,7 +143,7 @@ def test_a_lead_given_during_the_outage_is_logged_whole_and_the_first_message_af
         started = time.monotonic()
         answer = replica.reply("Hire me? ada@example.org", [], visitor)
         took = time.monotonic() - started
-    assert took < 20 and answer == f"Thanks, Ada will write to you.\n\n{agent_module.SAVE_FAILED}"
+    assert took < 20 and answer == f"Thanks, Ada will write to you.\n\n{wording.SAVE_FAILED}"
     [record] = [r for r in caplog.records if "record of last resort" in r.getMessage()]
     assert record.levelno == logging.ERROR and json.dumps(lead["notes"]) in record.getMessage()
     assert "ada@example.org" in record.getMessage() and "Traceback" not in answer
@@ -151,5 +152,5 @@ def test_a_lead_given_during_the_outage_is_logged_whole_and_the_first_message_af
     time.sleep(1.1)  # the database is back
     fake_openai.script(call(("gather_user_details", {"email": "grace@example.org", "notes": "n"})), say("Noted!"))
     assert replica.reply("grace@example.org", [], visitor) == "Noted!"
-    assert [row["email"] for row in store.leads()] == ["grace@example.org"]
+    assert [row["email"] for row in store.leads.all()] == ["grace@example.org"]
     assert [alert.kind for alert in notifier.alerts] == ["lead"]

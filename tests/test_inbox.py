@@ -11,8 +11,9 @@ import pytest
 from gradio_client import Client
 
 from replica.alerts import Alert
-from replica.conversations.inbox import Inbox
+from replica.conversations import Conversations
 from replica.housekeeping import DIGEST_KEY, Housekeeper
+from replica.storage import Store
 from replica.telegram.text import utf16_units
 from tests.conftest import RecordingNotifier, run_app, wait_until
 from tests.fakes.openai_server import call, say
@@ -42,6 +43,11 @@ def command(fake_telegram, text, expect, timeout=10.0):
     return next(t for t in fake_telegram.sent_texts()[before:] if expect in t)
 
 
+def said_by(app, role):
+    """The words of every recorded message of ``role``, oldest first."""
+    return [m["text"] for c in app.store.conversations.records() for m in c["messages"] if m["role"] == role]
+
+
 # --- recording -------------------------------------------------------------------------------------
 
 
@@ -50,7 +56,8 @@ def test_every_message_and_reply_is_recorded_with_tools_calls_and_time(app, fake
     client, _ = ask(app, "Opera?")
     ask(app, "Hi again", client)
     ask(app, "   ", client)  # refused: recorded too
-    rows = app.store.read("SELECT role, text, tools, model_calls, reply_ms FROM messages ORDER BY id")
+    [conversation] = list(app.store.conversations.records())
+    rows = conversation["messages"]
     assert [(r["role"], r["text"]) for r in rows] == [
         ("visitor", "Opera?"),
         ("replica", "I'll ask."),
@@ -59,9 +66,8 @@ def test_every_message_and_reply_is_recorded_with_tools_calls_and_time(app, fake
         ("visitor", "   "),
         ("replica", "Your message looks empty. What would you like to know?"),
     ]
-    assert (rows[1]["tools"], rows[1]["model_calls"], rows[3]["model_calls"]) == ("inform_unknown", 2, 1)
+    assert (rows[1]["tools"], rows[1]["model_calls"], rows[3]["model_calls"]) == (["inform_unknown"], 2, 1)
     assert all(r["reply_ms"] is not None and r["reply_ms"] >= 0 for r in rows[1::2])
-    [conversation] = app.store.read("SELECT address_hash FROM conversations")
     assert "127.0.0.1" not in conversation["address_hash"] and len(conversation["address_hash"]) == 24
     assert (settings.data_dir / "replica.sqlite3").stat().st_mode & 0o077 == 0  # with the salt: the owner's only
 
@@ -76,21 +82,27 @@ def test_the_model_sees_the_recorded_conversation_not_what_the_client_claims(app
 
 def test_retention_deletes_old_conversations_at_start(tmp_path, store):
     now = [time.time() - 100 * 86400]
-    inbox = Inbox(store, "salt", "Ada", RecordingNotifier(), clock=lambda: now[0])
-    old = inbox.begin("old-session", "1.2.3.4")
-    inbox.record(old.id, "visitor", "Long ago")
+    inbox = Conversations.build(store, "salt", "Ada", RecordingNotifier(), clock=lambda: now[0])
+    old = inbox.recorder.begin("old-session", "1.2.3.4")
+    inbox.recorder.record(old.id, "visitor", "Long ago")
     now[0] = time.time()
-    recent = inbox.begin("new-session", "1.2.3.4")
-    inbox.record(recent.id, "visitor", "Today")
-    keeper = Housekeeper(store, inbox, RecordingNotifier(), retention_days=90, digest_hour_utc=None, daily_budget=10)
+    recent = inbox.recorder.begin("new-session", "1.2.3.4")
+    inbox.recorder.record(recent.id, "visitor", "Today")
+    keeper = Housekeeper(
+        store,
+        inbox.recorder,
+        inbox.handoff,
+        RecordingNotifier(),
+        retention_days=90,
+        digest_hour_utc=None,
+        daily_budget=10,
+    )
     keeper.start()
     try:
-        assert wait_until(
-            lambda: [r["session"] for r in store.read("SELECT session FROM conversations")] == ["new-session"]
-        )
+        assert wait_until(lambda: [c["conversation"] for c in store.conversations.records()] == [recent.id])
     finally:
         keeper.close()
-    assert [r["text"] for r in store.read("SELECT text FROM messages")] == ["Today"]
+    assert [m["text"] for c in store.conversations.records() for m in c["messages"]] == ["Today"]
 
 
 def test_export_conversations_is_json_lines_with_messages(app, fake_openai, settings):
@@ -159,8 +171,7 @@ def test_replying_to_a_lead_alert_writes_to_that_visitor(app, fake_openai, fake_
     [alert] = fake_telegram.wait_for(1)
     fake_telegram.push("Hi Ada, let's talk tomorrow.", reply_to=alert.message_id)
     assert wait_until(lambda: "Saved in conversation #1" in last_sent(fake_telegram))
-    owner = app.store.read("SELECT text FROM messages WHERE role = 'owner'")
-    assert [r["text"] for r in owner] == ["Hi Ada, let's talk tomorrow."]
+    assert said_by(app, "owner") == ["Hi Ada, let's talk tomorrow."]
 
 
 def test_pause_forwards_the_visitors_messages_and_resume_hands_back(app, fake_openai, fake_telegram):
@@ -179,38 +190,40 @@ def test_pause_forwards_the_visitors_messages_and_resume_hands_back(app, fake_op
     assert "back with the replica" in command(fake_telegram, "/resume 1", "back with the replica")
     fake_openai.script(say("I'm the replica again."))
     assert ask(app, "Still there?", client)[1] == "I'm the replica again."
-    notices = app.store.read("SELECT text FROM messages WHERE role = 'notice'")
-    assert any("handed back to me" in r["text"] for r in notices)
+    assert any("handed back to me" in text for text in said_by(app, "notice"))
 
 
 def test_a_handoff_resumes_by_itself_after_the_owner_is_silent(store):
     now = [1_000_000.0]
-    inbox = Inbox(store, "salt", "Ada", RecordingNotifier(), handoff_seconds=1800, clock=lambda: now[0])
-    conversation = inbox.begin("s1", "1.2.3.4")
-    inbox.pause(conversation.id)
+    inbox = Conversations.build(store, "salt", "Ada", RecordingNotifier(), handoff_seconds=1800, clock=lambda: now[0])
+    conversation = inbox.recorder.begin("s1", "1.2.3.4")
+    inbox.handoff.pause(conversation.id)
     now[0] += 1000
-    inbox.say(conversation.id, "One moment")  # an owner message keeps the handoff alive
+    inbox.handoff.say(conversation.id, "One moment")  # an owner message keeps the handoff alive
     now[0] += 1500
-    assert inbox.resume_expired() == [] and inbox.begin("s1", "1.2.3.4").paused
+    assert inbox.handoff.resume_expired() == [] and inbox.recorder.begin("s1", "1.2.3.4").paused
     now[0] += 400
-    assert inbox.resume_expired() == [conversation.id] and not inbox.begin("s1", "1.2.3.4").paused
-    assert inbox.for_page("s1") == (True, False)  # shown to the open page; nothing more to wait for
-    assert inbox.page_messages("s1")[-1] == ("notice", "Ada has stepped away; I'm answering again, as Ada's replica.")
+    assert inbox.handoff.resume_expired() == [conversation.id] and not inbox.recorder.begin("s1", "1.2.3.4").paused
+    assert inbox.page.for_page("s1") == (True, False)  # shown to the open page; nothing more to wait for
+    assert inbox.page.page_messages("s1")[-1] == (
+        "notice",
+        "Ada has stepped away; I'm answering again, as Ada's replica.",
+    )
 
 
 def test_a_page_left_open_during_a_handoff_keeps_checking_until_the_replica_is_back(store):
     now = [1_000_000.0]
-    inbox = Inbox(store, "salt", "Ada", RecordingNotifier(), handoff_seconds=1800, clock=lambda: now[0])
-    conversation = inbox.begin("s1", "1.2.3.4")
-    inbox.record(conversation.id, "visitor", "Can I talk to Ada?")
-    inbox.pause(conversation.id)
-    assert inbox.for_page("s1") == (True, True)  # the handoff notice
+    inbox = Conversations.build(store, "salt", "Ada", RecordingNotifier(), handoff_seconds=1800, clock=lambda: now[0])
+    conversation = inbox.recorder.begin("s1", "1.2.3.4")
+    inbox.recorder.record(conversation.id, "visitor", "Can I talk to Ada?")
+    inbox.handoff.pause(conversation.id)
+    assert inbox.page.for_page("s1") == (True, True)  # the handoff notice
     now[0] += 1790  # the visitor's last message is almost 30 minutes old: the page would stop here
-    assert inbox.for_page("s1") == (False, True)  # but the owner has the conversation: it goes on
+    assert inbox.page.for_page("s1") == (False, True)  # but the owner has the conversation: it goes on
     now[0] += 70
-    assert inbox.resume_expired() == [conversation.id]
-    assert inbox.for_page("s1") == (True, False)  # the "stepped away" notice reaches the page
-    assert inbox.page_messages("s1")[-1][0] == "notice" and "stepped away" in inbox.page_messages("s1")[-1][1]
+    assert inbox.handoff.resume_expired() == [conversation.id]
+    assert inbox.page.for_page("s1") == (True, False)  # the "stepped away" notice reaches the page
+    assert inbox.page.page_messages("s1")[-1][0] == "notice" and "stepped away" in inbox.page.page_messages("s1")[-1][1]
 
 
 # --- buttons ---------------------------------------------------------------------------------------
@@ -265,50 +278,52 @@ def test_buttons_act_only_in_the_owners_chat_and_every_press_is_answered(app, fa
         "This button only works in its owner's chat.",
         "Unknown button.",
     ]
-    assert app.store.read("SELECT status FROM leads")[0]["status"] == "new"
+    assert app.store.leads.all()[0]["status"] == "new"
 
 
 # --- the daily digest ------------------------------------------------------------------------------
 
 
-def test_the_daily_digest_is_sent_once_a_day_even_across_restarts(store):
+def test_the_daily_digest_is_sent_once_a_day_even_across_restarts(tmp_path, database_url):
     yesterday = datetime(2026, 11, 29, 15, tzinfo=timezone.utc).timestamp()
-    inbox = Inbox(store, "salt", "Ada", RecordingNotifier(), clock=lambda: yesterday)
+    store = Store(tmp_path / "digest" / "replica.sqlite3", database_url=database_url, clock=lambda: yesterday)
+    inbox = Conversations.build(store, "salt", "Ada", RecordingNotifier(), clock=lambda: yesterday)
     for n, text in enumerate(["What is your rate?", "what is your rate", "Do you do dbt?", "Hi"]):
-        conversation = inbox.begin(f"s{n}", "1.2.3.4")
-        inbox.record(conversation.id, "visitor", text)
-        inbox.record(conversation.id, "replica", "…", model_calls=2)
-    store.write(
-        lambda db: db.execute(
-            "INSERT INTO leads (email, name, notes, session, created_at) VALUES ('a@example.org', '', '', 's0', ?)",
-            ("2026-11-29T15:00:00+00:00",),
-        )
-    )
+        conversation = inbox.recorder.begin(f"s{n}", "1.2.3.4")
+        inbox.recorder.record(conversation.id, "visitor", text)
+        inbox.recorder.record(conversation.id, "replica", "…", model_calls=2)
+    store.leads.record("a@example.org", "", "", Alert("lead", "New lead", (("Email", "a@example.org"),), "s0").entry())
 
     def housekeeper():
         now = datetime(2026, 11, 30, 9, 5, tzinfo=timezone.utc)
-        return Housekeeper(store, inbox, RecordingNotifier(), 90, digest_hour_utc=8, daily_budget=1000, now=lambda: now)
+        return Housekeeper(
+            store, inbox.recorder, inbox.handoff, RecordingNotifier(), 90, 8, daily_budget=1000, now=lambda: now
+        )
 
     for _ in range(2):  # a restart: a second housekeeper on the same database
         keeper = housekeeper().start()
-        assert wait_until(lambda: store.get_state(DIGEST_KEY) == "2026-11-29")
+        assert wait_until(lambda: store.state.get(DIGEST_KEY) == "2026-11-29")
         time.sleep(0.2)
         keeper.close()
-    [digest] = [row for row in store.read("SELECT kind, alert FROM outbox") if row["kind"] == "digest"]
-    fields = dict(json.loads(digest["alert"])["fields"])
+    [digest] = store.outbox.payloads("digest")
+    store.close()
+    fields = dict(json.loads(digest)["fields"])
     assert fields["Conversations"] == "4" and fields["Visitor messages"] == "4" and fields["Leads"] == "1"
     assert fields["Model calls"] == "8 of 1000 a day"
     assert fields["Most asked"].startswith("2× what is your rate")
 
 
 def test_no_digest_before_its_hour_or_without_the_setting(store):
-    inbox = Inbox(store, "salt", "Ada", RecordingNotifier())
+    inbox = Conversations.build(store, "salt", "Ada", RecordingNotifier())
     early = datetime(2026, 11, 30, 7, 59, tzinfo=timezone.utc)
     for hour in (8, None):
-        keeper = Housekeeper(store, inbox, RecordingNotifier(), 90, hour, 1000, now=lambda: early).start()
+        keeper = Housekeeper(
+            store, inbox.recorder, inbox.handoff, RecordingNotifier(), 90, hour, 1000, now=lambda: early
+        )
+        keeper.start()
         time.sleep(0.3)
         keeper.close()
-    assert store.read("SELECT COUNT(*) AS n FROM outbox")[0]["n"] == 0
+    assert store.outbox.kinds() == []
 
 
 def test_digest_hour_is_read_and_checked(tmp_path):
@@ -334,17 +349,17 @@ def test_the_alert_for_a_forwarded_message_is_quoted_and_has_its_button(app, fak
 
 def test_the_page_stops_checking_after_30_minutes_without_activity(store):
     now = [1_000_000.0]
-    inbox = Inbox(store, "salt", "Ada", RecordingNotifier(), clock=lambda: now[0])
-    assert inbox.for_page("new-page") == (False, True)  # no conversation yet: keeps checking
-    conversation = inbox.begin("s1", "1.2.3.4")
-    inbox.record(conversation.id, "visitor", "Hi")
+    inbox = Conversations.build(store, "salt", "Ada", RecordingNotifier(), clock=lambda: now[0])
+    assert inbox.page.for_page("new-page") == (False, True)  # no conversation yet: keeps checking
+    conversation = inbox.recorder.begin("s1", "1.2.3.4")
+    inbox.recorder.record(conversation.id, "visitor", "Hi")
     now[0] += 29 * 60
-    assert inbox.for_page("s1") == (False, True)
+    assert inbox.page.for_page("s1") == (False, True)
     now[0] += 2 * 60
-    assert inbox.for_page("s1") == (False, False)
-    inbox.say(conversation.id, "Still there?")  # the owner's words are activity too
-    assert inbox.for_page("s1") == (True, True)
-    assert inbox.page_messages("s1") == [("visitor", "Hi"), ("owner", "Still there?")]
+    assert inbox.page.for_page("s1") == (False, False)
+    inbox.handoff.say(conversation.id, "Still there?")  # the owner's words are activity too
+    assert inbox.page.for_page("s1") == (True, True)
+    assert inbox.page.page_messages("s1") == [("visitor", "Hi"), ("owner", "Still there?")]
 
 
 def test_replying_to_a_transcript_writes_to_that_visitor(app, fake_openai, fake_telegram):
@@ -355,24 +370,24 @@ def test_replying_to_a_transcript_writes_to_that_visitor(app, fake_openai, fake_
     transcript = fake_telegram.delivered[before]
     fake_telegram.push("It's Ada here.", reply_to=transcript.message_id)
     assert wait_until(lambda: "Saved in conversation #1" in last_sent(fake_telegram))
-    assert [r["text"] for r in app.store.read("SELECT text FROM messages WHERE role = 'owner'")] == ["It's Ada here."]
+    assert said_by(app, "owner") == ["It's Ada here."]
 
 
 def test_retention_also_clears_forwarded_messages_from_the_outbox(store):
     now = [1_000_000.0]
-    inbox = Inbox(store, "salt", "Ada", RecordingNotifier(), clock=lambda: now[0])
-    conversation = inbox.begin("s1", "1.2.3.4")
-    inbox.record(conversation.id, "visitor", "Hi")
-    inbox.pause(conversation.id)
-    inbox.pass_to_owner(conversation, "My phone number is 555-0100")  # forwarded: an outbox row of visitor text
+    inbox = Conversations.build(store, "salt", "Ada", RecordingNotifier(), clock=lambda: now[0])
+    conversation = inbox.recorder.begin("s1", "1.2.3.4")
+    inbox.recorder.record(conversation.id, "visitor", "Hi")
+    inbox.handoff.pause(conversation.id)
+    inbox.handoff.pass_to_owner(conversation, "My phone number is 555-0100")  # forwarded: an outbox row of visitor text
     lead = Alert("lead", "New lead", (("Email", "ada@example.org"),), "s1", conversation=conversation.id)
-    store.record_lead("ada@example.org", "Ada", "Hiring", lead)
-    for pending in iter(store.next_alert, None):
-        store.mark_sent(pending.id, 100 + pending.id)
-    store.link_message(555, conversation.id)
-    kinds = lambda: sorted(row["kind"] for row in store.read("SELECT kind FROM outbox"))  # noqa: E731
+    store.leads.record("ada@example.org", "Ada", "Hiring", lead.entry())
+    for pending in iter(store.outbox.next, None):
+        store.outbox.mark_sent(pending.id, 100 + pending.id)
+    store.outbox.link(555, conversation.id)
+    kinds = lambda: sorted(store.outbox.kinds())  # noqa: E731
     assert kinds() == ["lead", "visitor"]
     now[0] += 91 * 86400
-    assert inbox.delete_older_than(90) == 1
+    assert inbox.recorder.delete_older_than(90) == 1
     assert kinds() == ["lead"]  # the lead is the owner's record; the visitor's forwarded words are gone
-    assert store.conversation_for_alert(555) is None and store.leads()[0]["email"] == "ada@example.org"
+    assert store.outbox.conversation_of(555) is None and store.leads.all()[0]["email"] == "ada@example.org"

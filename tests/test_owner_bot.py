@@ -118,7 +118,7 @@ def test_commands_are_registered_and_other_messages_get_a_hint(start_app, settin
 def test_a_long_lead_list_fits_one_telegram_message(start_app, settings, fake_telegram):
     app = start_app(settings)
     for n in range(20):
-        app.store.record_lead(f"lead{n}@example.org", "N" * 50, "x" * 400, _lead_alert(n))
+        app.store.leads.record(f"lead{n}@example.org", "N" * 50, "x" * 400, _lead_alert(n).entry())
     fake_telegram.push("/leads")
     assert wait_until(lambda: any("Recent leads" in t for t in fake_telegram.sent_texts()), timeout=15)
     listing = next(t for t in fake_telegram.sent_texts() if "Recent leads" in t)

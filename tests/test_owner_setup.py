@@ -188,7 +188,7 @@ def test_doctor_warns_about_what_works_but_needs_a_look(owner_folder, fake_opena
     (owner_folder / "knowledge" / "broken.pdf").write_bytes(b"%PDF-1.4 not really")
     (owner_folder / "knowledge" / "big.md").write_text("Project notes. " * 3000)
     store = Store(owner_folder / "data" / "replica.sqlite3")
-    store.record_lead("a@example.org", "", "", Alert("lead", "New lead", (("Email", "a@example.org"),), "s1"))
+    store.leads.record("a@example.org", "", "", Alert("lead", "New lead", (("Email", "a@example.org"),), "s1").entry())
     store.close()
     done, lines = doctor(
         owner_folder, fake_openai, fake_telegram, OWNER_NAME="", SPACE_ID="ada/replica", KNOWLEDGE_BUDGET_CHARS="24000"
@@ -207,7 +207,7 @@ def test_doctor_warns_about_what_works_but_needs_a_look(owner_folder, fake_opena
 
 def test_an_unreachable_telegram_is_said_once_and_its_recovery_too(store, fake_telegram, caplog):
     client = TelegramClient("http://127.0.0.1:9", fake_telegram.token, fake_telegram.chat_id, timeout=(0.5, 1))
-    store.record_lead("a@example.org", "", "", Alert("lead", "New lead", (("Email", "a@example.org"),), "s1"))
+    store.leads.record("a@example.org", "", "", Alert("lead", "New lead", (("Email", "a@example.org"),), "s1").entry())
     sender = OutboxSender(store, client, min_interval=0.05, base_delay=0.05, max_delay=0.2, unreachable_warning_after=1)
     with caplog.at_level(logging.WARNING):
         sender.start()

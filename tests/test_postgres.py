@@ -15,7 +15,8 @@ from gradio_client import Client
 
 from replica.alerts import Alert
 from replica.alerts.sender import OutboxSender
-from replica.storage.store import MIGRATIONS, Store
+from replica.storage import Store
+from replica.storage.migrations import MIGRATIONS, applied
 from replica.telegram.client import TelegramClient
 from tests.conftest import fresh_postgres_database, run_app
 from tests.fakes.openai_server import call, say
@@ -39,8 +40,9 @@ def test_the_app_runs_on_postgres_unchanged(postgres_url, start_app, settings, f
     [alert] = fake_telegram.wait_for(1)
     assert "pg@example.org" in alert.text and "Conversation: #1" in alert.text
     assert not (tmp_path / "instance-disk" / "replica.sqlite3").exists()  # nothing kept on the instance's disk
-    keys = [row["key"] for row in app.store.read("SELECT key FROM usage_events")]
-    assert keys == ["address:" + app.inbox.address_hash("127.0.0.1")]  # a salted hash, never the address
+    assert app.store.usage.keys() == [
+        "address:" + app.conversations.recorder.address_hash("127.0.0.1")
+    ]  # a salted hash, never the address
     done = run_app("export", "leads", DATABASE_URL=postgres_url, DATA_DIR=str(tmp_path / "elsewhere"))
     rows = list(csv.DictReader(io.StringIO(done.stdout)))
     assert [(r["email"], r["alert_status"]) for r in rows] == [("pg@example.org", "sent")]
@@ -61,7 +63,7 @@ def test_two_instances_starting_at_once_migrate_once(postgres_url, tmp_path):
     for thread in threads:
         thread.join()
     assert errors == [] and len(stores) == 2
-    assert stores[0].read("SELECT version FROM schema_version") == [{"version": len(MIGRATIONS)}]
+    assert applied(stores[0].db) == [(m.number, m.name) for m in MIGRATIONS]
     for store in stores:
         store.close()
 
@@ -69,7 +71,7 @@ def test_two_instances_starting_at_once_migrate_once(postgres_url, tmp_path):
 def test_two_instances_deliver_every_alert_exactly_once_at_one_shared_pace(postgres_url, fake_telegram, tmp_path):
     stores = [Store(tmp_path / f"i{n}" / "x.sqlite3", database_url=postgres_url) for n in range(2)]
     for n in range(12):
-        stores[0].record_lead(f"v{n}@example.org", "", "", lead(n))
+        stores[0].leads.record(f"v{n}@example.org", "", "", lead(n).entry())
     senders = [
         OutboxSender(store, TelegramClient(fake_telegram.url, fake_telegram.token, fake_telegram.chat_id), 0.1, 0.1)
         for store in stores
@@ -91,11 +93,11 @@ def test_two_instances_deliver_every_alert_exactly_once_at_one_shared_pace(postg
 
 
 def test_an_alert_claimed_by_an_instance_that_died_is_sent_after_its_lease(store, fake_telegram):
-    store.record_lead("v1@example.org", "", "", lead(1))
-    pending = store.next_alert()
-    store.lease_seconds = 1.0
-    assert store.claim(pending.id, min_interval=0) == 0.0  # claimed, then the instance died
-    assert store.next_alert() is None and store.claim(pending.id, min_interval=0) > 0  # leased: not anyone's
+    store.leads.record("v1@example.org", "", "", lead(1).entry())
+    pending = store.outbox.next()
+    store.outbox.lease_seconds = 1.0
+    assert store.outbox.claim(pending.id, min_interval=0) == 0.0  # claimed, then the instance died
+    assert store.outbox.next() is None and store.outbox.claim(pending.id, min_interval=0) > 0  # leased: not anyone's
     sender = OutboxSender(
         store, TelegramClient(fake_telegram.url, fake_telegram.token, fake_telegram.chat_id), 0.05, 0.1, idle_poll=0.2
     ).start()

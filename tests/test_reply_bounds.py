@@ -12,7 +12,7 @@ from dataclasses import replace
 import pytest
 from gradio_client import Client
 
-from replica.chat import replica as agent_module
+from replica import wording
 from replica.chat.limits import UsageLimits
 from replica.chat.replica import Visitor
 from tests.fakes.openai_server import call, fail, say
@@ -40,7 +40,7 @@ def test_three_endless_streams_end_at_the_deadline_and_a_fourth_visitor_is_answe
         fourth = pool.submit(timed, ask, clients[3], "hello")
         for future in stuck:
             answer, seconds = future.result(timeout=30)
-            assert answer.startswith("Still thinking.") and answer.endswith(agent_module.TOO_SLOW)
+            assert answer.startswith("Still thinking.") and answer.endswith(wording.TOO_SLOW)
             assert seconds < 4.5
         answer, seconds = fourth.result(timeout=30)
     assert answer == "Answered." and seconds < 6
@@ -54,13 +54,13 @@ def test_a_provider_that_never_answers_is_given_up_at_the_deadline_despite_sdk_r
     fake_openai.default = say("too late", delay=3600)
     replica = make_replica(reply_deadline_seconds=1.5, timeout=60, max_retries=2)
     answer, seconds = timed(replica.reply, "Hello?", [], Visitor("s1"))
-    assert answer == agent_module.TOO_SLOW and seconds < 2.5
+    assert answer == wording.TOO_SLOW and seconds < 2.5
 
 
 def test_a_trickling_stream_gives_what_streamed_so_far_plus_an_apology(fake_openai, make_replica):
     fake_openai.default = say("word " * 100, pieces=100, piece_delay=0.1)  # a token every 0.1 s, for 10 s
     answer, seconds = timed(make_replica(reply_deadline_seconds=1.5).reply, "Tell me", [], Visitor("s1"))
-    assert answer.startswith("word word") and answer.endswith(agent_module.TOO_SLOW) and seconds < 2.5
+    assert answer.startswith("word word") and answer.endswith(wording.TOO_SLOW) and seconds < 2.5
 
 
 def test_max_tokens_is_sent_with_every_call(start_app, settings, fake_openai):
@@ -88,7 +88,7 @@ def test_the_no_answer_apology_leaves_a_warning_naming_its_cause(fake_openai, ma
     fake_openai.default = say("")
     with caplog.at_level(logging.WARNING):
         answer = make_replica().reply("Hi", [], Visitor("s1"))
-    assert answer == agent_module.NO_ANSWER and fake_openai.calls == 2
+    assert answer == wording.NO_ANSWER and fake_openai.calls == 2
     assert "no-answer apology: the model returned an empty reply twice" in caplog.text
 
 
@@ -98,7 +98,7 @@ def test_a_stream_cut_mid_way_ends_with_a_notice_and_a_warning(fake_openai, make
     with caplog.at_level(logging.WARNING):
         answer = make_replica().reply("Where did you work?", [], Visitor("s1"))
     if stream.get("cut"):
-        assert answer == f"I worked at Babb\n\n{agent_module.CUT_OFF}"
+        assert answer == f"I worked at Babb\n\n{wording.CUT_OFF}"
         assert "ended without a finish reason" in caplog.text
     else:  # a whole answer gets no notice
         assert answer == "I worked at Babb" and "finish reason" not in caplog.text
@@ -106,35 +106,35 @@ def test_a_stream_cut_mid_way_ends_with_a_notice_and_a_warning(fake_openai, make
 
 def test_a_reply_cut_at_the_token_limit_says_so(fake_openai, make_replica):
     fake_openai.script(say("I worked at Babbage & Co for", finish="length"))
-    assert make_replica().reply("Where?", [], Visitor("s1")).endswith(agent_module.CUT_OFF)
+    assert make_replica().reply("Where?", [], Visitor("s1")).endswith(wording.CUT_OFF)
 
 
 def test_tools_asked_for_on_the_last_turn_after_a_lead_give_fitting_words(fake_openai, notifier, make_replica):
     lead = call(("gather_user_details", {"email": "ada@example.org", "notes": "Role"}))
     fake_openai.script(lead, lead)  # the second ignores tool_choice="none" and repeats the call
     answer = make_replica().reply("ada@example.org", [], Visitor("s1"))
-    assert answer == agent_module.LEAD_PASSED_ON and len(notifier.alerts) == 1
+    assert answer == wording.LEAD_PASSED_ON and len(notifier.alerts) == 1
 
 
 def test_the_same_question_asked_again_by_the_same_visitor_is_stored_and_alerted_once(
     fake_openai, notifier, store, make_replica
 ):
     replica = make_replica()
-    for wording in ("What is your salary?", "what is your  salary"):
-        fake_openai.script(call(("inform_unknown", {"question": wording})), say("I'll ask."))
-        replica.reply(wording, [], Visitor("s1"))
-    assert len(store.questions()) == 1 and len(notifier.alerts) == 1
+    for asked in ("What is your salary?", "what is your  salary"):
+        fake_openai.script(call(("inform_unknown", {"question": asked})), say("I'll ask."))
+        replica.reply(asked, [], Visitor("s1"))
+    assert len(store.questions.all()) == 1 and len(notifier.alerts) == 1
     fake_openai.script(call(("inform_unknown", {"question": "What is your salary?"})), say("I'll ask."))
     replica.reply("What is your salary?", [], Visitor("another visitor"))
-    assert len(store.questions()) == 2
+    assert len(store.questions.all()) == 2
 
 
 def test_a_lead_in_the_message_is_kept_when_the_model_is_down(fake_openai, notifier, store, make_replica):
     fake_openai.default = fail(500)
     message = "Hi, I'm hiring for a data role; reach me at grace@example.org."
     answer = make_replica(max_retries=0).reply(message, [], Visitor("s1"))
-    assert answer == f"{agent_module.MODEL_FAILED} {agent_module.LEAD_KEPT}"
-    [lead] = store.leads()
+    assert answer == f"{wording.MODEL_FAILED} {wording.LEAD_KEPT}"
+    [lead] = store.leads.all()
     assert lead["email"] == "grace@example.org" and message in lead["notes"]
     assert [a.kind for a in notifier.alerts] == ["lead"]
 
@@ -142,15 +142,13 @@ def test_a_lead_in_the_message_is_kept_when_the_model_is_down(fake_openai, notif
 def test_a_lead_is_kept_past_the_deadline_and_when_the_day_budget_is_spent(fake_openai, store, make_replica):
     fake_openai.default = say("late", delay=3600)
     slow = make_replica(reply_deadline_seconds=1)
-    assert slow.reply("Email me: a@example.org", [], Visitor("s1")).endswith(agent_module.LEAD_KEPT)
+    assert slow.reply("Email me: a@example.org", [], Visitor("s1")).endswith(wording.LEAD_KEPT)
     spent = make_replica(limits=UsageLimits.build(10, 10, 0))
-    assert spent.reply("b@example.org please", [], Visitor("s2")) == (
-        f"{agent_module.DAILY_LIMIT} {agent_module.LEAD_KEPT}"
-    )
-    assert sorted(row["email"] for row in store.leads()) == ["a@example.org", "b@example.org"]
+    assert spent.reply("b@example.org please", [], Visitor("s2")) == (f"{wording.DAILY_LIMIT} {wording.LEAD_KEPT}")
+    assert sorted(row["email"] for row in store.leads.all()) == ["a@example.org", "b@example.org"]
 
 
 def test_no_lead_is_invented_from_a_message_without_a_valid_address(fake_openai, store, make_replica):
     fake_openai.default = fail(500)
     answer = make_replica(max_retries=0).reply("write to me at grace@localhost", [], Visitor("s1"))
-    assert answer == agent_module.MODEL_FAILED and store.leads() == []
+    assert answer == wording.MODEL_FAILED and store.leads.all() == []

@@ -64,10 +64,10 @@ def test_exact_names_and_codes_are_found_in_a_large_folder(tmp_path):
 def test_learned_answers_are_knowledge_when_retrieval_is_on(start_app, settings, fake_openai, big_folder):
     folder, _ = big_folder
     app = start_app(replace(settings, knowledge_dir=folder))
-    app.store.record_question(
-        "Favourite opera?", Alert("question", "Unanswered question", (("Question", "Favourite opera?"),), "s")
+    app.store.questions.record(
+        "Favourite opera?", Alert("question", "Unanswered question", (("Question", "Favourite opera?"),), "s").entry()
     )
-    app.store.learn_answer(app.store.open_questions()[0]["id"], "Tosca.")
+    app.store.answers.learn(app.store.questions.in_status()[0]["id"], "Tosca.")
     Client(app.demo.local_url, verbose=False).predict("What opera do you like?", api_name="/chat")
     assert "Q: Favourite opera?\nA: Tosca." in fake_openai.requests[0]["messages"][0]["content"]
 

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import threading
 from dataclasses import replace
+from datetime import datetime, timezone
+
+import pytest
 
 from replica.alerts import Alert
-from replica.storage.store import MIGRATIONS, Recorded, Store
+from replica.storage import Recorded, Store
+from replica.storage.migrations import MIGRATIONS, applied
 
 
 def alert(kind="lead", session="s1", email="a@example.org"):
@@ -14,76 +18,83 @@ def alert(kind="lead", session="s1", email="a@example.org"):
 
 
 def test_lead_and_its_alert_are_stored_together_once(store):
-    assert store.record_lead("a@example.org", "Ada", "hi", alert()) is Recorded.ALERTED
-    assert store.record_lead("a@example.org", "Ada", "hi again", alert()) is Recorded.DUPLICATE
-    assert [row["notes"] for row in store.leads()] == ["hi"]
-    pending = store.next_alert()
-    assert pending.alert == replace(alert(), ref=1) and store.next_alert().id == pending.id  # "New lead #1"
+    assert store.leads.record("a@example.org", "Ada", "hi", alert().entry()) is Recorded.ALERTED
+    assert store.leads.record("a@example.org", "Ada", "hi again", alert().entry()) is Recorded.DUPLICATE
+    assert [row["notes"] for row in store.leads.all()] == ["hi"]
+    pending = store.outbox.next()
+    assert Alert.from_pending(pending) == replace(alert(), ref=1) and store.outbox.next().id == pending.id  # #1
 
 
 def test_the_same_email_from_another_visitor_is_a_new_lead(store):
-    store.record_lead("a@example.org", "Ada", "hi", alert(session="s1"))
-    assert store.record_lead("a@example.org", "Ada", "hi", alert(session="s2")) is Recorded.ALERTED
+    store.leads.record("a@example.org", "Ada", "hi", alert(session="s1").entry())
+    assert store.leads.record("a@example.org", "Ada", "hi", alert(session="s2").entry()) is Recorded.ALERTED
 
 
 def test_caps_count_per_visitor_and_per_kind(store):
-    outcomes = [store.record_lead(f"{n}@example.org", "", "", alert(email=f"{n}@example.org")) for n in range(5)]
+    outcomes = [
+        store.leads.record(f"{n}@example.org", "", "", alert(email=f"{n}@example.org").entry()) for n in range(5)
+    ]
     assert outcomes == [Recorded.ALERTED] * 3 + [Recorded.CAPPED] * 2
-    assert store.record_question("q?", alert("question")) is Recorded.ALERTED
-    assert store.record_lead("x@example.org", "", "", alert(session="other", email="x@example.org")) is Recorded.ALERTED
-    assert [row["alert_status"] for row in store.leads()] == ["pending"] * 3 + ["capped"] * 2 + ["pending"]
+    assert store.questions.record("q?", alert("question").entry()) is Recorded.ALERTED
+    assert (
+        store.leads.record("x@example.org", "", "", alert(session="other", email="x@example.org").entry())
+        is Recorded.ALERTED
+    )
+    assert [row["alert_status"] for row in store.leads.all()] == ["pending"] * 3 + ["capped"] * 2 + ["pending"]
 
 
 def test_pending_alerts_survive_reopening_and_sent_ones_do_not_return(tmp_path):
     path = tmp_path / "db.sqlite3"
     first = Store(path)
-    first.record_lead("a@example.org", "", "", alert(email="a@example.org"))
-    first.record_lead("b@example.org", "", "", alert(email="b@example.org"))
-    first.mark_sent(first.next_alert().id)
+    first.leads.record("a@example.org", "", "", alert(email="a@example.org").entry())
+    first.leads.record("b@example.org", "", "", alert(email="b@example.org").entry())
+    first.outbox.mark_sent(first.outbox.next().id)
     first.close()
     again = Store(path)
-    assert dict(again.next_alert().alert.fields)["Email"] == "b@example.org"
+    assert dict(Alert.from_pending(again.outbox.next()).fields)["Email"] == "b@example.org"
     assert again.db.execute_raw("PRAGMA journal_mode")[0][0] == "wal"
-    assert again.db.execute_raw("PRAGMA user_version")[0][0] == len(MIGRATIONS)
+    assert applied(again.db) == [(m.number, m.name) for m in MIGRATIONS]
     again.close()
 
 
 def test_failed_and_rescheduled_alerts(store):
-    store.record_lead("a@example.org", "", "", alert())
-    pending = store.next_alert()
-    store.reschedule(pending.id, due_at=pending.due_at + 60, error="HTTP 500")
-    again = store.next_alert()
+    store.leads.record("a@example.org", "", "", alert().entry())
+    pending = store.outbox.next()
+    store.outbox.reschedule(pending.id, due_at=pending.due_at + 60, error="HTTP 500")
+    again = store.outbox.next()
     assert again.attempts == 1 and again.due_at == pending.due_at + 60
-    store.mark_failed(pending.id, "Unauthorized")
-    assert store.next_alert() is None and store.leads()[0]["alert_status"] == "failed"
+    store.outbox.mark_failed(pending.id, "Unauthorized")
+    assert store.outbox.next() is None and store.leads.all()[0]["alert_status"] == "failed"
 
 
 def test_concurrent_writers_lose_nothing(store):
     def write(n):
-        store.record_lead(f"{n}@example.org", "", "", alert(session=f"s{n}", email=f"{n}@example.org"))
-        store.record_question(f"q{n}", alert("question", session=f"s{n}"))
+        store.leads.record(f"{n}@example.org", "", "", alert(session=f"s{n}", email=f"{n}@example.org").entry())
+        store.questions.record(f"q{n}", alert("question", session=f"s{n}").entry())
 
     threads = [threading.Thread(target=write, args=(n,)) for n in range(20)]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
-    assert len(store.leads()) == 20 and len(store.questions()) == 20
-    assert store.read("SELECT COUNT(*) AS n FROM outbox")[0]["n"] == 40
+    assert len(store.leads.all()) == 20 and len(store.questions.all()) == 20
+    assert len(store.outbox.kinds()) == 40
 
 
 def test_small_state_such_as_the_bots_offset_is_kept_and_replaced(store):
-    assert store.get_state("telegram_update_offset") is None
-    store.set_state("telegram_update_offset", "501")
-    store.set_state("telegram_update_offset", "502")
-    assert store.get_state("telegram_update_offset") == "502"
+    assert store.state.get("telegram_update_offset") is None
+    store.state.set("telegram_update_offset", "501")
+    store.state.set("telegram_update_offset", "502")
+    assert store.state.get("telegram_update_offset") == "502"
 
 
 def test_the_same_question_from_the_same_visitor_is_stored_once(store):
     question = Alert("question", "Unanswered question", (("Question", "q"),), "s1")
-    assert store.record_question("What is your salary?", question) is Recorded.ALERTED
-    assert store.record_question("what is your  salary", question) is Recorded.DUPLICATE
-    assert store.record_question("What is your salary?", replace(question, session_id="s2")) is Recorded.ALERTED
+    assert store.questions.record("What is your salary?", question.entry()) is Recorded.ALERTED
+    assert store.questions.record("what is your  salary", question.entry()) is Recorded.DUPLICATE
+    assert (
+        store.questions.record("What is your salary?", replace(question, session_id="s2").entry()) is Recorded.ALERTED
+    )
 
 
 def test_the_sqlite_database_and_its_wal_are_the_owners_only(tmp_path):
@@ -92,7 +103,7 @@ def test_the_sqlite_database_and_its_wal_are_the_owners_only(tmp_path):
     (folder / "replica.sqlite3").touch(mode=0o644)  # made by an earlier version, readable by all
     store = Store(folder / "replica.sqlite3")
     try:
-        store.set_state("k", "v")
+        store.state.set("k", "v")
         files = [folder / name for name in ("replica.sqlite3", "replica.sqlite3-wal", "replica.sqlite3-shm")]
         assert all(path.exists() and path.stat().st_mode & 0o777 == 0o600 for path in files)
     finally:
@@ -102,18 +113,85 @@ def test_the_sqlite_database_and_its_wal_are_the_owners_only(tmp_path):
 def test_usage_is_counted_under_salted_hashes_and_swept_on_a_clock(store, monkeypatch):
     from replica import housekeeping
     from replica.chat.limits import UsageLimits
-    from replica.conversations.inbox import Inbox
+    from replica.conversations import Conversations
     from replica.housekeeping import Housekeeper
     from tests.conftest import RecordingNotifier, wait_until
 
-    inbox = Inbox(store, "salt", "Ada", RecordingNotifier())
-    limits = UsageLimits.shared(store, 10, 10, 10, address_key=inbox.address_hash)
+    inbox = Conversations.build(store, "salt", "Ada", RecordingNotifier())
+    limits = UsageLimits.shared(store, 10, 10, 10, address_key=inbox.recorder.address_hash)
     assert limits.admit_message("s1", "203.0.113.9") and limits.take_model_call()
-    [row] = store.read("SELECT key FROM usage_events")
-    assert row["key"] == "address:" + inbox.address_hash("203.0.113.9") and "203.0.113" not in row["key"]
+    [key] = store.usage.keys()
+    assert key == "address:" + inbox.recorder.address_hash("203.0.113.9") and "203.0.113" not in key
     monkeypatch.setattr(housekeeping, "USAGE_WINDOW_SECONDS", 0.0)  # every count is past its window
-    keeper = Housekeeper(store, inbox, RecordingNotifier(), 90, None, 10, interval=0.05).start()
+    keeper = Housekeeper(store, inbox.recorder, inbox.handoff, RecordingNotifier(), 90, None, 10, interval=0.05).start()
     try:
-        assert wait_until(lambda: store.read("SELECT COUNT(*) AS n FROM usage_events")[0]["n"] == 0)
+        assert wait_until(lambda: store.usage.keys() == [])
     finally:
         keeper.close()
+
+
+def test_a_database_made_by_the_previous_schema_is_migrated_with_its_times(tmp_path, database_url):
+    from replica.storage.database import open_database
+
+    path = tmp_path / "old" / "replica.sqlite3"
+    path.parent.mkdir()
+    old = open_database(path, database_url)  # as the previous version left it: seven migrations, counted, ISO times
+    for migration in MIGRATIONS[:7]:
+        old.write(lambda tx, m=migration: [tx.execute(statement) for statement in m.statements(tx.dialect)])
+    if old.dialect == "sqlite":
+        old.execute_raw("PRAGMA user_version = 7")
+    else:
+        old.write(lambda tx: tx.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)"))
+        old.write(lambda tx: tx.execute("INSERT INTO schema_version (version) VALUES (7)"))
+    then = "2026-11-29T15:00:00+00:00"
+    old.write(
+        lambda tx: [
+            tx.execute(sql, params)
+            for sql, params in [
+                (
+                    "INSERT INTO leads (email, name, notes, session, created_at) VALUES (?, '', '', 's1', ?)",
+                    ("a@x.org", then),
+                ),
+                ("INSERT INTO questions (question, session, created_at) VALUES ('Opera?', 's1', ?)", (then,)),
+                ("INSERT INTO answers (question_id, answer, created_at) VALUES (1, 'Tosca.', ?)", (then,)),
+                (
+                    "INSERT INTO outbox (kind, session, alert, lead_id, status, due_at, created_at, sent_at) "
+                    "VALUES ('lead', 's1', '{}', 1, 'sent', 0, ?, ?)",
+                    (then, then),
+                ),
+            ]
+        ]
+    )
+    old.close()
+    store = Store(path, database_url=database_url)
+    try:
+        assert applied(store.db) == [(m.number, m.name) for m in MIGRATIONS]  # the seven recorded by name, then 8
+        day = datetime(2026, 11, 29, tzinfo=timezone.utc).timestamp()
+        assert store.leads.all()[0]["created_at"] == then and store.leads.count_between(day, day + 86400) == 1
+        assert store.questions.count_between(day, day + 86400) == 1 and store.answers.all()[0]["created_at"] == then
+        assert store.outbox.rows()[0]["sent_at"] == then and store.outbox.rows()[0]["created_at"] == then
+    finally:
+        store.close()
+    again = Store(path, database_url=database_url)  # opening again applies nothing
+    again.close()
+
+
+def test_a_question_mark_or_percent_sign_in_a_literal_is_never_taken_for_a_placeholder(store):
+    from replica.storage.database import psycopg_sql
+
+    assert psycopg_sql("SELECT '?', 'it''s ? 5%', \"a?b\" WHERE x = ?") == (
+        "SELECT '?', 'it''s ? 5%%', \"a?b\" WHERE x = %s"
+    )
+    [row] = store.db.read("SELECT 'why?' AS literal, 'it''s 5%' AS percent, ? AS value", (7,))
+    assert (row["literal"], row["percent"], row["value"]) == ("why?", "it's 5%", 7)
+
+
+def test_a_record_is_never_stored_without_its_alert(store, monkeypatch):
+    def broken(*args, **kwargs):
+        raise RuntimeError("the outbox insert failed")
+
+    monkeypatch.setattr(store.outbox, "queue_in", broken)
+    with pytest.raises(RuntimeError):
+        store.leads.record("a@example.org", "Ada", "hi", alert().entry())
+    monkeypatch.undo()
+    assert store.leads.all() == [] and store.outbox.kinds() == []  # the transaction was rolled back whole

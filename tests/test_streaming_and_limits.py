@@ -10,7 +10,7 @@ from types import SimpleNamespace
 import pytest
 from gradio_client import Client
 
-from replica.chat import replica as agent_module
+from replica import wording
 from replica.chat.limits import DailyBudget, SlidingWindow
 from replica.chat.replica import Visitor, history_messages
 from replica.web.page import client_address
@@ -63,16 +63,14 @@ def test_the_fourth_message_in_an_hour_is_refused_without_a_model_call(start_app
     client = Client(url, verbose=False)
     answers = [client.predict(f"Question {n}", api_name="/chat") for n in range(4)]
     assert fake_openai.calls == 3
-    assert answers[3] == agent_module.TOO_MANY_MESSAGES
-    assert (
-        Client(url, verbose=False).predict("Hello", api_name="/chat") != agent_module.TOO_MANY_MESSAGES
-    )  # a new visitor
+    assert answers[3] == wording.TOO_MANY_MESSAGES
+    assert Client(url, verbose=False).predict("Hello", api_name="/chat") != wording.TOO_MANY_MESSAGES  # a new visitor
 
 
 def test_one_address_is_limited_across_visitor_sessions(start_app, settings, fake_openai):
     url = start_app(replace(settings, address_messages_per_hour=2)).demo.local_url
     answers = [Client(url, verbose=False).predict("Hi", api_name="/chat") for _ in range(3)]
-    assert answers[2] == agent_module.TOO_MANY_MESSAGES and fake_openai.calls == 2
+    assert answers[2] == wording.TOO_MANY_MESSAGES and fake_openai.calls == 2
 
 
 def test_the_daily_model_budget_stops_model_calls(start_app, settings, fake_openai):
@@ -81,8 +79,8 @@ def test_the_daily_model_budget_stops_model_calls(start_app, settings, fake_open
     first = Client(url, verbose=False).predict("One", api_name="/chat")  # a tool round: 2 calls
     second = Client(url, verbose=False).predict("Two", api_name="/chat")  # 1 call
     third = Client(url, verbose=False).predict("Three", api_name="/chat")  # none left
-    assert fake_openai.calls == 3 and agent_module.DAILY_LIMIT not in first + second
-    assert third == agent_module.DAILY_LIMIT
+    assert fake_openai.calls == 3 and wording.DAILY_LIMIT not in first + second
+    assert third == wording.DAILY_LIMIT
 
 
 def test_history_sent_to_the_model_keeps_the_most_recent_turns_within_budget():

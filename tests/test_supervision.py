@@ -14,9 +14,9 @@ import time
 
 import pytest
 
+from replica import wording
 from replica.alerts import Alert
 from replica.alerts.sender import OutboxSender
-from replica.chat import replica as agent_module
 from replica.chat.replica import Visitor
 from replica.owner_bot.bot import OwnerBot
 from replica.storage.store import Store
@@ -27,25 +27,21 @@ from tests.fakes.openai_server import call, say
 
 
 class FlakyStore(Store):
-    """A real store whose named methods fail the next N times, as a full or broken disk makes them."""
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.failures: dict[str, int] = {}
+    """A real store whose named repository methods fail the next N times, as a full or broken disk makes them."""
 
     def fail(self, method: str, times: int = 1) -> None:
-        self.failures[method] = times
+        """Make ``method`` (``"outbox.mark_sent"``: a repository and one of its methods) fail ``times`` times."""
+        repository = getattr(self, method.split(".")[0])
+        real = getattr(repository, method.split(".")[1])
+        left = [times]
 
-    def __getattribute__(self, name):
-        failures = object.__getattribute__(self, "__dict__").get("failures", {})
-        if failures.get(name):
-            failures[name] -= 1
-
-            def broken(*args, **kwargs):
+        def flaky(*args, **kwargs):
+            if left[0] > 0:
+                left[0] -= 1
                 raise sqlite3.OperationalError("database or disk is full")
+            return real(*args, **kwargs)
 
-            return broken
-        return object.__getattribute__(self, name)
+        setattr(repository, method.split(".")[1], flaky)
 
 
 @pytest.fixture
@@ -79,7 +75,7 @@ def lead_alert(email="ada@example.org", session="s1"):
 
 
 def queue_lead(store, email="ada@example.org", session="s1"):
-    store.record_lead(email, "", "Wants to talk", lead_alert(email, session))
+    store.leads.record(email, "", "Wants to talk", lead_alert(email, session).entry())
 
 
 # --- the owner bot ---------------------------------------------------------------------------------
@@ -103,15 +99,17 @@ def test_the_owner_bot_survives_answers_of_every_wrong_shape(flaky_store, client
     assert "not a Bot API object" in caplog.text and "not a list" in caplog.text
     assert "without a usable update_id" in caplog.text
     expected = str(fake_telegram.updates[-1]["update_id"] + 1)  # stored just after the reply is sent
-    assert wait_until(lambda: flaky_store.get_state("telegram_update_offset") == expected)
+    assert wait_until(lambda: flaky_store.state.get("telegram_update_offset") == expected)
 
 
 def test_the_owner_bot_survives_database_errors_and_handles_nothing_twice(
     flaky_store, client, fake_telegram, run, caplog
 ):
-    flaky_store.record_question("Do you like cats?", Alert("question", "Unanswered question", (("Q", "x"),), "s1"))
-    flaky_store.fail("learn_answer")
-    flaky_store.fail("set_state")
+    flaky_store.questions.record(
+        "Do you like cats?", Alert("question", "Unanswered question", (("Q", "x"),), "s1").entry()
+    )
+    flaky_store.fail("answers.learn")
+    flaky_store.fail("state.set")
     with caplog.at_level(logging.WARNING):
         run(OwnerBot(flaky_store, client, poll_seconds=1, base_delay=0.02))
         fake_telegram.push("/answer 1 Yes, two.")
@@ -140,13 +138,13 @@ def test_the_sender_survives_answers_that_are_not_json_or_not_the_documented_sha
         run(start_sender(store, client))
         fake_telegram.wait_for(1)
     assert len(fake_telegram.delivered) == 1 and "not a Bot API object" in caplog.text
-    assert wait_until(lambda: store.leads()[0]["alert_status"] == "sent")
+    assert wait_until(lambda: store.leads.all()[0]["alert_status"] == "sent")
     assert len(fake_telegram.attempts) == 4  # three odd answers, each retried, then the delivery
 
 
 def test_the_sender_survives_database_errors_with_backoff(flaky_store, client, fake_telegram, run, caplog):
     queue_lead(flaky_store)
-    flaky_store.fail("next_alert", times=3)
+    flaky_store.fail("outbox.next", times=3)
     with caplog.at_level(logging.ERROR):
         run(start_sender(flaky_store, client))
         assert len(fake_telegram.wait_for(1)) == 1
@@ -155,10 +153,10 @@ def test_the_sender_survives_database_errors_with_backoff(flaky_store, client, f
 
 def test_an_alert_that_cannot_be_marked_sent_is_not_sent_again(flaky_store, client, fake_telegram, run, caplog):
     queue_lead(flaky_store)
-    flaky_store.fail("mark_sent", times=4)  # about 0.1 + 0.2 + 0.4 + 0.8 s of backoff
+    flaky_store.fail("outbox.mark_sent", times=4)  # about 0.1 + 0.2 + 0.4 + 0.8 s of backoff
     with caplog.at_level(logging.ERROR):
         run(start_sender(flaky_store, client))
-        assert wait_until(lambda: flaky_store.leads()[0]["alert_status"] == "sent", timeout=15)
+        assert wait_until(lambda: flaky_store.leads.all()[0]["alert_status"] == "sent", timeout=15)
     assert len(fake_telegram.delivered) == 1 and len(fake_telegram.attempts) == 1
     assert caplog.text.count("could not be marked sent (OperationalError); not sending it again") == 4
 
@@ -166,12 +164,12 @@ def test_an_alert_that_cannot_be_marked_sent_is_not_sent_again(flaky_store, clie
 def test_message_is_too_long_is_resent_shorter_as_plain_text(store, client, fake_telegram, run):
     fake_telegram.too_long_next = 1
     alert = Alert("lead", "New lead", (("Email", "ada@example.org"), ("Notes", "n" * 4000)), "s1", quoted=("Notes",))
-    store.record_lead("ada@example.org", "", "n" * 4000, alert)
+    store.leads.record("ada@example.org", "", "n" * 4000, alert.entry())
     run(start_sender(store, client))
     [message] = fake_telegram.wait_for(1)
     assert "parse_mode" not in message.payload and utf16_units(message.text) <= 2048
     assert "ada@example.org" in message.text and "[cut:" in message.text
-    assert wait_until(lambda: store.leads()[0]["alert_status"] == "sent")
+    assert wait_until(lambda: store.leads.all()[0]["alert_status"] == "sent")
 
 
 # --- the visitor's side of a full disk -------------------------------------------------------------
@@ -181,10 +179,11 @@ def fill_up(store: Store) -> None:
     """Make the database refuse new records: on SQLite it may grow no further (the next write that needs
     a page fails, "database or disk is full"); on PostgreSQL inserts are no longer permitted."""
     if hasattr(store.db, "execute_raw"):
+        store.db.execute_raw("VACUUM")  # no free pages left for new rows to reuse
         pages = store.db.execute_raw("PRAGMA page_count")[0][0]
         store.db.execute_raw(f"PRAGMA max_page_count = {pages}")
     else:
-        store.write(lambda db: db.execute("REVOKE INSERT ON leads, questions, outbox FROM CURRENT_USER"))
+        store.db.write(lambda tx: tx.execute("REVOKE INSERT ON leads, questions, outbox FROM CURRENT_USER"))
 
 
 @pytest.mark.parametrize(
@@ -208,7 +207,7 @@ def test_a_record_the_full_disk_refuses_is_logged_whole_and_the_visitor_told(
         answer = make_replica().reply("Here you go", [], Visitor("s1"))
     tool_result = fake_openai.requests[1]["messages"][-1]["content"]
     assert tool_result.startswith(f"Error: the {kind} could not be saved")
-    assert answer == f"Thanks!\n\n{agent_module.SAVE_FAILED}"
+    assert answer == f"Thanks!\n\n{wording.SAVE_FAILED}"
     [record] = [r for r in caplog.records if "record of last resort" in r.getMessage()]
     assert record.levelno == logging.ERROR and what in record.getMessage()
     assert json.dumps(tool_call[1][list(tool_call[1])[-1]]) in record.getMessage()  # the long text, whole

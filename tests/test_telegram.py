@@ -26,7 +26,9 @@ def lead(name="Ada", notes="Wants to talk", email="ada@example.org", session="s-
 
 def queue_lead(store, sender=None, **fields):
     alert = lead(**fields)
-    store.record_lead(dict(alert.fields)["Email"], dict(alert.fields)["Name"], dict(alert.fields)["Notes"], alert)
+    store.leads.record(
+        dict(alert.fields)["Email"], dict(alert.fields)["Name"], dict(alert.fields)["Notes"], alert.entry()
+    )
     if sender:
         sender.notify(alert)
     return alert
@@ -70,7 +72,7 @@ def test_long_alert_is_cut_to_telegrams_limit_with_a_visible_marker(fake_telegra
         and "[cut:" in message.text
         and "ada@example.org" in message.text
     )
-    assert store.leads()[0]["notes"] == notes  # the full text stays in the store
+    assert store.leads.all()[0]["notes"] == notes  # the full text stays in the store
 
 
 def test_three_server_errors_then_success_delivers_once(fake_telegram, store, start_sender):
@@ -79,7 +81,7 @@ def test_three_server_errors_then_success_delivers_once(fake_telegram, store, st
     fake_telegram.wait_for(1)
     time.sleep(0.3)
     assert [status for _, status in fake_telegram.attempts] == [500, 500, 500, 200]
-    assert len(fake_telegram.delivered) == 1 and store.leads()[0]["alert_status"] == "sent"
+    assert len(fake_telegram.delivered) == 1 and store.leads.all()[0]["alert_status"] == "sent"
     gaps = [b[0] - a[0] for a, b in zip(fake_telegram.attempts, fake_telegram.attempts[1:])]
     assert gaps[0] >= 0.1 and gaps[1] >= 0.2 and gaps[2] >= 0.4  # exponential backoff
 
@@ -87,12 +89,12 @@ def test_three_server_errors_then_success_delivers_once(fake_telegram, store, st
 def test_an_ok_answer_without_a_message_is_a_wrong_shape_and_tried_again(fake_telegram, store, start_sender):
     fake_telegram.answer_raw("sendMessage", b'{"ok": true}', b'{"ok": true, "result": {"chat": {"id": 4242}}}')
     question = Alert("question", "Unanswered question", (("Question", "Opera?"),), "s1", quoted=("Question",))
-    store.record_question("Opera?", question)
+    store.questions.record("Opera?", question.entry())
     start_sender()
     [message] = fake_telegram.wait_for(1)
     assert len(fake_telegram.delivered) == 1 and message.message_id > 0
-    assert wait_until(lambda: store.questions()[0]["alert_status"] == "sent")
-    assert store.question_for_alert(message.message_id)["question"] == "Opera?"  # the real message's id kept
+    assert wait_until(lambda: store.questions.all()[0]["alert_status"] == "sent")
+    assert store.questions.for_alert(message.message_id)["question"] == "Opera?"  # the real message's id kept
 
 
 def test_rate_limit_waits_retry_after_before_the_next_try(fake_telegram, store, start_sender):
@@ -124,7 +126,7 @@ def test_bad_token_marks_the_alert_failed_without_spinning(fake_telegram, store,
     queue_lead(store, start_sender(client=wrong))
     time.sleep(0.5)
     assert [status for _, status in fake_telegram.attempts] == [401]
-    assert store.leads()[0]["alert_status"] == "failed"
+    assert store.leads.all()[0]["alert_status"] == "failed"
     assert "WRONG-token-value" not in caplog.text
 
 

@@ -62,7 +62,7 @@ def test_a_generated_secret_is_kept_in_the_database_across_restarts(start_app, s
     start_in_webhook_mode(start_app, settings, secret=None)
     assert fake_telegram.webhook["secret_token"] == first
     store = Store(settings.database_path)
-    assert store.get_state(SECRET_KEY) == first
+    assert store.state.get(SECRET_KEY) == first
     store.close()
 
 

@@ -7,10 +7,11 @@ travels, :mod:`replica.alerts.sender`'s.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 from replica.logs import clip
+from replica.storage.records import OutboxEntry, PendingAlert
 
 QUESTION_TITLE = "Unanswered question"
 # Older outbox rows were written before alerts named their quoted fields.
@@ -53,6 +54,16 @@ class Alert:
                 "conversation": self.conversation,
             }
         )
+
+    def entry(self) -> OutboxEntry:
+        """The alert as the outbox keeps it."""
+        return OutboxEntry(self.kind, self.session_id, self.to_json(), self.conversation)
+
+    @classmethod
+    def from_pending(cls, pending: PendingAlert) -> "Alert":
+        """The alert an outbox row holds, named by the number of the record it is about ("… #12")."""
+        alert = cls.from_json(pending.payload)
+        return replace(alert, ref=pending.ref) if pending.ref else alert
 
     @classmethod
     def from_json(cls, text: str) -> "Alert":

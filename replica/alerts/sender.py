@@ -22,7 +22,7 @@ import time
 
 from replica.alerts.alert import Alert
 from replica.alerts.render import keyboard_for, to_telegram_html, to_telegram_plain
-from replica.storage.store import PendingAlert, Store
+from replica.storage import PendingAlert, Store
 from replica.telegram.client import BLOCKED_HINT, TelegramClient, TelegramError
 from replica.telegram.text import TELEGRAM_LIMIT
 
@@ -105,7 +105,7 @@ class OutboxSender:
         self._retry_records()
         # An alert Telegram accepted but the database has not recorded is never sent again, even once
         # its lease runs out: it is left out until its record is written.
-        pending = self._store.next_alert(skip=self._unrecorded.keys())
+        pending = self._store.outbox.next(skip=self._unrecorded.keys())
         wait = self._idle_poll if pending is None else pending.due_at - time.time()
         if self._unrecorded:
             wait = min(wait, min(retry_at for _, _, retry_at in self._unrecorded.values()) - time.monotonic())
@@ -113,7 +113,7 @@ class OutboxSender:
             self._sleep(max(wait, 0.01))
             return
         # The lease makes the alert this instance's alone; the pace is shared by every instance.
-        wait = self._store.claim(pending.id, self._min_interval)
+        wait = self._store.outbox.claim(pending.id, self._min_interval)
         if wait > 0:
             self._sleep(wait)
             return
@@ -138,21 +138,22 @@ class OutboxSender:
 
     def _deliver(self, pending: PendingAlert) -> None:
         try:
-            message_id = self._send(pending.alert)
+            alert = Alert.from_pending(pending)
+            message_id = self._send(alert)
         except TelegramError as error:
             if not error.is_retryable:
-                self._store.mark_failed(pending.id, str(error))
+                self._store.outbox.mark_failed(pending.id, str(error))
                 log.error(
                     "Telegram refused a %s alert (%s); marked failed: %s",
-                    pending.alert.kind,
+                    alert.kind,
                     error,
-                    pending.alert.log_text(),
+                    alert.log_text(),
                 )
                 return
             if error.is_network:
                 self._note_unreachable(error)
             delay = self._retry_delay(pending.attempts, error)
-            self._store.reschedule(pending.id, time.time() + delay, str(error))
+            self._store.outbox.reschedule(pending.id, time.time() + delay, str(error))
             log.warning("Telegram send failed (%s); retrying alert %d in %.1f s", error, pending.id, delay)
             return
         self._note_reachable()
@@ -166,7 +167,7 @@ class OutboxSender:
             if time.monotonic() < retry_at:
                 continue
             try:
-                self._store.mark_sent(alert_id, message_id)
+                self._store.outbox.mark_sent(alert_id, message_id)
             except Exception as error:
                 delay = self._backoff(failures + 1)
                 self._unrecorded[alert_id] = (message_id, failures + 1, time.monotonic() + delay)

@@ -197,8 +197,8 @@ class UsageLimits:
         an address is counted under ``address_key(address)``."""
         return cls(
             SlidingWindow(visitor_per_hour),
-            SharedWindow(store.take_usage, "address", address_per_hour, key=address_key),
-            SharedBudget(store.take_daily, model_calls_per_day),
+            SharedWindow(store.usage.take, "address", address_per_hour, key=address_key),
+            SharedBudget(store.usage.take_daily, model_calls_per_day),
         )
 
     def admit_message(self, session_id: str, address: str) -> bool:

@@ -20,38 +20,19 @@ from typing import Any, Callable, Iterable, Iterator
 
 import openai
 
+from replica import wording
 from replica.alerts import Notifier
 from replica.chat.deadline import Deadline, DeadlineExceeded, run_until
 from replica.chat.limits import UsageLimits
-from replica.conversations.inbox import NOTICE, REPLICA, VISITOR, Conversation, Inbox
+from replica.conversations import Conversation, Conversations
 from replica.logs import clip
+from replica.storage.records import NOTICE, REPLICA, VISITOR
 from replica.storage.store import Store
 from replica.tools import Outcome, ToolContext, ToolRegistry
 
 log = logging.getLogger(__name__)
 
-NOT_CONFIGURED = (
-    "I'm not connected to a language model yet, so I can't answer. The site owner can fix this by setting "
-    "OPENAI_API_KEY (in the environment, a .env file, or the Space's secrets) and restarting the app."
-)
-MODEL_FAILED = "Sorry, I can't answer right now because my language model is unavailable. Please try again in a minute."
-TOO_SLOW = "Sorry, my language model is taking too long to answer right now. Please try again in a minute."
-BUSY = "Sorry, I'm answering too many people at once right now. Please try again in a minute."
-BLANK_MESSAGE = "Your message looks empty. What would you like to know?"
-TOO_LONG = "That message is too long for me. Please keep it under {limit:,} characters."
-NO_ANSWER = "Sorry, I couldn't put an answer together just now. Could you ask again, perhaps in other words?"
-TOO_MANY_MESSAGES = "You've sent a lot of messages in the last hour. Please take a break and try again a little later."
-DAILY_LIMIT = "I've answered as many questions as I can for today. Please come back tomorrow."
-QUESTION_PASSED_ON = "I don't have an answer to that yet, so I've passed your question on; you'll get a proper answer."
-LEAD_PASSED_ON = "Thank you, I've passed your details on, and you'll hear back soon."
-SAVE_FAILED = (
-    "I'm sorry: I couldn't save what you left me just now, because of a problem on my side. "
-    "Please try again a little later."
-)
-LEAD_KEPT = "I did pass your email address on, though, so you'll hear back."
 OUTAGE_NOTES = "Left while the replica's language model was unavailable. The visitor wrote: {message}"
-NOT_PASSED_ON = "Sorry, your message could not be passed on just now. Please try again in a minute."
-CUT_OFF = "(My answer was cut off there. Ask me to go on if you'd like the rest.)"
 
 # A candidate email address in a visitor's message; email-validator decides whether it is one.
 EMAIL_CANDIDATE = re.compile(r"[^\s<>()\[\],;:\"'@]{1,64}@[^\s<>()\[\],;:\"'@]{1,253}")
@@ -165,7 +146,7 @@ class Replica:
         reply_deadline_seconds: float = 45.0,
         max_reply_tokens: int = 600,
         max_concurrent: int | None = None,
-        inbox: Inbox | None = None,
+        conversations: Conversations | None = None,
     ):
         self.client = client
         self.model = model
@@ -181,7 +162,7 @@ class Replica:
         self.reply_deadline_seconds = reply_deadline_seconds
         self.max_reply_tokens = max_reply_tokens
         self._slots = threading.BoundedSemaphore(max_concurrent) if max_concurrent else None
-        self.inbox = inbox
+        self.conversations = conversations
 
     def reply(self, message: str, history: list[dict[str, Any]], visitor: Visitor) -> str:
         """The complete answer to ``message`` (the last value :meth:`stream_reply` yields)."""
@@ -193,24 +174,26 @@ class Replica:
     def stream_reply(self, message: str, history: list[dict[str, Any]], visitor: Visitor) -> Iterator[str]:
         """Yield the answer to ``message`` so far, each time it grows. Always ends in a sentence; never raises.
 
-        With an inbox, the message and its reply are recorded, and the history the model sees is the
+        With conversations, the message and its reply are recorded, and the history the model sees is the
         conversation as recorded (the owner's own words included), not what the client sent.
         """
         started = time.monotonic()
-        conversation = self.inbox.begin(visitor.session_id, visitor.address) if self.inbox else None
+        recorder = self.conversations.recorder if self.conversations else None
+        conversation = recorder.begin(visitor.session_id, visitor.address) if recorder else None
         if conversation:
-            history = self.inbox.history(conversation.id)
+            history = recorder.history(conversation.id)
             text = message if isinstance(message, str) else ""
-            self.inbox.record(conversation.id, VISITOR, text[: self.max_message_chars + 1])
+            recorder.record(conversation.id, VISITOR, text[: self.max_message_chars + 1])
         run, reply = _Run(), ""
         try:
-            with self.inbox.replying(visitor.session_id) if self.inbox else contextlib.nullcontext():
+            page = self.conversations.page if self.conversations else None
+            with page.replying(visitor.session_id) if page else contextlib.nullcontext():
                 for reply in self._reply(message, history, visitor, conversation, run):
                     yield reply
         finally:  # also when the visitor stops the reply: what they saw is recorded
             if conversation:
                 elapsed_ms = int((time.monotonic() - started) * 1000)
-                self.inbox.record(conversation.id, run.role, reply, tuple(run.tools), run.model_calls, elapsed_ms)
+                recorder.record(conversation.id, run.role, reply, tuple(run.tools), run.model_calls, elapsed_ms)
 
     def _reply(
         self,
@@ -227,18 +210,18 @@ class Replica:
         if conversation and conversation.paused:
             run.role = NOTICE
             try:
-                yield self.inbox.pass_to_owner(conversation, message)
+                yield self.conversations.handoff.pass_to_owner(conversation, message)
             except Exception as error:
                 log.error("Could not pass a message on to the owner (%s)", type(error).__name__, exc_info=True)
-                yield NOT_PASSED_ON
+                yield wording.NOT_PASSED_ON
             return
         if self.client is None:
-            yield NOT_CONFIGURED
+            yield wording.NOT_CONFIGURED
             return
         deadline = Deadline(self.reply_deadline_seconds)
         if self._slots and not self._slots.acquire(timeout=deadline.remaining()):
             log.warning("No free reply slot within the deadline; visitor %s told to try again", visitor.session_id)
-            yield BUSY
+            yield wording.BUSY
             return
         try:
             yield from self._answer(message, history, visitor, deadline, conversation, run)
@@ -249,12 +232,12 @@ class Replica:
     def _refusal(self, message: str, visitor: Visitor) -> str | None:
         """A sentence instead of a model call, when the message or the visitor's usage rules one out."""
         if not isinstance(message, str) or not message.strip():
-            return BLANK_MESSAGE
+            return wording.BLANK_MESSAGE
         if len(message) > self.max_message_chars:
-            return TOO_LONG.format(limit=self.max_message_chars)
+            return wording.TOO_LONG.format(limit=self.max_message_chars)
         if not self.limits.admit_message(visitor.session_id, visitor.address):
             log.warning("Message limit reached for session %s", visitor.session_id)
-            return TOO_MANY_MESSAGES
+            return wording.TOO_MANY_MESSAGES
         return None
 
     def _answer(
@@ -289,20 +272,20 @@ class Replica:
             log.warning(
                 "Reply deadline of %.0f s passed; the visitor gets what streamed so far", self.reply_deadline_seconds
             )
-            apology = TOO_SLOW
+            apology = wording.TOO_SLOW
         except DailyBudgetSpent:
             log.warning("Daily model-call budget spent")
-            apology = DAILY_LIMIT
+            apology = wording.DAILY_LIMIT
         except openai.OpenAIError as exc:
             # The class and status say what failed; the message may quote part of the key, so it stays out.
             log.error("Model call failed: %s (HTTP status %s)", type(exc).__name__, getattr(exc, "status_code", "none"))
-            apology = MODEL_FAILED
+            apology = wording.MODEL_FAILED
         except Exception as exc:  # e.g. the connection dropping mid-stream: still a sentence, never a traceback
             log.error("Unexpected error while talking to the model: %s", type(exc).__name__, exc_info=True)
-            apology = MODEL_FAILED
+            apology = wording.MODEL_FAILED
         if self._keep_lead(message, context):
-            apology = f"{apology} {LEAD_KEPT}"
-        yield _join(shown, apology, SAVE_FAILED if Outcome.SAVE_FAILED in context.outcomes else "")
+            apology = f"{apology} {wording.LEAD_KEPT}"
+        yield _join(shown, apology, wording.SAVE_FAILED if Outcome.SAVE_FAILED in context.outcomes else "")
 
     def _keep_lead(self, message: str, context: ToolContext) -> bool:
         """When the model failed us, store a lead from an email address in the visitor's own words.
@@ -370,7 +353,7 @@ class Replica:
                 log.warning("The model asked for tools on a call sent tool_choice=none; answering without another call")
                 cause = "the model asked for tools on its last turn and wrote no words"
                 break
-        yield _join(self._final_words(words, context, cause), CUT_OFF if cut and words else "")
+        yield _join(self._final_words(words, context, cause), wording.CUT_OFF if cut and words else "")
 
     def _run_tool(self, call: _ToolCall, context: ToolContext, ran: dict[tuple[str, str], str]) -> str:
         key = (call.name, _canonical(call.arguments))
@@ -387,14 +370,14 @@ class Replica:
         outcomes = context.outcomes
         if not words:
             if Outcome.SAVE_FAILED in outcomes:
-                return SAVE_FAILED
+                return wording.SAVE_FAILED
             if Outcome.LEAD_SAVED in outcomes:
-                return LEAD_PASSED_ON
+                return wording.LEAD_PASSED_ON
             if Outcome.QUESTION_SAVED in outcomes:
-                return QUESTION_PASSED_ON
+                return wording.QUESTION_PASSED_ON
             log.warning("The visitor got the no-answer apology: %s", cause)
-            return NO_ANSWER
-        return _join(words, SAVE_FAILED if Outcome.SAVE_FAILED in outcomes else "")
+            return wording.NO_ANSWER
+        return _join(words, wording.SAVE_FAILED if Outcome.SAVE_FAILED in outcomes else "")
 
     @staticmethod
     def _cut_short(reply: _Turn) -> bool:

@@ -190,7 +190,7 @@ def _check_outbox(settings: Settings) -> Iterator[Check]:
     except StoreError:
         return  # the storage check says what is wrong
     try:
-        waiting = store.outbox_summary()
+        waiting = store.outbox.summary()
     finally:
         store.close()
     if waiting.pending:

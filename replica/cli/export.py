@@ -11,7 +11,6 @@ import csv
 import json
 from typing import TextIO
 
-from replica.conversations.inbox import conversation_records
 from replica.storage.store import Store
 
 COLUMNS = {
@@ -34,9 +33,12 @@ def spreadsheet_safe(value: object) -> str:
 
 def export_csv(store: Store, what: str, out: TextIO) -> int:
     """Write ``what`` (a key of ``COLUMNS``) from ``store`` to ``out`` as CSV with a header; return the row count."""
-    rows = {"leads": store.leads, "questions": store.questions, "answers": store.answers, "alerts": store.alerts}[
-        what
-    ]()
+    rows = {
+        "leads": store.leads.all,
+        "questions": store.questions.all,
+        "answers": store.answers.all,
+        "alerts": store.outbox.rows,
+    }[what]()
     writer = csv.writer(out)
     writer.writerow(COLUMNS[what])
     for row in rows:
@@ -47,7 +49,7 @@ def export_csv(store: Store, what: str, out: TextIO) -> int:
 def export_conversations(store: Store, out: TextIO) -> int:
     """Write every conversation to ``out`` as JSON Lines, one conversation per line; return how many."""
     count = 0
-    for count, conversation in enumerate(conversation_records(store), start=1):
+    for count, conversation in enumerate(store.conversations.records(), start=1):
         out.write(json.dumps(conversation, ensure_ascii=False) + "\n")
     return count
 

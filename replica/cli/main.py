@@ -75,6 +75,6 @@ def main(argv: list[str] | None = None) -> int:
         app = create_app(settings)
     except StoreError as exc:
         parser.exit(2, f"Storage error: {exc}\n")
-    log.info("Serving %s's replica with model %s", app.replica.inbox.owner_name, settings.openai_model)
+    log.info("Serving %s's replica with model %s", app.settings.owner_name, settings.openai_model)
     app.serve(server_name=settings.server_name, server_port=port)
     return 0

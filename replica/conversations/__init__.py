@@ -1,1 +1,40 @@
-"""conversations"""
+"""Conversations: recorded (``recorder``), shown live in the visitor's page (``page_channel``), and
+taken over by the owner (``handoff``). :class:`Conversations` holds the three for the wiring."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from replica.alerts import Notifier
+from replica.conversations.handoff import HANDOFF_SECONDS, Handoff
+from replica.conversations.page_channel import PageChannel
+from replica.conversations.recorder import Conversation, Recorder
+from replica.storage import Store
+
+
+@dataclass(frozen=True)
+class Conversations:
+    """The three views of the recorded conversations, sharing one store and clock."""
+
+    recorder: Recorder
+    page: PageChannel
+    handoff: Handoff
+
+    @classmethod
+    def build(
+        cls,
+        store: Store,
+        salt: str,
+        owner_name: str,
+        notifier: Notifier,
+        handoff_seconds: float = HANDOFF_SECONDS,
+        clock=time.time,
+    ) -> "Conversations":
+        """The recorder, the page channel and the handoff over ``store``."""
+        recorder = Recorder(store, salt, owner_name, clock)
+        page = PageChannel(recorder, clock)
+        return cls(recorder, page, Handoff(recorder, page, notifier, handoff_seconds, clock))
+
+
+__all__ = ["Conversation", "Conversations", "Handoff", "PageChannel", "Recorder"]

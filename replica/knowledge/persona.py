@@ -15,7 +15,7 @@ log = logging.getLogger(__name__)
 
 def learned_answers_text(store: Store) -> str:
     """The owner's learned answers as a knowledge section, or an empty string when there are none."""
-    answers = store.answers(active_only=True)
+    answers = store.answers.all(active_only=True)
     if not answers:
         return ""
     pairs = "\n\n".join(f"Q: {row['question']}\nA: {row['answer']}" for row in answers)

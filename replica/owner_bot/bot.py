@@ -144,7 +144,7 @@ class OwnerBot:
     def _poll_once(self) -> None:
         """Fetch the next updates and handle each; any exception is left to :meth:`_run`."""
         if self._offset is None:
-            stored = self._store.get_state(OFFSET_KEY)
+            stored = self._store.state.get(OFFSET_KEY)
             self._offset = int(stored) if stored and stored.isdigit() else 0
         for update in self._client.get_updates(self._offset or None, self._poll_seconds):
             if self._stopping.is_set():
@@ -160,7 +160,7 @@ class OwnerBot:
             except Exception as error:  # one bad update must not stop the bot, nor be retried forever
                 log.error("Could not handle Telegram update %d (%s)", update_id, type(error).__name__, exc_info=True)
             self._offset = update_id + 1
-            self._store.set_state(OFFSET_KEY, str(self._offset))
+            self._store.state.set(OFFSET_KEY, str(self._offset))
 
     def handle(self, update: dict[str, Any]) -> None:
         """Act on one update: only text messages and button presses from the owner's chat are answered."""
@@ -210,7 +210,7 @@ class OwnerBot:
         if not isinstance(replied, dict):
             return None
         message_id = replied.get("message_id")
-        found = self._store.conversation_for_alert(message_id) if type(message_id) is int else None
+        found = self._store.outbox.conversation_of(message_id) if type(message_id) is int else None
         return found or conversation_named_in(replied.get("text"))
 
     def _question_replied_to(self, replied: Any) -> Any:
@@ -220,11 +220,11 @@ class OwnerBot:
         if not isinstance(replied, dict):
             return None
         message_id = replied.get("message_id")
-        question = self._store.question_for_alert(message_id) if type(message_id) is int else None
+        question = self._store.questions.for_alert(message_id) if type(message_id) is int else None
         heading = str(replied.get("text") or "").split("\n", 1)[0]
         match = QUESTION_ALERT.fullmatch(heading.strip())
         if question is None and match:
-            question = self._store.question(int(match.group(1)))
+            question = self._store.questions.get(int(match.group(1)))
         return question
 
     @staticmethod
@@ -239,12 +239,12 @@ class OwnerBot:
         return None
 
     def _learn(self, question_id: int, question: str, answer: str) -> str:
-        answer_id = self._store.learn_answer(question_id, answer)
+        answer_id = self._store.answers.learn(question_id, answer)
         log.info("Learned answer %d to question %d", answer_id, question_id)
         return f"Learned answer #{answer_id} to “{html.escape(one_line(question, 200))}”. Send /forget {answer_id} to withdraw it."
 
     def _leads(self, _: str) -> str:
-        leads = self._store.recent_leads(20)
+        leads = self._store.leads.recent(20)
         if not leads:
             return "No leads yet."
         # Visitor values on one line each, the notes in quotes: a name or note can never add a line.
@@ -256,8 +256,8 @@ class OwnerBot:
         return fit(lines)
 
     def _unanswered(self, _: str) -> str:
-        questions = self._store.open_questions()
-        dismissed = self._store.open_questions(status="dismissed")
+        questions = self._store.questions.in_status()
+        dismissed = self._store.questions.in_status(status="dismissed")
         lines = ["<b>Open questions</b>, oldest first. Reply to a question's alert, or send /answer N your answer:"] + [
             f"<b>{row['id']}.</b> “{html.escape(one_line(row['question'], 300))}” ({row['created_at']})"
             for row in questions
@@ -270,13 +270,13 @@ class OwnerBot:
 
     def _answer_command(self, argument: str) -> str:
         parts = re.fullmatch(r"(\S+)\s+(.*\S.*)", argument, re.S)
-        question = self._store.question(int(parts[1])) if parts and NUMBER.fullmatch(parts[1]) else None
+        question = self._store.questions.get(int(parts[1])) if parts and NUMBER.fullmatch(parts[1]) else None
         if question is None:
             return ANSWER_USAGE
         return self._learn(question["id"], question["question"], parts[2].strip())
 
     def _forget(self, argument: str) -> str:
-        withdrawn = self._store.forget_answer(int(argument)) if NUMBER.fullmatch(argument) else None
+        withdrawn = self._store.answers.forget(int(argument)) if NUMBER.fullmatch(argument) else None
         if withdrawn is None:
             return FORGET_USAGE
         return (

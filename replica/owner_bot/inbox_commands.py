@@ -17,7 +17,8 @@ from typing import Any, Callable
 
 from replica.alerts.alert import QUESTION_TITLE
 from replica.alerts.render import QUOTE_BAR, one_line, quoted_lines
-from replica.conversations.inbox import NOTICE, OWNER, VISITOR, Inbox
+from replica.conversations import Conversations
+from replica.storage.records import NOTICE, OWNER, VISITOR
 from replica.storage.store import Store
 from replica.telegram.client import TelegramClient, TelegramError
 from replica.telegram.text import TELEGRAM_LIMIT, utf16_units
@@ -49,8 +50,12 @@ def _when(epoch: float) -> str:
 class InboxCommands:
     """Answers the owner's inbox commands and button presses, writing only to the owner's chat."""
 
-    def __init__(self, inbox: Inbox, store: Store, client: TelegramClient, confirm_seconds: float = 6.0):
-        self._inbox = inbox
+    def __init__(
+        self, conversations: Conversations, store: Store, client: TelegramClient, confirm_seconds: float = 6.0
+    ):
+        self._recorder = conversations.recorder
+        self._page = conversations.page
+        self._handoff = conversations.handoff
         self._store = store
         self._client = client
         self._confirm_seconds = confirm_seconds
@@ -75,7 +80,7 @@ class InboxCommands:
 
     def recent(self, _: str) -> str:
         """The latest 10 conversations: number, when, first message, size, lead or question."""
-        rows = self._inbox.recent(10)
+        rows = self._recorder.recent(10)
         if not rows:
             return "No conversations yet."
         lines = ["<b>Recent conversations</b>, newest first. /show N reads one:"]
@@ -97,23 +102,21 @@ class InboxCommands:
     def send_transcript(self, number: int) -> str:
         """Send the transcript of conversation ``number``: as messages when it fits in a few, else as one
         ``.txt`` document (a long conversation never floods the chat). Return a line to send after it."""
-        conversation = self._inbox.conversation(number)
+        conversation = self._recorder.conversation(number)
         if conversation is None:
             return f"There is no conversation #{number}."
-        rows = self._inbox.transcript(number)
+        rows = self._recorder.transcript(number)
         started = _when(conversation["started_at"])
         parts = _pack([line for row in rows for line in transcript_lines(row, html_style=True)] or ["(no messages)"])
         if len(parts) <= MAX_TRANSCRIPT_MESSAGES:
             for index, part in enumerate(parts, start=1):
                 heading = f"<b>Conversation #{number}</b> · part {index} of {len(parts)} · started {started}"
-                self._store.link_message(self._client.send_message(f"{heading}\n{part}", parse_mode="HTML"), number)
+                self._store.outbox.link(self._client.send_message(f"{heading}\n{part}", parse_mode="HTML"), number)
         else:
             text = "\n".join(line for row in rows for line in transcript_lines(row, html_style=False))
             caption = f"Conversation #{number} · {len(rows)} messages · started {started}"
             document = f"{caption}\n\n{text}\n".encode()
-            self._store.link_message(
-                self._client.send_document(f"conversation-{number}.txt", document, caption), number
-            )
+            self._store.outbox.link(self._client.send_document(f"conversation-{number}.txt", document, caption), number)
         return f"Reply to the transcript, or send /say {number} text, to write to the visitor in person."
 
     def say(self, argument: str) -> str:
@@ -125,14 +128,14 @@ class InboxCommands:
 
     def say_to(self, number: int, text: str) -> str:
         """Put ``text`` into conversation ``number`` and report whether the visitor's page showed it."""
-        open_page = self._inbox.page_open(number)
-        message_id = self._inbox.say(number, text)
+        open_page = self._page.page_open(number)
+        message_id = self._handoff.say(number, text)
         if message_id is None:
             return f"There is no conversation #{number}."
         if open_page:
             deadline = time.monotonic() + self._confirm_seconds
             while time.monotonic() < deadline:
-                if self._inbox.was_shown(message_id):
+                if self._page.was_shown(message_id):
                     return f"✓ Delivered to conversation #{number}: the visitor's page shows your words."
                 time.sleep(0.2)
         return (
@@ -145,7 +148,7 @@ class InboxCommands:
         if not NUMBER.fullmatch(argument):
             return PAUSE_USAGE
         number = int(argument)
-        if not self._inbox.pause(number):
+        if not self._handoff.pause(number):
             return f"There is no conversation #{number}."
         return (
             f"⏸ Conversation #{number} is yours: the replica is quiet there, and the visitor's messages come here "
@@ -158,7 +161,7 @@ class InboxCommands:
         if not NUMBER.fullmatch(argument):
             return RESUME_USAGE
         number = int(argument)
-        if not self._inbox.resume(number):
+        if not self._handoff.resume(number):
             return f"Conversation #{number} was not paused."
         return f"▶ Conversation #{number} is back with the replica; the visitor is told."
 
@@ -198,12 +201,12 @@ class InboxCommands:
         return f"Conversation #{number} is below."
 
     def _handled_button(self, lead_id: int, message: dict[str, Any]) -> str:
-        changed = self._store.set_lead_status(lead_id, "handled")
+        changed = self._store.leads.set_status(lead_id, "handled")
         self._replace_keyboard(message, "handled", f"handled:{lead_id}", "✓ Handled")
         return "Marked handled." if changed else "Already handled."
 
     def _answer_button(self, question_id: int, _: dict[str, Any]) -> str:
-        question = self._store.question(question_id)
+        question = self._store.questions.get(question_id)
         if question is None:
             return "That question is gone."
         # The heading makes the owner's reply to this prompt teach the answer, like a reply to the alert.
@@ -213,7 +216,7 @@ class InboxCommands:
         return "Type your answer as a reply."
 
     def _dismiss_button(self, question_id: int, message: dict[str, Any]) -> str:
-        changed = self._store.dismiss_question(question_id)
+        changed = self._store.questions.dismiss(question_id)
         self._replace_keyboard(message, "dismiss", f"dismiss:{question_id}", "✓ Dismissed", drop=("answer",))
         return "Dismissed." if changed else "Already dismissed or answered."
 

@@ -31,7 +31,7 @@ REFUSAL_LOG_SECONDS = 60.0
 def webhook_secret(store: Store, given: str | None) -> str:
     """The secret token: the one given, else one generated once and kept in the database (shared by
     every instance, and the same after a restart)."""
-    return given or store.shared_value(SECRET_KEY, secrets.token_urlsafe(32))
+    return given or store.state.shared(SECRET_KEY, secrets.token_urlsafe(32))
 
 
 class WebhookReceiver:
@@ -101,13 +101,8 @@ class WebhookReceiver:
         if type(update_id) is not int:
             log.warning("Telegram webhook: an update without an update_id is skipped")
             return False
-        first = self._store.write(
-            lambda db: db.execute(
-                "INSERT INTO handled_updates (update_id) VALUES (?) ON CONFLICT DO NOTHING RETURNING update_id",
-                (update_id,),
-            ).fetchone()
-        )
-        if first is None:
+        first = self._store.handled_updates.first_time(update_id)
+        if not first:
             return False
         self._handle(update)
         return True

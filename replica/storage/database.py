@@ -1,21 +1,21 @@
 """The two databases the store runs on, behind one small interface; every SQL difference lives here.
 
 - :class:`SqliteDatabase`: the embedded default, a file in ``DATA_DIR`` (WAL mode; one writer at a
-  time, ``BEGIN IMMEDIATE``). Migrations are counted in ``PRAGMA user_version``.
+  time, ``BEGIN IMMEDIATE``).
 - :class:`PostgresDatabase`: ``DATABASE_URL``, through psycopg 3 and a psycopg-pool connection pool,
-  for a host whose disk does not last or for several instances. Migrations are counted in a table and
-  run under an advisory lock, so two instances starting at once migrate once.
+  for a host whose disk does not last or for several instances.
 
-The store writes its SQL once, in the dialect both accept (``?`` placeholders, ``ON CONFLICT``,
-``RETURNING``); the PostgreSQL side turns placeholders into psycopg's, and the schema's few
-SQLite-only words into PostgreSQL's.
+The repositories write their queries once, in the SQL both accept (``?`` placeholders, ``ON CONFLICT``,
+``RETURNING``). For psycopg the placeholders become ``%s`` by a scan that leaves quoted literals and
+identifiers as they are, so a ``?`` inside a string is never taken for one. A row lock is a method of
+the transaction (:meth:`Transaction.execute_locked`), not a clause spliced into the text. The schema is
+written once per dialect, in :mod:`replica.storage.migrations`.
 """
 
 from __future__ import annotations
 
 import logging
 import os
-import re
 import sqlite3
 import threading
 import time
@@ -25,11 +25,14 @@ from typing import Any, Callable, Mapping, Protocol, Sequence, TypeVar
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 Row = Mapping[str, Any]
-MIGRATION_LOCK = 72_001  # pg_advisory_xact_lock key: one migrating instance at a time
 
 
 class DatabaseError(Exception):
     """The database cannot be opened; the message says which and what to do."""
+
+
+class DatabaseUnavailable(Exception):
+    """The database cannot be reached just now; callers log it, fall back, and carry on."""
 
 
 class Cursor(Protocol):
@@ -43,19 +46,23 @@ class Cursor(Protocol):
 class Transaction(Protocol):
     """What a write step may do: run statements inside the write's one transaction."""
 
+    dialect: str  # "sqlite" or "postgres": only migrations look at it
+
     def execute(self, sql: str, params: Sequence[Any] = ()) -> Cursor: ...
+
+    def execute_locked(self, sql: str, params: Sequence[Any] = ()) -> Cursor:
+        """Run a ``SELECT`` whose rows stay locked until the transaction ends."""
+        ...
 
 
 class Database(Protocol):
-    """Reads, writes in one transaction each, migrations, and the dialect words the store needs."""
+    """Reads, and writes in one transaction each."""
 
-    lock_clause: str  # appended to a SELECT that must lock its rows until the transaction ends
+    dialect: str
 
     def read(self, sql: str, params: Sequence[Any] = ()) -> list[Row]: ...
 
     def write(self, steps: Callable[[Transaction], T]) -> T: ...
-
-    def migrate(self, migrations: Sequence[str]) -> None: ...
 
     def close(self) -> None: ...
 
@@ -66,6 +73,19 @@ def _unusable(path: Path, error: Exception) -> DatabaseError:
     )
 
 
+class _SqliteTransaction:
+    dialect = "sqlite"
+
+    def __init__(self, connection: sqlite3.Connection):
+        self._connection = connection
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> Cursor:
+        return self._connection.execute(sql, tuple(params))
+
+    def execute_locked(self, sql: str, params: Sequence[Any] = ()) -> Cursor:
+        return self.execute(sql, params)  # BEGIN IMMEDIATE already holds the one write lock
+
+
 class SqliteDatabase:
     """SQLite in WAL mode, shared by the app's threads behind one lock.
 
@@ -73,7 +93,7 @@ class SqliteDatabase:
     app's user only (mode 600), and SQLite gives its WAL and shared-memory files the same mode.
     """
 
-    lock_clause = ""  # BEGIN IMMEDIATE already holds the one write lock
+    dialect = "sqlite"
 
     def __init__(self, path: Path):
         self.path = path
@@ -97,24 +117,15 @@ class SqliteDatabase:
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")
             try:
-                result = steps(self._db)
+                result = steps(_SqliteTransaction(self._db))
             except BaseException:
                 self._db.execute("ROLLBACK")
                 raise
             self._db.execute("COMMIT")
             return result
 
-    def migrate(self, migrations: Sequence[str]) -> None:
-        try:
-            with self._lock:
-                version = self._db.execute("PRAGMA user_version").fetchone()[0]
-                for number, script in enumerate(migrations[version:], start=version + 1):
-                    self._db.executescript(f"BEGIN IMMEDIATE; {script}; PRAGMA user_version = {number}; COMMIT;")
-        except sqlite3.DatabaseError as error:
-            raise _unusable(self.path, error) from None
-
     def execute_raw(self, sql: str) -> list[Any]:
-        """Run SQLite-only SQL (tests use it to fill the disk up)."""
+        """Run SQLite-only SQL outside any transaction (tests use it to inspect the file's settings)."""
         with self._lock:
             return self._db.execute(sql).fetchall()
 
@@ -131,28 +142,37 @@ def _owner_only(path: Path, create: bool = True) -> None:
         os.chmod(path, 0o600)
 
 
-def postgres_sql(sql: str) -> str:
-    """The store's SQL for psycopg: ``?`` placeholders become ``%s`` (and a literal ``%`` is escaped)."""
-    return sql.replace("%", "%%").replace("?", "%s")
-
-
-def postgres_schema(script: str) -> str:
-    """A migration's SQLite schema words in PostgreSQL's."""
-    script = re.sub(r"\bINTEGER PRIMARY KEY\b", "BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY", script)
-    script = re.sub(r"\bINTEGER\b(?! GENERATED)", "BIGINT", script)
-    return re.sub(r"\bREAL\b", "DOUBLE PRECISION", script)
+def psycopg_sql(sql: str) -> str:
+    """``sql`` with psycopg's placeholders: each ``?`` outside quotes becomes ``%s``, and each ``%``
+    (psycopg's escape character, inside quotes too) is doubled. Text in single quotes (a literal, with
+    ``''`` for a quote) and double quotes (an identifier) is copied as it is."""
+    out, quote = [], ""
+    for char in sql:
+        if char == "%":
+            out.append("%%")
+            continue
+        if quote:
+            quote = "" if char == quote else quote  # '' reopens at once: the pair is one quote inside
+        elif char in "'\"":
+            quote = char
+        elif char == "?":
+            out.append("%s")
+            continue
+        out.append(char)
+    return "".join(out)
 
 
 class _PostgresTransaction:
+    dialect = "postgres"
+
     def __init__(self, connection: Any):
         self._connection = connection
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> Cursor:
-        return self._connection.execute(postgres_sql(sql), tuple(params))
+        return self._connection.execute(psycopg_sql(sql), tuple(params))
 
-
-class DatabaseUnavailable(Exception):
-    """The database cannot be reached just now; callers log it, fall back, and carry on."""
+    def execute_locked(self, sql: str, params: Sequence[Any] = ()) -> Cursor:
+        return self._connection.execute(psycopg_sql(sql) + " FOR UPDATE", tuple(params))
 
 
 class PostgresDatabase:
@@ -167,7 +187,7 @@ class PostgresDatabase:
     call goes ahead: the first request after the server returns succeeds.
     """
 
-    lock_clause = " FOR UPDATE"
+    dialect = "postgres"
 
     def __init__(self, url: str, max_size: int = 8, timeout: float = 3.0, probe_every: float = 1.0):
         import psycopg
@@ -242,7 +262,7 @@ class PostgresDatabase:
             self._probing.release()
 
     def read(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
-        return self._run(lambda connection: connection.execute(postgres_sql(sql), tuple(params)).fetchall())
+        return self._run(lambda connection: connection.execute(psycopg_sql(sql), tuple(params)).fetchall())
 
     def write(self, steps: Callable[[Transaction], T]) -> T:
         def transaction(connection: Any) -> T:
@@ -250,19 +270,6 @@ class PostgresDatabase:
                 return steps(_PostgresTransaction(connection))
 
         return self._run(transaction)
-
-    def migrate(self, migrations: Sequence[str]) -> None:
-        with self._pool.connection() as connection:
-            with connection.transaction():
-                connection.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
-                connection.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
-                row = connection.execute("SELECT version FROM schema_version").fetchone()
-                version = row["version"] if row else 0
-                for script in migrations[version:]:
-                    for statement in filter(str.strip, postgres_schema(script).split(";")):
-                        connection.execute(statement)
-                connection.execute("DELETE FROM schema_version")
-                connection.execute("INSERT INTO schema_version (version) VALUES (%s)", (len(migrations),))
 
     def close(self) -> None:
         self._pool.close()

@@ -6,7 +6,7 @@ from email_validator import EmailNotValidError, validate_email
 
 from replica.alerts import Alert
 from replica.logs import clip
-from replica.storage.store import Recorded
+from replica.storage import Recorded
 from replica.tools.registry import Outcome, Tool, ToolContext
 
 
@@ -34,7 +34,7 @@ def gather_user_details(context: ToolContext, email: str, notes: str, name: str 
         quoted=("Notes",),
     )
     try:
-        recorded = context.store.record_lead(valid.normalized, name, notes, alert)
+        recorded = context.store.leads.record(valid.normalized, name, notes, alert.entry())
     except Exception:
         return context.save_failed("lead", {"email": valid.normalized, "name": name, "notes": notes})
     context.outcomes.append(Outcome.LEAD_SAVED)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from replica.alerts import Alert
 from replica.alerts.alert import QUESTION_TITLE
-from replica.storage.store import Recorded
+from replica.storage import Recorded
 from replica.tools.registry import Outcome, Tool, ToolContext
 
 
@@ -21,7 +21,7 @@ def inform_unknown(context: ToolContext, question: str) -> str:
         quoted=("Question",),
     )
     try:
-        recorded = context.store.record_question(question, alert)
+        recorded = context.store.questions.record(question, alert.entry())
     except Exception:
         return context.save_failed("question", {"question": question})
     context.outcomes.append(Outcome.QUESTION_SAVED)

@@ -22,8 +22,9 @@ from typing import Any, Callable, Iterator
 import gradio as gr
 from starlette.middleware import Middleware
 
+from replica import wording
 from replica.chat.replica import Visitor
-from replica.conversations.inbox import NOTICE, OWNER, VISITOR
+from replica.storage.records import NOTICE, OWNER, VISITOR
 from replica.web.guard import RequestGuard, max_event_bytes, valid_session_id
 
 log = logging.getLogger(__name__)
@@ -31,7 +32,6 @@ log = logging.getLogger(__name__)
 AnswerStream = Callable[[str, list[dict[str, Any]], Visitor], Iterator[str]]
 History = Callable[[str], list[tuple[str, str]]]  # session -> its recorded (role, text) messages
 OwnerWords = Callable[[str], tuple[bool, bool]]  # session -> (anything new to show?, keep checking?)
-UNEXPECTED = "Sorry, something went wrong on my side. Please try again."
 
 # System fonts only: the page must not depend on Google Fonts or any other outside asset.
 THEME = gr.themes.Soft(
@@ -109,8 +109,8 @@ class Bubbles:
         if role == VISITOR:
             return {"role": "user", "content": text}
         if role == OWNER:
-            name = html.escape(self.page.owner_name or "The owner")
-            label = f'<span class="replica-owner-label">{name} · in person</span>'
+            name = html.escape(wording.OWNER_LABEL.format(owner=self.page.owner_name or "The owner"))
+            label = f'<span class="replica-owner-label">{name}</span>'
             return {"role": "assistant", "content": f'<div class="replica-owner">{label}\n\n{text}</div>'}
         if role == NOTICE:
             return {"role": "assistant", "content": f'<div class="replica-notice">{html.escape(text)}</div>'}
@@ -213,7 +213,7 @@ class ReplicaChat(gr.ChatInterface):
             yield from self._answer(message, [], visitor)
         except Exception:  # the visitor gets a sentence; the traceback stays in the log
             log.exception("Unexpected error while answering a visitor")
-            yield UNEXPECTED
+            yield wording.UNEXPECTED
 
     def _page(self, request: gr.Request, new_message: str = "") -> list:
         """The recorded conversation as bubbles, plus ``new_message`` (not recorded yet)."""

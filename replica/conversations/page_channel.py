@@ -1,0 +1,86 @@
+"""The visitor's page as a live channel: what it shows, whether it is open, and what has reached it.
+
+The page checks every few seconds for the owner's words (and the app's notices); while a reply
+streams, it is left alone, since an update would be overwritten by the stream.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import time
+from typing import Iterator
+
+from replica import wording
+from replica.conversations.recorder import NOTICE, Recorder
+
+IDLE_SECONDS = 30 * 60  # the page stops checking for the owner's words after this long without activity
+PAGE_OPEN_SECONDS = 15  # a page that checked this recently is open
+
+
+class PageChannel:
+    """What each open page is shown, from the recorded conversation."""
+
+    def __init__(self, recorder: Recorder, clock=time.time):
+        self._recorder = recorder
+        self._store = recorder.store
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._busy: set[str] = set()  # sessions with a reply under way: their page is not updated meanwhile
+        self._seen: dict[str, float] = {}  # session -> when its page last checked
+        self._next_sweep = 0.0
+
+    @contextlib.contextmanager
+    def replying(self, session: str) -> Iterator[None]:
+        """While a reply streams, the page is left alone."""
+        with self._lock:
+            self._busy.add(session)
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._busy.discard(session)
+
+    def page_messages(self, session: str) -> list[tuple[str, str]]:
+        """Every recorded message of ``session``'s conversation, oldest first, as (role, text): what its
+        page shows."""
+        return [(row["role"], row["text"]) for row in self._store.conversations.messages_of_session(session)]
+
+    def for_page(self, session: str) -> tuple[bool, bool]:
+        """Whether the owner's words or a notice arrived for ``session``'s page since it last checked (now
+        marked shown), and whether the page should keep checking: while there was activity in the last
+        30 minutes, and for as long as the owner has the conversation (so the notice that the replica is
+        back reaches it)."""
+        now = self._clock()
+        with self._lock:
+            self._seen[session] = now
+            if now >= self._next_sweep:  # forget pages that stopped checking, once a minute
+                self._seen = {s: at for s, at in self._seen.items() if now - at <= PAGE_OPEN_SECONDS * 4}
+                self._next_sweep = now + 60
+            if session in self._busy:
+                return False, True
+        conversation = self._store.conversations.of_session(session)
+        if conversation is None:
+            return False, True  # no conversation yet: the page goes on checking until the visitor writes
+        news = self._store.conversations.take_unshown(conversation["id"]) > 0
+        paused = conversation["paused_until"] is not None
+        if paused and conversation["paused_until"] > now and self.claim_handoff_notice(conversation["id"]):
+            owner = self._recorder.owner_name
+            self._recorder.record(conversation["id"], NOTICE, wording.HANDED_OVER.format(owner=owner))
+            news = True
+        return news, paused or now - conversation["last_at"] < IDLE_SECONDS
+
+    def claim_handoff_notice(self, conversation_id: int) -> bool:
+        """True for the one caller that gets to tell the visitor of the handoff (the page or the reply)."""
+        return self._store.conversations.claim_handoff_notice(conversation_id)
+
+    def page_open(self, conversation_id: int) -> bool:
+        """True when the conversation's page checked for messages in the last few seconds."""
+        row = self._store.conversations.get(conversation_id)
+        with self._lock:
+            seen = self._seen.get(row["session"]) if row else None
+        return seen is not None and self._clock() - seen <= PAGE_OPEN_SECONDS
+
+    def was_shown(self, message_id: int) -> bool:
+        """True once the visitor's page has shown the message."""
+        return self._store.conversations.was_shown(message_id)

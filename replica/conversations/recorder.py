@@ -1,0 +1,135 @@
+"""Every conversation recorded: the visitor's messages and the replies, with their tools, model calls
+and reply time; the client address only as a salted hash; deleted after the retention period.
+
+Recording never stands in the visitor's way: a database error is logged and the chat goes on.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import secrets
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator
+
+from replica.storage import Store
+from replica.storage.records import NOTICE, OWNER, REPLICA, VISITOR
+
+log = logging.getLogger(__name__)
+
+SALT_FILE = "address-salt"  # where earlier versions kept the salt
+SALT_KEY = "address_salt"
+__all__ = ["NOTICE", "OWNER", "REPLICA", "VISITOR", "Conversation", "Recorder", "address_salt"]
+
+
+@dataclass(frozen=True)
+class Conversation:
+    """One visitor session's conversation: its number, and whether the owner has it."""
+
+    id: int
+    session: str
+    paused: bool = False
+
+
+def address_salt(store: Store, data_dir: Path) -> str:
+    """The salt for address hashes: made once and kept in the database (readable by the owner only),
+    so every instance on one database hashes an address alike. A salt an older version kept in
+    ``DATA_DIR`` is taken over, so earlier hashes still match."""
+    legacy = data_dir / SALT_FILE
+    candidate = legacy.read_text(encoding="utf-8").strip() if legacy.is_file() else ""
+    return store.state.shared(SALT_KEY, candidate or secrets.token_hex(32))
+
+
+class Recorder:
+    """Records conversations in ``store``; ``owner_name`` marks the owner's own words in the history."""
+
+    def __init__(self, store: Store, salt: str, owner_name: str, clock=time.time):
+        self.store = store
+        self.owner_name = owner_name
+        self._salt = salt
+        self._clock = clock
+
+    def address_hash(self, address: str) -> str:
+        """The client address, salted and hashed: the same visitor is recognisable, their address is not."""
+        return hashlib.sha256(f"{self._salt}:{address}".encode()).hexdigest()[:24]
+
+    def begin(self, session: str, address: str) -> Conversation | None:
+        """The conversation of ``session`` (started now if new); ``None`` if the database fails."""
+        now = self._clock()
+        try:
+            row = self.store.conversations.begin(session, self.address_hash(address), now)
+        except Exception as error:
+            log.error("Could not record the conversation (%s); answering without it", type(error).__name__)
+            return None
+        paused = row["paused_until"] is not None and row["paused_until"] > now
+        return Conversation(row["id"], session, paused)
+
+    def record(
+        self,
+        conversation_id: int,
+        role: str,
+        text: str,
+        tools: tuple[str, ...] = (),
+        model_calls: int = 0,
+        reply_ms: int | None = None,
+        shown: bool = True,
+    ) -> int | None:
+        """Store one message; visitor and owner messages count as activity. Returns its id (``None`` on a
+        database error, which is logged)."""
+        try:
+            return self.store.conversations.add_message(
+                conversation_id,
+                role,
+                text,
+                self._clock(),
+                tools,
+                model_calls,
+                reply_ms,
+                shown,
+                activity=role in (VISITOR, OWNER),
+            )
+        except Exception as error:
+            log.error("Could not record a %s message (%s)", role, type(error).__name__)
+            return None
+
+    def history(self, conversation_id: int) -> list[dict[str, str]]:
+        """The conversation so far as Chat Completions messages; the owner's words are marked as theirs.
+        Empty (and logged) when the database cannot be read."""
+        try:
+            rows = self.store.conversations.messages(conversation_id, leave_out_role=NOTICE)
+        except Exception as error:
+            log.error("Could not read the conversation (%s); answering without its history", type(error).__name__)
+            return []
+        own = f"[{self.owner_name}, in person] "
+        return [
+            {
+                "role": "user" if row["role"] == VISITOR else "assistant",
+                "content": own * (row["role"] == OWNER) + row["text"],
+            }
+            for row in rows
+        ]
+
+    def conversation(self, conversation_id: int) -> Any:
+        """One conversation's row, or ``None``."""
+        return self.store.conversations.get(conversation_id)
+
+    def transcript(self, conversation_id: int) -> list[Any]:
+        """Every message of the conversation, oldest first."""
+        return self.store.conversations.messages(conversation_id)
+
+    def recent(self, limit: int = 10) -> list[Any]:
+        """The latest conversations, newest first, with their first visitor message, size, lead and question."""
+        return self.store.conversations.recent(limit)
+
+    def delete_older_than(self, days: int) -> int:
+        """Delete conversations with no activity in ``days`` days (and what only they needed); return how many."""
+        deleted = self.store.conversations.delete_idle_since(self._clock() - days * 86400)
+        if deleted:
+            log.info("Deleted %d conversation(s) older than %d days", deleted, days)
+        return deleted
+
+    def records(self) -> Iterator[dict[str, Any]]:
+        """Every conversation with its messages, oldest first (for ``export conversations``)."""
+        return self.store.conversations.records()

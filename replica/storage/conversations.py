@@ -1,0 +1,212 @@
+"""Conversations and their messages: what the page shows, what the model is given, what the owner reads."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from replica.storage.database import Database, Row, Transaction
+from replica.storage.records import VISITOR, iso
+
+
+class Conversations:
+    """One conversation per visitor session, each with its messages, handoff state and activity time."""
+
+    def __init__(self, db: Database):
+        self.db = db
+
+    def begin(self, session: str, address_hash: str, now: float) -> Row:
+        """The conversation of ``session`` (started now if new): ``id`` and ``paused_until``."""
+
+        def steps(tx: Transaction) -> Row:
+            tx.execute(
+                "INSERT INTO conversations (session, address_hash, started_at, last_at) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT DO NOTHING",
+                (session, address_hash, now, now),
+            )
+            return tx.execute("SELECT id, paused_until FROM conversations WHERE session = ?", (session,)).fetchone()
+
+        return self.db.write(steps)
+
+    def add_message(
+        self,
+        conversation_id: int,
+        role: str,
+        text: str,
+        at: float,
+        tools: tuple[str, ...] = (),
+        model_calls: int = 0,
+        reply_ms: int | None = None,
+        shown: bool = True,
+        activity: bool = False,
+    ) -> int:
+        """Store one message; with ``activity``, it also moves the conversation's last activity time."""
+
+        def steps(tx: Transaction) -> int:
+            row = tx.execute(
+                "INSERT INTO messages (conversation_id, role, text, at, tools, model_calls, reply_ms, shown) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                (conversation_id, role, text, at, ",".join(tools), model_calls, reply_ms, int(shown)),
+            ).fetchone()
+            if activity:
+                tx.execute("UPDATE conversations SET last_at = ? WHERE id = ?", (at, conversation_id))
+            return row["id"]
+
+        return self.db.write(steps)
+
+    def messages(self, conversation_id: int, leave_out_role: str = "") -> list[Row]:
+        """The conversation's messages, oldest first: role, text, time, tools, model calls, reply time."""
+        return self.db.read(
+            "SELECT role, text, at, tools, model_calls, reply_ms FROM messages WHERE conversation_id = ? AND role != ? "
+            "ORDER BY id",
+            (conversation_id, leave_out_role),
+        )
+
+    def messages_of_session(self, session: str) -> list[Row]:
+        """The messages of ``session``'s conversation, oldest first: role and text."""
+        return self.db.read(
+            "SELECT m.role, m.text FROM conversations c JOIN messages m ON m.conversation_id = c.id "
+            "WHERE c.session = ? ORDER BY m.id",
+            (session,),
+        )
+
+    def of_session(self, session: str) -> Row | None:
+        """``session``'s conversation: ``id``, ``last_at``, ``paused_until``; ``None`` before its first message."""
+        rows = self.db.read("SELECT id, last_at, paused_until FROM conversations WHERE session = ?", (session,))
+        return rows[0] if rows else None
+
+    def get(self, conversation_id: int) -> Row | None:
+        """One conversation: ``id``, ``session``, ``started_at``, ``last_at``, ``paused_until``."""
+        rows = self.db.read(
+            "SELECT id, session, started_at, last_at, paused_until FROM conversations WHERE id = ?", (conversation_id,)
+        )
+        return rows[0] if rows else None
+
+    def take_unshown(self, conversation_id: int) -> int:
+        """Mark the messages the visitor's page has not shown yet as shown; return how many there were."""
+
+        def steps(tx: Transaction) -> int:
+            return tx.execute(
+                "UPDATE messages SET shown = 1 WHERE conversation_id = ? AND shown = 0", (conversation_id,)
+            ).rowcount
+
+        return self.db.write(steps)
+
+    def was_shown(self, message_id: int) -> bool:
+        """True once the visitor's page has shown the message."""
+        rows = self.db.read("SELECT shown FROM messages WHERE id = ?", (message_id,))
+        return bool(rows and rows[0]["shown"])
+
+    def claim_handoff_notice(self, conversation_id: int) -> bool:
+        """True for the one caller that gets to tell the visitor of the handoff (the page or the reply)."""
+        return self.db.write(
+            lambda tx: (
+                tx.execute(
+                    "UPDATE conversations SET handoff_told = 1 WHERE id = ? AND handoff_told = 0", (conversation_id,)
+                ).rowcount
+                > 0
+            )
+        )
+
+    def pause(self, conversation_id: int, until: float) -> bool:
+        """The owner has the conversation until ``until``; False if there is no such conversation."""
+        return self.db.write(
+            lambda tx: (
+                tx.execute(
+                    "UPDATE conversations SET paused_until = ?, handoff_told = 0 WHERE id = ?", (until, conversation_id)
+                ).rowcount
+                > 0
+            )
+        )
+
+    def extend_pause(self, conversation_id: int, until: float) -> None:
+        """Keep a handoff going until ``until`` (nothing changes when the conversation is not paused)."""
+        self.db.write(
+            lambda tx: tx.execute(
+                "UPDATE conversations SET paused_until = ? WHERE id = ? AND paused_until IS NOT NULL",
+                (until, conversation_id),
+            )
+        )
+
+    def resume(self, conversation_id: int) -> bool:
+        """Give the conversation back to the replica; False if it was not paused."""
+        return self.db.write(
+            lambda tx: (
+                tx.execute(
+                    "UPDATE conversations SET paused_until = NULL WHERE id = ? AND paused_until IS NOT NULL",
+                    (conversation_id,),
+                ).rowcount
+                > 0
+            )
+        )
+
+    def paused_until_before(self, now: float) -> list[int]:
+        """The conversations whose handoff ran out before ``now``."""
+        rows = self.db.read("SELECT id FROM conversations WHERE paused_until IS NOT NULL AND paused_until <= ?", (now,))
+        return [row["id"] for row in rows]
+
+    def recent(self, limit: int) -> list[Row]:
+        """The latest conversations, newest first, with their first visitor message, size, lead and question."""
+        return self.db.read(
+            "SELECT c.id, c.started_at, c.paused_until, "
+            "(SELECT text FROM messages WHERE conversation_id = c.id AND role = ? ORDER BY id LIMIT 1) AS first, "
+            "(SELECT COUNT(*) FROM messages WHERE conversation_id = c.id) AS size, "
+            "EXISTS (SELECT 1 FROM leads WHERE session = c.session) AS lead, "
+            "EXISTS (SELECT 1 FROM questions WHERE session = c.session) AS question "
+            "FROM conversations c ORDER BY c.last_at DESC, c.id DESC LIMIT ?",
+            (VISITOR, limit),
+        )
+
+    def delete_idle_since(self, cutoff: float) -> int:
+        """Delete conversations with no activity since ``cutoff``, with their messages, their transcript
+        links, and the delivered copies of their forwarded messages; also any other delivered alert that
+        is not about a lead or question (forwarded messages, digests) older than that. Leads and questions
+        are records the owner keeps. Returns how many conversations went."""
+        old = "SELECT id FROM conversations WHERE last_at < ?"
+
+        def steps(tx: Transaction) -> int:
+            tx.execute(f"DELETE FROM messages WHERE conversation_id IN ({old})", (cutoff,))
+            tx.execute(f"DELETE FROM telegram_links WHERE conversation_id IN ({old})", (cutoff,))
+            tx.execute(
+                "DELETE FROM outbox WHERE status != 'pending' AND kind NOT IN ('lead', 'question') "
+                f"AND (conversation_id IN ({old}) OR created_at < ?)",
+                (cutoff, cutoff),
+            )
+            return tx.execute("DELETE FROM conversations WHERE last_at < ?", (cutoff,)).rowcount
+
+        return self.db.write(steps)
+
+    def records(self) -> Iterator[dict]:
+        """Every conversation with its messages, oldest first, times in ISO 8601 (for ``export conversations``)."""
+        for row in self.db.read("SELECT id, started_at, last_at, address_hash FROM conversations ORDER BY id"):
+            yield {
+                "conversation": row["id"],
+                "started_at": iso(row["started_at"]),
+                "last_at": iso(row["last_at"]),
+                "address_hash": row["address_hash"],
+                "messages": [
+                    {
+                        "at": iso(m["at"]),
+                        "role": m["role"],
+                        "text": m["text"],
+                        "tools": [t for t in m["tools"].split(",") if t],
+                        "model_calls": m["model_calls"],
+                        "reply_ms": m["reply_ms"],
+                    }
+                    for m in self.messages(row["id"])
+                ],
+            }
+
+    def day_stats(self, start: float, end: float) -> Row:
+        """For the digest: conversations with messages, visitor messages and model calls from ``start`` to
+        before ``end``."""
+        return self.db.read(
+            "SELECT COUNT(DISTINCT conversation_id) AS conversations, "
+            "SUM(CASE WHEN role = ? THEN 1 ELSE 0 END) AS messages, COALESCE(SUM(model_calls), 0) AS model_calls "
+            "FROM messages WHERE at >= ? AND at < ?",
+            (VISITOR, start, end),
+        )[0]
+
+    def texts_between(self, start: float, end: float, role: str) -> list[str]:
+        """The words of every ``role`` message from ``start`` to before ``end``."""
+        rows = self.db.read("SELECT text FROM messages WHERE role = ? AND at >= ? AND at < ?", (role, start, end))
+        return [row["text"] for row in rows]

@@ -1,0 +1,69 @@
+"""Leads: a visitor's email, name and note, stored once per visitor and email, with their alert."""
+
+from __future__ import annotations
+
+import time
+from typing import Callable
+
+from replica.storage.database import Database, Transaction
+from replica.storage.outbox import Outbox
+from replica.storage.records import OutboxEntry, Recorded, iso
+
+
+class Leads:
+    """The leads visitors left, and their triage state."""
+
+    def __init__(self, db: Database, outbox: Outbox, clock: Callable[[], float] = time.time):
+        self.db = db
+        self._clock = clock
+        self._outbox = outbox
+
+    def record(self, email: str, name: str, notes: str, alert: OutboxEntry) -> Recorded:
+        """Store a lead (once per visitor session and email) and queue its alert, in one transaction."""
+
+        def steps(tx: Transaction) -> Recorded:
+            row = tx.execute(
+                "INSERT INTO leads (email, name, notes, session, created_at) VALUES (?, ?, ?, ?, ?) "
+                "ON CONFLICT DO NOTHING RETURNING id",
+                (email, name, notes, alert.session, self._clock()),
+            ).fetchone()
+            if row is None:
+                return Recorded.DUPLICATE
+            return self._outbox.queue_in(tx, alert, lead_id=row["id"])
+
+        return self.db.write(steps)
+
+    def set_status(self, lead_id: int, status: str) -> bool:
+        """Set a lead's triage state (``new``, ``handled``); False when it already had it, or there is no such lead."""
+        return self.db.write(
+            lambda tx: (
+                tx.execute(
+                    "UPDATE leads SET status = ? WHERE id = ? AND status != ?", (status, lead_id, status)
+                ).rowcount
+                > 0
+            )
+        )
+
+    def all(self) -> list[dict]:
+        """Every lead, oldest first, with the state of its alert (``capped`` when none was raised)."""
+        rows = self.db.read(
+            "SELECT l.email, l.name, l.notes, l.created_at, l.session, l.status, "
+            "COALESCE(o.status, 'capped') AS alert_status FROM leads l LEFT JOIN outbox o ON o.lead_id = l.id ORDER BY l.id"
+        )
+        return [{**row, "created_at": iso(row["created_at"])} for row in rows]
+
+    def recent(self, limit: int) -> list[dict]:
+        """The ``limit`` most recent leads, newest first."""
+        rows = self.db.read(
+            "SELECT id, email, name, notes, created_at, status FROM leads ORDER BY id DESC LIMIT ?", (limit,)
+        )
+        return [{**row, "created_at": iso(row["created_at"])} for row in rows]
+
+    def count_between(self, start: float, end: float) -> int:
+        """How many leads were stored from ``start`` to before ``end`` (epoch seconds)."""
+        query = "SELECT COUNT(*) AS n FROM leads WHERE created_at >= ? AND created_at < ?"
+        return self.db.read(query, (start, end))[0]["n"]
+
+    def for_session(self, session: str) -> bool:
+        """True when the visitor session left a lead."""
+        return bool(self.db.read("SELECT 1 AS found FROM leads WHERE session = ? LIMIT 1", (session,)))

@@ -1,0 +1,54 @@
+"""What the repositories hand back besides rows: outcomes of recording, and alerts waiting in the outbox."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from enum import Enum
+
+# Who wrote a message of a conversation: the visitor, the replica, the owner in person, or the app (a note).
+VISITOR, REPLICA, OWNER, NOTICE = "visitor", "replica", "owner", "notice"
+
+
+class Recorded(Enum):
+    """What became of a lead or question handed to the store."""
+
+    ALERTED = "stored, alert queued"
+    CAPPED = "stored, alert cap reached"
+    DUPLICATE = "already stored"
+
+
+@dataclass(frozen=True)
+class OutboxEntry:
+    """An alert to queue, as the outbox keeps it: its kind and visitor session (for the caps), the alert
+    itself as JSON (the alerts package reads and writes it), and the conversation it is about."""
+
+    kind: str
+    session: str
+    payload: str
+    conversation: int | None = None
+
+
+@dataclass(frozen=True)
+class PendingAlert:
+    """An outbox row waiting for delivery; ``ref`` is the number of the lead or question it is about."""
+
+    id: int
+    payload: str
+    attempts: int
+    due_at: float
+    ref: int | None = None
+
+
+@dataclass(frozen=True)
+class OutboxSummary:
+    """What waits in the outbox: alerts pending and failed, and when the oldest pending one was raised."""
+
+    pending: int
+    failed: int
+    oldest_pending: str | None
+
+
+def iso(epoch: float | None) -> str | None:
+    """An epoch-seconds time as ISO 8601 in UTC (how exports and listings show times)."""
+    return None if epoch is None else datetime.fromtimestamp(epoch, timezone.utc).isoformat(timespec="seconds")

@@ -1,0 +1,35 @@
+"""Every sentence a visitor can read that the app writes itself (not the model), defined once.
+
+Templates take the owner's name as ``{owner}``. The page's own notice for a full queue is in
+``replica/web/assets/page.js``, where the browser shows it.
+"""
+
+NOT_CONFIGURED = (
+    "I'm not connected to a language model yet, so I can't answer. The site owner can fix this by setting "
+    "OPENAI_API_KEY (in the environment, a .env file, or the Space's secrets) and restarting the app."
+)
+MODEL_FAILED = "Sorry, I can't answer right now because my language model is unavailable. Please try again in a minute."
+TOO_SLOW = "Sorry, my language model is taking too long to answer right now. Please try again in a minute."
+BUSY = "Sorry, I'm answering too many people at once right now. Please try again in a minute."
+BLANK_MESSAGE = "Your message looks empty. What would you like to know?"
+TOO_LONG = "That message is too long for me. Please keep it under {limit:,} characters."
+NO_ANSWER = "Sorry, I couldn't put an answer together just now. Could you ask again, perhaps in other words?"
+TOO_MANY_MESSAGES = "You've sent a lot of messages in the last hour. Please take a break and try again a little later."
+DAILY_LIMIT = "I've answered as many questions as I can for today. Please come back tomorrow."
+QUESTION_PASSED_ON = "I don't have an answer to that yet, so I've passed your question on; you'll get a proper answer."
+LEAD_PASSED_ON = "Thank you, I've passed your details on, and you'll hear back soon."
+SAVE_FAILED = (
+    "I'm sorry: I couldn't save what you left me just now, because of a problem on my side. "
+    "Please try again a little later."
+)
+LEAD_KEPT = "I did pass your email address on, though, so you'll hear back."
+NOT_PASSED_ON = "Sorry, your message could not be passed on just now. Please try again in a minute."
+CUT_OFF = "(My answer was cut off there. Ask me to go on if you'd like the rest.)"
+UNEXPECTED = "Sorry, something went wrong on my side. Please try again."
+
+# A conversation the owner has taken over (a handoff), and given back.
+HANDED_OVER = "{owner} is answering you in person now, and gets your messages directly. Their replies will appear here."
+PASSED_ON = "Passed on to {owner}."
+OWNER_STEPPED_AWAY = "{owner} has stepped away; I'm answering again, as {owner}'s replica."
+OWNER_HANDED_BACK = "{owner} handed back to me; I'm answering again, as {owner}'s replica."
+OWNER_LABEL = "{owner} · in person"  # heads the owner's own words on the page
