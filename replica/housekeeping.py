@@ -11,7 +11,6 @@ for is stored with it, in one transaction). Any error is logged and the next che
 from __future__ import annotations
 
 import logging
-import threading
 from collections import Counter
 from datetime import date, datetime, timedelta, timezone
 from typing import Callable
@@ -20,6 +19,7 @@ from replica.alerts import Alert, Notifier
 from replica.conversations import Handoff, Recorder
 from replica.storage.records import VISITOR
 from replica.storage.store import Store
+from replica.workers import Worker
 
 log = logging.getLogger(__name__)
 
@@ -56,8 +56,10 @@ def digest(store: Store, day: date, daily_budget: int) -> Alert:
     return Alert("digest", f"Daily digest for {day_text}", fields, quoted=("Most asked",))
 
 
-class Housekeeper:
-    """Runs retention, handoff expiry and the digest on a background thread."""
+class Housekeeper(Worker):
+    """Runs retention, usage sweeps, handoff expiry and the digest, every ``interval`` seconds."""
+
+    name = "housekeeping"
 
     def __init__(
         self,
@@ -71,6 +73,7 @@ class Housekeeper:
         interval: float = 60.0,
         now: Callable[[], datetime] = lambda: datetime.now(timezone.utc),
     ):
+        super().__init__()
         self._store = store
         self._recorder = recorder
         self._handoff = handoff
@@ -80,28 +83,15 @@ class Housekeeper:
         self._daily_budget = daily_budget
         self._interval = interval
         self._now = now
-        self._stopping = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="housekeeping", daemon=True)
 
-    def start(self) -> "Housekeeper":
-        """Start the thread; its first round (retention included) runs at once."""
-        self._thread.start()
-        return self
-
-    def close(self, timeout: float = 2.0) -> None:
-        """Stop the thread."""
-        self._stopping.set()
-        if self._thread.is_alive():
-            self._thread.join(timeout)
-
-    def _run(self) -> None:
-        while not self._stopping.is_set():
-            for task in (self._retention, self._sweep_usage, self._expire_handoffs, self._digest):
-                try:
-                    task()
-                except Exception as error:  # each task is tried again at the next round
-                    log.error("Housekeeping (%s) failed: %s", task.__name__, type(error).__name__, exc_info=True)
-            self._stopping.wait(self._interval)
+    def step(self) -> float:
+        """One round of every task (the first, retention included, runs as soon as the worker starts)."""
+        for task in (self._retention, self._sweep_usage, self._expire_handoffs, self._digest):
+            try:
+                task()
+            except Exception as error:  # each task is tried again at the next round
+                log.error("Housekeeping (%s) failed: %s", task.__name__, type(error).__name__, exc_info=True)
+        return self._interval
 
     def _retention(self) -> None:
         today = self._now().date().isoformat()
@@ -114,7 +104,7 @@ class Housekeeper:
 
     def _expire_handoffs(self) -> None:
         for number in self._handoff.resume_expired():
-            log.info("Conversation %d resumed by the replica after 30 minutes without the owner", number)
+            log.info("Conversation %d resumed by the replica: the owner's handoff ran out", number)
 
     def _digest(self) -> None:
         now = self._now()

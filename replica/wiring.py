@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING
 from urllib.parse import urlparse
 
 import openai
-from starlette.middleware import Middleware
 
 from replica.alerts import Notifier
 from replica.alerts.sender import LogNotifier, OutboxSender
@@ -28,8 +27,7 @@ from replica.knowledge.index import KnowledgeIndex
 from replica.knowledge.persona import SystemPrompt
 from replica.knowledge.prompts import read_lines, render_prompt
 from replica.owner_bot.bot import OwnerBot
-from replica.owner_bot.inbox_commands import InboxCommands
-from replica.owner_bot.webhook import WebhookReceiver, webhook_secret
+from replica.owner_bot.webhook import webhook_secret
 from replica.settings import Settings
 from replica.storage.store import Store
 from replica.telegram.client import TelegramClient
@@ -111,19 +109,15 @@ def telegram_client(settings: Settings) -> TelegramClient:
 
 
 def make_owner_bot(settings: Settings, store: Store, conversations: Conversations) -> tuple[OwnerBot | None, list]:
-    """With Telegram configured, the owner's bot (started), with the inbox commands and buttons; and, in
-    webhook mode, the middleware that receives Telegram's pushes on the page's own server."""
+    """With Telegram configured, the owner's bot (started); and, in webhook mode, the middleware that
+    receives Telegram's pushes on the page's own server."""
     if not settings.telegram_configured:
         return None, []
-    client = telegram_client(settings)
-    bot = OwnerBot(
-        store, client, poll_seconds=settings.telegram_poll_seconds, inbox=InboxCommands(conversations, store, client)
-    )
+    bot = OwnerBot(store, conversations, telegram_client(settings), poll_seconds=settings.telegram_poll_seconds)
     if not settings.telegram_webhook_url:
         return bot.start(), []
     secret = webhook_secret(store, settings.telegram_webhook_secret)
-    path = urlparse(settings.telegram_webhook_url).path
-    receiver = Middleware(WebhookReceiver, path=path, secret=secret, store=store, handle=bot.handle)
+    receiver = bot.receiver(urlparse(settings.telegram_webhook_url).path, secret)
     return bot.start(webhook=(settings.telegram_webhook_url, secret)), [receiver]
 
 

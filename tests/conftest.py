@@ -230,6 +230,13 @@ def store(tmp_path, database_url):
     db.close()
 
 
+def conversations_of(store, owner_name: str = "Ada", notifier=None, **options):
+    """The conversations (recorder, page channel, handoff) over ``store``, as the app builds them."""
+    from replica.conversations import Conversations
+
+    return Conversations.build(store, "salt", owner_name, notifier or RecordingNotifier(), **options)
+
+
 class RecordingNotifier:
     """A notifier that keeps the alerts it is told about."""
 

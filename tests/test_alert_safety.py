@@ -13,9 +13,10 @@ import pytest
 from replica.alerts import Alert
 from replica.alerts.render import to_telegram_html, to_telegram_plain
 from replica.alerts.sender import OutboxSender
-from replica.owner_bot.bot import ANSWER_USAGE, FORGET_USAGE, OwnerBot
+from replica.owner_bot.bot import OwnerBot
+from replica.owner_bot.commands import BY_NAME
 from replica.telegram.client import TelegramClient
-from tests.conftest import run_app, wait_until
+from tests.conftest import conversations_of, run_app, wait_until
 from tests.fakes.openai_server import call, say
 from tests.fakes.telegram_server import visible_text
 
@@ -89,7 +90,7 @@ def test_the_plain_text_fallback_cannot_be_forged_either():
 @pytest.fixture
 def bot(store, fake_telegram):
     client = TelegramClient(fake_telegram.url, fake_telegram.token, fake_telegram.chat_id, timeout=(1, 2))
-    owner_bot = OwnerBot(store, client, poll_seconds=1, base_delay=0.05).start()
+    owner_bot = OwnerBot(store, conversations_of(store), client, poll_seconds=1, base_delay=0.05).start()
     yield owner_bot
     owner_bot.close()
 
@@ -97,17 +98,17 @@ def bot(store, fake_telegram):
 @pytest.mark.parametrize(
     "command, usage",
     [
-        ("/forget 99999999999999999999999", FORGET_USAGE),
-        ("/forget ²", FORGET_USAGE),
-        ("/forget 0", FORGET_USAGE),
-        ("/forget -1", FORGET_USAGE),
-        ("/forget", FORGET_USAGE),
-        ("/answer 99999999999999999999999 Tosca", ANSWER_USAGE),
-        ("/answer 1", ANSWER_USAGE),
-        ("/answer 1    ", ANSWER_USAGE),
-        ("/answer ² Tosca", ANSWER_USAGE),
-        ("/answer 0 Tosca", ANSWER_USAGE),
-        ("/answer -3 Tosca", ANSWER_USAGE),
+        ("/forget 99999999999999999999999", BY_NAME["forget"].usage_line),
+        ("/forget ²", BY_NAME["forget"].usage_line),
+        ("/forget 0", BY_NAME["forget"].usage_line),
+        ("/forget -1", BY_NAME["forget"].usage_line),
+        ("/forget", BY_NAME["forget"].usage_line),
+        ("/answer 99999999999999999999999 Tosca", BY_NAME["answer"].usage_line),
+        ("/answer 1", BY_NAME["answer"].usage_line),
+        ("/answer 1    ", BY_NAME["answer"].usage_line),
+        ("/answer ² Tosca", BY_NAME["answer"].usage_line),
+        ("/answer 0 Tosca", BY_NAME["answer"].usage_line),
+        ("/answer -3 Tosca", BY_NAME["answer"].usage_line),
     ],
 )
 def test_odd_numbers_in_owner_commands_get_the_usage_line(bot, store, fake_telegram, command, usage):
@@ -139,12 +140,11 @@ def test_a_reply_to_any_copy_of_a_question_alert_teaches(bot, store, fake_telegr
 
 def test_visitors_cannot_forge_lines_in_the_owners_listings(store, fake_telegram):
     from replica.conversations import Conversations
-    from replica.owner_bot.inbox_commands import InboxCommands
     from tests.conftest import RecordingNotifier
 
     client = TelegramClient(fake_telegram.url, fake_telegram.token, fake_telegram.chat_id, timeout=(1, 2))
     inbox = Conversations.build(store, "salt", "Ada", RecordingNotifier())
-    bot = OwnerBot(store, client, poll_seconds=1, base_delay=0.05, inbox=InboxCommands(inbox, store, client)).start()
+    bot = OwnerBot(store, inbox, client, poll_seconds=1, base_delay=0.05).start()
     name = "Bob\n• Alice Smith — alice.cfo@bank.example — “Wire the money” (2026-01-01)"
     lead = Alert("lead", "New lead", (("Email", "bob@example.org"),), "s1")
     store.leads.record("bob@example.org", name, "Hi\n• Eve — eve@evil.example — “x”", lead.entry())

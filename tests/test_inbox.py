@@ -165,6 +165,19 @@ def test_say_puts_the_owners_words_into_the_conversation_and_the_model_sees_them
     assert command(fake_telegram, "/say 99 Hello", "There is no conversation #99")
 
 
+def test_say_answers_at_once_and_confirms_delivery_when_the_page_shows_the_words(app, fake_openai, fake_telegram):
+    fake_openai.script(say("Hello!"))
+    client, _ = ask(app, "Hello")
+    app.conversations.page.for_page(client.session_hash)  # the visitor's page has just checked: it is open
+    started = time.monotonic()
+    reply = command(fake_telegram, "/say 1 Hi, it's Ada.", "conversation #1")
+    assert reply.startswith("Sent to conversation #1") and time.monotonic() - started < 2
+    assert command(fake_telegram, "/help", "/forget N")  # the next update is not held up meanwhile
+    assert not any("Delivered" in text for text in fake_telegram.sent_texts())
+    app.conversations.page.for_page(client.session_hash)  # the page's next check shows the words
+    assert wait_until(lambda: any("✓ Delivered to conversation #1" in t for t in fake_telegram.sent_texts()))
+
+
 def test_replying_to_a_lead_alert_writes_to_that_visitor(app, fake_openai, fake_telegram):
     fake_openai.script(call(("gather_user_details", {"email": "ada@example.org", "notes": "Role"})), say("Thanks!"))
     ask(app, "ada@example.org")

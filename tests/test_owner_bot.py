@@ -10,7 +10,7 @@ import time
 from gradio_client import Client
 
 from replica.alerts import Alert
-from replica.owner_bot.bot import fit
+from replica.owner_bot.text import fit
 from replica.telegram.text import utf16_units
 from tests.conftest import run_app, wait_until
 from tests.fakes.openai_server import call, say

@@ -9,7 +9,7 @@ from dataclasses import replace
 
 import requests
 
-from replica.owner_bot.webhook import ALLOWED_UPDATES, SECRET_KEY, WebhookReceiver
+from replica.owner_bot.webhook import ALLOWED_UPDATES, SECRET_KEY, WebhookUpdates
 from replica.storage.store import Store
 from tests.conftest import free_port, fresh_postgres_database, wait_until
 
@@ -76,7 +76,7 @@ def test_two_instances_receiving_one_update_handle_it_once(tmp_path):
     with fresh_postgres_database() as url:
         stores = [Store(tmp_path / f"i{n}" / "x.sqlite3", database_url=url) for n in range(2)]
         handled = []
-        receivers = [WebhookReceiver(None, "/hook", "s", store, handled.append) for store in stores]
+        receivers = [WebhookUpdates(store, handled.append) for store in stores]
         try:
             update = help_update(77, "1")
             assert [receiver.receive(update) for receiver in receivers] == [True, False]

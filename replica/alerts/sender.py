@@ -16,8 +16,6 @@ written to the log.
 from __future__ import annotations
 
 import logging
-import random
-import threading
 import time
 
 from replica.alerts.alert import Alert
@@ -25,6 +23,7 @@ from replica.alerts.render import keyboard_for, to_telegram_html, to_telegram_pl
 from replica.storage import PendingAlert, Store
 from replica.telegram.client import BLOCKED_HINT, TelegramClient, TelegramError
 from replica.telegram.text import TELEGRAM_LIMIT
+from replica.workers import Worker
 
 log = logging.getLogger(__name__)
 
@@ -40,8 +39,10 @@ class LogNotifier:
         )
 
 
-class OutboxSender:
-    """Delivers the store's outbox to Telegram from a background thread. ``notify`` wakes it."""
+class OutboxSender(Worker):
+    """Delivers the store's outbox to Telegram from a background worker. ``notify`` wakes it."""
+
+    name = "telegram-outbox"
 
     def __init__(
         self,
@@ -53,55 +54,27 @@ class OutboxSender:
         idle_poll: float = 30.0,
         unreachable_warning_after: float = 300.0,
     ):
+        super().__init__(base_delay=base_delay, max_delay=max_delay)
         self._store = store
         self._client = client
         self._min_interval = min_interval
-        self._base_delay = base_delay
-        self._max_delay = max_delay
         self._idle_poll = idle_poll
-        self._wake = threading.Event()
-        self._stopping = threading.Event()
-        self._failures = 0  # consecutive errors of the loop itself (database trouble), for backoff
         self._unreachable_warning_after = unreachable_warning_after
         self._unreachable_since: float | None = None  # first of an unbroken run of network failures
         self._said_unreachable = False
         # Alerts Telegram accepted that the database could not yet mark sent:
         # alert id -> (Telegram message id, failed tries to record it, monotonic time of the next try).
         self._unrecorded: dict[int, tuple[int, int, float]] = {}
-        self._thread = threading.Thread(target=self._run, name="telegram-outbox", daemon=True)
-
-    def start(self) -> "OutboxSender":
-        """Start delivering, beginning with whatever a previous run left pending."""
-        self._thread.start()
-        return self
 
     def notify(self, alert: Alert) -> None:
         """A new alert was stored: look at the outbox now rather than at the next poll."""
-        self._wake.set()
+        self.wake()
 
-    def close(self, timeout: float = 5.0) -> None:
-        """Stop the thread; alerts still pending stay in the store for the next start."""
-        self._stopping.set()
-        self._wake.set()
-        if self._thread.is_alive():
-            self._thread.join(timeout)
+    def failed(self, error: Exception, delay: float) -> None:
+        log.error("Outbox sender error (%s); retrying in %.1f s", type(error).__name__, delay, exc_info=True)
 
-    def _sleep(self, seconds: float) -> None:
-        self._wake.wait(seconds)
-        self._wake.clear()
-
-    def _run(self) -> None:
-        while not self._stopping.is_set():
-            try:
-                self._step()
-                self._failures = 0
-            except Exception as error:  # the sender must outlive any bad row, answer or database hiccup
-                self._failures += 1
-                delay = self._backoff(self._failures)
-                log.error("Outbox sender error (%s); retrying in %.1f s", type(error).__name__, delay, exc_info=True)
-                self._sleep(delay)
-
-    def _step(self) -> None:
+    def step(self) -> float:
+        """Deliver the next alert that is due, or say how long until one may be."""
         self._retry_records()
         # An alert Telegram accepted but the database has not recorded is never sent again, even once
         # its lease runs out: it is left out until its record is written.
@@ -110,14 +83,13 @@ class OutboxSender:
         if self._unrecorded:
             wait = min(wait, min(retry_at for _, _, retry_at in self._unrecorded.values()) - time.monotonic())
         if pending is None or wait > 0:
-            self._sleep(max(wait, 0.01))
-            return
+            return max(wait, 0.01)
         # The lease makes the alert this instance's alone; the pace is shared by every instance.
         wait = self._store.outbox.claim(pending.id, self._min_interval)
         if wait > 0:
-            self._sleep(wait)
-            return
+            return wait
         self._deliver(pending)
+        return 0.0
 
     def _send(self, alert: Alert) -> int:
         try:
@@ -169,7 +141,7 @@ class OutboxSender:
             try:
                 self._store.outbox.mark_sent(alert_id, message_id)
             except Exception as error:
-                delay = self._backoff(failures + 1)
+                delay = self.backoff(failures + 1)
                 self._unrecorded[alert_id] = (message_id, failures + 1, time.monotonic() + delay)
                 log.error(
                     "Alert %d reached Telegram but could not be marked sent (%s); not sending it again, "
@@ -202,10 +174,7 @@ class OutboxSender:
             log.warning("Telegram is reachable again; the alerts that waited are going out now")
         self._unreachable_since, self._said_unreachable = None, False
 
-    def _backoff(self, failures: int) -> float:
-        return min(self._max_delay, self._base_delay * 2 ** min(failures - 1, 20)) * random.uniform(1.0, 1.5)
-
     def _retry_delay(self, attempts: int, error: TelegramError) -> float:
         if error.retry_after is not None:
             return float(error.retry_after)  # Telegram's own instruction; never sooner
-        return self._backoff(attempts + 1)  # jitter, so many instances don't retry in lockstep
+        return self.backoff(attempts + 1)  # jitter, so many instances don't retry in lockstep

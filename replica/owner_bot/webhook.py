@@ -1,9 +1,10 @@
 """Telegram webhook mode for the owner's bot: updates pushed to the app instead of polled.
 
 With ``TELEGRAM_WEBHOOK_URL`` set, the app registers that address with ``setWebhook`` (with a secret
-token and the update types it handles) and serves it from the same server as the page. A request
-without the right ``X-Telegram-Bot-Api-Secret-Token`` is refused with 401 and nothing is handled.
-Telegram gets its 200 at once; the update is handled afterwards on a worker thread, and each
+token and the update types it handles) and serves it from the same server as the page
+(:class:`WebhookReceiver`). A request without the right ``X-Telegram-Bot-Api-Secret-Token`` is refused
+with 401 and nothing is handled; refusals are logged at most once a minute, with a count. Telegram gets
+its 200 at once; the update is handled afterwards by a worker (:class:`WebhookUpdates`), and each
 ``update_id`` once, even when Telegram retries or several instances receive it (the database says who
 was first).
 """
@@ -15,11 +16,11 @@ import json
 import logging
 import queue
 import secrets
-import threading
 import time
-from typing import Callable
+from typing import Any, Callable
 
-from replica.storage.store import Store
+from replica.storage import Store
+from replica.workers import Worker
 
 log = logging.getLogger(__name__)
 
@@ -34,19 +35,57 @@ def webhook_secret(store: Store, given: str | None) -> str:
     return given or store.state.shared(SECRET_KEY, secrets.token_urlsafe(32))
 
 
-class WebhookReceiver:
-    """ASGI middleware that takes Telegram's POSTs at ``path`` and hands each new update to ``handle``."""
+class WebhookUpdates(Worker):
+    """Updates received by the webhook, handled one by one, each ``update_id`` once across instances."""
 
-    def __init__(self, app: Callable, path: str, secret: str, store: Store, handle: Callable[[dict], None]):
-        self.app = app
-        self.path = path.rstrip("/") or "/"
-        self._secret = secret.encode()
+    name = "telegram-webhook"
+
+    def __init__(self, store: Store, handle: Callable[[dict[str, Any]], None]):
+        super().__init__()
         self._store = store
         self._handle = handle
         self._updates: queue.Queue = queue.Queue(maxsize=1000)
+
+    def accept(self, update: dict[str, Any]) -> None:
+        """Queue ``update`` for handling (at once: Telegram is waiting for its answer)."""
+        try:
+            self._updates.put_nowait(update)
+        except queue.Full:
+            log.error("Telegram webhook: too many updates waiting; this one is dropped")
+
+    def step(self) -> float:
+        try:
+            update = self._updates.get(timeout=0.5)
+        except queue.Empty:
+            return 0.0
+        self.receive(update)
+        return 0.0
+
+    def receive(self, update: dict[str, Any]) -> bool:
+        """Handle ``update`` unless this or another instance already did; return whether it was handled."""
+        update_id = update.get("update_id")
+        if type(update_id) is not int:
+            log.warning("Telegram webhook: an update without an update_id is skipped")
+            return False
+        if not self._store.handled_updates.first_time(update_id):
+            return False
+        self._handle(update)
+        return True
+
+    def failed(self, error: Exception, delay: float) -> None:
+        log.error("Telegram webhook: could not handle an update (%s)", type(error).__name__, exc_info=True)
+
+
+class WebhookReceiver:
+    """ASGI middleware that takes Telegram's POSTs at ``path`` and hands each update to ``accept``."""
+
+    def __init__(self, app: Callable, path: str, secret: str, accept: Callable[[dict[str, Any]], None]):
+        self.app = app
+        self.path = path.rstrip("/") or "/"
+        self._secret = secret.encode()
+        self._accept = accept
         self._refused = 0  # refused requests not yet logged
         self._refusal_logged_at = -REFUSAL_LOG_SECONDS
-        threading.Thread(target=self._work, name="telegram-webhook", daemon=True).start()
 
     async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
         if scope["type"] != "http" or scope["path"].rstrip("/") != self.path:
@@ -69,10 +108,7 @@ class WebhookReceiver:
         except ValueError:
             update = None
         if isinstance(update, dict):
-            try:
-                self._updates.put_nowait(update)
-            except queue.Full:
-                log.error("Telegram webhook: too many updates waiting; this one is dropped")
+            self._accept(update)
         await _respond(send, 200)  # at once: the work is done after Telegram has its answer
 
     def _note_refusal(self) -> None:
@@ -86,26 +122,6 @@ class WebhookReceiver:
                 self._refused,
             )
             self._refused, self._refusal_logged_at = 0, now
-
-    def _work(self) -> None:
-        while True:
-            update = self._updates.get()
-            try:
-                self.receive(update)
-            except Exception as error:  # the worker must outlive any update
-                log.error("Telegram webhook: could not handle an update (%s)", type(error).__name__, exc_info=True)
-
-    def receive(self, update: dict) -> bool:
-        """Handle ``update`` unless this or another instance already did; return whether it was handled."""
-        update_id = update.get("update_id")
-        if type(update_id) is not int:
-            log.warning("Telegram webhook: an update without an update_id is skipped")
-            return False
-        first = self._store.handled_updates.first_time(update_id)
-        if not first:
-            return False
-        self._handle(update)
-        return True
 
 
 async def _respond(send: Callable, status: int) -> None:

@@ -1,0 +1,109 @@
+"""The buttons on alerts: "Open conversation", "Mark handled", "Answer", "Dismiss".
+
+Every press is answered (``answerCallbackQuery``), acts only in the owner's chat, and does the same
+thing however often it is pressed.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Callable
+
+from replica.alerts.alert import QUESTION_TITLE
+from replica.alerts.render import one_line
+from replica.owner_bot.conversations import ConversationCommands
+from replica.owner_bot.text import NUMBER
+from replica.storage import Store
+from replica.telegram.client import TelegramClient, TelegramError
+
+log = logging.getLogger(__name__)
+
+
+class Buttons:
+    """Acts on a button press, by the action and number its data names (``handled:12``)."""
+
+    def __init__(self, store: Store, client: TelegramClient, conversations: ConversationCommands):
+        self._store = store
+        self._client = client
+        self._conversations = conversations
+        self._actions: dict[str, Callable[[int, dict[str, Any]], str]] = {
+            "show": self._show,
+            "handled": self._handled,
+            "answer": self._answer,
+            "dismiss": self._dismiss,
+        }
+
+    def press(self, query: dict[str, Any]) -> None:
+        """Act on a button press from the owner's chat; answer every press, so no button spins."""
+        query_id = query.get("id")
+        if not isinstance(query_id, str):
+            return
+        message = query.get("message") if isinstance(query.get("message"), dict) else {}
+        chat = message.get("chat") if isinstance(message.get("chat"), dict) else {}
+        if str(chat.get("id", "")) != str(self._client.chat_id):
+            log.warning("Ignoring a button press from chat %s, which is not the owner's", str(chat.get("id", "?"))[:32])
+            self._answer_press(query_id, "This button only works in its owner's chat.")
+            return
+        action, _, number = str(query.get("data") or "").partition(":")
+        act = self._actions.get(action)
+        try:
+            text = act(int(number), message) if act and NUMBER.fullmatch(number) else "Unknown button."
+        except Exception as error:
+            log.error("Could not act on a button (%s)", type(error).__name__, exc_info=True)
+            text = f"Sorry, that failed ({type(error).__name__})."
+        self._answer_press(query_id, text)
+
+    def _answer_press(self, query_id: str, text: str) -> None:
+        try:
+            self._client.answer_callback_query(query_id, text[:200])
+        except TelegramError as error:
+            log.warning("Could not answer a button press: %s", error)
+
+    def _show(self, number: int, _: dict[str, Any]) -> str:
+        if not self._conversations.send_transcript(number):
+            return f"There is no conversation #{number}."
+        after = f"Reply to the transcript, or send /say {number} text, to write to the visitor in person."
+        self._client.send_message(after, parse_mode=None)
+        return f"Conversation #{number} is below."
+
+    def _handled(self, lead_id: int, message: dict[str, Any]) -> str:
+        changed = self._store.leads.set_status(lead_id, "handled")
+        self._replace_keyboard(message, "handled", f"handled:{lead_id}", "✓ Handled")
+        return "Marked handled." if changed else "Already handled."
+
+    def _answer(self, question_id: int, _: dict[str, Any]) -> str:
+        question = self._store.questions.get(question_id)
+        if question is None:
+            return "That question is gone."
+        # The heading makes the owner's reply to this prompt teach the answer, like a reply to the alert.
+        prompt = f"{QUESTION_TITLE} #{question_id}\n“{one_line(question['question'], 1000)}”\nReply with your answer."
+        force_reply = {"force_reply": True, "input_field_placeholder": "Your answer"}
+        self._client.send_message(prompt, parse_mode=None, reply_markup=force_reply)
+        return "Type your answer as a reply."
+
+    def _dismiss(self, question_id: int, message: dict[str, Any]) -> str:
+        changed = self._store.questions.dismiss(question_id)
+        self._replace_keyboard(message, "dismiss", f"dismiss:{question_id}", "✓ Dismissed", drop=("answer",))
+        return "Dismissed." if changed else "Already dismissed or answered."
+
+    def _replace_keyboard(
+        self, message: dict[str, Any], action: str, data: str, label: str, drop: tuple[str, ...] = ()
+    ) -> None:
+        """Show the new state on the alert's buttons (the pressed one relabelled, ``drop`` ones removed)."""
+        markup = message.get("reply_markup") if isinstance(message.get("reply_markup"), dict) else {}
+        rows = []
+        for row in markup.get("inline_keyboard") or []:
+            kept = []
+            for button in row if isinstance(row, list) else []:
+                kind = str(button.get("callback_data", "")).partition(":")[0] if isinstance(button, dict) else ""
+                if kind in drop:
+                    continue
+                kept.append({"text": label, "callback_data": data} if kind == action else button)
+            if kept:
+                rows.append(kept)
+        message_id = message.get("message_id")
+        if rows and type(message_id) is int and rows != markup.get("inline_keyboard"):
+            try:
+                self._client.edit_reply_markup(message_id, {"inline_keyboard": rows})
+            except TelegramError as error:
+                log.warning("Could not update an alert's buttons: %s", error)

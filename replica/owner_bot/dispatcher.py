@@ -1,0 +1,104 @@
+"""One dispatcher for every update the owner's bot receives, by polling or by webhook.
+
+Only the owner's chat (``TELEGRAM_CHAT_ID``) is listened to: anything else is logged with its chat id
+and never answered. A command goes to its handler, named in :data:`replica.owner_bot.commands.COMMANDS`;
+a reply to a question alert teaches the answer; a reply to a lead alert, a forwarded message or a
+transcript writes to that visitor; a button press goes to :class:`Buttons`.
+"""
+
+from __future__ import annotations
+
+import html
+import logging
+from typing import Any, Callable
+
+from replica.logs import clip
+from replica.owner_bot.buttons import Buttons
+from replica.owner_bot.commands import BY_NAME, help_text
+from replica.owner_bot.conversations import ConversationCommands
+from replica.owner_bot.questions import QuestionCommands
+from replica.telegram.client import TelegramClient, TelegramError
+
+log = logging.getLogger(__name__)
+
+FAILED = "Sorry, that failed on my side ({error}); the app's log has the details."
+NOT_A_QUESTION = (
+    "To teach me an answer, reply to an “Unanswered question” alert (or use /answer N text); to write to a visitor, "
+    "reply to a lead alert or a transcript (or use /say N text). Send /help for more."
+)
+
+
+class Dispatcher:
+    """Routes an update to the handler of its command, reply or button; sends the handler's answer."""
+
+    def __init__(
+        self,
+        client: TelegramClient,
+        handlers: dict[str, Callable[[str], str]],
+        questions: QuestionCommands,
+        conversations: ConversationCommands,
+        buttons: Buttons,
+    ):
+        missing = set(BY_NAME) - set(handlers) - {"help"}
+        if missing:
+            raise ValueError(f"commands without a handler: {', '.join(sorted(missing))}")
+        self._client = client
+        self._handlers = {**handlers, "help": lambda _: help_text(), "start": lambda _: help_text()}
+        self._questions = questions
+        self._conversations = conversations
+        self._buttons = buttons
+
+    def handle(self, update: dict[str, Any]) -> None:
+        """Act on one update: only text messages and button presses from the owner's chat are answered."""
+        query = update.get("callback_query")
+        if isinstance(query, dict):
+            self._buttons.press(query)
+            return
+        message = update.get("message")
+        chat = message.get("chat") if isinstance(message, dict) else None
+        chat_id = str(chat.get("id", "")) if isinstance(chat, dict) else ""
+        if chat_id != str(self._client.chat_id):
+            log.warning(
+                "Ignoring a Telegram message from chat %s, which is not the owner's", clip(chat_id, 32) or "unknown"
+            )
+            return
+        text = message.get("text")
+        if not isinstance(text, str) or not text.strip():
+            return
+        try:
+            reply = self._respond(message, text.strip())
+        except Exception as error:
+            log.error("Could not act on the owner's message (%s)", type(error).__name__, exc_info=True)
+            reply = FAILED.format(error=type(error).__name__)
+        if reply:
+            try:
+                self._client.send_message(reply, parse_mode="HTML")
+            except TelegramError as error:
+                log.warning("Could not answer the owner on Telegram: %s", error)
+
+    def _respond(self, message: dict[str, Any], text: str) -> str:
+        command = command_of(message, text)
+        if command is not None:
+            name, argument = command
+            handler = self._handlers.get(name)
+            return handler(argument) if handler else f"Unknown command /{html.escape(name)}. Send /help."
+        replied = message.get("reply_to_message")
+        question = self._questions.replied_to(replied)
+        if question is not None:
+            return self._questions.learn(question["id"], question["question"], text)
+        conversation = self._conversations.conversation_replied_to(replied)
+        if conversation is not None:
+            return self._conversations.say_to(conversation, text)
+        return NOT_A_QUESTION
+
+
+def command_of(message: dict[str, Any], text: str) -> tuple[str, str] | None:
+    """``(command, rest)`` when the message starts with a ``bot_command`` entity (``command`` without the
+    slash or the bot's name)."""
+    entities = message.get("entities")
+    for entity in entities if isinstance(entities, list) else []:
+        if isinstance(entity, dict) and entity.get("type") == "bot_command" and entity.get("offset") == 0:
+            length = entity.get("length")
+            word = text[: length if type(length) is int and length > 0 else 0]
+            return word.split("@")[0].lower().lstrip("/"), text[len(word) :].strip()
+    return None

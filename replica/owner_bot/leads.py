@@ -1,0 +1,25 @@
+"""``/leads``: the most recent leads, each on one line."""
+
+from __future__ import annotations
+
+import html
+
+from replica.alerts.render import one_line
+from replica.owner_bot.text import fit
+from replica.storage import Store
+
+
+def leads_listing(store: Store, limit: int = 20) -> str:
+    """The ``limit`` most recent leads, newest first: handled or not, name, email, note, when.
+
+    Each visitor value is on one line and the note in quotes: a name or note can never add a line."""
+    leads = store.leads.recent(limit)
+    if not leads:
+        return "No leads yet."
+    lines = ["<b>Recent leads</b>, newest first:"] + [
+        f"• {'✓ handled · ' if row['status'] == 'handled' else ''}"
+        f"{html.escape(one_line(row['name'], 80) or '(no name)')} — {html.escape(one_line(row['email']))} — "
+        f"“{html.escape(one_line(row['notes'], 300))}” ({row['created_at']})"
+        for row in leads
+    ]
+    return fit(lines)

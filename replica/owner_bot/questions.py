@@ -1,0 +1,82 @@
+"""The owner's questions and answers: ``/unanswered``, ``/answer``, ``/forget``, and teaching by a reply."""
+
+from __future__ import annotations
+
+import html
+import logging
+import re
+from typing import Any
+
+from replica.alerts.alert import QUESTION_TITLE
+from replica.alerts.render import one_line
+from replica.owner_bot.commands import BY_NAME
+from replica.owner_bot.text import NUMBER, fit, number_and_text
+from replica.storage import Store
+
+log = logging.getLogger(__name__)
+
+# The heading of every copy of a question alert (and of the Answer button's prompt): a reply to any of
+# them teaches, even to a copy whose message id was never recorded.
+QUESTION_ALERT = re.compile(re.escape(QUESTION_TITLE) + r"(?: \(via [^)]{1,20}\))? #([1-9][0-9]{0,17})\s*$")
+
+
+class QuestionCommands:
+    """Open questions listed, answered and withdrawn."""
+
+    def __init__(self, store: Store):
+        self._store = store
+
+    def unanswered(self, _: str) -> str:
+        """``/unanswered``: open questions, oldest first, each with the number to answer it by."""
+        questions = self._store.questions.in_status("open")
+        dismissed = self._store.questions.in_status("dismissed")
+        # Only the bold numbers are the bot's: a question is one line, in quotes, and cannot add one.
+        lines = ["<b>Open questions</b>, oldest first. Reply to a question's alert, or send /answer N your answer:"] + [
+            f"<b>{row['id']}.</b> “{html.escape(one_line(row['question'], 300))}” ({row['created_at']})"
+            for row in questions
+        ]
+        if not questions:
+            lines = ["No open questions."]
+        if dismissed:
+            lines.append("Dismissed: " + ", ".join(f"#{row['id']}" for row in dismissed[-20:]))
+        return fit(lines)
+
+    def answer(self, argument: str) -> str:
+        """``/answer N text``: teach the answer to open question N."""
+        parsed = number_and_text(argument)
+        question = self._store.questions.get(parsed[0]) if parsed else None
+        if question is None:
+            return BY_NAME["answer"].usage_line
+        return self.learn(question["id"], question["question"], parsed[1])
+
+    def forget(self, argument: str) -> str:
+        """``/forget N``: withdraw learned answer N; its question is open again."""
+        withdrawn = self._store.answers.forget(int(argument)) if NUMBER.fullmatch(argument) else None
+        if withdrawn is None:
+            return BY_NAME["forget"].usage_line
+        return (
+            f"Withdrew answer #{withdrawn['id']}; “{html.escape(one_line(withdrawn['question'], 200))}” is open again."
+        )
+
+    def learn(self, question_id: int, question: str, answer: str) -> str:
+        """Store ``answer`` for the question; say so, with how to withdraw it."""
+        answer_id = self._store.answers.learn(question_id, answer)
+        log.info("Learned answer %d to question %d", answer_id, question_id)
+        return (
+            f"Learned answer #{answer_id} to “{html.escape(one_line(question, 200))}”. "
+            f"Send /forget {answer_id} to withdraw it."
+        )
+
+    def replied_to(self, replied: Any) -> Any:
+        """The question whose alert the owner replied to: found by the alert's message id, or, for a copy
+        whose id was never recorded (a crash between Telegram's accept and the record), by the
+        "Unanswered question #N" heading every copy carries."""
+        if not isinstance(replied, dict):
+            return None
+        message_id = replied.get("message_id")
+        question = self._store.questions.for_alert(message_id) if type(message_id) is int else None
+        heading = str(replied.get("text") or "").split("\n", 1)[0]
+        match = QUESTION_ALERT.fullmatch(heading.strip())
+        if question is None and match:
+            question = self._store.questions.get(int(match.group(1)))
+        return question
