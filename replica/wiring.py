@@ -17,7 +17,8 @@ import openai
 from replica.alerts import Notifier
 from replica.alerts.sender import LogNotifier, OutboxSender
 from replica.chat.limits import UsageLimits
-from replica.chat.replica import Replica, Visitor
+from replica.chat.openai_model import OpenAIChatModel
+from replica.chat.replica import Bounds, Replica, Visitor
 from replica.conversations import Conversations
 from replica.conversations.recorder import address_salt
 from replica.housekeeping import Housekeeper
@@ -130,16 +131,31 @@ def make_limits(settings: Settings, store: Store, conversations: Conversations) 
     return UsageLimits.shared(store, *counts, address_key=conversations.recorder.address_hash)
 
 
-def make_model_client(settings: Settings) -> openai.OpenAI | None:
-    """The OpenAI client, or ``None`` when no API key is configured (the replica then says so)."""
+def make_model(settings: Settings) -> OpenAIChatModel | None:
+    """The chat model, or ``None`` when no API key is configured (the replica then says so)."""
     if not settings.model_configured:
         log.warning("OPENAI_API_KEY is not set: the replica will tell visitors it is not configured")
         return None
-    return openai.OpenAI(
+    client = openai.OpenAI(
         api_key=settings.openai_api_key,
         base_url=settings.openai_base_url,
         timeout=settings.model_timeout_seconds,
         max_retries=settings.model_max_retries,
+    )
+    return OpenAIChatModel(client, settings.openai_model)
+
+
+def reply_bounds(settings: Settings) -> Bounds:
+    """What one visitor message may take, from the settings."""
+    return Bounds(
+        max_turns=settings.max_turns,
+        max_message_chars=settings.max_message_chars,
+        history_budget_chars=settings.history_budget_chars,
+        reply_deadline_seconds=settings.reply_deadline_seconds,
+        max_reply_tokens=settings.max_reply_tokens,
+        # The queue already allows this many at once; the same bound here holds for any other route.
+        max_concurrent=settings.queue_concurrency,
+        check_deliverability=settings.email_check_deliverability,
     )
 
 
@@ -180,22 +196,14 @@ def create_app(settings: Settings) -> App:
     ).start()
     owner_bot, middleware = make_owner_bot(settings, store, conversations)
     replica = Replica(
-        client=make_model_client(settings),
-        model=settings.openai_model,
-        system_prompt=system_prompt,
-        registry=default_registry(),
-        store=store,
-        notifier=notifier,
-        limits=make_limits(settings, store, conversations),
-        max_turns=settings.max_turns,
-        max_message_chars=settings.max_message_chars,
-        history_budget_chars=settings.history_budget_chars,
-        check_deliverability=settings.email_check_deliverability,
-        reply_deadline_seconds=settings.reply_deadline_seconds,
-        max_reply_tokens=settings.max_reply_tokens,
-        # The queue already allows this many at once; the same bound here holds for any other route.
-        max_concurrent=settings.queue_concurrency,
-        conversations=conversations,
+        make_model(settings),
+        system_prompt,
+        default_registry(),
+        store,
+        notifier,
+        conversations,
+        make_limits(settings, store, conversations),
+        reply_bounds(settings),
     )
     mcp_tool = make_mcp_tool(settings, replica, store) if settings.mcp_enabled else None
     demo = build_demo(

@@ -252,9 +252,29 @@ def notifier():
     return RecordingNotifier()
 
 
+def replica_around(model, store, notifier, **options):
+    """A Replica (recording its conversations) around ``model``; ``limits`` and the :class:`Bounds` fields
+    may be given."""
+    from replica.chat.replica import Bounds
+
+    limits = options.pop("limits", None)
+    conversations = conversations_of(store, "Ada Lovelace", notifier)
+    return Replica(
+        model,
+        lambda query: "SYSTEM PROMPT",
+        default_registry(),
+        store,
+        notifier,
+        conversations,
+        limits,
+        Bounds(**options),
+    )
+
+
 @pytest.fixture
 def make_replica(fake_openai, store, notifier):
-    """Build a Replica around the real SDK pointed at the fake model; options override its defaults."""
+    """Build a Replica around the real SDK pointed at the fake model server; options override its defaults."""
+    from replica.chat.openai_model import OpenAIChatModel
 
     def make(**options):
         client = openai.OpenAI(
@@ -263,11 +283,23 @@ def make_replica(fake_openai, store, notifier):
             max_retries=options.pop("max_retries", 1),
             timeout=options.pop("timeout", 5),
         )
-        return Replica(
-            client, "fake-model", lambda message: "SYSTEM PROMPT", default_registry(), store, notifier, **options
-        )
+        return replica_around(OpenAIChatModel(client, "fake-model"), store, notifier, **options)
 
     return make
+
+
+@pytest.fixture
+def fake_model():
+    """The in-process chat model, for the loop's unit tests."""
+    from tests.fakes.chat_model import ScriptedModel
+
+    return ScriptedModel()
+
+
+@pytest.fixture
+def make_loop_replica(fake_model, store, notifier):
+    """Build a Replica around the in-process chat model; options override its defaults."""
+    return lambda **options: replica_around(fake_model, store, notifier, **options)
 
 
 @pytest.fixture

@@ -22,7 +22,8 @@ from replica import wording
 from replica.alerts import Alert
 from replica.alerts.sender import OutboxSender
 from replica.chat.limits import UsageLimits
-from replica.chat.replica import Replica, Visitor
+from replica.chat.openai_model import OpenAIChatModel
+from replica.chat.replica import Bounds, Replica, Visitor
 from replica.conversations import Conversations
 from replica.storage import Store
 from replica.storage.outbox import LEASE_SECONDS
@@ -124,24 +125,23 @@ def test_a_lead_given_during_the_outage_is_logged_whole_and_the_first_message_af
     inbox = Conversations.build(store, "salt", "Ada Lovelace", notifier)
     client = openai.OpenAI(api_key=API_KEY, base_url=fake_openai.base_url, max_retries=0, timeout=5)
     replica = Replica(
-        client,
-        "fake-model",
+        OpenAIChatModel(client, "fake-model"),
         lambda message: "SYSTEM PROMPT",
         default_registry(),
         store,
         notifier,
-        limits=UsageLimits.shared(store, 30, 120, 1000, address_key=inbox.recorder.address_hash),
-        conversations=inbox,
-        reply_deadline_seconds=20,
+        inbox,
+        UsageLimits.shared(store, 30, 120, 1000, address_key=inbox.recorder.address_hash),
+        Bounds(reply_deadline_seconds=20),
     )
     visitor = Visitor("s1", "203.0.113.9")
-    replica.reply("Hello", [], visitor)  # a conversation under way, and pooled connections that the outage breaks
+    replica.reply("Hello", visitor)  # a conversation under way, and pooled connections that the outage breaks
     database.cut()
     lead = {"email": "ada@example.org", "notes": "Wants to hire Ada for a data platform", "name": "Ada"}
     fake_openai.script(call(("gather_user_details", lead)), say("Thanks, Ada will write to you."))
     with caplog.at_level(logging.ERROR):
         started = time.monotonic()
-        answer = replica.reply("Hire me? ada@example.org", [], visitor)
+        answer = replica.reply("Hire me? ada@example.org", visitor)
         took = time.monotonic() - started
     assert took < 20 and answer == f"Thanks, Ada will write to you.\n\n{wording.SAVE_FAILED}"
     [record] = [r for r in caplog.records if "record of last resort" in r.getMessage()]
@@ -151,6 +151,6 @@ def test_a_lead_given_during_the_outage_is_logged_whole_and_the_first_message_af
     database.restore()
     time.sleep(1.1)  # the database is back
     fake_openai.script(call(("gather_user_details", {"email": "grace@example.org", "notes": "n"})), say("Noted!"))
-    assert replica.reply("grace@example.org", [], visitor) == "Noted!"
+    assert replica.reply("grace@example.org", visitor) == "Noted!"
     assert [row["email"] for row in store.leads.all()] == ["grace@example.org"]
     assert [alert.kind for alert in notifier.alerts] == ["lead"]

@@ -51,7 +51,7 @@ def test_the_loop_itself_allows_only_its_concurrency_whatever_calls_it(fake_open
     fake_openai.default = say("Answered.", delay=0.3)
     replica = make_replica(max_concurrent=3)
     with ThreadPoolExecutor(max_workers=20) as pool:
-        answers = list(pool.map(lambda n: replica.reply("Hi", [], Visitor(f"s{n}")), range(20)))
+        answers = list(pool.map(lambda n: replica.reply("Hi", Visitor(f"s{n}")), range(20)))
     assert answers == ["Answered."] * 20 and fake_openai.max_in_flight == 3
 
 
@@ -139,8 +139,8 @@ def test_log_lines_quote_at_most_300_characters_of_visitor_or_model_text(fake_op
     fake_openai.script(call(("gather_user_details", {"email": long_email, "notes": "y" * 5000})), say("Hm."))
     replica = make_replica(limits=UsageLimits.build(1, 100, 100))
     with caplog.at_level(logging.INFO):
-        replica.reply("Here you go", [], Visitor("s1"))
-        replica.reply("Again", [], Visitor("s1"))  # refused by the limiter: logged
+        replica.reply("Here you go", Visitor("s1"))
+        replica.reply("Again", Visitor("s1"))  # refused by the limiter: logged
     assert "Message limit reached" in caplog.text
     longest = max((len(run) for run in re.findall(r"x+|y+", caplog.text)), default=0)
     assert longest <= 300
@@ -160,6 +160,6 @@ def test_without_telegram_a_logged_alert_is_one_bounded_line(caplog):
 def test_a_thread_running_the_loop_is_never_left_behind_after_the_deadline(fake_openai, make_replica):
     fake_openai.default = say("Still thinking. ", forever=True, piece_delay=0.1)
     before = threading.active_count()
-    make_replica(reply_deadline_seconds=1).reply("Hi", [], Visitor("s1"))
+    make_replica(reply_deadline_seconds=1).reply("Hi", Visitor("s1"))
     time.sleep(1.0)
     assert threading.active_count() <= before and fake_openai.in_flight == 0

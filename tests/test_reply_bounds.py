@@ -53,13 +53,13 @@ def test_three_endless_streams_end_at_the_deadline_and_a_fourth_visitor_is_answe
 def test_a_provider_that_never_answers_is_given_up_at_the_deadline_despite_sdk_retries(fake_openai, make_replica):
     fake_openai.default = say("too late", delay=3600)
     replica = make_replica(reply_deadline_seconds=1.5, timeout=60, max_retries=2)
-    answer, seconds = timed(replica.reply, "Hello?", [], Visitor("s1"))
+    answer, seconds = timed(replica.reply, "Hello?", Visitor("s1"))
     assert answer == wording.TOO_SLOW and seconds < 2.5
 
 
 def test_a_trickling_stream_gives_what_streamed_so_far_plus_an_apology(fake_openai, make_replica):
     fake_openai.default = say("word " * 100, pieces=100, piece_delay=0.1)  # a token every 0.1 s, for 10 s
-    answer, seconds = timed(make_replica(reply_deadline_seconds=1.5).reply, "Tell me", [], Visitor("s1"))
+    answer, seconds = timed(make_replica(reply_deadline_seconds=1.5).reply, "Tell me", Visitor("s1"))
     assert answer.startswith("word word") and answer.endswith(wording.TOO_SLOW) and seconds < 2.5
 
 
@@ -71,14 +71,14 @@ def test_max_tokens_is_sent_with_every_call(start_app, settings, fake_openai):
 
 
 def test_the_default_token_cap_is_600(fake_openai, make_replica):
-    make_replica().reply("Hi", [], Visitor("s1"))
+    make_replica().reply("Hi", Visitor("s1"))
     assert fake_openai.requests[0]["max_tokens"] == 600
 
 
 def test_an_empty_first_reply_is_tried_once_more_for_words(fake_openai, make_replica, caplog):
     fake_openai.script(say(""), say("Here you go."))
     with caplog.at_level(logging.WARNING):
-        answer = make_replica().reply("Hi", [], Visitor("s1"))
+        answer = make_replica().reply("Hi", Visitor("s1"))
     assert answer == "Here you go."
     assert [r["tool_choice"] for r in fake_openai.requests] == ["auto", "none"]
     assert "neither words nor tool calls" in caplog.text
@@ -87,7 +87,7 @@ def test_an_empty_first_reply_is_tried_once_more_for_words(fake_openai, make_rep
 def test_the_no_answer_apology_leaves_a_warning_naming_its_cause(fake_openai, make_replica, caplog):
     fake_openai.default = say("")
     with caplog.at_level(logging.WARNING):
-        answer = make_replica().reply("Hi", [], Visitor("s1"))
+        answer = make_replica().reply("Hi", Visitor("s1"))
     assert answer == wording.NO_ANSWER and fake_openai.calls == 2
     assert "no-answer apology: the model returned an empty reply twice" in caplog.text
 
@@ -96,7 +96,7 @@ def test_the_no_answer_apology_leaves_a_warning_naming_its_cause(fake_openai, ma
 def test_a_stream_cut_mid_way_ends_with_a_notice_and_a_warning(fake_openai, make_replica, caplog, stream):
     fake_openai.script(say("I worked at Babb", **stream))
     with caplog.at_level(logging.WARNING):
-        answer = make_replica().reply("Where did you work?", [], Visitor("s1"))
+        answer = make_replica().reply("Where did you work?", Visitor("s1"))
     if stream.get("cut"):
         assert answer == f"I worked at Babb\n\n{wording.CUT_OFF}"
         assert "ended without a finish reason" in caplog.text
@@ -106,13 +106,13 @@ def test_a_stream_cut_mid_way_ends_with_a_notice_and_a_warning(fake_openai, make
 
 def test_a_reply_cut_at_the_token_limit_says_so(fake_openai, make_replica):
     fake_openai.script(say("I worked at Babbage & Co for", finish="length"))
-    assert make_replica().reply("Where?", [], Visitor("s1")).endswith(wording.CUT_OFF)
+    assert make_replica().reply("Where?", Visitor("s1")).endswith(wording.CUT_OFF)
 
 
 def test_tools_asked_for_on_the_last_turn_after_a_lead_give_fitting_words(fake_openai, notifier, make_replica):
     lead = call(("gather_user_details", {"email": "ada@example.org", "notes": "Role"}))
     fake_openai.script(lead, lead)  # the second ignores tool_choice="none" and repeats the call
-    answer = make_replica().reply("ada@example.org", [], Visitor("s1"))
+    answer = make_replica().reply("ada@example.org", Visitor("s1"))
     assert answer == wording.LEAD_PASSED_ON and len(notifier.alerts) == 1
 
 
@@ -122,17 +122,17 @@ def test_the_same_question_asked_again_by_the_same_visitor_is_stored_and_alerted
     replica = make_replica()
     for asked in ("What is your salary?", "what is your  salary"):
         fake_openai.script(call(("inform_unknown", {"question": asked})), say("I'll ask."))
-        replica.reply(asked, [], Visitor("s1"))
+        replica.reply(asked, Visitor("s1"))
     assert len(store.questions.all()) == 1 and len(notifier.alerts) == 1
     fake_openai.script(call(("inform_unknown", {"question": "What is your salary?"})), say("I'll ask."))
-    replica.reply("What is your salary?", [], Visitor("another visitor"))
+    replica.reply("What is your salary?", Visitor("another visitor"))
     assert len(store.questions.all()) == 2
 
 
 def test_a_lead_in_the_message_is_kept_when_the_model_is_down(fake_openai, notifier, store, make_replica):
     fake_openai.default = fail(500)
     message = "Hi, I'm hiring for a data role; reach me at grace@example.org."
-    answer = make_replica(max_retries=0).reply(message, [], Visitor("s1"))
+    answer = make_replica(max_retries=0).reply(message, Visitor("s1"))
     assert answer == f"{wording.MODEL_FAILED} {wording.LEAD_KEPT}"
     [lead] = store.leads.all()
     assert lead["email"] == "grace@example.org" and message in lead["notes"]
@@ -142,13 +142,13 @@ def test_a_lead_in_the_message_is_kept_when_the_model_is_down(fake_openai, notif
 def test_a_lead_is_kept_past_the_deadline_and_when_the_day_budget_is_spent(fake_openai, store, make_replica):
     fake_openai.default = say("late", delay=3600)
     slow = make_replica(reply_deadline_seconds=1)
-    assert slow.reply("Email me: a@example.org", [], Visitor("s1")).endswith(wording.LEAD_KEPT)
+    assert slow.reply("Email me: a@example.org", Visitor("s1")).endswith(wording.LEAD_KEPT)
     spent = make_replica(limits=UsageLimits.build(10, 10, 0))
-    assert spent.reply("b@example.org please", [], Visitor("s2")) == (f"{wording.DAILY_LIMIT} {wording.LEAD_KEPT}")
+    assert spent.reply("b@example.org please", Visitor("s2")) == (f"{wording.DAILY_LIMIT} {wording.LEAD_KEPT}")
     assert sorted(row["email"] for row in store.leads.all()) == ["a@example.org", "b@example.org"]
 
 
 def test_no_lead_is_invented_from_a_message_without_a_valid_address(fake_openai, store, make_replica):
     fake_openai.default = fail(500)
-    answer = make_replica(max_retries=0).reply("write to me at grace@localhost", [], Visitor("s1"))
+    answer = make_replica(max_retries=0).reply("write to me at grace@localhost", Visitor("s1"))
     assert answer == wording.MODEL_FAILED and store.leads.all() == []

@@ -90,8 +90,13 @@ def test_history_sent_to_the_model_keeps_the_most_recent_turns_within_budget():
 
 
 def test_a_long_conversation_never_sends_more_than_the_budget(make_replica, fake_openai):
-    history = [{"role": "user", "content": "y" * 3000}, {"role": "assistant", "content": "z" * 3000}] * 20
-    make_replica(history_budget_chars=16000).reply("Latest question", history, Visitor("s1"))
+    replica = make_replica(history_budget_chars=16000)
+    recorder = replica.conversations.recorder
+    conversation = recorder.begin("s1", "203.0.113.9")
+    for _ in range(20):  # a long conversation, as recorded
+        recorder.record(conversation.id, "visitor", "y" * 3000)
+        recorder.record(conversation.id, "replica", "z" * 3000)
+    replica.reply("Latest question", Visitor("s1"))
     sent = fake_openai.requests[0]["messages"]
     assert sum(len(m["content"]) for m in sent[1:-1]) <= 16000 and sent[-1]["content"] == "Latest question"
 

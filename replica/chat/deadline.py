@@ -25,6 +25,7 @@ class Deadline:
     """A point in time ``seconds`` from now."""
 
     def __init__(self, seconds: float, clock: Callable[[], float] = time.monotonic):
+        self.seconds = seconds
         self._clock = clock
         self.at = clock() + seconds
 

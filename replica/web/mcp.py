@@ -56,20 +56,20 @@ class ConversationIds:
 
 
 def make_ask(
-    reply: Callable[[str, list, Visitor], str],
+    reply: Callable[[str, Visitor], str],
     owner_name: str,
     knows: str,
     visitor_for: Callable[[str, gr.Request | None], Visitor],
     ids: ConversationIds,
 ) -> AskFunction:
-    """The tool's function: ``reply(message, history, visitor)`` answers; ``visitor_for(session, request)``
+    """The tool's function: ``reply(message, visitor)`` answers; ``visitor_for(session, request)``
     says who is asking. Its name and docstring are what MCP clients see."""
 
     def ask(question: str, conversation_id: str = "", request: gr.Request = None) -> str:
         given = conversation_id.strip()
         session = given if ids.issued(given) else ids.new()
         visitor = visitor_for(session, request)
-        answer = reply(question, [], visitor)
+        answer = reply(question, visitor)
         return f"{answer}\n\nconversation_id: {visitor.session_id} (pass it back to continue this conversation)"
 
     ask.__name__ = tool_name(owner_name)

@@ -29,7 +29,7 @@ from replica.web.guard import RequestGuard, max_event_bytes, valid_session_id
 
 log = logging.getLogger(__name__)
 
-AnswerStream = Callable[[str, list[dict[str, Any]], Visitor], Iterator[str]]
+AnswerStream = Callable[[str, Visitor], Iterator[str]]
 History = Callable[[str], list[tuple[str, str]]]  # session -> its recorded (role, text) messages
 OwnerWords = Callable[[str], tuple[bool, bool]]  # session -> (anything new to show?, keep checking?)
 
@@ -210,7 +210,7 @@ class ReplicaChat(gr.ChatInterface):
     def _replies(self, message: str, request: gr.Request) -> Iterator[str]:
         visitor = Visitor(session_id(request), client_address(request, self._trusted_proxy_hops))
         try:
-            yield from self._answer(message, [], visitor)
+            yield from self._answer(message, visitor)
         except Exception:  # the visitor gets a sentence; the traceback stays in the log
             log.exception("Unexpected error while answering a visitor")
             yield wording.UNEXPECTED
@@ -250,7 +250,7 @@ def build_demo(
     max_message_chars: int = 4000,
     mcp_tool: Callable[..., str] | None = None,
 ) -> gr.Blocks:
-    """Build the chat page; ``answer(message, history, visitor)`` yields each reply as it grows.
+    """Build the chat page; ``answer(message, visitor)`` yields each reply as it grows.
 
     The queue works on at most ``concurrency`` answers at once; up to ``max_queue`` more visitors wait
     in line rather than being turned away. ``history(session)`` gives the session's recorded messages;

@@ -1,0 +1,157 @@
+"""The turn loop: one visitor message's model calls, at most ``max_turns`` of them.
+
+A *turn* is one model call. The model may ask for tools on any turn but the last, which is made with
+``tool_choice="none"`` so that the visitor always gets words back. Each distinct tool call runs once
+per message. When the model writes no words, the visitor still gets a sentence that fits what the
+tools did. The loop knows the model only as a :class:`~replica.chat.model.ChatModel`.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from dataclasses import dataclass, field
+from typing import Any, Iterator
+
+from replica import wording
+from replica.chat.deadline import Deadline
+from replica.chat.history import join
+from replica.chat.limits import UsageLimits
+from replica.chat.model import ChatModel, ToolCall, Turn
+from replica.logs import clip
+from replica.storage.records import REPLICA
+from replica.tools import Outcome, ToolContext, ToolRegistry
+
+log = logging.getLogger(__name__)
+
+
+class DailyBudgetSpent(Exception):
+    """The app's model calls for today are used up."""
+
+
+@dataclass
+class Run:
+    """What answering one visitor message took, for the conversation record."""
+
+    model_calls: int = 0
+    tools: list[str] = field(default_factory=list)
+    role: str = REPLICA  # NOTICE when the reply was the app's own note (a handoff), not the replica's words
+
+
+class TurnLoop:
+    """Runs the model calls for one message: ``model`` answers, ``registry`` runs the tools it asks for."""
+
+    def __init__(self, model: ChatModel, registry: ToolRegistry, limits: UsageLimits, max_turns: int, max_tokens: int):
+        self.model = model
+        self.registry = registry
+        self.limits = limits
+        self.max_turns = max_turns
+        self.max_tokens = max_tokens
+
+    def run(
+        self,
+        messages: list[dict[str, Any]],
+        context: ToolContext,
+        deadline: Deadline,
+        stop: threading.Event,
+        run: Run,
+    ) -> Iterator[str]:
+        """Yield the words so far as they grow, the last yield being the whole reply."""
+        words = ""  # words of finished turns
+        ran: dict[tuple[str, str], str] = {}  # each distinct tool call runs once per visitor message
+        force_words = cut = False  # cut: the turn that wrote the last words ended before the model finished
+        cause = "the model wrote no words"
+        for turn in range(1, self.max_turns + 1):
+            if stop.is_set():
+                return
+            if not self.limits.take_model_call():
+                raise DailyBudgetSpent()
+            run.model_calls += 1
+            last = turn == self.max_turns
+            tool_choice = "none" if last or force_words else "auto"
+            reply, shown = Turn(), words
+            tools = self.registry.schemas()
+            for reply in self.model.stream(messages, tools, tool_choice, self.max_tokens, deadline.remaining(), stop):
+                if join(words, reply.text) != shown:
+                    shown = join(words, reply.text)
+                    yield shown
+            if stop.is_set():
+                return
+            if reply.text:
+                cut = cut_short(reply)
+            words = shown
+            if not reply.calls:
+                if words or last or force_words:
+                    cause = "the model returned an empty reply" + (" twice" if force_words else "")
+                    break
+                log.warning("The model returned neither words nor tool calls; asking once more, for words only")
+                force_words = True
+                continue
+            messages.append(assistant_message(reply.text, reply.calls))
+            for call in reply.calls:
+                messages.append(
+                    {"role": "tool", "tool_call_id": call.id, "content": self._run_tool(call, context, ran)}
+                )
+                run.tools.append(call.name)
+            if tool_choice == "none":
+                # Some OpenAI-compatible servers ignore tool_choice="none". The tools' effects (a stored
+                # lead) are kept, but the turn budget is spent: no further model call.
+                log.warning("The model asked for tools on a call sent tool_choice=none; answering without another call")
+                cause = "the model asked for tools on its last turn and wrote no words"
+                break
+        yield join(final_words(words, context, cause), wording.CUT_OFF if cut and words else "")
+
+    def _run_tool(self, call: ToolCall, context: ToolContext, ran: dict[tuple[str, str], str]) -> str:
+        key = (call.name, canonical(call.arguments))
+        if key in ran:
+            log.info("Tool %s requested again with the same arguments; not run twice", call.name)
+            return ran[key]
+        result = ran[key] = self.registry.run(call.name, call.arguments, context)
+        log.info("Tool %s -> %s", call.name, clip(result, 80))
+        return result
+
+
+def final_words(words: str, context: ToolContext, cause: str) -> str:
+    """The reply to show: the model's words, or a sentence that fits what the tools did."""
+    outcomes = context.outcomes
+    if not words:
+        if Outcome.SAVE_FAILED in outcomes:
+            return wording.SAVE_FAILED
+        if Outcome.LEAD_SAVED in outcomes:
+            return wording.LEAD_PASSED_ON
+        if Outcome.QUESTION_SAVED in outcomes:
+            return wording.QUESTION_PASSED_ON
+        log.warning("The visitor got the no-answer apology: %s", cause)
+        return wording.NO_ANSWER
+    return join(words, wording.SAVE_FAILED if Outcome.SAVE_FAILED in outcomes else "")
+
+
+def cut_short(reply: Turn) -> bool:
+    """Whether the turn's words end before the model finished them (the visitor is told so)."""
+    if reply.finish_reason is None:
+        log.warning("The model's stream ended without a finish reason (cut off mid-way); the visitor is told")
+        return True
+    if reply.finish_reason == "length":
+        log.warning("The model's reply was cut at MAX_REPLY_TOKENS; the visitor is told")
+        return True
+    return False
+
+
+def assistant_message(text: str, calls: list[ToolCall]) -> dict[str, Any]:
+    """The model's turn as it goes back into the messages: its words and the tools it asked for."""
+    return {
+        "role": "assistant",
+        "content": text or None,
+        "tool_calls": [
+            {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}} for c in calls
+        ],
+    }
+
+
+def canonical(arguments: str) -> str:
+    """Tool arguments in one spelling, so the same call written twice is recognised."""
+    try:
+        return json.dumps(json.loads(arguments or "{}"), sort_keys=True)
+    except ValueError:
+        return arguments

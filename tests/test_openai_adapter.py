@@ -1,0 +1,54 @@
+"""The OpenAI-compatible model adapter, through the real ``openai`` SDK against the HTTP fake: what goes
+over the wire, SDK retries, timeouts, an unreachable provider, and streamed tool calls put together."""
+
+from __future__ import annotations
+
+import logging
+
+import openai
+
+from replica import wording
+from replica.chat.openai_model import OpenAIChatModel
+from replica.chat.replica import Visitor
+from tests.conftest import API_KEY, replica_around
+from tests.fakes.openai_server import call, fail, say
+
+
+def test_the_request_carries_the_key_the_model_the_tools_and_max_tokens(fake_openai, make_replica):
+    fake_openai.script(say("I build analytical engines."))
+    assert make_replica().reply("What do you do?", Visitor("s1")) == "I build analytical engines."
+    [request] = fake_openai.requests
+    assert fake_openai.auth_headers[0] == f"Bearer {API_KEY}" and request["model"] == "fake-model"
+    assert request["stream"] is True and request["max_tokens"] == 600 and request["tool_choice"] == "auto"
+    assert {t["function"]["name"] for t in request["tools"]} == {"gather_user_details", "inform_unknown"}
+
+
+def test_streamed_tool_call_pieces_are_put_together(fake_openai, notifier, make_replica):
+    fake_openai.script(call(("gather_user_details", {"email": "grace@navy.mil", "notes": "Hiring"})), say("Thanks!"))
+    assert make_replica().reply("grace@navy.mil", Visitor("s1")) == "Thanks!"
+    [alert] = notifier.alerts
+    assert ("Email", "grace@navy.mil") in alert.fields
+
+
+def test_provider_failure_is_logged_by_class_and_status_never_with_the_key(fake_openai, caplog, make_replica):
+    fake_openai.default = fail(401)
+    with caplog.at_level(logging.INFO):
+        assert make_replica().reply("Hello?", Visitor("s1")) == wording.MODEL_FAILED
+    assert "AuthenticationError (HTTP status 401)" in caplog.text and API_KEY not in caplog.text
+
+
+def test_provider_recovers_after_one_500_thanks_to_sdk_retry(fake_openai, make_replica):
+    fake_openai.script(fail(500), say("Back again."))
+    assert make_replica().reply("Hello?", Visitor("s1")) == "Back again."
+    assert fake_openai.calls == 2
+
+
+def test_model_timeout_gives_an_apology(fake_openai, make_replica):
+    fake_openai.default = say("too late", delay=2)
+    assert make_replica(timeout=0.5, max_retries=0).reply("Hello?", Visitor("s1")) == wording.MODEL_FAILED
+
+
+def test_unreachable_provider_gives_an_apology(store, notifier):
+    client = openai.OpenAI(api_key=API_KEY, base_url="http://127.0.0.1:9/v1", max_retries=0, timeout=2)
+    replica = replica_around(OpenAIChatModel(client, "m"), store, notifier)
+    assert replica.reply("Hello?", Visitor("s1")) == wording.MODEL_FAILED
