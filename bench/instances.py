@@ -19,7 +19,7 @@ import psycopg
 from gradio_client import Client
 
 from replica.settings import Settings
-from replica.wiring import create_app
+from replica.wiring import Timings, create_app
 from tests.fakes.openai_server import call, say
 from tests.fakes.telegram_server import FakeTelegram
 
@@ -32,6 +32,10 @@ def lead_or_thanks(body: dict):
     if last["role"] == "tool":
         return say("Thanks, passed on!")
     return call(("gather_user_details", {"email": last["content"], "notes": "bench"}))
+
+
+# The per-chat pace set to 20 messages a second, and quick polling: the run measures the app, not Telegram.
+FAST = Timings(alert_min_interval=0.05, telegram_poll_seconds=1)
 
 
 def crowd(instances: list[str], telegram: FakeTelegram, visitors: int) -> tuple[float, int]:
@@ -52,7 +56,7 @@ def measure(label: str, settings_list: list[Settings], visitors: int, count_lead
     apps = []
     try:
         for settings in settings_list:
-            app = create_app(replace(settings, telegram_api_base=telegram.url))
+            app = create_app(replace(settings, telegram_api_base=telegram.url), FAST)
             app.serve(block=False, quiet=True)
             apps.append(app)
         seconds, delivered = crowd([app.demo.local_url for app in apps], telegram, visitors)
@@ -69,11 +73,10 @@ def measure(label: str, settings_list: list[Settings], visitors: int, count_lead
 
 def run(instances: int, database_url: str, work: Path, base: Callable[[Path], Settings]) -> list[tuple[str, ...]]:
     """The table's rows: one SQLite instance, then ``instances`` instances on a fresh PostgreSQL database."""
-    fast = {"alert_min_interval_seconds": 0.05, "telegram_poll_seconds": 1}
     rows = [
         measure(
             "SQLite, 1 instance",
-            [replace(base(work / "sqlite"), **fast)],
+            [base(work / "sqlite")],
             VISITORS,
             lambda app: len(app.store.leads.all()),
         )
@@ -83,7 +86,7 @@ def run(instances: int, database_url: str, work: Path, base: Callable[[Path], Se
         admin.execute(f"CREATE DATABASE {name}")
     url = database_url.rsplit("/", 1)[0] + "/" + name
     try:
-        settings = [replace(base(work / f"pg-{n}"), database_url=url, **fast) for n in range(instances)]
+        settings = [replace(base(work / f"pg-{n}"), database_url=url) for n in range(instances)]
         rows.append(
             measure(f"PostgreSQL, {instances} instances", settings, VISITORS, lambda app: len(app.store.leads.all()))
         )

@@ -1,78 +1,456 @@
-"""All configuration, read once into one typed object.
+"""All configuration, defined once in :data:`SETTINGS` and read once into one typed :class:`Settings`.
 
-Precedence: the process environment first, then a ``.env`` file (python-dotenv), then defaults.
-A value in ``.env`` never overrides the environment.
+Each setting is a name, a default, a parser and one line of help, in a section. ``.env.example`` and
+the configuration reference (``docs/configuration.md``) are made from this table (``python -m
+replica.settings``), and a test checks them against it, as it checks the README's table of key
+settings. Precedence: the process environment first, then a ``.env`` file (python-dotenv), then the
+defaults. A value in ``.env`` never overrides the environment.
 """
 
 from __future__ import annotations
 
-import logging
 import re
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Mapping
+from typing import Any, Callable, Mapping
 
 from dotenv import dotenv_values
 
-log = logging.getLogger(__name__)
-
-DEFAULT_MODEL = "gpt-4o-mini"
-DEFAULT_TELEGRAM_API_BASE = "https://api.telegram.org"
-DEFAULT_OWNER_NAME = "the owner"
+DEFAULT_OWNER_NAME = "the owner"  # nothing set: the page then takes the name from the knowledge
 
 
 class ConfigError(ValueError):
     """A configuration value is present but unusable; the message names the variable."""
 
 
+Parser = Callable[[str, str], Any]  # (variable name, raw text) -> value, or ConfigError
+
+
+def text(name: str, raw: str) -> str:
+    return raw
+
+
+def whole_number(minimum: int = 1, maximum: int | None = None) -> Parser:
+    """A whole number from ``minimum`` (to ``maximum``)."""
+
+    def parse(name: str, raw: str) -> int:
+        try:
+            value = int(raw)
+        except ValueError:
+            raise ConfigError(f"{name} must be a whole number, got {raw!r}") from None
+        if value < minimum or (maximum is not None and value > maximum):
+            bound = f"from {minimum} to {maximum}" if maximum is not None else f"at least {minimum}"
+            raise ConfigError(f"{name} must be {bound}, got {value}")
+        return value
+
+    return parse
+
+
+def seconds(name: str, raw: str) -> float:
+    """A number of seconds from 1 to 3600."""
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ConfigError(f"{name} must be a number of seconds, got {raw!r}") from None
+    if not 1 <= value <= 3600:
+        raise ConfigError(f"{name} must be between 1 and 3600 seconds, got {raw}")
+    return value
+
+
+def flag(name: str, raw: str) -> bool:
+    return raw.lower() in {"1", "true", "yes", "on"}
+
+
+def path(name: str, raw: str) -> Path:
+    return Path(raw)
+
+
+def base_url(name: str, raw: str) -> str:
+    return raw.rstrip("/")
+
+
+def postgres_url(name: str, raw: str) -> str:
+    if not raw.startswith(("postgresql://", "postgres://")):
+        raise ConfigError(f"{name} must start with postgresql:// (leave it empty for SQLite in DATA_DIR)")
+    return raw
+
+
+def webhook_url(name: str, raw: str) -> str:
+    if not re.fullmatch(r"https?://[^/\s]+/\S*", raw):
+        raise ConfigError(f"{name} must be an https:// address such as https://you.hf.space/telegram/webhook")
+    return raw
+
+
+def webhook_secret(name: str, raw: str) -> str:
+    if not re.fullmatch(r"[A-Za-z0-9_-]{1,256}", raw):
+        raise ConfigError(f"{name} may hold only letters, digits, _ and -, at most 256 of them")
+    return raw
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One setting: its variable, the :class:`Settings` field it fills, its default, parser and help."""
+
+    env: str
+    field: str
+    default: Any
+    parse: Parser
+    help: str
+    section: str
+    example: str | None = None  # .env.example shows "# NAME=example" (an optional setting) instead of NAME=default
+    secret: bool = False
+    shown_default: str | None = None  # how the reference shows the default, when not the value itself
+
+
+MODEL, TELEGRAM, OWNER, STORAGE, REPLIES, LIMITS, SERVING = (
+    "The model (any OpenAI-compatible provider)",
+    "Telegram: alerts and your inbox",
+    "You, and what the replica knows",
+    "Records",
+    "Each reply",
+    "Limits (a public page is an open tap on your model bill)",
+    "Serving",
+)
+
+SETTINGS = (
+    Setting(
+        "OPENAI_API_KEY",
+        "openai_api_key",
+        None,
+        text,
+        "Your API key; without it the app still serves and tells visitors it is not configured.",
+        MODEL,
+        secret=True,
+    ),
+    Setting(
+        "OPENAI_BASE_URL",
+        "openai_base_url",
+        None,
+        text,
+        "Base URL of an OpenAI-compatible API (OpenRouter, a local server, …); empty for OpenAI itself.",
+        MODEL,
+        shown_default="OpenAI",
+    ),
+    Setting("OPENAI_MODEL", "openai_model", "gpt-4o-mini", text, "Chat model to use.", MODEL),
+    Setting(
+        "TELEGRAM_BOT_TOKEN",
+        "telegram_bot_token",
+        None,
+        text,
+        "Bot token from @BotFather, like 123456789:AA...; with TELEGRAM_CHAT_ID, where alerts go (without both, to the log).",
+        TELEGRAM,
+        secret=True,
+    ),
+    Setting(
+        "TELEGRAM_CHAT_ID",
+        "telegram_chat_id",
+        None,
+        text,
+        "Your chat id with the bot (python app.py telegram-setup finds it).",
+        TELEGRAM,
+    ),
+    Setting(
+        "TELEGRAM_API_BASE",
+        "telegram_api_base",
+        "https://api.telegram.org",
+        base_url,
+        "Bot API address; may carry a path, for a relay on hosts that block Telegram.",
+        TELEGRAM,
+    ),
+    Setting(
+        "TELEGRAM_WEBHOOK_URL",
+        "telegram_webhook_url",
+        None,
+        webhook_url,
+        "Webhook mode for your bot: this app's public address plus a path (default: the app polls).",
+        TELEGRAM,
+        example="https://you-replica.hf.space/telegram/webhook",
+    ),
+    Setting(
+        "TELEGRAM_WEBHOOK_SECRET",
+        "telegram_webhook_secret",
+        None,
+        webhook_secret,
+        "The secret Telegram sends with each push (letters, digits, _ and -); generated and kept in the database if empty.",
+        TELEGRAM,
+        example="",
+        secret=True,
+    ),
+    Setting(
+        "OWNER_NAME",
+        "owner_name",
+        DEFAULT_OWNER_NAME,
+        text,
+        "Your name, on the page and in the persona (default: the name: line of your profile).",
+        OWNER,
+        shown_default="from the knowledge",
+    ),
+    Setting(
+        "OWNER_AVATAR",
+        "owner_avatar",
+        None,
+        text,
+        "Your picture beside the replica's messages: a file path or a URL (default: avatar.* in KNOWLEDGE_DIR, else initials).",
+        OWNER,
+        example="knowledge/avatar.jpg",
+        shown_default="`avatar.*` in `KNOWLEDGE_DIR`, else initials",
+    ),
+    Setting(
+        "KNOWLEDGE_DIR",
+        "knowledge_dir",
+        Path("knowledge"),
+        path,
+        "Folder of .md, .txt and .pdf files the replica answers from.",
+        OWNER,
+    ),
+    Setting(
+        "KNOWLEDGE_BUDGET_CHARS",
+        "knowledge_budget_chars",
+        24000,
+        whole_number(),
+        "Characters of knowledge sent per model call: all of it if it fits, else the most relevant parts.",
+        OWNER,
+    ),
+    Setting(
+        "DATA_DIR",
+        "data_dir",
+        Path("data"),
+        path,
+        "Folder for the SQLite database and the knowledge index cache (on Spaces with persistent storage: /data).",
+        STORAGE,
+    ),
+    Setting(
+        "DATABASE_URL",
+        "database_url",
+        None,
+        postgres_url,
+        "PostgreSQL instead of SQLite in DATA_DIR (a free Space's disk is wiped on restart; several instances share one).",
+        STORAGE,
+        example="postgresql://user:password@host:5432/replica",
+        secret=True,
+    ),
+    Setting(
+        "CONVERSATION_RETENTION_DAYS",
+        "conversation_retention_days",
+        90,
+        whole_number(),
+        "Days a conversation is kept after its last message (checked at start and daily).",
+        STORAGE,
+    ),
+    Setting(
+        "DIGEST_HOUR_UTC",
+        "digest_hour_utc",
+        None,
+        whole_number(0, 23),
+        "Hour (UTC, 0-23) of the daily digest in Telegram; empty for none.",
+        STORAGE,
+        example="8",
+    ),
+    Setting(
+        "LEAD_ALERTS_PER_VISITOR",
+        "lead_alerts_per_visitor",
+        3,
+        whole_number(0),
+        "Most lead alerts one visitor can trigger; beyond it leads are still stored, not pinged.",
+        STORAGE,
+    ),
+    Setting(
+        "QUESTION_ALERTS_PER_VISITOR",
+        "question_alerts_per_visitor",
+        3,
+        whole_number(0),
+        "Most unanswered-question alerts one visitor can trigger; beyond it they are stored, not pinged.",
+        STORAGE,
+    ),
+    Setting(
+        "MAX_TURNS",
+        "max_turns",
+        2,
+        whole_number(),
+        "Most model calls per visitor message (the last one always answers in words).",
+        REPLIES,
+    ),
+    Setting(
+        "REPLY_DEADLINE_SECONDS",
+        "reply_deadline_seconds",
+        45.0,
+        seconds,
+        "Seconds one visitor message may take in all (model calls, retries, tools, streaming); then an apology.",
+        REPLIES,
+    ),
+    Setting(
+        "MAX_REPLY_TOKENS",
+        "max_reply_tokens",
+        600,
+        whole_number(),
+        "Most tokens the model may write per call (sent as max_tokens).",
+        REPLIES,
+    ),
+    Setting(
+        "MAX_MESSAGE_CHARS",
+        "max_message_chars",
+        4000,
+        whole_number(),
+        "Longest visitor message, in characters; longer ones are politely refused without a model call.",
+        REPLIES,
+    ),
+    Setting(
+        "HISTORY_BUDGET_CHARS",
+        "history_budget_chars",
+        16000,
+        whole_number(),
+        "Characters of earlier conversation sent to the model; older turns are left out.",
+        REPLIES,
+    ),
+    Setting(
+        "EMAIL_CHECK_DELIVERABILITY",
+        "email_check_deliverability",
+        False,
+        flag,
+        "Also check by DNS that an email's domain accepts mail; true or false.",
+        REPLIES,
+    ),
+    Setting(
+        "VISITOR_MESSAGES_PER_HOUR",
+        "visitor_messages_per_hour",
+        30,
+        whole_number(),
+        "Messages one visitor session may send per hour.",
+        LIMITS,
+    ),
+    Setting(
+        "ADDRESS_MESSAGES_PER_HOUR",
+        "address_messages_per_hour",
+        120,
+        whole_number(),
+        "Messages one client address may send per hour (an office shares one address).",
+        LIMITS,
+    ),
+    Setting(
+        "DAILY_MODEL_CALLS",
+        "daily_model_calls",
+        1000,
+        whole_number(),
+        "Model calls the whole app may make per UTC day.",
+        LIMITS,
+    ),
+    Setting(
+        "TRUSTED_PROXY_HOPS",
+        "trusted_proxy_hops",
+        0,
+        whole_number(0),
+        "Proxies in front of the app whose X-Forwarded-For entry is trusted.",
+        LIMITS,
+        shown_default="`1` on Spaces, else `0`",
+    ),
+    Setting(
+        "MCP_ENABLED",
+        "mcp_enabled",
+        False,
+        flag,
+        "Also serve the replica as one MCP tool (for AI assistants) at /gradio_api/mcp/; true or false.",
+        SERVING,
+    ),
+    Setting(
+        "QUEUE_CONCURRENCY",
+        "queue_concurrency",
+        3,
+        whole_number(),
+        "Conversations worked on at once; more visitors wait in line.",
+        SERVING,
+    ),
+    Setting(
+        "QUEUE_MAX_SIZE",
+        "queue_max_size",
+        64,
+        whole_number(),
+        "Visitors that may wait in line before new ones are turned away.",
+        SERVING,
+    ),
+    Setting(
+        "GRADIO_SERVER_NAME",
+        "server_name",
+        None,
+        text,
+        "Address to listen on (Gradio's own variable); 0.0.0.0 to serve your network.",
+        SERVING,
+        shown_default="127.0.0.1",
+        example="127.0.0.1",
+    ),
+    Setting(
+        "GRADIO_SERVER_PORT",
+        "server_port",
+        None,
+        whole_number(1, 65535),
+        "Port to listen on (Gradio's own variable).",
+        SERVING,
+        shown_default="7860",
+        example="7860",
+    ),
+    Setting(
+        "SPACE_ID",
+        "space_id",
+        None,
+        text,
+        "Set by Hugging Face Spaces itself; do not set it by hand.",
+        SERVING,
+        example="",
+    ),
+)
+BY_FIELD = {setting.field: setting for setting in SETTINGS}
+
+
+def _default(name: str) -> Any:
+    return BY_FIELD[name].default
+
+
+def _secret(name: str) -> Any:
+    return field(default=_default(name), repr=False)
+
+
 @dataclass(frozen=True)
 class Settings:
-    """Everything the app reads from its environment. Secrets are kept out of ``repr``."""
+    """Everything the app reads from its environment (see :data:`SETTINGS`). Secrets are kept out of ``repr``."""
 
-    openai_api_key: str | None = field(default=None, repr=False)
-    openai_base_url: str | None = None
-    openai_model: str = DEFAULT_MODEL
-    telegram_bot_token: str | None = field(default=None, repr=False)
-    telegram_chat_id: str | None = None
-    telegram_api_base: str = DEFAULT_TELEGRAM_API_BASE
-    owner_name: str = DEFAULT_OWNER_NAME
-    knowledge_dir: Path = Path("knowledge")
-    data_dir: Path = Path("data")
-    max_turns: int = 2
-    reply_deadline_seconds: float = 45.0
-    max_reply_tokens: int = 600
-    queue_concurrency: int = 3
-    queue_max_size: int = 64
-    max_message_chars: int = 4000
-    history_budget_chars: int = 16000
-    knowledge_budget_chars: int = 24000
-    visitor_messages_per_hour: int = 30
-    address_messages_per_hour: int = 120
-    daily_model_calls: int = 1000
-    trusted_proxy_hops: int = 0
-    email_check_deliverability: bool = False
-    lead_alerts_per_visitor: int = 3
-    question_alerts_per_visitor: int = 3
-    alert_min_interval_seconds: float = 1.0  # Telegram allows about one message a second per chat
-    alert_retry_base_seconds: float = 1.0
-    telegram_poll_seconds: int = 25  # getUpdates long-poll length
-    model_timeout_seconds: float = 60.0
-    model_max_retries: int = 2
-    telegram_webhook_url: str | None = None  # webhook mode for the owner's bot; None: polling
-    telegram_webhook_secret: str | None = field(default=None, repr=False)
-    database_url: str | None = field(default=None, repr=False)  # PostgreSQL; None: SQLite in DATA_DIR
-    mcp_enabled: bool = False  # serve the replica as one MCP tool beside the page
-    owner_avatar: str | None = None  # a path or URL; None: avatar.* in KNOWLEDGE_DIR, else initials
-    conversation_retention_days: int = 90
-    digest_hour_utc: int | None = None
-    telegram_unreachable_warning_seconds: float = 300.0  # warn once Telegram has been unreachable this long
-    server_name: str | None = None
-    server_port: int | None = None
-    space_id: str | None = None  # set by Hugging Face Spaces
+    openai_api_key: str | None = _secret("openai_api_key")
+    openai_base_url: str | None = _default("openai_base_url")
+    openai_model: str = _default("openai_model")
+    telegram_bot_token: str | None = _secret("telegram_bot_token")
+    telegram_chat_id: str | None = _default("telegram_chat_id")
+    telegram_api_base: str = _default("telegram_api_base")
+    telegram_webhook_url: str | None = _default("telegram_webhook_url")
+    telegram_webhook_secret: str | None = _secret("telegram_webhook_secret")
+    owner_name: str = _default("owner_name")
+    owner_avatar: str | None = _default("owner_avatar")
+    knowledge_dir: Path = _default("knowledge_dir")
+    knowledge_budget_chars: int = _default("knowledge_budget_chars")
+    data_dir: Path = _default("data_dir")
+    database_url: str | None = _secret("database_url")
+    conversation_retention_days: int = _default("conversation_retention_days")
+    digest_hour_utc: int | None = _default("digest_hour_utc")
+    lead_alerts_per_visitor: int = _default("lead_alerts_per_visitor")
+    question_alerts_per_visitor: int = _default("question_alerts_per_visitor")
+    max_turns: int = _default("max_turns")
+    reply_deadline_seconds: float = _default("reply_deadline_seconds")
+    max_reply_tokens: int = _default("max_reply_tokens")
+    max_message_chars: int = _default("max_message_chars")
+    history_budget_chars: int = _default("history_budget_chars")
+    email_check_deliverability: bool = _default("email_check_deliverability")
+    visitor_messages_per_hour: int = _default("visitor_messages_per_hour")
+    address_messages_per_hour: int = _default("address_messages_per_hour")
+    daily_model_calls: int = _default("daily_model_calls")
+    trusted_proxy_hops: int = _default("trusted_proxy_hops")
+    mcp_enabled: bool = _default("mcp_enabled")
+    queue_concurrency: int = _default("queue_concurrency")
+    queue_max_size: int = _default("queue_max_size")
+    server_name: str | None = _default("server_name")
+    server_port: int | None = _default("server_port")
+    space_id: str | None = _default("space_id")
 
     @property
     def database_path(self) -> Path:
-        """The SQLite file of leads, questions and the alert outbox."""
+        """The SQLite file of leads, questions, conversations and the alert outbox."""
         return self.data_dir / "replica.sqlite3"
 
     @property
@@ -91,109 +469,70 @@ class Settings:
         return bool(self.telegram_bot_token and self.telegram_chat_id)
 
 
-def database_url(value: str | None) -> str | None:
-    """``DATABASE_URL``, which must be a PostgreSQL address when set."""
-    if value and not value.startswith(("postgresql://", "postgres://")):
-        raise ConfigError("DATABASE_URL must start with postgresql:// (leave it empty for SQLite in DATA_DIR)")
-    return value
-
-
-def webhook_url(value: str | None) -> str | None:
-    """``TELEGRAM_WEBHOOK_URL``: an http(s) address with a path, served by this app."""
-    if value and not re.fullmatch(r"https?://[^/\s]+/\S*", value):
-        raise ConfigError(
-            "TELEGRAM_WEBHOOK_URL must be an https:// address such as https://you.hf.space/telegram/webhook"
-        )
-    return value
-
-
-def webhook_secret(value: str | None) -> str | None:
-    """``TELEGRAM_WEBHOOK_SECRET``: 1-256 letters, digits, ``_`` or ``-``, as Telegram allows."""
-    if value and not re.fullmatch(r"[A-Za-z0-9_-]{1,256}", value):
-        raise ConfigError("TELEGRAM_WEBHOOK_SECRET may hold only letters, digits, _ and -, at most 256 of them")
-    return value
-
-
 def load_settings(environ: Mapping[str, str], dotenv_path: str | Path | None = ".env") -> Settings:
     """Build :class:`Settings` from ``environ`` and, beneath it, the ``.env`` file at ``dotenv_path``."""
     values: dict[str, str] = {}
     if dotenv_path is not None and Path(dotenv_path).is_file():
         values.update({k: v for k, v in dotenv_values(dotenv_path).items() if v is not None})
     values.update(environ)  # the environment wins
+    parsed = {}
+    for setting in SETTINGS:
+        raw = (values.get(setting.env) or "").strip()
+        if raw:
+            parsed[setting.field] = setting.parse(setting.env, raw)
+    if "trusted_proxy_hops" not in parsed and parsed.get("space_id"):
+        parsed["trusted_proxy_hops"] = 1  # Hugging Face Spaces puts one proxy in front of the app
+    return Settings(**parsed)
 
-    def text(name: str) -> str | None:
-        value = values.get(name, "").strip()
-        return value or None
 
-    def number(name: str, default: int, minimum: int = 1) -> int:
-        raw = text(name)
-        if raw is None:
-            return default
-        try:
-            parsed = int(raw)
-        except ValueError:
-            raise ConfigError(f"{name} must be a whole number, got {raw!r}") from None
-        if parsed < minimum:
-            raise ConfigError(f"{name} must be at least {minimum}, got {parsed}")
-        return parsed
+def env_example() -> str:
+    """``.env.example``: every setting, by section, each with its help line above it."""
+    lines = ["# Copy to .env and fill in. Variables set in the real environment always win over this file."]
+    section = None
+    for setting in SETTINGS:
+        if setting.section != section:
+            section = setting.section
+            lines += ["", f"# --- {section} ---"]
+        lines.append(f"# {setting.help}")
+        if setting.example is not None:
+            lines.append(f"# {setting.env}={setting.example}")
+        else:  # a default described in words (OWNER_NAME: "from the knowledge") is left to the app: empty
+            described = setting.default is None or setting.secret or setting.shown_default is not None
+            lines.append(f"{setting.env}={'' if described else _shown(setting.default)}")
+    return "\n".join(lines) + "\n"
 
-    def seconds(name: str, default: float) -> float:
-        raw = text(name)
-        if raw is None:
-            return default
-        try:
-            parsed = float(raw)
-        except ValueError:
-            raise ConfigError(f"{name} must be a number of seconds, got {raw!r}") from None
-        if not 1 <= parsed <= 3600:
-            raise ConfigError(f"{name} must be between 1 and 3600 seconds, got {raw}")
-        return parsed
 
-    def hour(name: str) -> int | None:
-        if text(name) is None:
-            return None
-        parsed = number(name, 0, minimum=0)
-        if parsed > 23:
-            raise ConfigError(f"{name} must be an hour from 0 to 23, got {parsed}")
-        return parsed
+def reference() -> str:
+    """The configuration reference: every setting, its default and what it does, by section (Markdown)."""
+    lines = [
+        "# Configuration reference",
+        "",
+        "Every setting, read from the environment, then `.env` (the environment wins). Made by `python -m",
+        "replica.settings --reference` from the one table in `replica/settings.py`; a test keeps it so.",
+    ]
+    section = None
+    for setting in SETTINGS:
+        if setting.section != section:
+            section = setting.section
+            lines += ["", f"## {section}", "", "| Variable | Default | What it does |", "|---|---|---|"]
+        lines.append(f"| `{setting.env}` | {default_text(setting)} | {setting.help} |")
+    return "\n".join(lines) + "\n"
 
-    def flag(name: str) -> bool:
-        return (text(name) or "").lower() in {"1", "true", "yes", "on"}
 
-    return Settings(
-        openai_api_key=text("OPENAI_API_KEY"),
-        openai_base_url=text("OPENAI_BASE_URL"),
-        openai_model=text("OPENAI_MODEL") or DEFAULT_MODEL,
-        telegram_bot_token=text("TELEGRAM_BOT_TOKEN"),
-        telegram_chat_id=text("TELEGRAM_CHAT_ID"),
-        telegram_api_base=(text("TELEGRAM_API_BASE") or DEFAULT_TELEGRAM_API_BASE).rstrip("/"),
-        owner_name=text("OWNER_NAME") or DEFAULT_OWNER_NAME,
-        knowledge_dir=Path(text("KNOWLEDGE_DIR") or "knowledge"),
-        data_dir=Path(text("DATA_DIR") or "data"),
-        max_turns=number("MAX_TURNS", 2),
-        reply_deadline_seconds=seconds("REPLY_DEADLINE_SECONDS", 45.0),
-        max_reply_tokens=number("MAX_REPLY_TOKENS", 600),
-        queue_concurrency=number("QUEUE_CONCURRENCY", 3),
-        queue_max_size=number("QUEUE_MAX_SIZE", 64),
-        max_message_chars=number("MAX_MESSAGE_CHARS", 4000),
-        history_budget_chars=number("HISTORY_BUDGET_CHARS", 16000),
-        knowledge_budget_chars=number("KNOWLEDGE_BUDGET_CHARS", 24000),
-        visitor_messages_per_hour=number("VISITOR_MESSAGES_PER_HOUR", 30),
-        address_messages_per_hour=number("ADDRESS_MESSAGES_PER_HOUR", 120),
-        daily_model_calls=number("DAILY_MODEL_CALLS", 1000),
-        # Hugging Face Spaces (which sets SPACE_ID) puts one proxy in front of the app.
-        trusted_proxy_hops=number("TRUSTED_PROXY_HOPS", 1 if text("SPACE_ID") else 0, minimum=0),
-        email_check_deliverability=flag("EMAIL_CHECK_DELIVERABILITY"),
-        lead_alerts_per_visitor=number("LEAD_ALERTS_PER_VISITOR", 3, minimum=0),
-        question_alerts_per_visitor=number("QUESTION_ALERTS_PER_VISITOR", 3, minimum=0),
-        server_name=text("GRADIO_SERVER_NAME"),
-        server_port=number("GRADIO_SERVER_PORT", 0, minimum=0) or None,
-        space_id=text("SPACE_ID"),
-        telegram_webhook_url=webhook_url(text("TELEGRAM_WEBHOOK_URL")),
-        telegram_webhook_secret=webhook_secret(text("TELEGRAM_WEBHOOK_SECRET")),
-        database_url=database_url(text("DATABASE_URL")),
-        owner_avatar=text("OWNER_AVATAR"),
-        mcp_enabled=flag("MCP_ENABLED"),
-        conversation_retention_days=number("CONVERSATION_RETENTION_DAYS", 90),
-        digest_hour_utc=hour("DIGEST_HOUR_UTC"),
-    )
+def default_text(setting: Setting) -> str:
+    """The default as the reference and the README show it."""
+    if setting.shown_default is not None:
+        return setting.shown_default
+    return "—" if setting.default is None else f"`{_shown(setting.default)}`"
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+if __name__ == "__main__":  # python -m replica.settings [--reference]: print what is made from the table
+    sys.stdout.write(reference() if "--reference" in sys.argv else env_example())

@@ -42,6 +42,19 @@ if TYPE_CHECKING:  # Gradio takes seconds to import: the owner's commands (expor
 log = logging.getLogger(__name__)
 
 
+@dataclass(frozen=True)
+class Timings:
+    """How fast the background work goes: Telegram's pace, retries, polling, and the model client's
+    patience. Not settings an owner tunes; the tests make them quick."""
+
+    alert_min_interval: float = 1.0  # Telegram allows about one message a second per chat
+    alert_retry_base: float = 1.0
+    telegram_unreachable_warning: float = 300.0  # warn once Telegram has been unreachable this long
+    telegram_poll_seconds: int = 25  # getUpdates long-poll length
+    model_timeout: float = 60.0
+    model_max_retries: int = 2
+
+
 @dataclass
 class App:
     """The assembled app: the page to serve and the parts that need closing."""
@@ -88,7 +101,7 @@ def open_store(settings: Settings) -> Store:
     return Store(settings.database_path, alert_caps=caps, database_url=settings.database_url)
 
 
-def make_notifier(settings: Settings, store: Store) -> Notifier:
+def make_notifier(settings: Settings, store: Store, timings: Timings) -> Notifier:
     """With Telegram configured, the outbox sender (started); without it, alerts go to the log (and stay
     stored, pending)."""
     if not settings.telegram_configured:
@@ -97,9 +110,9 @@ def make_notifier(settings: Settings, store: Store) -> Notifier:
     sender = OutboxSender(
         store,
         telegram_client(settings),
-        min_interval=settings.alert_min_interval_seconds,
-        base_delay=settings.alert_retry_base_seconds,
-        unreachable_warning_after=settings.telegram_unreachable_warning_seconds,
+        min_interval=timings.alert_min_interval,
+        base_delay=timings.alert_retry_base,
+        unreachable_warning_after=timings.telegram_unreachable_warning,
     )
     return sender.start()
 
@@ -109,12 +122,14 @@ def telegram_client(settings: Settings) -> TelegramClient:
     return TelegramClient(settings.telegram_api_base, settings.telegram_bot_token, settings.telegram_chat_id)
 
 
-def make_owner_bot(settings: Settings, store: Store, conversations: Conversations) -> tuple[OwnerBot | None, list]:
+def make_owner_bot(
+    settings: Settings, store: Store, conversations: Conversations, timings: Timings
+) -> tuple[OwnerBot | None, list]:
     """With Telegram configured, the owner's bot (started); and, in webhook mode, the middleware that
     receives Telegram's pushes on the page's own server."""
     if not settings.telegram_configured:
         return None, []
-    bot = OwnerBot(store, conversations, telegram_client(settings), poll_seconds=settings.telegram_poll_seconds)
+    bot = OwnerBot(store, conversations, telegram_client(settings), poll_seconds=timings.telegram_poll_seconds)
     if not settings.telegram_webhook_url:
         return bot.start(), []
     secret = webhook_secret(store, settings.telegram_webhook_secret)
@@ -131,7 +146,7 @@ def make_limits(settings: Settings, store: Store, conversations: Conversations) 
     return UsageLimits.shared(store, *counts, address_key=conversations.recorder.address_hash)
 
 
-def make_model(settings: Settings) -> OpenAIChatModel | None:
+def make_model(settings: Settings, timings: Timings) -> OpenAIChatModel | None:
     """The chat model, or ``None`` when no API key is configured (the replica then says so)."""
     if not settings.model_configured:
         log.warning("OPENAI_API_KEY is not set: the replica will tell visitors it is not configured")
@@ -139,8 +154,8 @@ def make_model(settings: Settings) -> OpenAIChatModel | None:
     client = openai.OpenAI(
         api_key=settings.openai_api_key,
         base_url=settings.openai_base_url,
-        timeout=settings.model_timeout_seconds,
-        max_retries=settings.model_max_retries,
+        timeout=timings.model_timeout,
+        max_retries=timings.model_max_retries,
     )
     return OpenAIChatModel(client, settings.openai_model)
 
@@ -174,7 +189,7 @@ def page_text(settings: Settings) -> PageText:
     )
 
 
-def create_app(settings: Settings) -> App:
+def create_app(settings: Settings, timings: Timings = Timings()) -> App:
     """Assemble knowledge, prompt, model client, tools, store, notifier and page from ``settings``."""
     from replica.web.page import build_demo
 
@@ -183,7 +198,7 @@ def create_app(settings: Settings) -> App:
     index = KnowledgeIndex.load(settings.knowledge_dir, settings.data_dir / "knowledge-index")
     system_prompt = SystemPrompt(settings.owner_name, index, store, settings.knowledge_budget_chars)
     system_prompt("")  # a template mistake stops the start, not a visitor's message
-    notifier = make_notifier(settings, store)
+    notifier = make_notifier(settings, store, timings)
     conversations = Conversations.build(store, address_salt(store, settings.data_dir), settings.owner_name, notifier)
     housekeeper = Housekeeper(
         store,
@@ -194,9 +209,9 @@ def create_app(settings: Settings) -> App:
         settings.digest_hour_utc,
         settings.daily_model_calls,
     ).start()
-    owner_bot, middleware = make_owner_bot(settings, store, conversations)
+    owner_bot, middleware = make_owner_bot(settings, store, conversations, timings)
     replica = Replica(
-        make_model(settings),
+        make_model(settings, timings),
         system_prompt,
         default_registry(),
         store,

@@ -20,48 +20,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from replica.chat.replica import Replica  # noqa: E402
-from replica.settings import Settings  # noqa: E402
+from replica.settings import SETTINGS, Settings  # noqa: E402
 from replica.storage.store import Store  # noqa: E402
 from replica.tools import default_registry  # noqa: E402
 from tests.fakes.openai_server import FakeOpenAI  # noqa: E402
 from tests.fakes.telegram_server import FakeTelegram  # noqa: E402
 
-CONFIG_NAMES = [
-    "OPENAI_API_KEY",
-    "OPENAI_BASE_URL",
-    "OPENAI_MODEL",
-    "TELEGRAM_BOT_TOKEN",
-    "TELEGRAM_CHAT_ID",
-    "TELEGRAM_API_BASE",
-    "OWNER_NAME",
-    "OWNER_AVATAR",
-    "KNOWLEDGE_DIR",
-    "DATA_DIR",
-    "MAX_TURNS",
-    "REPLY_DEADLINE_SECONDS",
-    "MAX_REPLY_TOKENS",
-    "CONVERSATION_RETENTION_DAYS",
-    "DIGEST_HOUR_UTC",
-    "QUEUE_CONCURRENCY",
-    "QUEUE_MAX_SIZE",
-    "MAX_MESSAGE_CHARS",
-    "EMAIL_CHECK_DELIVERABILITY",
-    "LEAD_ALERTS_PER_VISITOR",
-    "QUESTION_ALERTS_PER_VISITOR",
-    "HISTORY_BUDGET_CHARS",
-    "VISITOR_MESSAGES_PER_HOUR",
-    "ADDRESS_MESSAGES_PER_HOUR",
-    "DAILY_MODEL_CALLS",
-    "DATABASE_URL",
-    "TELEGRAM_WEBHOOK_URL",
-    "MCP_ENABLED",
-    "TELEGRAM_WEBHOOK_SECRET",
-    "KNOWLEDGE_BUDGET_CHARS",
-    "TRUSTED_PROXY_HOPS",
-    "SPACE_ID",
-    "GRADIO_SERVER_NAME",
-    "GRADIO_SERVER_PORT",
-]
+CONFIG_NAMES = [setting.env for setting in SETTINGS]  # noqa: E305
 API_KEY = "sk-test-SECRET-key-0123456789"
 PROFILE = """# Ada Lovelace
 
@@ -323,11 +288,15 @@ def settings(fake_openai, fake_telegram, knowledge_dir, tmp_path) -> Settings:
         owner_name="Ada Lovelace",
         knowledge_dir=knowledge_dir,
         data_dir=tmp_path / "data",
-        model_max_retries=1,
-        model_timeout_seconds=5,
-        alert_min_interval_seconds=0.05,
-        alert_retry_base_seconds=0.1,
-        telegram_poll_seconds=1,
+    )
+
+
+def fast_timings():
+    """The timings tests run the app with: Telegram's pace and polling quick, the model's patience short."""
+    from replica.wiring import Timings
+
+    return Timings(
+        alert_min_interval=0.05, alert_retry_base=0.1, telegram_poll_seconds=1, model_timeout=5, model_max_retries=1
     )
 
 
@@ -339,7 +308,7 @@ def start_app(fake_openai, fake_telegram):  # the fakes outlive the apps, which 
     started = []
 
     def start(settings: Settings, port: int | None = None):
-        app = create_app(settings)
+        app = create_app(settings, fast_timings())
         app.serve(block=False, server_name="127.0.0.1", server_port=port, quiet=True)
         started.append(app)
         return app

@@ -9,7 +9,7 @@ import pytest
 
 from replica.logs import RedactingFormatter
 from replica.settings import ConfigError, load_settings
-from tests.conftest import CONFIG_NAMES, ROOT
+from tests.conftest import ROOT
 
 
 def test_defaults_with_nothing_configured(tmp_path):
@@ -40,15 +40,39 @@ def test_a_bad_number_names_the_variable():
         load_settings({"MAX_TURNS": "two"}, None)
 
 
-def test_env_example_lists_every_variable_with_a_comment():
-    example = (ROOT / ".env.example").read_text()
-    names = re.findall(r"^#?\s*([A-Z_]+)=", example, flags=re.M)
-    assert set(CONFIG_NAMES) <= set(names)
-    used = set(re.findall(r'"([A-Z][A-Z_]+)"', (ROOT / "replica" / "settings.py").read_text()))
-    assert used <= set(names), f"undocumented: {used - set(names)}"
-    for line_no, line in enumerate(example.splitlines()):
+def test_every_setting_is_defined_once_and_what_is_made_from_the_table_is_current():
+    from dataclasses import fields
+
+    from replica.settings import SETTINGS, Settings, env_example, reference
+
+    assert sorted(f.name for f in fields(Settings)) == sorted(s.field for s in SETTINGS)  # one setting, one field
+    assert len({s.env for s in SETTINGS}) == len(SETTINGS)
+    assert all(Settings().__getattribute__(s.field) == s.default for s in SETTINGS)  # defaults from the table only
+    assert (ROOT / ".env.example").read_text() == env_example(), "run: python -m replica.settings > .env.example"
+    assert (ROOT / "docs" / "configuration.md").read_text() == reference(), (
+        "run: python -m replica.settings --reference > docs/configuration.md"
+    )
+    example = env_example().splitlines()
+    for number, line in enumerate(example):
         if re.match(r"^#?\s*[A-Z_]+=", line):
-            assert example.splitlines()[line_no - 1].startswith("# "), f"{line} has no comment above it"
+            assert example[number - 1].startswith("# "), f"{line} has no comment above it"
+    assert "OWNER_NAME=\n" in env_example()  # left empty: the name then comes from the knowledge, and doctor says so
+    source = (ROOT / "replica").rglob("*.py")
+    read = {name for path in source for name in re.findall(r"\b(?:getenv|environ\.get)\(\s*\"([A-Z_]+)\"", path.read_text())}
+    assert read == set(), f"read outside the settings table: {read}"
+
+
+def test_readme_settings_tables_name_only_real_settings_with_their_defaults():
+    from replica.settings import SETTINGS, default_text
+
+    by_name = {s.env: s for s in SETTINGS}
+    rows = re.findall(r"^\| (`[A-Z_]+`(?:, `[A-Z_]+`)*) \| ([^|]*) \|", (ROOT / "README.md").read_text(), flags=re.M)
+    assert rows
+    for names, default in rows:
+        variables = re.findall(r"`([A-Z_]+)`", names)
+        assert all(name in by_name for name in variables), names
+        if len(variables) == 1:
+            assert default.strip() == default_text(by_name[variables[0]]), names
 
 
 def test_log_lines_never_show_secrets():
