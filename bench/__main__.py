@@ -126,9 +126,89 @@ def settings_for(fake: FakeOpenAI, knowledge: Path, data: Path) -> Settings:
     )
 
 
+def latency_rows(work: Path, fake: FakeOpenAI, turns: int) -> list[tuple[str, str, str]]:
+    """Latency per turn, and a burst of 12 visitors: the app against a bare ChatInterface."""
+    app = create_app(settings_for(fake, ROOT / "knowledge", work / "data-latency"))
+    app.serve(block=False, quiet=True)
+    bare = bare_chat_interface(fake.base_url)
+    bare.launch(prevent_thread_lock=True, quiet=True)
+    fake.default = say("I design data pipelines for small teams.", delay=0.2)
+    timed_turns(app.demo.local_url, 2), timed_turns(bare.local_url, 2)  # warm-up
+    app_turn = statistics.median(timed_turns(app.demo.local_url, turns))
+    bare_turn = statistics.median(timed_turns(bare.local_url, turns))
+    fake.default = say("I design data pipelines for small teams.", delay=0.5)
+    app_burst, bare_burst = burst(app.demo.local_url, 12), burst(bare.local_url, 12)
+    app.close()
+    bare.close()
+    return [
+        (
+            "Per-turn latency, 0.2 s model (median)",
+            f"app {app_turn:.3f} s, bare {bare_turn:.3f} s",
+            f"{app_turn / bare_turn:.2f}x (target ≤ 1.25x)",
+        ),
+        (
+            "12 visitors at once, 0.5 s model (all answered)",
+            f"app {app_burst:.2f} s, bare {bare_burst:.2f} s",
+            f"{app_burst / bare_burst:.2f}x (target ≤ 1.2x)",
+        ),
+    ]
+
+
+def knowledge_rows(work: Path, fake: FakeOpenAI, label: str, size: int, questions: int) -> list[tuple[str, str, str]]:
+    """For a knowledge folder of ``size`` bytes: start time, characters per model call, recall on planted facts."""
+    fake.default = say("Here is what I know.")
+    projects = make_projects(projects_for_size(size) if size < 2_000_000 else 6000, seed=size)
+    folder = work / f"knowledge-{label.replace(' ', '')}"
+    actual = write_projects(folder, projects)
+    data = work / f"data-{label.replace(' ', '')}"
+    starts = [process_start(folder, data) for _ in ("cold", "warm")]
+    app = create_app(settings_for(fake, folder, data))
+    app.serve(block=False, quiet=True)
+    client = Client(app.demo.local_url, verbose=False)
+    asked = random.Random(size).sample(projects, min(questions, len(projects)))
+    first = len(fake.requests)
+    for project in asked:
+        client.predict(f"What was project {project.code} about?", api_name="/chat")
+    sent = fake.requests[first:]
+    chars = [len(json.dumps(r, ensure_ascii=False)) for r in sent]
+    found = sum(p.signature in r["messages"][0]["content"] for p, r in zip(asked, sent))
+    app.close()
+    return [
+        (
+            f"Knowledge {label} ({actual / 1000:,.0f} kB, {len(projects):,} projects): start",
+            f"cold {starts[0]:.1f} s, warm {starts[1]:.1f} s",
+            "`python app.py` to page served; target ≤ 30 s cold, ≤ 5 s warm",
+        ),
+        (
+            f"Knowledge {label}: characters per model call",
+            f"mean {statistics.mean(chars):,.0f}, max {max(chars):,}",
+            "target < 60,000",
+        ),
+        (f"Knowledge {label}: asked project in front of the model", f"{found}/{len(asked)}", "target ≥ 18/20 at 2 MB"),
+    ]
+
+
+def run_instances(count: int, database_url: str) -> None:
+    """``--instances N``: N instances on one PostgreSQL beside one on SQLite (its own table)."""
+    fake = FakeOpenAI()
+    fake.default = instances.lead_or_thanks
+    work = Path(tempfile.mkdtemp(prefix="replica-bench-"))
+
+    def base(data: Path) -> Settings:
+        return replace(
+            settings_for(fake, ROOT / "knowledge", data),
+            telegram_bot_token=TOKEN,  # the Telegram stand-in's; its address is set per run
+            telegram_chat_id=CHAT_ID,
+            lead_alerts_per_visitor=10,
+        )
+
+    instances.print_table(instances.run(count, database_url, work, base))
+    fake.close()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="fewer turns and questions")
+    parser.add_argument("--quick", action="store_true", help="a smoke run: few turns, one tiny knowledge folder")
     parser.add_argument("--instances", type=int, help="compare N instances on one PostgreSQL with one on SQLite")
     parser.add_argument(
         "--database-url",
@@ -141,96 +221,16 @@ def main() -> None:
     if args.instances:
         if not args.database_url:
             parser.exit(2, "--instances needs --database-url (or REPLICA_TEST_DATABASE_URL)\n")
-        fake = FakeOpenAI()
-        fake.default = instances.lead_or_thanks
-        work = Path(tempfile.mkdtemp(prefix="replica-bench-"))
-
-        def base(data: Path) -> Settings:
-            return replace(
-                settings_for(fake, ROOT / "knowledge", data),
-                telegram_bot_token=TOKEN,  # the Telegram stand-in's; its address is set per run
-                telegram_chat_id=CHAT_ID,
-                lead_alerts_per_visitor=10,
-            )
-
-        instances.print_table(instances.run(args.instances, args.database_url, work, base))
-        fake.close()
+        run_instances(args.instances, args.database_url)
         return
-    turns, questions = (5, 10) if args.quick else (20, 20)
+    turns, questions = (3, 5) if args.quick else (20, 20)
+    sizes = [("10 KB", 10_000)] if args.quick else [("10 KB", 10_000), ("100 KB", 100_000), ("2 MB", 2_100_000)]
     work = Path(tempfile.mkdtemp(prefix="replica-bench-"))
     fake = FakeOpenAI()
-    rows: list[tuple[str, str, str]] = []
-
-    # 1-2. Latency per turn, and a burst of 12 visitors: app against a bare ChatInterface.
-    app = create_app(settings_for(fake, ROOT / "knowledge", work / "data-latency"))
-    app.serve(block=False, quiet=True)
-    bare = bare_chat_interface(fake.base_url)
-    bare.launch(prevent_thread_lock=True, quiet=True)
-    fake.default = say("I design data pipelines for small teams.", delay=0.2)
-    timed_turns(app.demo.local_url, 2), timed_turns(bare.local_url, 2)  # warm-up
-    app_turn = statistics.median(timed_turns(app.demo.local_url, turns))
-    bare_turn = statistics.median(timed_turns(bare.local_url, turns))
-    rows.append(
-        (
-            "Per-turn latency, 0.2 s model (median)",
-            f"app {app_turn:.3f} s, bare {bare_turn:.3f} s",
-            f"{app_turn / bare_turn:.2f}x (target ≤ 1.25x)",
-        )
-    )
-    fake.default = say("I design data pipelines for small teams.", delay=0.5)
-    app_burst, bare_burst = burst(app.demo.local_url, 12), burst(bare.local_url, 12)
-    rows.append(
-        (
-            "12 visitors at once, 0.5 s model (all answered)",
-            f"app {app_burst:.2f} s, bare {bare_burst:.2f} s",
-            f"{app_burst / bare_burst:.2f}x (target ≤ 1.2x)",
-        )
-    )
-    app.close()
-    bare.close()
-
-    # 3-4. Knowledge size: start time, characters per model call, recall on planted facts.
-    fake.default = say("Here is what I know.")
-    for label, size in [("10 KB", 10_000), ("100 KB", 100_000), ("2 MB", 2_100_000)]:
-        projects = make_projects(projects_for_size(size) if size < 2_000_000 else 6000, seed=size)
-        folder = work / f"knowledge-{label.replace(' ', '')}"
-        actual = write_projects(folder, projects)
-        data = work / f"data-{label.replace(' ', '')}"
-        starts = [process_start(folder, data) for _ in ("cold", "warm")]
-        app = create_app(settings_for(fake, folder, data))
-        app.serve(block=False, quiet=True)
-        client = Client(app.demo.local_url, verbose=False)
-        asked = random.Random(size).sample(projects, min(questions, len(projects)))
-        first = len(fake.requests)
-        for project in asked:
-            client.predict(f"What was project {project.code} about?", api_name="/chat")
-        sent = fake.requests[first:]
-        chars = [len(json.dumps(r, ensure_ascii=False)) for r in sent]
-        found = sum(p.signature in r["messages"][0]["content"] for p, r in zip(asked, sent))
-        app.close()
-        rows.append(
-            (
-                f"Knowledge {label} ({actual / 1000:,.0f} kB, {len(projects):,} projects): start",
-                f"cold {starts[0]:.1f} s, warm {starts[1]:.1f} s",
-                "`python app.py` to page served; target ≤ 30 s cold, ≤ 5 s warm",
-            )
-        )
-        rows.append(
-            (
-                f"Knowledge {label}: characters per model call",
-                f"mean {statistics.mean(chars):,.0f}, max {max(chars):,}",
-                "target < 60,000",
-            )
-        )
-        rows.append(
-            (
-                f"Knowledge {label}: asked project in front of the model",
-                f"{found}/{len(asked)}",
-                "target ≥ 18/20 at 2 MB",
-            )
-        )
+    rows = latency_rows(work, fake, turns)
+    for label, size in sizes:
+        rows += knowledge_rows(work, fake, label, size, questions)
     fake.close()
-
     print("| Measure | Result | Against target |")
     print("|---|---|---|")
     for row in rows:

@@ -37,12 +37,12 @@ def digest(store: Store, day: date, daily_budget: int) -> Alert:
     """The digest of ``day`` (UTC): conversations, messages, leads, open questions, the most asked
     questions, and model calls against the day's budget."""
     start, end = _day_bounds(day)
-    stats = store.conversations.day_stats(start, end)
+    stats = store.reports.day_stats(start, end)
     day_text = day.isoformat()
     leads = store.leads.count_between(start, end)
     asked = store.questions.count_between(start, end)
     still_open = store.questions.count_open()
-    texts = store.conversations.texts_between(start, end, VISITOR)
+    texts = store.reports.texts_between(start, end, VISITOR)
     counts = Counter(" ".join(text.split()).rstrip("?!. ").casefold() for text in texts if text.strip())
     top = "\n".join(f"{n}× {text[:120]}" for text, n in counts.most_common(5)) or "(none)"
     fields = (

@@ -254,7 +254,7 @@ def test_a_deep_link_asks_its_question_once(browser, app_url, fake_openai, width
     assert fake_openai.calls == 1  # not asked again on reload
 
 
-EMBED = (ROOT / "README.md").read_text().split("<!-- embed -->")[1].split("```html")[1].split("```")[0]
+EMBED = (ROOT / "docs" / "page.md").read_text().split("<!-- embed -->")[1].split("```html")[1].split("```")[0]
 
 
 @pytest.mark.parametrize("width, height", SIZES, ids=["desktop", "phone"])

@@ -58,7 +58,9 @@ def test_every_setting_is_defined_once_and_what_is_made_from_the_table_is_curren
             assert example[number - 1].startswith("# "), f"{line} has no comment above it"
     assert "OWNER_NAME=\n" in env_example()  # left empty: the name then comes from the knowledge, and doctor says so
     source = (ROOT / "replica").rglob("*.py")
-    read = {name for path in source for name in re.findall(r"\b(?:getenv|environ\.get)\(\s*\"([A-Z_]+)\"", path.read_text())}
+    read = {
+        name for path in source for name in re.findall(r"\b(?:getenv|environ\.get)\(\s*\"([A-Z_]+)\"", path.read_text())
+    }
     assert read == set(), f"read outside the settings table: {read}"
 
 

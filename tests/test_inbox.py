@@ -45,7 +45,7 @@ def command(fake_telegram, text, expect, timeout=10.0):
 
 def said_by(app, role):
     """The words of every recorded message of ``role``, oldest first."""
-    return [m["text"] for c in app.store.conversations.records() for m in c["messages"] if m["role"] == role]
+    return [m["text"] for c in app.store.reports.records() for m in c["messages"] if m["role"] == role]
 
 
 # --- recording -------------------------------------------------------------------------------------
@@ -56,7 +56,7 @@ def test_every_message_and_reply_is_recorded_with_tools_calls_and_time(app, fake
     client, _ = ask(app, "Opera?")
     ask(app, "Hi again", client)
     ask(app, "   ", client)  # refused: recorded too
-    [conversation] = list(app.store.conversations.records())
+    [conversation] = list(app.store.reports.records())
     rows = conversation["messages"]
     assert [(r["role"], r["text"]) for r in rows] == [
         ("visitor", "Opera?"),
@@ -99,10 +99,10 @@ def test_retention_deletes_old_conversations_at_start(tmp_path, store):
     )
     keeper.start()
     try:
-        assert wait_until(lambda: [c["conversation"] for c in store.conversations.records()] == [recent.id])
+        assert wait_until(lambda: [c["conversation"] for c in store.reports.records()] == [recent.id])
     finally:
         keeper.close()
-    assert [m["text"] for c in store.conversations.records() for m in c["messages"]] == ["Today"]
+    assert [m["text"] for c in store.reports.records() for m in c["messages"]] == ["Today"]
 
 
 def test_export_conversations_is_json_lines_with_messages(app, fake_openai, settings):

@@ -49,7 +49,7 @@ def export_csv(store: Store, what: str, out: TextIO) -> int:
 def export_conversations(store: Store, out: TextIO) -> int:
     """Write every conversation to ``out`` as JSON Lines, one conversation per line; return how many."""
     count = 0
-    for count, conversation in enumerate(store.conversations.records(), start=1):
+    for count, conversation in enumerate(store.reports.records(), start=1):
         out.write(json.dumps(conversation, ensure_ascii=False) + "\n")
     return count
 

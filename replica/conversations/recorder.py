@@ -132,4 +132,4 @@ class Recorder:
 
     def records(self) -> Iterator[dict[str, Any]]:
         """Every conversation with its messages, oldest first (for ``export conversations``)."""
-        return self.store.conversations.records()
+        return self.store.reports.records()

@@ -20,6 +20,7 @@ from replica.storage.leads import Leads
 from replica.storage.migrations import migrate
 from replica.storage.outbox import LEASE_SECONDS, Outbox
 from replica.storage.questions import Answers, Questions
+from replica.storage.reports import Reports
 from replica.storage.state import HandledUpdates, State
 from replica.storage.usage import Usage
 
@@ -79,6 +80,7 @@ class Store:
         self.questions = Questions(self.db, self.outbox, clock)
         self.answers = Answers(self.db, clock)
         self.conversations = Conversations(self.db)
+        self.reports = Reports(self.db, self.conversations)
         self.usage = Usage(self.db)
         self.state = State(self.db)
         self.handled_updates = HandledUpdates(self.db)

@@ -1,0 +1,157 @@
+"""The house's structure, measured: layers without circles or upward imports, small classes and
+functions, SQL only in the storage package, and each owner command and visitor-facing sentence once."""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections import defaultdict
+from pathlib import Path
+
+from tests.conftest import ROOT
+
+# Lowest first: a module may import from its own layer and those below, never from one above.
+LAYERS = [
+    ["replica.settings", "replica.logs", "replica.wording", "replica.workers"],
+    ["replica.storage", "replica.telegram"],
+    ["replica.alerts", "replica.knowledge"],
+    ["replica.conversations", "replica.tools"],
+    ["replica.chat"],
+    ["replica.owner_bot", "replica.housekeeping"],
+    ["replica.web", "replica.cli.doctor", "replica.cli.export", "replica.cli.telegram_setup"],
+    ["replica.wiring"],
+    ["replica.cli.main"],
+    ["app"],
+]
+SQL = re.compile(r"\b(SELECT\s.+\sFROM|INSERT INTO|UPDATE\s+\w+\s+SET|DELETE FROM|CREATE (TABLE|INDEX))\b", re.S)
+# The tests' own SQL, each for a reason: databases made and dropped for a test, a database made by the
+# previous version's schema, a literal the placeholder scan must leave alone, and a disk made to refuse.
+TEST_SQL = {"conftest.py", "test_store.py", "test_supervision.py", "test_structure.py"}
+
+
+def modules() -> dict[str, Path]:
+    found = {"app": ROOT / "app.py"}
+    for path in (ROOT / "replica").rglob("*.py"):
+        name = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+        found[name.removesuffix(".__init__")] = path
+    return found
+
+
+def imports(path: Path) -> set[str]:
+    """Every replica module ``path`` imports, at the top or inside a function."""
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+            names.update(f"{node.module}.{alias.name}" for alias in node.names)
+        elif isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+    return {name for name in names if name.startswith("replica") or name == "app"}
+
+
+def layer_of(module: str) -> int:
+    for index, layer in enumerate(LAYERS):
+        if any(module == prefix or module.startswith(prefix + ".") for prefix in layer):
+            return index
+    raise AssertionError(f"{module} is in no layer: add it to LAYERS")
+
+
+def test_every_module_has_a_layer_and_imports_only_its_own_or_lower_ones():
+    known = modules()
+    upward = []
+    for name, path in known.items():
+        if name == "replica":
+            continue
+        for imported in imports(path) & set(known):
+            if imported != "replica" and layer_of(imported) > layer_of(name):
+                upward.append(f"{name} -> {imported}")
+    assert upward == []
+
+
+def test_no_import_circle():
+    known = modules()
+    graph = defaultdict(set)
+    for name, path in known.items():
+        graph[name] = {m for m in imports(path) & set(known) if m != name and m != "replica"}
+    state: dict[str, int] = {}
+
+    def visit(node: str, trail: list[str]) -> None:
+        state[node] = 1
+        for nxt in graph[node]:
+            if state.get(nxt) == 1:
+                raise AssertionError("import circle: " + " -> ".join(trail + [node, nxt]))
+            if nxt not in state:
+                visit(nxt, trail + [node])
+        state[node] = 2
+
+    for name in graph:
+        if name not in state:
+            visit(name, [])
+
+
+def test_no_class_over_200_lines_and_no_function_over_80():
+    long = []
+    for path in [ROOT / "app.py", *(ROOT / "replica").rglob("*.py"), *(ROOT / "bench").rglob("*.py")]:
+        for node in ast.walk(ast.parse(path.read_text())):
+            size = getattr(node, "end_lineno", 0) - getattr(node, "lineno", 0) + 1
+            if isinstance(node, ast.ClassDef) and size > 200 or isinstance(node, ast.FunctionDef) and size > 80:
+                long.append(f"{path.relative_to(ROOT)}: {node.name} ({size} lines)")
+    assert long == []
+
+
+def string_literals(path: Path) -> list[str]:
+    return [
+        n.value
+        for n in ast.walk(ast.parse(path.read_text()))
+        if isinstance(n, ast.Constant) and isinstance(n.value, str)
+    ]
+
+
+def test_every_sql_statement_is_in_the_storage_package():
+    outside = [
+        f"{path.relative_to(ROOT)}: {text[:60]!r}"
+        for path in [ROOT / "app.py", *(ROOT / "replica").rglob("*.py"), *(ROOT / "bench").rglob("*.py")]
+        if "storage" not in path.relative_to(ROOT).parts
+        for text in string_literals(path)
+        if SQL.search(text)
+    ]
+    in_tests = [
+        f"{path.name}: {text[:60]!r}"
+        for path in (ROOT / "tests").rglob("*.py")
+        if path.name not in TEST_SQL
+        for text in string_literals(path)
+        if SQL.search(text)
+    ]
+    assert outside == [] and in_tests == []
+
+
+def test_each_visitor_facing_sentence_is_written_once():
+    from replica import wording
+
+    sentences = {name: value for name, value in vars(wording).items() if name.isupper() and isinstance(value, str)}
+    elsewhere = []
+    for path in (ROOT / "replica").rglob("*.py"):
+        if path.name == "wording.py":
+            continue
+        literals = " ".join(string_literals(path))
+        for name, sentence in sentences.items():
+            head = sentence.split("{")[0][:40]
+            if len(head) >= 15 and head in literals:
+                elsewhere.append(f"{name} in {path.relative_to(ROOT)}")
+    assert elsewhere == []
+
+
+def test_each_owner_command_is_defined_once_and_everything_is_made_from_the_table():
+    from replica.owner_bot.commands import COMMANDS, help_text, menu
+    from replica.owner_bot.dispatcher import Dispatcher
+
+    names = [command.name for command in COMMANDS]
+    assert len(names) == len(set(names))
+    assert [name for name, _ in menu()] == names
+    assert all(command.usage in help_text() for command in COMMANDS)
+    source = (ROOT / "replica" / "owner_bot" / "bot.py").read_text()
+    handled = set(re.findall(r'^\s+"(\w+)": ', source, flags=re.M))
+    assert handled | {"help"} == set(names)  # every command has a handler, and only commands do
+    assert Dispatcher  # the dispatcher refuses to start with a command that has no handler
+    documented = set(re.findall(r"^\| `/(\w+)", (ROOT / "docs" / "inbox.md").read_text(), flags=re.M))
+    assert documented == set(names), "docs/inbox.md's command table and COMMANDS differ"
