@@ -126,42 +126,44 @@ def settings_for(fake: FakeOpenAI, knowledge: Path, data: Path) -> Settings:
     )
 
 
-def latency_rows(work: Path, fake: FakeOpenAI, turns: int) -> list[tuple[str, str, str]]:
+def latency_rows(work: Path, fake: FakeOpenAI, turns: int, model_delay: float = 0.2) -> list[tuple[str, str, str]]:
     """Latency per turn, and a burst of 12 visitors: the app against a bare ChatInterface."""
     app = create_app(settings_for(fake, ROOT / "knowledge", work / "data-latency"))
     app.serve(block=False, quiet=True)
     bare = bare_chat_interface(fake.base_url)
     bare.launch(prevent_thread_lock=True, quiet=True)
-    fake.default = say("I design data pipelines for small teams.", delay=0.2)
+    fake.default = say("I design data pipelines for small teams.", delay=model_delay)
     timed_turns(app.demo.local_url, 2), timed_turns(bare.local_url, 2)  # warm-up
     app_turn = statistics.median(timed_turns(app.demo.local_url, turns))
     bare_turn = statistics.median(timed_turns(bare.local_url, turns))
-    fake.default = say("I design data pipelines for small teams.", delay=0.5)
+    fake.default = say("I design data pipelines for small teams.", delay=model_delay * 2.5)
     app_burst, bare_burst = burst(app.demo.local_url, 12), burst(bare.local_url, 12)
     app.close()
     bare.close()
     return [
         (
-            "Per-turn latency, 0.2 s model (median)",
+            f"Per-turn latency, {model_delay:g} s model (median)",
             f"app {app_turn:.3f} s, bare {bare_turn:.3f} s",
             f"{app_turn / bare_turn:.2f}x (target ≤ 1.25x)",
         ),
         (
-            "12 visitors at once, 0.5 s model (all answered)",
+            f"12 visitors at once, {model_delay * 2.5:g} s model (all answered)",
             f"app {app_burst:.2f} s, bare {bare_burst:.2f} s",
             f"{app_burst / bare_burst:.2f}x (target ≤ 1.2x)",
         ),
     ]
 
 
-def knowledge_rows(work: Path, fake: FakeOpenAI, label: str, size: int, questions: int) -> list[tuple[str, str, str]]:
+def knowledge_rows(
+    work: Path, fake: FakeOpenAI, label: str, size: int, questions: int, warm: bool = True
+) -> list[tuple[str, str, str]]:
     """For a knowledge folder of ``size`` bytes: start time, characters per model call, recall on planted facts."""
     fake.default = say("Here is what I know.")
     projects = make_projects(projects_for_size(size) if size < 2_000_000 else 6000, seed=size)
     folder = work / f"knowledge-{label.replace(' ', '')}"
     actual = write_projects(folder, projects)
     data = work / f"data-{label.replace(' ', '')}"
-    starts = [process_start(folder, data) for _ in ("cold", "warm")]
+    starts = [process_start(folder, data) for _ in ("cold", "warm")[: 1 + warm]]
     app = create_app(settings_for(fake, folder, data))
     app.serve(block=False, quiet=True)
     client = Client(app.demo.local_url, verbose=False)
@@ -176,7 +178,7 @@ def knowledge_rows(work: Path, fake: FakeOpenAI, label: str, size: int, question
     return [
         (
             f"Knowledge {label} ({actual / 1000:,.0f} kB, {len(projects):,} projects): start",
-            f"cold {starts[0]:.1f} s, warm {starts[1]:.1f} s",
+            f"cold {starts[0]:.1f} s" + (f", warm {starts[1]:.1f} s" if warm else ""),
             "`python app.py` to page served; target ≤ 30 s cold, ≤ 5 s warm",
         ),
         (
@@ -188,7 +190,7 @@ def knowledge_rows(work: Path, fake: FakeOpenAI, label: str, size: int, question
     ]
 
 
-def run_instances(count: int, database_url: str) -> None:
+def run_instances(count: int, database_url: str, visitors: int) -> None:
     """``--instances N``: N instances on one PostgreSQL beside one on SQLite (its own table)."""
     fake = FakeOpenAI()
     fake.default = instances.lead_or_thanks
@@ -202,7 +204,7 @@ def run_instances(count: int, database_url: str) -> None:
             lead_alerts_per_visitor=10,
         )
 
-    instances.print_table(instances.run(count, database_url, work, base))
+    instances.print_table(instances.run(count, database_url, work, base, visitors), visitors)
     fake.close()
 
 
@@ -210,6 +212,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a smoke run: few turns, one tiny knowledge folder")
     parser.add_argument("--instances", type=int, help="compare N instances on one PostgreSQL with one on SQLite")
+    parser.add_argument(
+        "--visitors", type=int, default=instances.VISITORS, help="visitors leaving a lead (--instances)"
+    )
     parser.add_argument(
         "--database-url",
         default=os.environ.get("REPLICA_TEST_DATABASE_URL") or os.environ.get("DATABASE_URL"),
@@ -221,15 +226,15 @@ def main() -> None:
     if args.instances:
         if not args.database_url:
             parser.exit(2, "--instances needs --database-url (or REPLICA_TEST_DATABASE_URL)\n")
-        run_instances(args.instances, args.database_url)
+        run_instances(args.instances, args.database_url, args.visitors)
         return
     turns, questions = (3, 5) if args.quick else (20, 20)
     sizes = [("10 KB", 10_000)] if args.quick else [("10 KB", 10_000), ("100 KB", 100_000), ("2 MB", 2_100_000)]
     work = Path(tempfile.mkdtemp(prefix="replica-bench-"))
     fake = FakeOpenAI()
-    rows = latency_rows(work, fake, turns)
+    rows = latency_rows(work, fake, turns, model_delay=0.05 if args.quick else 0.2)
     for label, size in sizes:
-        rows += knowledge_rows(work, fake, label, size, questions)
+        rows += knowledge_rows(work, fake, label, size, questions, warm=not args.quick)
     fake.close()
     print("| Measure | Result | Against target |")
     print("|---|---|---|")

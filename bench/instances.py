@@ -71,13 +71,15 @@ def measure(label: str, settings_list: list[Settings], visitors: int, count_lead
     return (label, f"{leads}/{visitors}", f"{delivered}/{visitors}", str(duplicates), f"{seconds:.1f} s")
 
 
-def run(instances: int, database_url: str, work: Path, base: Callable[[Path], Settings]) -> list[tuple[str, ...]]:
+def run(
+    instances: int, database_url: str, work: Path, base: Callable[[Path], Settings], visitors: int = VISITORS
+) -> list[tuple[str, ...]]:
     """The table's rows: one SQLite instance, then ``instances`` instances on a fresh PostgreSQL database."""
     rows = [
         measure(
             "SQLite, 1 instance",
             [base(work / "sqlite")],
-            VISITORS,
+            visitors,
             lambda app: len(app.store.leads.all()),
         )
     ]
@@ -88,7 +90,7 @@ def run(instances: int, database_url: str, work: Path, base: Callable[[Path], Se
     try:
         settings = [replace(base(work / f"pg-{n}"), database_url=url) for n in range(instances)]
         rows.append(
-            measure(f"PostgreSQL, {instances} instances", settings, VISITORS, lambda app: len(app.store.leads.all()))
+            measure(f"PostgreSQL, {instances} instances", settings, visitors, lambda app: len(app.store.leads.all()))
         )
     finally:
         with psycopg.connect(database_url, autocommit=True) as admin:
@@ -96,9 +98,9 @@ def run(instances: int, database_url: str, work: Path, base: Callable[[Path], Se
     return rows
 
 
-def print_table(rows: list[tuple[str, ...]]) -> None:
-    """The Markdown table the README shows."""
-    print(f"{VISITORS} visitors leaving a lead, 12 at a time")
+def print_table(rows: list[tuple[str, ...]], visitors: int = VISITORS) -> None:
+    """The Markdown table docs/benchmark.md shows."""
+    print(f"{visitors} visitors leaving a lead, 12 at a time")
     print()
     print("| Setup | Leads stored | Alerts sent | Duplicates | First visitor to last alert |")
     print("|---|---|---|---|---|")

@@ -50,7 +50,9 @@ class Timings:
     alert_min_interval: float = 1.0  # Telegram allows about one message a second per chat
     alert_retry_base: float = 1.0
     telegram_unreachable_warning: float = 300.0  # warn once Telegram has been unreachable this long
-    telegram_poll_seconds: int = 25  # getUpdates long-poll length
+    telegram_poll_seconds: float = (
+        25  # getUpdates long-poll length (Telegram takes whole seconds; the tests' fake less)
+    )
     model_timeout: float = 60.0
     model_max_retries: int = 2
 

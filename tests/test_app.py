@@ -65,7 +65,7 @@ def test_invalid_email_is_questioned_and_nothing_is_sent(visitor, fake_openai, f
 
 
 def test_slow_or_down_telegram_does_not_delay_the_reply(visitor, fake_openai, fake_telegram):
-    fake_telegram.delay = 3
+    fake_telegram.delay = 2
     fake_telegram.fail_next(500)
     fake_openai.script(call(("gather_user_details", {"email": "ada@example.org", "notes": "n"})), say("Noted!"))
     client = visitor()

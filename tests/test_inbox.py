@@ -43,6 +43,11 @@ def command(fake_telegram, text, expect, timeout=10.0):
     return next(t for t in fake_telegram.sent_texts()[before:] if expect in t)
 
 
+def forwarded_messages(fake_telegram):
+    """The visitor's messages forwarded to the owner from conversation #1, as delivered."""
+    return [d for d in fake_telegram.delivered if d.text.startswith("Message in conversation #1")]
+
+
 def said_by(app, role):
     """The words of every recorded message of ``role``, oldest first."""
     return [m["text"] for c in app.store.reports.records() for m in c["messages"] if m["role"] == role]
@@ -196,7 +201,8 @@ def test_pause_forwards_the_visitors_messages_and_resume_hands_back(app, fake_op
     _, second = ask(app, "Hello?", client)
     assert first.startswith("Ada Lovelace is answering you in person now") and second == "Passed on to Ada Lovelace."
     assert fake_openai.calls == calls  # the replica is quiet
-    forwarded = [d for d in fake_telegram.wait_for(5) if d.text.startswith("Message in conversation #1")]
+    assert wait_until(lambda: len(forwarded_messages(fake_telegram)) == 2)
+    forwarded = forwarded_messages(fake_telegram)
     assert [f.text.split("\n")[2] for f in forwarded] == ["Are you there, Ada?", "Hello?"]
     fake_telegram.push("Yes, I'm here.", reply_to=forwarded[0].message_id)
     assert wait_until(lambda: "conversation #1" in last_sent(fake_telegram) and "Saved" in last_sent(fake_telegram))
@@ -353,7 +359,8 @@ def test_the_alert_for_a_forwarded_message_is_quoted_and_has_its_button(app, fak
     client, _ = ask(app, "Hello")
     command(fake_telegram, "/pause 1", "is yours")
     ask(app, "Line one\nEmail: forged@example.org", client)
-    forwarded = next(d for d in fake_telegram.wait_for(3) if d.text.startswith("Message in conversation #1"))
+    assert wait_until(lambda: forwarded_messages(fake_telegram))
+    [forwarded] = forwarded_messages(fake_telegram)
     assert "<blockquote>Line one\nEmail: forged@example.org</blockquote>" in forwarded.payload["text"]
     assert forwarded.payload["reply_markup"]["inline_keyboard"] == [
         [{"text": "Open conversation", "callback_data": "show:1"}]

@@ -18,7 +18,7 @@ from replica.alerts import Alert
 from replica.alerts.sender import OutboxSender
 from replica.storage.store import Store
 from replica.telegram.client import TelegramClient
-from tests.conftest import API_KEY, run_app
+from tests.conftest import API_KEY, run_app, run_app_process, wait_until
 from tests.fakes.openai_server import call, say
 from tests.fakes.telegram_server import FakeTelegram
 
@@ -29,14 +29,16 @@ def no_secrets(done):
     assert not any(secret in done.stdout + done.stderr for secret in SECRETS)
 
 
-def setup_cmd(tmp_path, fake_telegram, *args, push_after=None, unset=(), **env):
-    """``python app.py telegram-setup`` in the owner's folder; the owner's message arrives after ``push_after`` s."""
+def setup_cmd(tmp_path, fake_telegram, *args, push_after=None, unset=(), process=False, **env):
+    """``python app.py telegram-setup`` in the owner's folder (in-process; with ``process``, as a
+    subprocess); the owner's message arrives after ``push_after`` s."""
     if push_after is not None:
         threading.Timer(push_after, fake_telegram.push, args=("hello bot",)).start()
     config = {"TELEGRAM_BOT_TOKEN": fake_telegram.token, "TELEGRAM_API_BASE": fake_telegram.url, **env}
     for name in unset:
         config.pop(name, None)
-    done = run_app("telegram-setup", *args, cwd=tmp_path, unset=unset, **config)
+    run = run_app_process if process else run_app
+    done = run("telegram-setup", *args, cwd=tmp_path, unset=unset, **config)
     no_secrets(done)
     return done
 
@@ -47,8 +49,8 @@ def test_setup_finds_the_chat_writes_env_and_sends_a_test_message(tmp_path, fake
         f"OWNER_NAME=Ada Lovelace\nTELEGRAM_BOT_TOKEN={fake_telegram.token}\n# keep me\nTELEGRAM_CHAT_ID=999\n"
     )
     done = setup_cmd(
-        tmp_path, fake_telegram, "--write", push_after=1.5, unset=("TELEGRAM_BOT_TOKEN",)
-    )  # the token only in .env
+        tmp_path, fake_telegram, "--write", push_after=1.5, unset=("TELEGRAM_BOT_TOKEN",), process=True
+    )  # the token only in .env; python app.py telegram-setup as users run it
     assert done.returncode == 0, done.stdout + done.stderr
     assert "@replica_test_bot" in done.stdout and "waiting… 2:" in done.stdout
     assert "TELEGRAM_CHAT_ID=4242" in done.stdout
@@ -109,7 +111,7 @@ def owner_folder(tmp_path, knowledge_dir):
     return tmp_path
 
 
-def doctor(folder, fake_openai, fake_telegram, *args, **overrides):
+def doctor(folder, fake_openai, fake_telegram, *args, process=False, **overrides):
     env = {
         "OPENAI_API_KEY": API_KEY,
         "OPENAI_BASE_URL": fake_openai.base_url,
@@ -122,13 +124,13 @@ def doctor(folder, fake_openai, fake_telegram, *args, **overrides):
         "DATA_DIR": str(folder / "data"),
         **overrides,
     }
-    done = run_app("doctor", *args, cwd=folder, **env)
+    done = (run_app_process if process else run_app)("doctor", *args, cwd=folder, **env)
     no_secrets(done)
     return done, done.stdout.splitlines()
 
 
 def test_doctor_with_everything_right_prints_only_ticks(owner_folder, fake_openai, fake_telegram):
-    done, lines = doctor(owner_folder, fake_openai, fake_telegram)
+    done, lines = doctor(owner_folder, fake_openai, fake_telegram, process=True)  # as users run it
     assert done.returncode == 0, done.stdout
     assert lines and all(line.startswith("✓ ") for line in lines), done.stdout
     text = done.stdout
@@ -231,7 +233,7 @@ def test_export_alerts_lists_the_outbox(start_app, settings, fake_openai, fake_t
     app = start_app(settings)
     fake_openai.script(call(("inform_unknown", {"question": "Opera?"})), say("I'll ask."))
     Client(app.demo.local_url, verbose=False).predict("Opera?", api_name="/chat")
-    time.sleep(1.0)
+    assert wait_until(lambda: len(fake_telegram.attempts) >= 1)  # tried, and refused
     done = run_app("export", "alerts", DATA_DIR=str(settings.data_dir))
     [row] = list(csv.DictReader(io.StringIO(done.stdout)))
     assert list(row) == ["kind", "created_at", "status", "attempts", "last_error", "sent_at"]

@@ -6,7 +6,7 @@ import socket
 
 import pytest
 
-from tests.conftest import free_port, run_app
+from tests.conftest import free_port, run_app, run_app_process
 
 
 def unusable_data_dirs(tmp_path):
@@ -26,7 +26,8 @@ def unusable_data_dirs(tmp_path):
 @pytest.mark.parametrize("command", [[], ["export", "leads"]], ids=["serve", "export"])
 def test_an_unusable_data_dir_is_one_line_naming_the_path_and_exit_code_2(tmp_path, case, command):
     data_dir, problem = unusable_data_dirs(tmp_path)[case]
-    done = run_app(*command, DATA_DIR=data_dir, GRADIO_SERVER_PORT=str(free_port()))  # never reaches serving
+    run = run_app_process if case == "read-only" and not command else run_app  # one as users run it
+    done = run(*command, DATA_DIR=data_dir, GRADIO_SERVER_PORT=str(free_port()))  # never reaches serving
     assert done.returncode == 2
     lines = [line for line in done.stderr.splitlines() if line.strip()]
     assert len(lines) == 1 and "Traceback" not in done.stderr, done.stderr
@@ -39,7 +40,7 @@ def test_a_busy_port_is_one_line_naming_it_and_exit_code_2_before_any_telegram_c
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        done = run_app(
+        done = run_app_process(
             GRADIO_SERVER_NAME="127.0.0.1",
             GRADIO_SERVER_PORT=str(port),
             TELEGRAM_BOT_TOKEN=fake_telegram.token,

@@ -35,7 +35,7 @@ class OwnerBot:
         store: Store,
         conversations: Conversations,
         client: TelegramClient,
-        poll_seconds: int = 25,
+        poll_seconds: float = 25,
         base_delay: float = 1.0,
         confirm_seconds: float = 6.0,
     ):

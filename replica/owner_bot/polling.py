@@ -25,7 +25,7 @@ class Polling(Worker):
         store: Store,
         client: TelegramClient,
         handle: Callable[[dict[str, Any]], None],
-        poll_seconds: int = 25,
+        poll_seconds: float = 25,
         base_delay: float = 1.0,
     ):
         super().__init__(base_delay=base_delay, max_delay=60.0)

@@ -189,7 +189,7 @@ class PostgresDatabase:
 
     dialect = "postgres"
 
-    def __init__(self, url: str, max_size: int = 8, timeout: float = 3.0, probe_every: float = 1.0):
+    def __init__(self, url: str, max_size: int = 8, timeout: float = 2.0, probe_every: float = 1.0):
         import psycopg
         from psycopg_pool import PoolTimeout
 

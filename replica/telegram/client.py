@@ -143,7 +143,7 @@ class TelegramClient:
         files = {"document": (filename, content, "text/plain; charset=utf-8")}
         return _message_id(self.call("sendDocument", payload, files=files))
 
-    def get_updates(self, offset: int | None, poll_seconds: int) -> list[dict[str, Any]]:
+    def get_updates(self, offset: int | None, poll_seconds: float) -> list[dict[str, Any]]:
         """Long-poll for new messages to the bot, from ``offset`` on."""
         payload: dict[str, Any] = {"timeout": poll_seconds, "allowed_updates": ["message", "callback_query"]}
         if offset is not None:

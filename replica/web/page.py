@@ -103,7 +103,9 @@ class Bubbles:
         """The chatbot's value for these (role, text) messages, the greeting first."""
         if not messages:
             return []
-        return [{"role": "assistant", "content": self.page.greeting}] + [self.bubble(r, t) for r, t in messages]
+        # A blank message sent by mistake shows no empty bubble (its reply says it looked empty).
+        shown = [self.bubble(role, text) for role, text in messages if role != VISITOR or text.strip()]
+        return [{"role": "assistant", "content": self.page.greeting}] + shown
 
     def bubble(self, role: str, text: str) -> dict[str, str]:
         if role == VISITOR:
@@ -115,6 +117,42 @@ class Bubbles:
         if role == NOTICE:
             return {"role": "assistant", "content": f'<div class="replica-notice">{html.escape(text)}</div>'}
         return {"role": "assistant", "content": text}
+
+
+def _without_stub_files(define: Callable[[], type]) -> type:
+    """Define a Gradio component subclass without Gradio writing a ``.pyi`` stub beside this module
+    (its metaclass does so for every component class; our checkout, or a read-only deploy, is no
+    place for it)."""
+    from gradio import component_meta
+
+    write_stub = component_meta.create_or_modify_pyi
+    component_meta.create_or_modify_pyi = lambda *args, **kwargs: None
+    try:
+        return define()
+    finally:
+        component_meta.create_or_modify_pyi = write_stub
+
+
+def _chatbot_class() -> type:
+    class ReplicaChatbot(gr.Chatbot):
+        """Gradio's Chatbot (``is_template``: the page draws it as one), with its API schema made once.
+
+        Gradio builds the component anew for every update a session receives, and asks each new one
+        for its schema, which pydantic generates afresh: most of the cost of the page's check. The
+        schema is the same for every instance, so it is kept for the class."""
+
+        is_template = True
+        _schema: dict | None = None
+
+        def api_info(self) -> dict:
+            if ReplicaChatbot._schema is None:
+                ReplicaChatbot._schema = super().api_info()
+            return ReplicaChatbot._schema
+
+    return ReplicaChatbot
+
+
+ReplicaChatbot = _without_stub_files(_chatbot_class)
 
 
 class ReplicaChat(gr.ChatInterface):
@@ -267,7 +305,7 @@ def build_demo(
             trusted_proxy_hops,
             # The greeting is the empty chat's placeholder (styled as the first bubble), so the example
             # questions show beside it; once the visitor writes, it is the first bubble of the page.
-            chatbot=gr.Chatbot(
+            chatbot=ReplicaChatbot(
                 placeholder=page.greeting,
                 show_label=False,
                 layout="bubble",
@@ -317,10 +355,13 @@ def _check_for_owner_words(
             news, keep_checking = owner_words(session)
         except Exception as error:  # a check that fails is tried again at the next tick
             log.error("Could not check for the owner's words (%s)", type(error).__name__)
-            return gr.skip(), gr.Timer(active=True)
+            return gr.skip(), gr.skip()
+        # The timer is running (it called us, or the page just loaded): it is only ever touched to stop
+        # it, since updating a component costs Gradio far more than the check itself.
+        timer_update = gr.skip() if keep_checking else gr.Timer(active=False)
         if not news:
-            return gr.skip(), gr.Timer(active=keep_checking)
-        return bubbles.render(recorded_messages(history, session)), gr.Timer(active=True)
+            return gr.skip(), timer_update
+        return bubbles.render(recorded_messages(history, session)), gr.skip()
 
     hidden = {"queue": False, "show_progress": "hidden", "api_visibility": "undocumented"}
     gr.on([demo.load, timer.tick], check, None, [chat_page.chatbot, timer], **hidden)

@@ -50,7 +50,9 @@ def main() -> None:
     print(f"TELEGRAM_API_BASE={telegram.base}")
     print(f"TELEGRAM_BOT_TOKEN={telegram.token}")
     print(f"TELEGRAM_CHAT_ID={telegram.chat_id}")
-    print("# Put these lines in the environment of `python app.py`; type here what you would send your bot.", flush=True)
+    print(
+        "# Put these lines in the environment of `python app.py`; type here what you would send your bot.", flush=True
+    )
     threading.Thread(target=show_deliveries, args=(telegram,), daemon=True).start()
     try:
         for line in sys.stdin:
