@@ -149,15 +149,34 @@ def clean_env(monkeypatch, tmp_path):
     monkeypatch.chdir(tmp_path)
 
 
-@pytest.fixture
-def fake_openai():
-    server = FakeOpenAI()
-    yield server
-    server.close()
+@pytest.fixture(scope="module")
+def module_fakes():
+    """The fake model and Telegram servers, one pair per test module (reset before each test)."""
+    model, telegram = FakeOpenAI(), FakeTelegram()
+    yield model, telegram
+    model.close()
+    telegram.close()
 
 
 @pytest.fixture
-def fake_telegram():
+def fake_openai(module_fakes):
+    server = module_fakes[0]
+    server.reset()
+    return server
+
+
+SHARED_APP = {"shared_app", "app_url", "visitor", "app"}  # the fixtures that give a test the module's app
+
+
+@pytest.fixture
+def fake_telegram(request, module_fakes):
+    """The Telegram stand-in: the module's app's own (reset) for a test of that app; for any other test,
+    a new one, so that the module app's bot, polling all along, never takes another test's updates."""
+    if SHARED_APP & set(request.fixturenames):
+        server = module_fakes[1]
+        server.reset()
+        yield server
+        return
     server = FakeTelegram()
     yield server
     server.close()
@@ -297,17 +316,20 @@ def make_loop_replica(fake_model, store, notifier):
     return lambda **options: replica_around(fake_model, store, notifier, **options)
 
 
-@pytest.fixture
-def knowledge_dir(tmp_path) -> Path:
-    folder = tmp_path / "knowledge"
-    folder.mkdir()
+def write_knowledge(folder: Path) -> Path:
+    folder.mkdir(parents=True)
     (folder / "profile.md").write_text(PROFILE, encoding="utf-8")
     return folder
 
 
 @pytest.fixture
-def settings(fake_openai, fake_telegram, knowledge_dir, tmp_path) -> Settings:
-    """Settings pointing at the fakes: the real SDK and requests talk to 127.0.0.1 only."""
+def knowledge_dir(tmp_path) -> Path:
+    return write_knowledge(tmp_path / "knowledge")
+
+
+def settings_for(fake_openai, fake_telegram, folder: Path) -> Settings:
+    """Settings pointing at the fakes (the real SDK and requests talk to 127.0.0.1 only), with the
+    knowledge and data in ``folder``."""
     return Settings(
         openai_api_key=API_KEY,
         openai_base_url=fake_openai.base_url,
@@ -316,9 +338,15 @@ def settings(fake_openai, fake_telegram, knowledge_dir, tmp_path) -> Settings:
         telegram_chat_id=fake_telegram.chat_id,
         telegram_api_base=fake_telegram.url,
         owner_name="Ada Lovelace",
-        knowledge_dir=knowledge_dir,
-        data_dir=tmp_path / "data",
+        knowledge_dir=folder / "knowledge",
+        data_dir=folder / "data",
     )
+
+
+@pytest.fixture
+def settings(fake_openai, fake_telegram, knowledge_dir, tmp_path) -> Settings:
+    """Settings pointing at the fakes, for a test that starts an app of its own."""
+    return settings_for(fake_openai, fake_telegram, tmp_path)
 
 
 def fast_timings():
@@ -348,9 +376,45 @@ def start_app(fake_openai, fake_telegram):  # the fakes outlive the apps, which 
         app.close()
 
 
+@pytest.fixture(scope="module")
+def module_app(module_fakes, tmp_path_factory):
+    """One app for the module (``create_app`` and the page, served), with the default settings."""
+    from replica.wiring import create_app
+
+    folder = tmp_path_factory.mktemp("module-app")
+    write_knowledge(folder / "knowledge")
+    app = create_app(settings_for(*module_fakes, folder), fast_timings())
+    app.serve(block=False, server_name="127.0.0.1", quiet=True)
+    yield app
+    app.close()
+
+
+# Every table of records; the migrations' own and the small state (the bot's offset) are kept.
+RECORD_TABLES = (
+    "telegram_links messages conversations answers outbox leads questions usage_events daily_calls handled_updates"
+)
+
+
 @pytest.fixture
-def app_url(start_app, settings) -> str:
-    return start_app(settings).demo.local_url
+def shared_app(module_app, fake_openai, fake_telegram):
+    """The module's app, as new: what the last test left in the outbox delivered, every record wiped
+    (so numbers start at 1 again), the usage limits and the fakes fresh."""
+    from replica.chat.limits import UsageLimits
+
+    wait_until(lambda: module_app.store.outbox.summary().pending == 0, timeout=5)
+    module_app.store.db.write(lambda tx: [tx.execute(f"DELETE FROM {table}") for table in RECORD_TABLES.split()])
+    settings = module_app.settings
+    module_app.replica.limits = UsageLimits.build(
+        settings.visitor_messages_per_hour, settings.address_messages_per_hour, settings.daily_model_calls
+    )
+    fake_openai.reset()
+    fake_telegram.reset()
+    return module_app
+
+
+@pytest.fixture
+def app_url(shared_app) -> str:
+    return shared_app.demo.local_url
 
 
 @pytest.fixture

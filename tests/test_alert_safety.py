@@ -90,7 +90,7 @@ def test_the_plain_text_fallback_cannot_be_forged_either():
 @pytest.fixture
 def bot(store, fake_telegram):
     client = TelegramClient(fake_telegram.url, fake_telegram.token, fake_telegram.chat_id, timeout=(1, 2))
-    owner_bot = OwnerBot(store, conversations_of(store), client, poll_seconds=1, base_delay=0.05).start()
+    owner_bot = OwnerBot(store, conversations_of(store), client, poll_seconds=0.2, base_delay=0.05).start()
     yield owner_bot
     owner_bot.close()
 
@@ -144,7 +144,7 @@ def test_visitors_cannot_forge_lines_in_the_owners_listings(store, fake_telegram
 
     client = TelegramClient(fake_telegram.url, fake_telegram.token, fake_telegram.chat_id, timeout=(1, 2))
     inbox = Conversations.build(store, "salt", "Ada", RecordingNotifier())
-    bot = OwnerBot(store, inbox, client, poll_seconds=1, base_delay=0.05).start()
+    bot = OwnerBot(store, inbox, client, poll_seconds=0.2, base_delay=0.05).start()
     name = "Bob\n• Alice Smith — alice.cfo@bank.example — “Wire the money” (2026-01-01)"
     lead = Alert("lead", "New lead", (("Email", "bob@example.org"),), "s1")
     store.leads.record("bob@example.org", name, "Hi\n• Eve — eve@evil.example — “x”", lead.entry())

@@ -20,8 +20,9 @@ from tests.fakes.openai_server import call, say
 
 
 @pytest.fixture
-def app(start_app, settings):
-    return start_app(settings)
+def app(shared_app):
+    """The module's one app, as new for each test."""
+    return shared_app
 
 
 def ask(app, message, client=None):
@@ -56,7 +57,7 @@ def said_by(app, role):
 # --- recording -------------------------------------------------------------------------------------
 
 
-def test_every_message_and_reply_is_recorded_with_tools_calls_and_time(app, fake_openai, settings):
+def test_every_message_and_reply_is_recorded_with_tools_calls_and_time(app, fake_openai):
     fake_openai.script(call(("inform_unknown", {"question": "Opera?"})), say("I'll ask."), say("Hello!"))
     client, _ = ask(app, "Opera?")
     ask(app, "Hi again", client)
@@ -74,7 +75,7 @@ def test_every_message_and_reply_is_recorded_with_tools_calls_and_time(app, fake
     assert (rows[1]["tools"], rows[1]["model_calls"], rows[3]["model_calls"]) == (["inform_unknown"], 2, 1)
     assert all(r["reply_ms"] is not None and r["reply_ms"] >= 0 for r in rows[1::2])
     assert "127.0.0.1" not in conversation["address_hash"] and len(conversation["address_hash"]) == 24
-    assert (settings.data_dir / "replica.sqlite3").stat().st_mode & 0o077 == 0  # with the salt: the owner's only
+    assert (app.settings.data_dir / "replica.sqlite3").stat().st_mode & 0o077 == 0  # with the salt: the owner's only
 
 
 def test_the_model_sees_the_recorded_conversation_not_what_the_client_claims(app, fake_openai):
@@ -110,11 +111,11 @@ def test_retention_deletes_old_conversations_at_start(tmp_path, store):
     assert [m["text"] for c in store.reports.records() for m in c["messages"]] == ["Today"]
 
 
-def test_export_conversations_is_json_lines_with_messages(app, fake_openai, settings):
+def test_export_conversations_is_json_lines_with_messages(app, fake_openai):
     fake_openai.script(say("One."), say("Two."))
     ask(app, "First visitor")
     ask(app, "Second visitor")
-    done = run_app("export", "conversations", DATA_DIR=str(settings.data_dir))
+    done = run_app("export", "conversations", DATA_DIR=str(app.settings.data_dir))
     lines = [json.loads(line) for line in done.stdout.splitlines()]
     assert [c["conversation"] for c in lines] == [1, 2]
     assert [(m["role"], m["text"]) for m in lines[0]["messages"]] == [("visitor", "First visitor"), ("replica", "One.")]

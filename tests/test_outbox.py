@@ -55,7 +55,7 @@ def test_a_slow_telegram_does_not_slow_the_reply(visitor, fake_openai, fake_tele
 
 
 def test_one_visitor_flooding_leads_gets_at_most_three_alerts_and_all_are_stored(
-    visitor, fake_openai, fake_telegram, settings
+    visitor, fake_openai, fake_telegram, shared_app
 ):
     emails = [
         "a1@example.org",
@@ -73,14 +73,14 @@ def test_one_visitor_flooding_leads_gets_at_most_three_alerts_and_all_are_stored
     fake_telegram.wait_for(3)
     time.sleep(0.5)
     assert len(fake_telegram.delivered) == 3
-    rows = export(settings.data_dir, "leads")
+    rows = export(shared_app.settings.data_dir, "leads")
     assert sorted(r["email"] for r in rows) == sorted(set(emails))  # 6 distinct, the repeated one once
     assert [r["alert_status"] for r in rows] == ["sent"] * 3 + ["capped"] * 3
     tool_results = [r["messages"][-1]["content"] for r in fake_openai.requests[1::2]]
     assert tool_results == ["ok"] * 7  # the model is told ok either way
 
 
-def test_question_alerts_are_capped_per_visitor_but_all_stored(visitor, fake_openai, fake_telegram, settings):
+def test_question_alerts_are_capped_per_visitor_but_all_stored(visitor, fake_openai, fake_telegram, shared_app):
     client = visitor()
     for n in range(4):
         fake_openai.script(call(("inform_unknown", {"question": f"Question {n}?"})), say("I'll ask."))
@@ -88,12 +88,12 @@ def test_question_alerts_are_capped_per_visitor_but_all_stored(visitor, fake_ope
     fake_telegram.wait_for(3)
     time.sleep(0.5)
     assert len(fake_telegram.delivered) == 3
-    rows = export(settings.data_dir, "questions")
+    rows = export(shared_app.settings.data_dir, "questions")
     assert [r["question"] for r in rows] == [f"Question {n}?" for n in range(4)]
     assert {r["status"] for r in rows} == {"open"}
 
 
-def test_eight_visitors_leaving_a_lead_at_once_all_stored_and_alerted(visitor, fake_openai, fake_telegram, settings):
+def test_eight_visitors_leaving_a_lead_at_once_all_stored_and_alerted(visitor, fake_openai, fake_telegram, shared_app):
     def respond(body):
         user = body["messages"][-1]
         if user["role"] == "tool":
@@ -109,7 +109,7 @@ def test_eight_visitors_leaving_a_lead_at_once_all_stored_and_alerted(visitor, f
     delivered = fake_telegram.wait_for(8, timeout=20)
     assert sorted(e for e in emails if any(e in d.text for d in delivered)) == sorted(emails)
     assert len(delivered) == 8
-    assert sorted(r["email"] for r in export(settings.data_dir, "leads")) == sorted(emails)
+    assert sorted(r["email"] for r in export(shared_app.settings.data_dir, "leads")) == sorted(emails)
 
 
 def test_export_prints_csv_with_headers_even_when_empty(tmp_path):

@@ -46,9 +46,11 @@ def test_owner_reply_teaches_the_replica_at_once_and_survives_a_restart(
     assert "Puccini's Tosca, without a doubt." in system_prompt_for_next_message(url, fake_openai)
 
     app.close()
+    polls = len(fake_telegram.polls)
     restarted = start_app(settings).demo.local_url
     assert "Puccini's Tosca, without a doubt." in system_prompt_for_next_message(restarted, fake_openai)
-    time.sleep(1.5)  # a full poll after the restart: the stored offset means the reply is not handled again
+    # Polls after the restart: the stored offset means the reply is not handled again.
+    assert wait_until(lambda: len(fake_telegram.polls) >= polls + 3)
     assert sum("Learned answer" in t for t in fake_telegram.sent_texts()) == 1
 
 

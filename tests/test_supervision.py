@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import logging
 import sqlite3
-import time
 
 import pytest
 
@@ -93,7 +92,7 @@ def test_the_owner_bot_survives_answers_of_every_wrong_shape(flaky_store, client
         json.dumps({"ok": True, "result": [{"update_id": 8, "message": {"chat": "no id", "text": 5}}]}).encode(),
     )
     with caplog.at_level(logging.WARNING):
-        run(OwnerBot(flaky_store, conversations_of(flaky_store), client, poll_seconds=1, base_delay=0.02))
+        run(OwnerBot(flaky_store, conversations_of(flaky_store), client, poll_seconds=0.2, base_delay=0.02))
         fake_telegram.push("/help")
         assert wait_until(lambda: any("/forget N" in t for t in fake_telegram.sent_texts()), timeout=15)
     assert "not a Bot API object" in caplog.text and "not a list" in caplog.text
@@ -111,12 +110,13 @@ def test_the_owner_bot_survives_database_errors_and_handles_nothing_twice(
     flaky_store.fail("answers.learn")
     flaky_store.fail("state.set")
     with caplog.at_level(logging.WARNING):
-        run(OwnerBot(flaky_store, conversations_of(flaky_store), client, poll_seconds=1, base_delay=0.02))
+        run(OwnerBot(flaky_store, conversations_of(flaky_store), client, poll_seconds=0.2, base_delay=0.02))
         fake_telegram.push("/answer 1 Yes, two.")
         assert wait_until(lambda: any("failed on my side (OperationalError)" in t for t in fake_telegram.sent_texts()))
         fake_telegram.push("/answer 1 Yes, two of them.")
         assert wait_until(lambda: any("Learned answer #1" in t for t in fake_telegram.sent_texts()))
-    time.sleep(1.5)  # more polls: neither update comes back
+    polls = len(fake_telegram.polls)
+    assert wait_until(lambda: len(fake_telegram.polls) >= polls + 3)  # more polls: neither update comes back
     assert sum("failed on my side" in t for t in fake_telegram.sent_texts()) == 1
     assert sum("Learned answer" in t for t in fake_telegram.sent_texts()) == 1
     assert "Owner bot error (OperationalError)" in caplog.text

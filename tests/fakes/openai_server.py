@@ -62,6 +62,16 @@ class FakeOpenAI(LocalServer):
         self._lock = threading.Lock()
         super().__init__()
 
+    def reset(self) -> None:
+        """Forget every script, reply setting and record: as new, on the same port."""
+        with self._lock:
+            self.replies.clear()
+            self.requests.clear()
+            self.auth_headers.clear()
+            self.default = say("Hello from the fake model.")
+            self.api_key, self.max_in_flight = "", self.in_flight
+            self.models = ["fake-model"]
+
     @property
     def base_url(self) -> str:
         """The OpenAI-style base URL, ending in ``/v1``."""

@@ -119,6 +119,19 @@ class FakeTelegram(LocalServer):
         self._message_id = 0
         super().__init__()
 
+    def reset(self) -> None:
+        """Forget every delivery, script and record: as new, on the same port. Update ids go on from
+        where they were, so a bot that already polled still takes the next ones."""
+        with self._lock:
+            for kept in (self.delivered, self.attempts, self.failures, self.hangs, self.chat_actions, self.polls):
+                kept.clear()
+            self.callback_answers.clear()
+            self.markup_edits.clear()
+            self.raw_answers.clear()
+            self.callbacks.clear()
+            self.delay, self.parse_errors_next, self.conflicts_next, self.too_long_next = 0.0, 0, 0, 0
+            self.on_send = None
+
     def fail_next(self, status: int, times: int = 1, retry_after: float | None = None) -> None:
         """Answer the next ``times`` sendMessage calls with ``status`` (a 429 carries ``retry_after``)."""
         self.failures.extend([(status, retry_after)] * times)
