@@ -30,7 +30,24 @@ class OpenAIChatModel:
         """One streamed model call. Tool-call deltas are put together by ``index``: the id and name come
         once, the arguments in pieces. The call's timeout is the client's own, never past ``timeout``."""
         try:
-            yield from self._stream(messages, tools, tool_choice, max_tokens, self._timeout(timeout), stop)
+            stream = self.client.chat.completions.create(
+                model=self.model,
+                messages=messages,
+                tools=tools,
+                tool_choice=tool_choice,
+                max_tokens=max_tokens,
+                stream=True,
+                timeout=self._timeout(timeout),
+            )
+            turn, calls = Turn(), {}
+            with stream:
+                for chunk in stream:
+                    if stop.is_set():
+                        return  # leaving the block closes the stream, so the provider stops generating
+                    if chunk.choices:
+                        _add(turn, calls, chunk.choices[0])
+                        yield turn
+            yield turn
         except (openai.OpenAIError, httpx.HTTPError) as error:
             raise ModelError(type(error).__name__, getattr(error, "status_code", None)) from None
 
@@ -39,40 +56,15 @@ class OpenAIChatModel:
         remaining = max(remaining, 0.1)
         return min(configured, remaining) if isinstance(configured, (int, float)) else remaining
 
-    def _stream(
-        self,
-        messages: list[dict[str, Any]],
-        tools: list[dict[str, Any]],
-        tool_choice: str,
-        max_tokens: int,
-        timeout: float,
-        stop: threading.Event,
-    ) -> Iterator[Turn]:
-        stream = self.client.chat.completions.create(
-            model=self.model,
-            messages=messages,
-            tools=tools,
-            tool_choice=tool_choice,
-            max_tokens=max_tokens,
-            stream=True,
-            timeout=timeout,
-        )
-        turn, calls = Turn(), {}
-        with stream:
-            for chunk in stream:
-                if stop.is_set():
-                    return  # leaving the block closes the stream, so the provider stops generating
-                if not chunk.choices:
-                    continue
-                choice = chunk.choices[0]
-                for part in choice.delta.tool_calls or []:
-                    call = calls.setdefault(part.index, ToolCall())
-                    call.id = part.id or call.id
-                    if part.function:
-                        call.name = part.function.name or call.name
-                        call.arguments += part.function.arguments or ""
-                turn.text += choice.delta.content or ""
-                turn.finish_reason = choice.finish_reason or turn.finish_reason
-                turn.calls = [calls[i] for i in sorted(calls)]
-                yield turn
-        yield turn
+
+def _add(turn: Turn, calls: dict[int, ToolCall], choice: Any) -> None:
+    """One streamed chunk's words, tool-call pieces and finish reason, into ``turn``."""
+    for part in choice.delta.tool_calls or []:
+        call = calls.setdefault(part.index, ToolCall())
+        call.id = part.id or call.id
+        if part.function:
+            call.name = part.function.name or call.name
+            call.arguments += part.function.arguments or ""
+    turn.text += choice.delta.content or ""
+    turn.finish_reason = choice.finish_reason or turn.finish_reason
+    turn.calls = [calls[i] for i in sorted(calls)]

@@ -6,7 +6,6 @@ from email_validator import EmailNotValidError, validate_email
 
 from replica.alerts import Alert
 from replica.logs import clip
-from replica.storage import Recorded
 from replica.tools.registry import Outcome, Tool, ToolContext
 
 
@@ -33,14 +32,12 @@ def gather_user_details(context: ToolContext, email: str, notes: str, name: str 
         conversation=context.conversation,
         quoted=("Notes",),
     )
-    try:
-        recorded = context.store.leads.record(valid.normalized, name, notes, alert.entry())
-    except Exception:
-        return context.save_failed("lead", {"email": valid.normalized, "name": name, "notes": notes})
-    context.outcomes.append(Outcome.LEAD_SAVED)
-    if recorded is Recorded.ALERTED:
-        context.notifier.notify(alert)
-    return "ok"
+    return context.keep(
+        alert,
+        lambda entry: context.store.leads.record(valid.normalized, name, notes, entry),
+        Outcome.LEAD_SAVED,
+        {"email": valid.normalized, "name": name, "notes": notes},
+    )
 
 
 TOOL = Tool(

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from replica.alerts import Alert
 from replica.alerts.alert import QUESTION_TITLE
-from replica.storage import Recorded
 from replica.tools.registry import Outcome, Tool, ToolContext
 
 
@@ -20,14 +19,12 @@ def inform_unknown(context: ToolContext, question: str) -> str:
         hint="Reply to this message with the answer, and I will use it from the next visitor message on.",
         quoted=("Question",),
     )
-    try:
-        recorded = context.store.questions.record(question, alert.entry())
-    except Exception:
-        return context.save_failed("question", {"question": question})
-    context.outcomes.append(Outcome.QUESTION_SAVED)
-    if recorded is Recorded.ALERTED:
-        context.notifier.notify(alert)
-    return "ok"
+    return context.keep(
+        alert,
+        lambda entry: context.store.questions.record(question, entry),
+        Outcome.QUESTION_SAVED,
+        {"question": question},
+    )
 
 
 TOOL = Tool(

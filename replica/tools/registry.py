@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Callable, Iterable
 
-from replica.alerts import Notifier
-from replica.storage.store import Store
+from replica.alerts import Alert, Notifier
+from replica.storage import OutboxEntry, Recorded, Store
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +52,20 @@ class ToolContext:
         return f"{title} (via {self.via})" if self.via else title
 
     outcomes: list[Outcome] = field(default_factory=list)
+
+    def keep(
+        self, alert: Alert, store: Callable[[OutboxEntry], Recorded], outcome: Outcome, record: dict[str, Any]
+    ) -> str:
+        """Store a record with its alert in one go (``store``), note ``outcome`` and wake the notifier;
+        when the store fails, write the record of last resort. Returns what the model is told."""
+        try:
+            recorded = store(alert.entry())
+        except Exception:
+            return self.save_failed(alert.kind, record)
+        self.outcomes.append(outcome)
+        if recorded is Recorded.ALERTED:
+            self.notifier.notify(alert)
+        return "ok"
 
     def save_failed(self, kind: str, record: dict[str, Any]) -> str:
         """The store refused ``record``: write it whole to the log at ERROR (the record of last resort),
