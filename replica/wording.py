@@ -22,6 +22,8 @@ SAVE_FAILED = (
     "I'm sorry: I couldn't save what you left me just now, because of a problem on my side. "
     "Please try again a little later."
 )
+EMAIL_INVALID = "That email address doesn't look right to me. Could you check it and send it again?"
+LEAD_NOTED = "I've passed your email address on, so you'll hear back."
 LEAD_KEPT = "I did pass your email address on, though, so you'll hear back."
 NOT_PASSED_ON = "Sorry, your message could not be passed on just now. Please try again in a minute."
 CUT_OFF = "(My answer was cut off there. Ask me to go on if you'd like the rest.)"

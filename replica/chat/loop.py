@@ -2,8 +2,9 @@
 
 A *turn* is one model call. The model may ask for tools on any turn but the last, which is made with
 ``tool_choice="none"`` so that the visitor always gets words back. Each distinct tool call runs once
-per message. When the model writes no words, the visitor still gets a sentence that fits what the
-tools did. The loop knows the model only as a :class:`~replica.chat.model.ChatModel`.
+per message, whether the model made it natively or wrote it as text (:mod:`replica.chat.tool_text`);
+tool syntax never reaches the visitor. When the model writes no words, the visitor still gets a
+sentence that fits what the tools did. The loop knows the model only as a :class:`~replica.chat.model.ChatModel`.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from replica.chat.deadline import Deadline
 from replica.chat.history import join
 from replica.chat.limits import UsageLimits
 from replica.chat.model import ChatModel, ToolCall, Turn
+from replica.chat.tool_text import ToolTextFilter, read_tool_text
+from replica.knowledge.prompts import render_prompt
 from replica.logs import clip
 from replica.storage.records import REPLICA
 from replica.tools import Outcome, ToolContext, ToolRegistry
@@ -32,10 +35,15 @@ class DailyBudgetSpent(Exception):
 
 @dataclass
 class Run:
-    """What answering one visitor message took, for the conversation record."""
+    """What answering one visitor message took, for the conversation record and its log line."""
 
     model_calls: int = 0
-    tools: list[str] = field(default_factory=list)
+    tools: list[str] = field(default_factory=list)  # the tools run, by name
+    done: list[str] = field(default_factory=list)  # each tool run with what it did ("inform_unknown: question saved")
+    textual_calls: int = 0  # tool calls the model wrote as text, recognised
+    facts: list[str] = field(default_factory=list)  # what the tools did, in words, for the record
+    lead_net_ran: bool = False  # whether the visitor's words were searched for an address no call covered
+    ended: str = "stopped"  # why the reply ended, for the log line (unchanged when the visitor stops it)
     role: str = REPLICA  # NOTICE when the reply was the app's own note (a handoff), not the replica's words
 
 
@@ -70,45 +78,80 @@ class TurnLoop:
             run.model_calls += 1
             last = turn == self.max_turns
             tool_choice = "none" if last or force_words else "auto"
-            reply, shown = Turn(), words
+            reply, shown, hidden = Turn(), words, ToolTextFilter(self.registry.names)
             tools = self.registry.schemas()
             for reply in self.model.stream(messages, tools, tool_choice, self.max_tokens, deadline.remaining(), stop):
-                if join(words, reply.text) != shown:
-                    shown = join(words, reply.text)
+                visible = join(words, hidden.visible(reply.text))
+                if visible != shown:
+                    shown = visible
                     yield shown
             if stop.is_set():
                 return
-            if reply.text:
+            calls, text = self._read(reply, run)
+            if text:
                 cut = cut_short(reply)
-            words = shown
-            if not reply.calls:
+            words = join(words, text)
+            if words != shown:
+                yield words  # words held back while they might have been a tool call, and were not
+            if not calls:
                 if words or last or force_words:
                     cause = "the model returned an empty reply" + (" twice" if force_words else "")
                     break
                 log.warning("The model returned neither words nor tool calls; asking once more, for words only")
                 force_words = True
                 continue
-            messages.append(assistant_message(reply.text, reply.calls))
-            for call in reply.calls:
-                messages.append(
-                    {"role": "tool", "tool_call_id": call.id, "content": self._run_tool(call, context, ran)}
-                )
-                run.tools.append(call.name)
+            messages.extend(self._run_tools(reply, calls, context, ran, run))
             if tool_choice == "none":
                 # Some OpenAI-compatible servers ignore tool_choice="none". The tools' effects (a stored
                 # lead) are kept, but the turn budget is spent: no further model call.
                 log.warning("The model asked for tools on a call sent tool_choice=none; answering without another call")
                 cause = "the model asked for tools on its last turn and wrote no words"
                 break
+        run.ended = "cut" if cut and words else "words" if words else "tools only" if context.outcomes else "no words"
         yield join(final_words(words, context, cause), wording.CUT_OFF if cut and words else "")
+
+    def _read(self, reply: Turn, run: Run) -> tuple[list[ToolCall], str]:
+        """The turn's tool calls (native, or written as text) and its words without any tool syntax."""
+        read = read_tool_text(reply.text, self.registry.names, self.registry.parameters())
+        if read.unreadable:
+            log.warning("The model wrote tool-call syntax (%s) that names no tool it was offered; not shown", read.form)
+        if reply.calls:
+            return reply.calls, read.prose
+        run.textual_calls += len(read.calls)
+        return read.calls, read.prose
+
+    def _run_tools(
+        self, reply: Turn, calls: list[ToolCall], context: ToolContext, ran: dict[tuple[str, str], str], run: Run
+    ) -> list[dict[str, Any]]:
+        """Run the turn's calls; return the messages that tell the model what they did."""
+        results = []
+        for call in calls:
+            before = len(context.outcomes)
+            results.append(self._run_tool(call, context, ran))
+            run.tools.append(call.name)
+            did = [outcome.value for outcome in context.outcomes[before:]]
+            did = did or ["error" if results[-1].startswith("Error") else "ok"]
+            run.done.append(f"{call.name}: {', '.join(did)}")
+        if reply.calls:
+            return [
+                assistant_message(reply.text, calls),
+                *({"role": "tool", "tool_call_id": c.id, "content": r} for c, r in zip(calls, results)),
+            ]
+        # A call written as text goes back as the model wrote it, its results as a note from the app: a
+        # server that does not read tool calls often cannot lay out tool messages either.
+        lines = "\n".join(f"- {call.name}: {result}" for call, result in zip(calls, results))
+        return [
+            {"role": "assistant", "content": reply.text},
+            {"role": "user", "content": render_prompt("tool_results.md", results=lines)},
+        ]
 
     def _run_tool(self, call: ToolCall, context: ToolContext, ran: dict[tuple[str, str], str]) -> str:
         key = (call.name, canonical(call.arguments))
         if key in ran:
-            log.info("Tool %s requested again with the same arguments; not run twice", call.name)
+            log.debug("Tool %s requested again with the same arguments; not run twice", call.name)
             return ran[key]
         result = ran[key] = self.registry.run(call.name, call.arguments, context)
-        log.info("Tool %s -> %s", call.name, clip(result, 80))
+        log.debug("Tool %s -> %s", call.name, clip(result, 80))
         return result
 
 
@@ -122,6 +165,8 @@ def final_words(words: str, context: ToolContext, cause: str) -> str:
             return wording.LEAD_PASSED_ON
         if Outcome.QUESTION_SAVED in outcomes:
             return wording.QUESTION_PASSED_ON
+        if Outcome.EMAIL_REFUSED in outcomes:
+            return wording.EMAIL_INVALID
         log.warning("The visitor got the no-answer apology: %s", cause)
         return wording.NO_ANSWER
     return join(words, wording.SAVE_FAILED if Outcome.SAVE_FAILED in outcomes else "")

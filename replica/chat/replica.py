@@ -19,11 +19,12 @@ from replica import wording
 from replica.alerts import Notifier
 from replica.chat.deadline import Deadline, DeadlineExceeded, run_until
 from replica.chat.history import history_messages, join, retrieval_query
+from replica.chat.lead_net import NOTES, OUTAGE_NOTES, keep_lead
 from replica.chat.limits import UsageLimits
 from replica.chat.loop import DailyBudgetSpent, Run, TurnLoop
 from replica.chat.model import ChatModel, ModelError
-from replica.chat.outage import keep_lead
 from replica.conversations import Conversation, Conversations
+from replica.knowledge.prompts import render_prompt
 from replica.storage import Store
 from replica.storage.records import NOTICE, VISITOR
 from replica.tools import Outcome, ToolContext, ToolRegistry
@@ -109,34 +110,48 @@ class Replica:
                 for reply in self._reply(message, history, visitor, conversation, run):
                     yield reply
         finally:
+            elapsed_ms = int((time.monotonic() - started) * 1000)
             if conversation:
-                elapsed_ms = int((time.monotonic() - started) * 1000)
-                recorder.record(conversation.id, run.role, reply, tuple(run.tools), run.model_calls, elapsed_ms)
+                facts = tuple(run.facts)
+                recorder.record(
+                    conversation.id, run.role, reply, tuple(run.tools), run.model_calls, elapsed_ms, facts=facts
+                )
+            log.info(
+                "Conversation #%s: %d model call(s); tools: %s; tool calls written as text: %d; %d ms; ended: %s",
+                conversation.id if conversation else "-",
+                run.model_calls,
+                "; ".join(run.done) or "none",
+                run.textual_calls,
+                elapsed_ms,
+                run.ended,
+            )
 
     def _reply(
         self, message: str, history: list[dict[str, Any]], visitor: Visitor, conversation: Conversation | None, run: Run
     ) -> Iterator[str]:
         refusal = self._refusal(message, visitor)
         if refusal:
+            run.ended = "refused"
             yield refusal
             return
         if conversation and conversation.paused:
-            run.role = NOTICE
+            run.role, run.ended = NOTICE, "passed to the owner"
             yield self._pass_to_owner(conversation, message)
             return
-        if self.model is None:
-            yield wording.NOT_CONFIGURED
-            return
-        deadline = Deadline(self.bounds.reply_deadline_seconds)
-        if self._slots and not self._slots.acquire(timeout=deadline.remaining()):
-            log.warning("No free reply slot within the deadline; visitor %s told to try again", visitor.session_id)
-            yield wording.BUSY
-            return
+        context = ToolContext(
+            visitor.session_id,
+            self.store,
+            self.notifier,
+            self.bounds.check_deliverability,
+            conversation=conversation.id if conversation else None,
+            via=visitor.via,
+        )
+        run.facts = context.facts
         try:
-            yield from self._answer(message, history, visitor, deadline, conversation, run)
+            yield from self._answer(message, history, conversation, context, run)
         finally:
-            if self._slots:
-                self._slots.release()
+            if not run.lead_net_ran:  # the visitor stopped the reply: an address they gave is still kept
+                self._keep_lead(message, context, run, NOTES)
 
     def _refusal(self, message: str, visitor: Visitor) -> str | None:
         """A sentence instead of a model call, when the message or the visitor's usage rules one out."""
@@ -160,43 +175,81 @@ class Replica:
         self,
         message: str,
         history: list[dict[str, Any]],
-        visitor: Visitor,
-        deadline: Deadline,
         conversation: Conversation | None,
+        context: ToolContext,
+        run: Run,
+    ) -> Iterator[str]:
+        if self.model is None:
+            run.ended = "no model"
+            yield self._apology(wording.NOT_CONFIGURED, message, context, run)
+            return
+        deadline = Deadline(self.bounds.reply_deadline_seconds)
+        if self._slots and not self._slots.acquire(timeout=deadline.remaining()):
+            log.warning("No free reply slot within the deadline; visitor %s told to try again", context.session_id)
+            run.ended = "busy"
+            yield self._apology(wording.BUSY, message, context, run)
+            return
+        try:
+            yield from self._model_reply(message, history, conversation, context, deadline, run)
+        finally:
+            if self._slots:
+                self._slots.release()
+
+    def _model_reply(
+        self,
+        message: str,
+        history: list[dict[str, Any]],
+        conversation: Conversation | None,
+        context: ToolContext,
+        deadline: Deadline,
         run: Run,
     ) -> Iterator[str]:
         earlier = history_messages(history, self.bounds.history_budget_chars)
-        messages: list[dict[str, Any]] = [
-            {"role": "system", "content": self.system_prompt(retrieval_query(message, earlier))},
-            *earlier,
-            {"role": "user", "content": message},
-        ]
-        context = ToolContext(
-            visitor.session_id,
-            self.store,
-            self.notifier,
-            self.bounds.check_deliverability,
-            conversation=conversation.id if conversation else None,
-            via=visitor.via,
-        )
+        facts = self.conversations.recorder.facts(conversation.id) if conversation else None
+        system = join(self.system_prompt(retrieval_query(message, earlier)), facts_section(facts))
+        messages = [{"role": "system", "content": system}, *earlier, {"role": "user", "content": message}]
         loop = TurnLoop(self.model, self.registry, self.limits, self.bounds.max_turns, self.bounds.max_reply_tokens)
         shown = ""
         try:
             for shown in run_until(deadline, lambda stop: loop.run(messages, context, deadline, stop, run)):
                 yield shown
+            if self._keep_lead(message, context, run, NOTES):
+                yield join(shown, wording.LEAD_NOTED)
             return
         except DeadlineExceeded:
             log.warning("Reply deadline of %.0f s passed; the visitor gets what streamed so far", deadline.seconds)
-            apology = wording.TOO_SLOW
+            apology, run.ended = wording.TOO_SLOW, "deadline"
         except DailyBudgetSpent:
             log.warning("Daily model-call budget spent")
-            apology = wording.DAILY_LIMIT
+            apology, run.ended = wording.DAILY_LIMIT, "daily budget spent"
         except ModelError as error:
             log.error("Model call failed: %s", error)
-            apology = wording.MODEL_FAILED
+            apology, run.ended = wording.MODEL_FAILED, "model failed"
         except Exception as error:  # a bug or an odd stream: still a sentence, never a traceback
             log.error("Unexpected error while talking to the model: %s", type(error).__name__, exc_info=True)
-            apology = wording.MODEL_FAILED
-        if keep_lead(message, self.registry, context):
+            apology, run.ended = wording.MODEL_FAILED, "error"
+        yield join(shown, self._apology(apology, message, context, run))
+
+    def _apology(self, apology: str, message: str, context: ToolContext, run: Run) -> str:
+        """An apology for not answering, saying so when the visitor's address was kept all the same."""
+        if self._keep_lead(message, context, run, OUTAGE_NOTES):
             apology = f"{apology} {wording.LEAD_KEPT}"
-        yield join(shown, apology, wording.SAVE_FAILED if Outcome.SAVE_FAILED in context.outcomes else "")
+        return join(apology, wording.SAVE_FAILED if Outcome.SAVE_FAILED in context.outcomes else "")
+
+    def _keep_lead(self, message: str, context: ToolContext, run: Run, notes: str) -> bool:
+        """The lead net (:mod:`replica.chat.lead_net`), its work noted in the message's log line."""
+        before, run.lead_net_ran = len(context.outcomes), True
+        stored = keep_lead(message, self.registry, context, notes)
+        run.done += [f"gather_user_details from the visitor's words: {o.value}" for o in context.outcomes[before:]]
+        return stored
+
+
+def facts_section(facts: list[str] | None) -> str:
+    """What the conversation's tools did, for the system prompt: the app's records, never the visitor's words."""
+    if facts is None:
+        lines = "- The records could not be read just now: do not say whether anything was saved or passed on."
+    elif not facts:
+        lines = "- Nothing yet: no email address has been recorded and no question passed on in this conversation."
+    else:
+        lines = "\n".join(f"- {fact}" for fact in facts)
+    return render_prompt("facts.md", facts=lines)

@@ -75,9 +75,10 @@ class Recorder:
         model_calls: int = 0,
         reply_ms: int | None = None,
         shown: bool = True,
+        facts: tuple[str, ...] = (),
     ) -> int | None:
-        """Store one message; visitor and owner messages count as activity. Returns its id (``None`` on a
-        database error, which is logged)."""
+        """Store one message (with ``facts``: what its tools did, one line each); visitor and owner messages
+        count as activity. Returns its id (``None`` on a database error, which is logged)."""
         try:
             return self.store.conversations.add_message(
                 conversation_id,
@@ -89,6 +90,7 @@ class Recorder:
                 reply_ms,
                 shown,
                 activity=role in (VISITOR, OWNER),
+                facts=facts,
             )
         except Exception as error:
             log.error("Could not record a %s message (%s)", role, type(error).__name__)
@@ -110,6 +112,15 @@ class Recorder:
             }
             for row in rows
         ]
+
+    def facts(self, conversation_id: int) -> list[str]:
+        """What the replica's tools did in the conversation so far, oldest first; empty (and logged) when
+        the database cannot be read."""
+        try:
+            return self.store.conversations.facts(conversation_id)
+        except Exception as error:
+            log.error("Could not read the conversation's facts (%s)", type(error).__name__)
+            return []
 
     def conversation(self, conversation_id: int) -> Any:
         """One conversation's row, or ``None``."""

@@ -36,14 +36,16 @@ class Conversations:
         reply_ms: int | None = None,
         shown: bool = True,
         activity: bool = False,
+        facts: tuple[str, ...] = (),
     ) -> int:
-        """Store one message; with ``activity``, it also moves the conversation's last activity time."""
+        """Store one message; with ``activity``, it also moves the conversation's last activity time.
+        ``facts`` are what the reply's tools did, one line each."""
 
         def steps(tx: Transaction) -> int:
             row = tx.execute(
-                "INSERT INTO messages (conversation_id, role, text, at, tools, model_calls, reply_ms, shown) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-                (conversation_id, role, text, at, ",".join(tools), model_calls, reply_ms, int(shown)),
+                "INSERT INTO messages (conversation_id, role, text, at, tools, model_calls, reply_ms, shown, facts) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                (conversation_id, role, text, at, ",".join(tools), model_calls, reply_ms, int(shown), "\n".join(facts)),
             ).fetchone()
             if activity:
                 tx.execute("UPDATE conversations SET last_at = ? WHERE id = ?", (at, conversation_id))
@@ -58,6 +60,13 @@ class Conversations:
             "ORDER BY id",
             (conversation_id, leave_out_role),
         )
+
+    def facts(self, conversation_id: int) -> list[str]:
+        """What the tools did in the conversation so far, oldest first, one line each."""
+        rows = self.db.read(
+            "SELECT facts FROM messages WHERE conversation_id = ? AND facts != '' ORDER BY id", (conversation_id,)
+        )
+        return [fact for row in rows for fact in row["facts"].split("\n")]
 
     def messages_of_session(self, session: str) -> list[Row]:
         """The messages of ``session``'s conversation, oldest first: role and text."""

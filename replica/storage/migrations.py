@@ -233,6 +233,12 @@ MIGRATIONS = [
             _iso_to_epoch_postgres("outbox", "created_at", "sent_at"),
         ),
     ),
+    Migration(
+        9,
+        "what each reply's tools did, in words",
+        sqlite=("ALTER TABLE messages ADD COLUMN facts TEXT NOT NULL DEFAULT ''",),
+        postgres=("ALTER TABLE messages ADD COLUMN facts TEXT NOT NULL DEFAULT ''",),
+    ),
 ]
 
 RECORD_TABLE = "CREATE TABLE IF NOT EXISTS schema_migrations (number INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from email_validator import EmailNotValidError, validate_email
 
 from replica.alerts import Alert
+from replica.alerts.render import one_line
 from replica.logs import clip
 from replica.tools.registry import Outcome, Tool, ToolContext
 
@@ -16,14 +17,18 @@ def gather_user_details(context: ToolContext, email: str, notes: str, name: str 
     an error telling the model to ask the visitor for a valid address, or, when the store fails, an
     error telling it to say so (the lead is then written to the log whole).
     """
+    context.emails.add(email.strip().lower())
     try:
         valid = validate_email(email.strip(), check_deliverability=context.check_deliverability)
     except EmailNotValidError as exc:
+        context.outcomes.append(Outcome.EMAIL_REFUSED)
+        context.facts.append(f"the email address {one_line(email, 80)!r} was refused as invalid; nothing was recorded")
         return (
             f"Error: the email address {clip(email, 100)!r} is invalid: {exc} Nothing was saved. "
             "Tell the visitor the address does not look right and ask them for a valid email address."
         )
     name = (name or "").strip()
+    context.emails.add(valid.normalized.lower())
     alert = Alert(
         kind="lead",
         title=context.title("New lead"),
@@ -37,6 +42,7 @@ def gather_user_details(context: ToolContext, email: str, notes: str, name: str 
         lambda entry: context.store.leads.record(valid.normalized, name, notes, entry),
         Outcome.LEAD_SAVED,
         {"email": valid.normalized, "name": name, "notes": notes},
+        what=f"lead ({valid.normalized})",
     )
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from replica.alerts import Alert
 from replica.alerts.alert import QUESTION_TITLE
+from replica.alerts.render import one_line
 from replica.tools.registry import Outcome, Tool, ToolContext
 
 
@@ -24,6 +25,7 @@ def inform_unknown(context: ToolContext, question: str) -> str:
         lambda entry: context.store.questions.record(question, entry),
         Outcome.QUESTION_SAVED,
         {"question": question},
+        what=f"question passed on to the owner ({one_line(question, 120)!r})",
     )
 
 

@@ -27,6 +27,15 @@ class Outcome(Enum):
     LEAD_SAVED = "lead saved"
     QUESTION_SAVED = "question saved"
     SAVE_FAILED = "save failed"
+    EMAIL_REFUSED = "email refused"
+
+
+# What a record's fate means, as a fact the model is shown on later messages (see ``ToolContext.facts``).
+FATES = {
+    Recorded.ALERTED: "{what} recorded, and the owner was alerted",
+    Recorded.CAPPED: "{what} recorded; no alert was sent (this visitor's alert limit is reached), the owner sees it in their list",
+    Recorded.DUPLICATE: "{what} was already recorded earlier; not recorded or alerted again",
+}
 
 
 SAVE_FAILED_FOR_MODEL = (
@@ -38,7 +47,9 @@ SAVE_FAILED_FOR_MODEL = (
 @dataclass(frozen=True)
 class ToolContext:
     """What a tool may use besides its arguments: which visitor is asking, where records are kept,
-    and who to tell once an alert is stored. ``outcomes`` collects what the tools did."""
+    and who to tell once an alert is stored. ``outcomes`` collects what the tools did, ``facts`` the same
+    in words (one line each), for the conversation's record and the model's later messages; ``emails``
+    the addresses a lead was attempted for."""
 
     session_id: str
     store: Store
@@ -52,17 +63,27 @@ class ToolContext:
         return f"{title} (via {self.via})" if self.via else title
 
     outcomes: list[Outcome] = field(default_factory=list)
+    facts: list[str] = field(default_factory=list)
+    emails: set[str] = field(default_factory=set)
 
     def keep(
-        self, alert: Alert, store: Callable[[OutboxEntry], Recorded], outcome: Outcome, record: dict[str, Any]
+        self,
+        alert: Alert,
+        store: Callable[[OutboxEntry], Recorded],
+        outcome: Outcome,
+        record: dict[str, Any],
+        what: str,
     ) -> str:
-        """Store a record with its alert in one go (``store``), note ``outcome`` and wake the notifier;
-        when the store fails, write the record of last resort. Returns what the model is told."""
+        """Store a record with its alert in one go (``store``), note ``outcome`` (and the fact, naming the
+        record as ``what``) and wake the notifier; when the store fails, write the record of last resort.
+        Returns what the model is told."""
         try:
             recorded = store(alert.entry())
         except Exception:
+            self.facts.append(f"{what}: saving failed because of a storage problem; nothing was recorded")
             return self.save_failed(alert.kind, record)
         self.outcomes.append(outcome)
+        self.facts.append(FATES[recorded].format(what=what))
         if recorded is Recorded.ALERTED:
             self.notifier.notify(alert)
         return "ok"
@@ -134,6 +155,10 @@ class ToolRegistry:
     def names(self) -> list[str]:
         """The registered tool names, in registration order."""
         return list(self._tools)
+
+    def parameters(self) -> dict[str, set[str]]:
+        """Each tool's argument names, by tool name."""
+        return {name: set(tool.parameters.get("properties", {})) for name, tool in self._tools.items()}
 
     def schemas(self) -> list[dict[str, Any]]:
         """Every tool in the Chat Completions ``tools`` format."""

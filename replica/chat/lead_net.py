@@ -1,0 +1,37 @@
+"""A valid email address in a visitor's message is never lost.
+
+Small models often answer "thanks, I'll pass that on" without calling ``gather_user_details``, and a
+model that fails cannot call it at all. After every message, an address in the visitor's own words that
+no call of the tool covered goes through the same tool (the same validation, de-duplication and alert
+caps); an invalid one invents nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from replica.tools import Outcome, ToolContext, ToolRegistry
+
+# A candidate email address in a visitor's message; email-validator (through the tool) decides.
+EMAIL_CANDIDATE = re.compile(r"[^\s<>()\[\],;:\"'@]{1,64}@[^\s<>()\[\],;:\"'@]{1,253}")
+NOTES = "The visitor wrote: {message}"
+OUTAGE_NOTES = "Left while the replica could not answer. The visitor wrote: {message}"
+NOTES_CHARS = 500
+
+
+def keep_lead(message: str, registry: ToolRegistry, context: ToolContext, notes: str = NOTES) -> bool:
+    """Store a lead for each address in ``message`` that the model's own call did not cover (at most
+    three), through the tool the model would call; ``notes`` says how it came. Returns whether this
+    stored one."""
+    stored = False
+    for candidate in EMAIL_CANDIDATE.findall(message)[:3]:
+        address = candidate.strip(".")
+        if address.lower() in context.emails:
+            continue
+        before = len(context.outcomes)
+        arguments = {"email": address, "notes": notes.format(message=message[:NOTES_CHARS])}
+        registry.run("gather_user_details", json.dumps(arguments), context)
+        if Outcome.LEAD_SAVED in context.outcomes[before:]:
+            stored = True
+    return stored

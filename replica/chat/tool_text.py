@@ -1,0 +1,222 @@
+"""Tool calls a model wrote as text instead of making them natively, recognised, and never shown.
+
+Models behind llama.cpp, Ollama, vLLM or cheap hosted APIs often answer a tool call as words:
+``<tool_call>{…}</tool_call>`` (Hermes, Qwen), ``<tools>{…}</tools>``, ``[TOOL_CALLS][…]`` or
+``[TOOL_CALLS]name[ARGS]{…}`` (Mistral), ``<|python_tag|>{…}`` (Llama 3), a JSON object alone or in a
+Markdown code fence, ``functions.name: {…}``, or ``name(key="value")``. :class:`ToolTextFilter` holds
+such text back while it streams (prose waits only while its last few characters could still begin a
+marker), and :func:`read_tool_text` reads the finished text into tool calls for the tools offered.
+
+The arguments are read leniently with ``json-repair``, since small models write ``{{…}}``, leave
+objects open or put the arguments beside ``name``. Words after a recognised call are dropped: they were
+written before the tool ran, so they cannot know how it went.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+import json_repair
+
+from replica.chat.model import ToolCall
+
+# Literal markers, and the form each names in the log.
+TAGS = {
+    "<tool_call>": "<tool_call> tag",
+    "<tools>": "<tools> tag",
+    "<function_call>": "<function_call> tag",
+    "[TOOL_CALLS]": "[TOOL_CALLS] marker",
+    "<|python_tag|>": "<|python_tag|> marker",
+}
+FENCE = "```"
+JSON_KEY = re.compile(r"\[?\{\s*\{?\s*\"")
+FENCE_OPENING = re.compile(r"```[ \t]*(json|tool_call|tool_code|)[ \t]*\n?\s*[\[{]")
+ARGUMENT_KEYS = ("arguments", "parameters", "args", "input")
+NAME_KEYS = ("name", "tool", "tool_name", "function")
+FULL, PARTIAL, NONE = "full", "partial", "none"
+
+
+@dataclass
+class ToolText:
+    """A finished reply read for tool calls: the words to show, the calls found, and the form they
+    were written in (``None`` for plain prose). ``unreadable`` when it looked like a tool call but
+    named no offered tool in a shape that could be read."""
+
+    prose: str
+    calls: list[ToolCall] = field(default_factory=list)
+    form: str | None = None
+    unreadable: bool = False
+
+
+class ToolTextFilter:
+    """What of a growing reply may be shown: everything before the first place tool syntax starts,
+    or may be starting. Feed it the whole text so far each time; it only looks at what is new."""
+
+    def __init__(self, tool_names: Iterable[str]):
+        self.names = tuple(tool_names)
+        self._checked = 0  # every position before this one starts no tool syntax
+        self.start: int | None = None  # where tool syntax certainly starts
+
+    def visible(self, text: str) -> str:
+        """The part of ``text`` that can be shown now."""
+        if self.start is not None:
+            return text[: self.start]
+        for i in range(self._checked, len(text)):
+            kind = _starts_here(text, i, self.names)
+            if kind == FULL:
+                self.start = i
+                return text[:i]
+            if kind == PARTIAL:
+                return text[:i]
+            self._checked = i + 1
+        return text
+
+
+def read_tool_text(text: str, tool_names: Iterable[str], parameters: dict[str, set[str]]) -> ToolText:
+    """Read a finished reply's text for tool calls to the tools named (``parameters``: each tool's
+    argument names, to recognise a bare argument object). Plain prose comes back unchanged."""
+    names = tuple(tool_names)
+    start = ToolTextFilter(names)
+    start.visible(text)
+    if start.start is None:
+        return ToolText(text)
+    prose, region = text[: start.start].rstrip(), text[start.start :]
+    form, payloads = _payloads(region, names)
+    calls: list[ToolCall] = []
+    tool_like = form not in ("JSON object", "code fence")
+    for payload in payloads:
+        for name, arguments, looks in _calls_in(payload, names, parameters):
+            tool_like = tool_like or looks
+            if name:
+                calls.append(ToolCall(f"text_call_{len(calls)}", name, json.dumps(arguments, ensure_ascii=False)))
+    if calls:
+        return ToolText(prose, calls, form)
+    if not tool_like:  # JSON or a fenced block that is no tool call: it was prose after all
+        return ToolText(text)
+    return ToolText(prose, [], form, unreadable=True)
+
+
+def _starts_here(text: str, i: int, names: tuple[str, ...]) -> str:
+    """Whether tool syntax starts at ``text[i]``: certainly, perhaps (more text will tell), or not."""
+    char, left = text[i], len(text) - i
+    for literal in (*TAGS, *names, *(f"functions.{n}" for n in names)):
+        if text.startswith(literal, i):
+            return FULL
+        if left < len(literal) and literal.startswith(text[i:]):
+            return PARTIAL
+    if char == "{" or text.startswith("[{", i):
+        # A JSON object: at the start of a line it is never prose; inside a line, once a quoted key follows.
+        if _at_line_start(text, i) or JSON_KEY.match(text, i):
+            return FULL
+        return PARTIAL if left < 6 and not text[i + 1 :].strip("[{ \n") else NONE
+    if char == "[" and left == 1 and _at_line_start(text, i):
+        return PARTIAL
+    if char == "`":
+        if FENCE_OPENING.match(text, i):
+            return FULL
+        if text.startswith(FENCE, i):
+            first_line, _, second = text[i + 3 : i + 40].partition("\n")
+            return NONE if second.strip() or len(first_line) > 12 else PARTIAL
+        return PARTIAL if left < 3 and FENCE.startswith(text[i:]) else NONE
+    return NONE
+
+
+def _at_line_start(text: str, i: int) -> bool:
+    line_start = text.rfind("\n", 0, i) + 1
+    return not text[line_start:i].strip()
+
+
+def _payloads(region: str, names: tuple[str, ...]) -> tuple[str, list[str]]:
+    """The form the tool syntax in ``region`` is written in, and the text of each call in it."""
+    for tag, form in TAGS.items():
+        if region.startswith(tag):
+            if tag.startswith("<") and not tag.startswith("<|"):
+                closing = "</" + tag[1:]
+                inner = [part.split(closing, 1)[0] for part in region.split(tag)[1:]]
+                return form, [part for part in inner if part.strip()]
+            body = region[len(tag) :]
+            if tag == "[TOOL_CALLS]":
+                # Newer Mistral writes name[ARGS]{…} for each call instead of one JSON list.
+                named = re.findall(
+                    r"([A-Za-z_][\w.-]*)\[ARGS\](\{.*?\})(?=\s*(?:[A-Za-z_][\w.-]*\[ARGS\]|$))", body, re.S
+                )
+                if named:
+                    return form, [json.dumps({"name": n, "arguments": _lenient(a)}) for n, a in named]
+            return form, [body]
+    if region.startswith(FENCE):
+        body = region.split("\n", 1)[1] if "\n" in region else region[3:]
+        return "code fence", [body.split(FENCE, 1)[0]]
+    for name in names:
+        for prefix, form in ((f"functions.{name}", "functions.name line"), (name, "tool name in words")):
+            if region.startswith(prefix):
+                rest = region[len(prefix) :].lstrip(" :\t")
+                if rest.startswith("("):
+                    return "name(arguments) call", [json.dumps({"name": name, "arguments": _python_call(rest)})]
+                arguments = _lenient(rest) if rest.lstrip().startswith("{") else None
+                if not isinstance(arguments, dict) or not arguments:
+                    return form, []  # a tool named with nothing to run it with
+                return form, [json.dumps({"name": name, "arguments": arguments})]
+    return "JSON object", [region]
+
+
+def _calls_in(
+    payload: str, names: tuple[str, ...], parameters: dict[str, set[str]]
+) -> Iterable[tuple[str, dict, bool]]:
+    """Each call in one payload: (tool name or "" when none offered fits, its arguments, whether the
+    text looked like a tool call at all)."""
+    value = _lenient(payload)
+    items = value if isinstance(value, list) else [value]
+    for item in items:
+        if isinstance(item, dict) and isinstance(item.get("function"), dict):
+            item = item["function"]  # the OpenAI shape, written out: {"type": "function", "function": {…}}
+        if not isinstance(item, dict):
+            continue
+        name = next((item[k] for k in NAME_KEYS if isinstance(item.get(k), str) and item[k] in names), "")
+        looks = bool(name) or any(k in item for k in (*ARGUMENT_KEYS, "function", "tool", "tool_name"))
+        arguments = next((item[k] for k in ARGUMENT_KEYS if k in item), None)
+        if isinstance(arguments, str):
+            arguments = _lenient(arguments)
+        if not isinstance(arguments, dict):
+            # Arguments beside the name, or a bare argument object: whatever is not the name.
+            arguments = {k: v for k, v in item.items() if not (k in NAME_KEYS and v == name)}
+            arguments = {k: v for k, v in arguments.items() if k not in ("type", "id")}
+        if not name:
+            name = _tool_for(arguments, parameters)
+            looks = looks or bool(name)
+        yield name, arguments if isinstance(arguments, dict) else {}, looks
+
+
+def _tool_for(arguments: dict, parameters: dict[str, set[str]]) -> str:
+    """The one offered tool whose parameters a bare argument object fits, or ""."""
+    fits = [name for name, params in parameters.items() if arguments and set(arguments) <= params]
+    return fits[0] if len(fits) == 1 else ""
+
+
+def _lenient(text: str) -> Any:
+    """JSON as small models write it, mended where it can be; ``None`` when nothing can be read."""
+    text = text.strip()
+    while text.startswith("{{") and text.endswith("}}"):
+        text = text[1:-1]
+    try:
+        return json.loads(text)
+    except ValueError:
+        pass
+    try:
+        return json_repair.loads(text)
+    except Exception:  # json-repair is lenient by design; anything it still cannot read is not a call
+        return None
+
+
+def _python_call(text: str) -> dict[str, Any]:
+    """``(key="value", …)`` as written after a tool's name, read without evaluating anything."""
+    for closing in (m.start() for m in re.finditer(r"\)", text)):
+        try:
+            node = ast.parse("f" + text[: closing + 1], mode="eval").body
+            return {kw.arg: ast.literal_eval(kw.value) for kw in node.keywords if kw.arg}
+        except (SyntaxError, ValueError):
+            continue
+    return {}
