@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 import secrets
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlparse
 
@@ -235,6 +236,26 @@ def create_app(settings: Settings, timings: Timings = Timings()) -> App:
         mcp_tool=mcp_tool,
     )
     return App(settings, demo, replica, store, notifier, conversations, housekeeper, owner_bot, middleware)
+
+
+def evaluation_replica(settings: Settings, folder: Path, notifier: Notifier) -> tuple[Replica, Store, str]:
+    """The replica as ``create_app`` builds it (knowledge, prompt, model, tools, bounds), on a new SQLite
+    database in ``folder`` and with ``notifier`` instead of Telegram: for ``python app.py eval``. Returns
+    it with its store and the owner's name."""
+    store = Store(folder / "replica.sqlite3")
+    owner = owner_name(settings)
+    index = KnowledgeIndex.load(settings.knowledge_dir, folder / "knowledge-index")
+    conversations = Conversations.build(store, secrets.token_hex(16), owner, notifier)
+    replica = Replica(
+        make_model(settings, Timings()),
+        SystemPrompt(owner, index, store, settings.knowledge_budget_chars),
+        default_registry(),
+        store,
+        notifier,
+        conversations,
+        bounds=reply_bounds(settings),
+    )
+    return replica, store, owner
 
 
 def make_mcp_tool(settings: Settings, replica: Replica, store: Store):

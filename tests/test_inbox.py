@@ -86,6 +86,20 @@ def test_the_model_sees_the_recorded_conversation_not_what_the_client_claims(app
     assert sent == [("user", "My name is Grace"), ("assistant", "Hello Grace."), ("user", "What is my name?")]
 
 
+def test_what_the_tools_did_is_kept_with_each_reply_and_read_back_in_order(store):
+    recorder = Conversations.build(store, "salt", "Ada", RecordingNotifier()).recorder
+    mine, other = recorder.begin("s1", "1.2.3.4"), recorder.begin("s2", "1.2.3.4")
+    recorder.record(mine.id, "replica", "Noted.", ("inform_unknown",), facts=("question ('Opera?') recorded",))
+    recorder.record(other.id, "replica", "Hi.", facts=("a fact of another conversation",))
+    recorder.record(mine.id, "replica", "Hello.")
+    recorder.record(mine.id, "replica", "Noted.", facts=("lead (a@example.com) recorded", "address refused"))
+    assert recorder.facts(mine.id) == [
+        "question ('Opera?') recorded",
+        "lead (a@example.com) recorded",
+        "address refused",
+    ]
+
+
 def test_retention_deletes_old_conversations_at_start(tmp_path, store):
     now = [time.time() - 100 * 86400]
     inbox = Conversations.build(store, "salt", "Ada", RecordingNotifier(), clock=lambda: now[0])

@@ -19,7 +19,7 @@ from replica.alerts.sender import OutboxSender
 from replica.storage.store import Store
 from replica.telegram.client import TelegramClient
 from tests.conftest import API_KEY, run_app, run_app_process, wait_until
-from tests.fakes.openai_server import call, say
+from tests.fakes.openai_server import call, fail, say
 from tests.fakes.telegram_server import FakeTelegram
 
 SECRETS = (API_KEY, "AAFakeTokenForTests")
@@ -112,6 +112,10 @@ def owner_folder(tmp_path, knowledge_dir):
 
 
 def doctor(folder, fake_openai, fake_telegram, *args, process=False, **overrides):
+    if (
+        getattr(fake_openai.default, "content", None) == "Hello from the fake model."
+    ):  # a model that calls the probe's tool
+        fake_openai.default = call(("note_city", {"city": "Lisbon"}))
     env = {
         "OPENAI_API_KEY": API_KEY,
         "OPENAI_BASE_URL": fake_openai.base_url,
@@ -141,6 +145,35 @@ def test_doctor_with_everything_right_prints_only_ticks(owner_folder, fake_opena
     assert fake_telegram.chat_actions and fake_telegram.delivered == []  # a chat action, not a message
 
 
+@pytest.mark.parametrize(
+    "reply, expected, code",
+    [
+        (call(("note_city", {"city": "Lisbon"})), "✓ model: fake-model calls tools natively (probe cost: 1 request", 0),
+        (
+            say('<tool_call>{"name": "note_city", "arguments": {"city": "Lisbon"}}</tool_call>'),
+            "! model: fake-model calls tools as text (<tool_call> tag); Replica parses it (probe cost",
+            0,
+        ),
+        (say("Lisbon is lovely in spring."), "✗ model: fake-model did not call a tool it was asked to call", 1),
+        (fail(400), "✗ model: refused a request with tools (HTTP 400)", 1),
+    ],
+    ids=["native", "as text", "no call", "tools refused"],
+)
+def test_doctor_probes_tool_calling_in_one_short_request(
+    owner_folder, fake_openai, fake_telegram, reply, expected, code
+):
+    fake_openai.default = reply
+    done, lines = doctor(owner_folder, fake_openai, fake_telegram)
+    [line] = [line for line in lines if expected in line]
+    assert done.returncode == code, done.stdout
+    [probe] = [r for r in fake_openai.requests if r.get("tools")]
+    assert probe["max_tokens"] <= 100 and probe["tools"][0]["function"]["name"] == "note_city"
+    if code:
+        assert "--jinja" in line and "docs/models.md" in line
+    else:
+        assert "2 tokens, max_tokens 80)" in line  # what it cost, as the provider counted it
+
+
 def test_doctor_ping_sends_a_real_test_message(owner_folder, fake_openai, fake_telegram):
     done, _ = doctor(owner_folder, fake_openai, fake_telegram, "--ping")
     assert done.returncode == 0 and "test message was sent" in done.stdout
@@ -151,7 +184,7 @@ def test_doctor_uses_a_one_token_completion_where_there_is_no_model_list(owner_f
     fake_openai.models = None
     done, _ = doctor(owner_folder, fake_openai, fake_telegram)
     assert done.returncode == 0 and "answered a one-token completion" in done.stdout
-    assert fake_openai.requests[-1]["max_tokens"] == 1
+    assert [r["max_tokens"] for r in fake_openai.requests] == [1, 80]  # then the tool-calling probe
 
 
 @pytest.mark.parametrize(

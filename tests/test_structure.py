@@ -20,7 +20,7 @@ LAYERS = [
     ["replica.owner_bot", "replica.housekeeping"],
     ["replica.web", "replica.cli.doctor", "replica.cli.export", "replica.cli.telegram_setup"],
     ["replica.wiring"],
-    ["replica.cli.main"],
+    ["replica.cli.main", "replica.cli.evaluate"],
     ["app"],
 ]
 SQL = re.compile(r"\b(SELECT\s.+\sFROM|INSERT INTO|UPDATE\s+\w+\s+SET|DELETE FROM|CREATE (TABLE|INDEX))\b", re.S)

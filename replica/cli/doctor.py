@@ -17,6 +17,7 @@ from urllib.parse import urlparse
 
 import openai
 
+from replica.chat.tool_text import read_tool_text
 from replica.knowledge.files import read_documents, render_knowledge
 from replica.knowledge.identity import owner_name
 from replica.knowledge.prompts import PromptError, render_prompt
@@ -111,6 +112,53 @@ def check_model(settings: Settings) -> Iterator[Check]:
     else:
         some = ", ".join(sorted(offered)[:8]) or "none"
         yield fail("model", f"{endpoint} does not offer {model!r}", f"set OPENAI_MODEL to one it offers: {some}")
+        return
+    yield check_tool_calling(client, model)
+
+
+PROBE_TOOL = {
+    "type": "function",
+    "function": {
+        "name": "note_city",
+        "description": "Note the city the user names.",
+        "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
+    },
+}
+PROBE_MESSAGES = [
+    {
+        "role": "system",
+        "content": "You note cities with the note_city tool. Always call it when the user names a city.",
+    },
+    {"role": "user", "content": "Please note the city Lisbon."},
+]
+PROBE_TOKENS = 80
+TOOL_ADVICE = (
+    "use a model that calls tools, or turn on the server's tool calling "
+    "(llama.cpp: --jinja; vLLM: --enable-auto-tool-choice with a --tool-call-parser; Ollama: a model tagged for tools); "
+    "see docs/models.md"
+)
+
+
+def check_tool_calling(client: openai.OpenAI, model: str) -> Check:
+    """One short request with a tool the model must call: natively (✓), as text Replica reads (!), or not (✗)."""
+    try:
+        response = client.chat.completions.create(
+            model=model, messages=PROBE_MESSAGES, tools=[PROBE_TOOL], tool_choice="auto", max_tokens=PROBE_TOKENS
+        )
+    except openai.APIStatusError as exc:
+        return fail("model", f"refused a request with tools (HTTP {exc.status_code})", TOOL_ADVICE)
+    except openai.APIError as exc:
+        return fail("model", f"tool-calling probe failed ({type(exc).__name__})", TOOL_ADVICE)
+    usage = response.usage
+    tokens = f", {usage.total_tokens} tokens" if usage and usage.total_tokens else ""
+    cost = f"(probe cost: 1 request{tokens}, max_tokens {PROBE_TOKENS})"
+    message = response.choices[0].message if response.choices else None
+    if message and any(c.function.name == "note_city" for c in message.tool_calls or []):
+        return ok("model", f"{model} calls tools natively {cost}")
+    read = read_tool_text(message.content or "" if message else "", ["note_city"], {"note_city": {"city"}})
+    if read.calls:
+        return warn("model", f"{model} calls tools as text ({read.form}); Replica parses it {cost}", TOOL_ADVICE)
+    return fail("model", f"{model} did not call a tool it was asked to call {cost}", TOOL_ADVICE)
 
 
 def check_telegram(settings: Settings, ping: bool) -> Iterator[Check]:

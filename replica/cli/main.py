@@ -7,8 +7,10 @@ import logging
 import os
 import socket
 import sys
+from pathlib import Path
 
 from replica.cli.doctor import run_doctor
+from replica.cli.evaluate import run_eval
 from replica.cli.export import EXPORTS, export
 from replica.cli.telegram_setup import WAIT_SECONDS, telegram_setup
 from replica.logs import setup_logging
@@ -31,7 +33,8 @@ def port_is_free(host: str, port: int) -> bool:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Serve the app; or run one of the owner's commands (``export``, ``telegram-setup``, ``doctor``) and exit."""
+    """Serve the app; or run one of the owner's commands (``export``, ``telegram-setup``, ``doctor``, ``eval``)
+    and exit."""
     parser = argparse.ArgumentParser(description="Replica: your AI stand-in on the web.")
     commands = parser.add_subparsers(dest="command")
     export_command = commands.add_parser(
@@ -44,6 +47,11 @@ def main(argv: list[str] | None = None) -> int:
     setup.add_argument("--wait", type=float, default=WAIT_SECONDS, help="seconds to wait for your message (180)")
     doctor = commands.add_parser("doctor", help="check every setting against the real services")
     doctor.add_argument("--ping", action="store_true", help="send a real test message to your Telegram chat")
+    evaluate = commands.add_parser("eval", help="score the configured model on visitor scripts before going live")
+    evaluate.add_argument("--pairs", type=Path, help="your own question/answer pairs to check (see docs/models.md)")
+    evaluate.add_argument(
+        "--transcripts", type=Path, help="where to write the transcripts (DATA_DIR/eval-transcripts.md)"
+    )
     args = parser.parse_args(argv)
 
     try:
@@ -55,6 +63,8 @@ def main(argv: list[str] | None = None) -> int:
         return telegram_setup(settings, sys.stdout, args.write, args.delete_webhook, args.wait)
     if args.command == "doctor":
         return run_doctor(settings, sys.stdout, ping=args.ping)
+    if args.command == "eval":
+        return run_eval(settings, sys.stdout, args.pairs, args.transcripts)
     port = settings.server_port or DEFAULT_PORT
     if args.command is None and not port_is_free(settings.server_name or "127.0.0.1", port):
         parser.exit(

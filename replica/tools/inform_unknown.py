@@ -25,7 +25,7 @@ def inform_unknown(context: ToolContext, question: str) -> str:
         lambda entry: context.store.questions.record(question, entry),
         Outcome.QUESTION_SAVED,
         {"question": question},
-        what=f"question passed on to the owner ({one_line(question, 120)!r})",
+        what=f"question ({one_line(question, 120)!r})",
     )
 
 

@@ -32,9 +32,9 @@ class Outcome(Enum):
 
 # What a record's fate means, as a fact the model is shown on later messages (see ``ToolContext.facts``).
 FATES = {
-    Recorded.ALERTED: "{what} recorded, and the owner was alerted",
-    Recorded.CAPPED: "{what} recorded; no alert was sent (this visitor's alert limit is reached), the owner sees it in their list",
-    Recorded.DUPLICATE: "{what} was already recorded earlier; not recorded or alerted again",
+    Recorded.ALERTED: "{what} recorded and passed on to the owner, who was alerted",
+    Recorded.CAPPED: "{what} recorded for the owner, but not alerted (this visitor's alert limit is reached)",
+    Recorded.DUPLICATE: "{what} was already recorded and passed on earlier; not again",
 }
 
 

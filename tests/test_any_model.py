@@ -1,0 +1,253 @@
+"""The promise holds with any model: tool calls written as text are run and never shown, an address in
+the visitor's words is never lost, the model is shown what its tools did, and each message leaves one
+log line. Through the real SDK and the HTTP fake, streamed in one piece and in many."""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+
+import pytest
+
+from replica.chat.replica import Visitor
+from replica.chat.tool_text import ToolTextFilter
+from tests.fakes.openai_server import call, say
+
+LEAD = {"email": "jane.doe@example.com", "notes": "Wants to hire Jordan", "name": "Jane"}
+QUESTION = {"question": "What is your favourite opera?"}
+LEAD_JSON, QUESTION_JSON = json.dumps(LEAD), json.dumps(QUESTION)
+
+# (form, text the model writes, the tool it means). Every form the issue names, and the lenient ones.
+FORMS = [
+    ("doubled braces", '{{"name": "gather_user_details", "arguments": %s}}' % LEAD_JSON, "gather_user_details"),
+    ("tools tag, flat", '<tools>{"name": "gather_user_details", %s</tools>' % LEAD_JSON[1:], "gather_user_details"),
+    (
+        "tool_call tag",
+        '<tool_call>\n{"name": "inform_unknown", "arguments": %s}\n</tool_call>' % QUESTION_JSON,
+        "inform_unknown",
+    ),
+    ("Mistral list", '[TOOL_CALLS][{"name": "inform_unknown", "arguments": %s}]' % QUESTION_JSON, "inform_unknown"),
+    ("Mistral ARGS", "[TOOL_CALLS]inform_unknown[ARGS]%s" % QUESTION_JSON, "inform_unknown"),
+    ("python_tag", '<|python_tag|>{"name": "inform_unknown", "parameters": %s}' % QUESTION_JSON, "inform_unknown"),
+    (
+        "code fence",
+        'Let me note that.\n```json\n{"name": "gather_user_details", "arguments": %s}\n```' % LEAD_JSON,
+        "gather_user_details",
+    ),
+    ("functions line", "functions.inform_unknown: %s" % QUESTION_JSON, "inform_unknown"),
+    ("name(arguments)", 'inform_unknown(question="What is your favourite opera?")', "inform_unknown"),
+    (
+        "trailing prose",
+        '{"name": "inform_unknown", "arguments": %s} I have passed it on!' % QUESTION_JSON,
+        "inform_unknown",
+    ),
+    (
+        "broken JSON",
+        '{"name": "gather_user_details", "arguments": {"email": "jane.doe@example.com", "notes": "hire',
+        "gather_user_details",
+    ),
+    ("bare arguments", "<tools>%s</tools>" % LEAD_JSON, "gather_user_details"),
+]
+UNREADABLE = [
+    ("empty tools tag", "<tools></tools>", "<tools> tag"),
+    ("bare functions line", "functions.inform_unknown:", "functions.name line"),
+    (
+        "a tool never offered",
+        '<tool_call>{"name": "send_email", "arguments": {"to": "x"}}</tool_call>',
+        "<tool_call> tag",
+    ),
+]
+SYNTAX = re.compile(r"gather_user_details|inform_unknown|<tool|TOOL_CALLS|python_tag|functions\.|[{}]|```")
+
+
+def streamed(replica, message, session="s1"):
+    """Every value the visitor's page is sent, in order."""
+    return list(replica.stream_reply(message, Visitor(session)))
+
+
+@pytest.mark.parametrize("pieces", [1, 7], ids=["one piece", "streamed"])
+@pytest.mark.parametrize("form, text, tool", FORMS, ids=[f[0] for f in FORMS])
+def test_a_tool_call_written_as_text_runs_like_a_native_one_and_is_never_shown(
+    form, text, tool, pieces, fake_openai, make_replica, store, notifier
+):
+    fake_openai.script(say(text, pieces=pieces), say("Thank you, that is noted."))
+    lead = tool == "gather_user_details"
+    message = "I'm Jane, jane.doe@example.com, and I'd like to hire you." if lead else "What is your favourite opera?"
+    shown = streamed(make_replica(), message)
+    assert all(not SYNTAX.search(value) for value in shown), shown
+    assert shown[-1].endswith("Thank you, that is noted.")
+    [alert] = notifier.alerts
+    assert alert.kind == ("lead" if lead else "question")
+    if lead:
+        assert [lead["email"] for lead in store.leads.all()] == ["jane.doe@example.com"]
+    else:
+        assert [q["question"] for q in store.questions.all()] == ["What is your favourite opera?"]
+    # The second call gets the model's own words back and the result as a note from the app.
+    second = fake_openai.requests[1]["messages"]
+    assert second[-2] == {"role": "assistant", "content": text}
+    assert second[-1]["role"] == "user" and "not from the visitor" in second[-1]["content"]
+    assert f"- {tool}: ok" in second[-1]["content"]
+
+
+@pytest.mark.parametrize("pieces", [1, 5], ids=["one piece", "streamed"])
+@pytest.mark.parametrize("form, text, named", UNREADABLE, ids=[u[0] for u in UNREADABLE])
+def test_tool_syntax_that_cannot_be_read_is_never_shown_and_is_named_in_a_warning(
+    form, text, named, pieces, fake_openai, make_replica, store, caplog
+):
+    fake_openai.script(say(text, pieces=pieces), say(text, pieces=pieces))
+    with caplog.at_level(logging.WARNING):
+        shown = streamed(make_replica(), "Can you help me?")
+    assert all(not SYNTAX.search(value) for value in shown), shown
+    assert shown[-1].startswith("Sorry, I couldn't put an answer together")
+    assert f"tool-call syntax ({named})" in caplog.text
+    assert store.questions.all() == [] and store.leads.all() == []
+
+
+def test_a_tool_call_written_as_text_keeps_the_same_budget_and_dedupe(fake_openai, make_replica, store, notifier):
+    textual = '<tool_call>{"name": "inform_unknown", "arguments": %s}</tool_call>' % QUESTION_JSON
+    fake_openai.default = say(textual)  # a model that only ever writes the call
+    answer = make_replica().reply("What is your favourite opera?", Visitor("s1"))
+    assert fake_openai.calls == 2  # MAX_TURNS: the second call's tool is run, then no third call
+    assert len(store.questions.all()) == 1 and len(notifier.alerts) == 1  # the same call runs once
+    assert answer == "I don't have an answer to that yet, so I've passed your question on; you'll get a proper answer."
+
+
+def test_prose_streams_without_waiting_more_than_about_thirty_characters():
+    prose = (
+        "I work in information security, and my main functions are threat modelling and reviews. "
+        "In 2019 I led [a team] of five; I love {curly} jokes, `inline code` and informal chats. "
+        "Gathering user needs is half the job; being informed is the other half.\n\nThanks!"
+    )
+    hold = ToolTextFilter(["gather_user_details", "inform_unknown"])
+    for end in range(1, len(prose) + 1):
+        visible = hold.visible(prose[:end])
+        assert prose.startswith(visible) and end - len(visible) <= 30, (end, visible[-20:])
+    assert hold.visible(prose) == prose
+
+
+def test_prose_reaches_the_visitor_in_many_steps_through_the_http_fake(fake_openai, make_replica):
+    prose = "I build analytical engines, and I have done so for many years in London and abroad. " * 3
+    fake_openai.script(say(prose, pieces=40))
+    shown = streamed(make_replica(), "What do you do?")
+    assert len(shown) >= 30 and shown[-1] == prose.strip()
+
+
+def test_a_fenced_block_that_is_no_tool_call_is_shown_whole(fake_openai, make_replica):
+    text = 'Here is my config:\n```json\n{"editor": "vim", "tabs": 4}\n```'
+    fake_openai.script(say(text, pieces=6))
+    assert streamed(make_replica(), "What editor?")[-1] == text
+
+
+# A valid email is never lost.
+
+
+def test_an_email_the_model_did_not_record_becomes_one_lead_and_the_visitor_is_told(
+    fake_openai, make_replica, store, notifier
+):
+    fake_openai.default = say("Thanks Jane, I'll pass that on to Jordan.")
+    replica = make_replica()
+    message = "I'd like to hire you, my email is jane.doe@example.com, I'm Jane"
+    answer = replica.reply(message, Visitor("s1"))
+    assert (
+        answer == "Thanks Jane, I'll pass that on to Jordan.\n\nI've passed your email address on, so you'll hear back."
+    )
+    [lead] = store.leads.all()
+    assert lead["email"] == "jane.doe@example.com" and message in lead["notes"]
+    replica.reply("As I said: jane.doe@example.com", Visitor("s1"))
+    assert len(store.leads.all()) == 1 and [a.kind for a in notifier.alerts] == ["lead"]  # alerted once
+
+
+def test_the_models_own_call_is_the_only_record(fake_openai, make_replica, store, notifier):
+    fake_openai.script(call(("gather_user_details", LEAD)), say("Thanks Jane!"))
+    answer = make_replica().reply("Hire me? jane.doe@example.com, Jane", Visitor("s1"))
+    assert answer == "Thanks Jane!"  # no second sentence: the model's call covered the address
+    [lead] = store.leads.all()
+    assert lead["notes"] == "Wants to hire Jordan" and len(notifier.alerts) == 1
+
+
+def test_an_invalid_address_invents_nothing(fake_openai, make_replica, store, notifier):
+    fake_openai.default = say("Could you check that address?")
+    answer = make_replica().reply("Reach me at jane.doe@example or jane@@example.com", Visitor("s1"))
+    assert answer == "Could you check that address?" and store.leads.all() == [] and notifier.alerts == []
+
+
+def test_an_email_left_when_the_visitor_stops_the_reply_is_kept(fake_openai, make_replica, store):
+    fake_openai.default = say("Let me think about that for a while. " * 20, pieces=20, piece_delay=0.05)
+    reply = make_replica().stream_reply("jane.doe@example.com here, hire me?", Visitor("s1"))
+    next(reply)
+    reply.close()  # the visitor pressed stop
+    assert [lead["email"] for lead in store.leads.all()] == ["jane.doe@example.com"]
+
+
+# The model knows what happened.
+
+
+def answers_from_the_facts(body):
+    """A fake model that answers "did you pass it on?" from what the system prompt's records show."""
+    system = body["messages"][0]["content"]
+    records = system.split("## What the records of this conversation show", 1)[1]
+    return say(
+        "Yes, it was passed on."
+        if re.search(r"question \(.*\) recorded and passed on", records)
+        else "No, nothing was passed on."
+    )
+
+
+def test_the_model_is_told_truthfully_that_nothing_was_passed_on(fake_openai, make_replica):
+    replica = make_replica()
+    fake_openai.script(say("Good question! I'll look into it."))  # no tool call: nothing recorded
+    replica.reply("What is your favourite opera?", Visitor("s1"))
+    fake_openai.default = answers_from_the_facts
+    assert replica.reply("Did you notify the owner about my question?", Visitor("s1")) == "No, nothing was passed on."
+
+
+def test_the_model_is_told_what_its_tools_did_on_later_messages(fake_openai, make_replica):
+    replica = make_replica()
+    fake_openai.script(
+        call(("inform_unknown", QUESTION)),
+        say("I've passed it on."),
+        call(("gather_user_details", {"email": "jane@@example", "notes": "hire"})),
+        say("That address looks wrong."),
+    )
+    replica.reply("What is your favourite opera?", Visitor("s1"))
+    replica.reply("Mail me at jane@@example", Visitor("s1"))
+    fake_openai.default = answers_from_the_facts
+    assert replica.reply("Did you pass my question on?", Visitor("s1")) == "Yes, it was passed on."
+    system, *rest = fake_openai.requests[-1]["messages"]
+    assert (
+        "- question ('What is your favourite opera?') recorded and passed on to the owner, who was alerted"
+        in system["content"]
+    )
+    assert "- the email address 'jane@@example' was refused as invalid; nothing was recorded" in system["content"]
+    assert all("records" not in m["content"] for m in rest)  # never in the visitor's (or the replica's) words
+
+
+# One log line per visitor message.
+
+
+def test_each_message_leaves_one_info_line_with_what_it_took(fake_openai, make_replica, caplog):
+    textual = "<tool_call>%s</tool_call>" % json.dumps({"name": "inform_unknown", "arguments": QUESTION})
+    fake_openai.script(say(textual), say("I've passed it on."))
+    secret = "my private story " * 40  # visitor text stays out of the line
+    with caplog.at_level(logging.INFO, logger="replica"):
+        make_replica().reply(f"What is your favourite opera? {secret}", Visitor("s1"))
+    lines = [r.getMessage() for r in caplog.records if r.levelno == logging.INFO and r.name.startswith("replica")]
+    assert len(lines) == 1, lines
+    assert re.fullmatch(
+        r"Conversation #\d+: 2 model call\(s\); tools: inform_unknown: question saved; "
+        r"tool calls written as text: 1; \d+ ms; ended: words",
+        lines[0],
+    )
+
+
+@pytest.mark.parametrize(
+    "reply, ended",
+    [(say("Hello " * 5, finish="length"), "cut"), (say(""), "no words"), (say("Hi!", cut=True), "cut")],
+    ids=["length", "empty", "dropped stream"],
+)
+def test_the_log_line_says_why_the_reply_ended(reply, ended, fake_openai, make_replica, caplog):
+    fake_openai.default = reply
+    with caplog.at_level(logging.INFO, logger="replica.chat.replica"):
+        make_replica().reply("Hello", Visitor("s1"))
+    assert f"ended: {ended}" in caplog.text
