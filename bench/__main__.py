@@ -33,6 +33,8 @@ import requests  # noqa: E402
 from gradio_client import Client  # noqa: E402
 
 from bench import instances  # noqa: E402
+from replica.alerts import Alert  # noqa: E402
+from replica.chat.replica import Visitor  # noqa: E402
 from replica.settings import Settings  # noqa: E402
 from replica.wiring import create_app  # noqa: E402
 from tests.fakes.corpus import make_projects, projects_for_size, write_projects  # noqa: E402
@@ -190,6 +192,42 @@ def knowledge_rows(
     ]
 
 
+def without_model_rows(work: Path, fake: FakeOpenAI, questions: int, model_delay: float) -> list[tuple[str, str, str]]:
+    """Reply time without a model (the example knowledge's FAQ and 200 learned answers), in process, beside
+    the model path's on the same knowledge."""
+    offline = create_app(replace(settings_for(fake, ROOT / "knowledge", work / "data-offline"), openai_api_key=None))
+    for n in range(200):
+        question = f"What about project number {n}, code PX{n:03d}?"
+        offline.store.questions.record(question, Alert("question", "Q", (("Question", question),), "bench").entry())
+    for row in offline.store.questions.in_status("open"):
+        offline.store.answers.learn(row["id"], f"Project {row['id']} was a data pipeline.")
+    asked = ["Will you sign an NDA?", "Tell me about project PX117", "What is your favourite opera?", "Hello!"]
+    offline_times = timed_replies(offline, [asked[n % len(asked)] for n in range(questions)])
+    online = create_app(settings_for(fake, ROOT / "knowledge", work / "data-online"))
+    fake.default = say("I design data pipelines for small teams.", delay=model_delay)
+    online_times = timed_replies(online, [asked[n % len(asked)] for n in range(max(3, questions // 10))])
+    offline.close()
+    online.close()
+    return [
+        (
+            "Reply without a model (example knowledge, 200 learned answers; median, in process)",
+            f"{statistics.median(offline_times) * 1000:.1f} ms; with a {model_delay:g} s model "
+            f"{statistics.median(online_times) * 1000:.0f} ms",
+            "target < 50 ms, no network call",
+        )
+    ]
+
+
+def timed_replies(app, messages: list[str]) -> list[float]:
+    """Each message's whole reply time, from a new visitor, through the app's replica."""
+    times = []
+    for n, message in enumerate(messages):
+        started = time.perf_counter()
+        app.replica.reply(message, Visitor(f"bench-{n}", f"10.0.{n // 250}.{n % 250}"))
+        times.append(time.perf_counter() - started)
+    return times
+
+
 def run_instances(count: int, database_url: str, visitors: int) -> None:
     """``--instances N``: N instances on one PostgreSQL beside one on SQLite (its own table)."""
     fake = FakeOpenAI()
@@ -233,6 +271,7 @@ def main() -> None:
     work = Path(tempfile.mkdtemp(prefix="replica-bench-"))
     fake = FakeOpenAI()
     rows = latency_rows(work, fake, turns, model_delay=0.05 if args.quick else 0.2)
+    rows += without_model_rows(work, fake, 20 if args.quick else 200, model_delay=0.05 if args.quick else 0.2)
     for label, size in sizes:
         rows += knowledge_rows(work, fake, label, size, questions, warm=not args.quick)
     fake.close()

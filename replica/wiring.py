@@ -20,9 +20,11 @@ from replica.alerts.sender import LogNotifier, OutboxSender
 from replica.chat.limits import UsageLimits
 from replica.chat.openai_model import OpenAIChatModel
 from replica.chat.replica import Bounds, Replica, Visitor
+from replica.chat.without_model import WithoutModel
 from replica.conversations import Conversations
 from replica.conversations.recorder import address_salt
 from replica.housekeeping import Housekeeper
+from replica.knowledge.approved import ApprovedAnswers, faq_entries
 from replica.knowledge.files import knowledge_files
 from replica.knowledge.identity import owner_avatar, owner_name
 from replica.knowledge.index import KnowledgeIndex
@@ -33,7 +35,7 @@ from replica.owner_bot.webhook import webhook_secret
 from replica.settings import Settings
 from replica.storage.store import Store
 from replica.telegram.client import TelegramClient
-from replica.tools import default_registry
+from replica.tools import ToolRegistry, default_registry
 
 if TYPE_CHECKING:  # Gradio takes seconds to import: the owner's commands (export, doctor, …) do without it
     import gradio as gr
@@ -184,12 +186,21 @@ def page_text(settings: Settings) -> PageText:
     owner = settings.owner_name
     return PageText(
         title=f"{owner} — AI replica",
-        description=render_prompt("page.md", owner_name=owner).strip(),
+        description=render_prompt(
+            "page.md" if settings.model_configured else "page_no_model.md", owner_name=owner
+        ).strip(),
         greeting=render_prompt("greeting.md", owner_name=owner).strip(),
         examples=read_lines("examples.txt")[:4],
         avatar=owner_avatar(settings, owner),
         owner_name=owner,
     )
+
+
+def without_model(owner: str, knowledge_dir: Path, store: Store, registry: ToolRegistry) -> WithoutModel:
+    """Replies without a model, from the FAQ files in ``knowledge_dir`` and the answers learned in ``store``."""
+    answers = ApprovedAnswers(faq_entries(knowledge_dir), lambda: store.answers.all(active_only=True))
+    greeting = render_prompt("greeting.md", owner_name=owner).strip()
+    return WithoutModel(answers, registry, owner, greeting)
 
 
 def create_app(settings: Settings, timings: Timings = Timings()) -> App:
@@ -213,13 +224,15 @@ def create_app(settings: Settings, timings: Timings = Timings()) -> App:
         settings.daily_model_calls,
     ).start()
     owner_bot, middleware = make_owner_bot(settings, store, conversations, timings)
+    registry = default_registry()
     replica = Replica(
         make_model(settings, timings),
         system_prompt,
-        default_registry(),
+        registry,
         store,
         notifier,
         conversations,
+        without_model(settings.owner_name, settings.knowledge_dir, store, registry),
         make_limits(settings, store, conversations),
         reply_bounds(settings),
     )
@@ -246,13 +259,15 @@ def evaluation_replica(settings: Settings, folder: Path, notifier: Notifier) -> 
     owner = owner_name(settings)
     index = KnowledgeIndex.load(settings.knowledge_dir, folder / "knowledge-index")
     conversations = Conversations.build(store, secrets.token_hex(16), owner, notifier)
+    registry = default_registry()
     replica = Replica(
         make_model(settings, Timings()),
         SystemPrompt(owner, index, store, settings.knowledge_budget_chars),
-        default_registry(),
+        registry,
         store,
         notifier,
         conversations,
+        without_model(owner, settings.knowledge_dir, store, registry),
         bounds=reply_bounds(settings),
     )
     return replica, store, owner

@@ -4,10 +4,6 @@ Templates take the owner's name as ``{owner}``. The page's own notice for a full
 ``replica/web/assets/page.js``, where the browser shows it.
 """
 
-NOT_CONFIGURED = (
-    "I'm not connected to a language model yet, so I can't answer. The site owner can fix this by setting "
-    "OPENAI_API_KEY (in the environment, a .env file, or the Space's secrets) and restarting the app."
-)
 MODEL_FAILED = "Sorry, I can't answer right now because my language model is unavailable. Please try again in a minute."
 TOO_SLOW = "Sorry, my language model is taking too long to answer right now. Please try again in a minute."
 BUSY = "Sorry, I'm answering too many people at once right now. Please try again in a minute."
@@ -24,6 +20,12 @@ SAVE_FAILED = (
 )
 EMAIL_INVALID = "That email address doesn't look right to me. Could you check it and send it again?"
 LEAD_NOTED = "I've passed your email address on, so you'll hear back."
+# Replies without a model (no key, or the model could not answer): the owner's approved answers, framed.
+FROM_FAQ = "From {owner}'s FAQ: {answer}"
+FROM_LEARNED = "{owner} answered this for an earlier visitor: {answer}"
+NO_WRITTEN_ANSWER = "I can only answer from {owner}'s written answers right now, and I don't have one for that."
+QUESTION_KEPT = "I've passed your question on, so you'll get a proper answer."
+LEAVE_AN_ADDRESS = "If you leave your email address, {owner} will get back to you."
 LEAD_KEPT = "I did pass your email address on, though, so you'll hear back."
 NOT_PASSED_ON = "Sorry, your message could not be passed on just now. Please try again in a minute."
 CUT_OFF = "(My answer was cut off there. Ask me to go on if you'd like the rest.)"

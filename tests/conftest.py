@@ -270,16 +270,20 @@ def replica_around(model, store, notifier, **options):
     """A Replica (recording its conversations) around ``model``; ``limits`` and the :class:`Bounds` fields
     may be given."""
     from replica.chat.replica import Bounds
+    from replica.wiring import without_model
 
     limits = options.pop("limits", None)
+    knowledge = options.pop("knowledge_dir", ROOT / "tests" / "no-knowledge")
     conversations = conversations_of(store, "Ada Lovelace", notifier)
+    registry = default_registry()
     return Replica(
         model,
         lambda query: "SYSTEM PROMPT",
-        default_registry(),
+        registry,
         store,
         notifier,
         conversations,
+        without_model("Ada Lovelace", knowledge, store, registry),
         limits,
         Bounds(**options),
     )

@@ -133,7 +133,7 @@ def test_a_model_failure_gives_an_apology_naming_only_class_and_status_in_the_lo
 ):
     fake_model.default = fail(status)
     with caplog.at_level(logging.INFO):
-        assert make_loop_replica().reply("Hello?", Visitor("s1")) == wording.MODEL_FAILED
+        assert make_loop_replica().reply("Tell me more.", Visitor("s1")) == wording.MODEL_FAILED
     assert f"HTTP status {status}" in caplog.text
 
 
@@ -144,8 +144,12 @@ def test_blank_or_huge_message_costs_no_model_call(fake_model, message, make_loo
     assert answer in (wording.BLANK_MESSAGE, wording.TOO_LONG.format(limit=4000))
 
 
-def test_without_a_model_the_visitor_is_told_how_to_configure(store, notifier):
-    assert "OPENAI_API_KEY" in replica_around(None, store, notifier).reply("Hello", Visitor("s1"))
+def test_without_a_model_an_unanswerable_question_is_passed_on_and_the_visitor_told(store, notifier):
+    answer = replica_around(None, store, notifier).reply("What is your favourite opera?", Visitor("s1"))
+    no_answer = wording.NO_WRITTEN_ANSWER.format(owner="Ada Lovelace")
+    assert answer == f"{no_answer} {wording.QUESTION_KEPT}"
+    assert [q["question"] for q in store.questions.all()] == ["What is your favourite opera?"]
+    assert [a.kind for a in notifier.alerts] == ["question"]
 
 
 def test_tool_calls_on_the_last_turn_still_alert_but_make_no_further_call(fake_model, notifier, make_loop_replica):

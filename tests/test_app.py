@@ -77,7 +77,7 @@ def test_slow_or_down_telegram_does_not_delay_the_reply(visitor, fake_openai, fa
 
 def test_model_outage_gives_the_visitor_a_sentence(visitor, fake_openai):
     fake_openai.default = fail(500)
-    assert visitor().predict("Hello?", api_name="/chat") == wording.MODEL_FAILED
+    assert visitor().predict("Tell me more.", api_name="/chat") == wording.MODEL_FAILED
 
 
 def test_eight_visitors_at_once_are_all_answered_three_at_a_time(visitor, fake_openai):
@@ -89,12 +89,13 @@ def test_eight_visitors_at_once_are_all_answered_three_at_a_time(visitor, fake_o
     assert fake_openai.calls == 8 and fake_openai.max_in_flight == 3
 
 
-def test_without_a_key_the_page_explains_how_to_configure(start_app, settings):
+def test_without_a_key_the_page_greets_and_says_it_answers_from_written_answers(start_app, settings):
     from gradio_client import Client
 
     url = start_app(replace(settings, openai_api_key=None)).demo.local_url
     answer = Client(url, verbose=False).predict("Hello", api_name="/chat")
-    assert "OPENAI_API_KEY" in answer
+    assert answer.startswith("Hi! I'm Ada Lovelace's AI replica.")
+    assert "answering from Ada Lovelace's own written answers for now" in requests.get(url, timeout=10).text
 
 
 @pytest.mark.parametrize(

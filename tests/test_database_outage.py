@@ -29,6 +29,7 @@ from replica.storage import Store
 from replica.storage.outbox import LEASE_SECONDS
 from replica.telegram.client import TelegramClient
 from replica.tools import default_registry
+from replica.wiring import without_model
 from tests.conftest import API_KEY, RecordingNotifier, fresh_postgres_database, wait_until
 from tests.fakes.openai_server import call, say
 from tests.fakes.tcp_proxy import TcpProxy
@@ -118,19 +119,21 @@ def test_an_alert_telegram_accepted_during_the_outage_is_never_sent_again(outage
 
 
 def test_a_lead_given_during_the_outage_is_logged_whole_and_the_first_message_after_it_succeeds(
-    outage, fake_openai, caplog
+    outage, fake_openai, caplog, tmp_path
 ):
     store, database = outage
     notifier = RecordingNotifier()
     inbox = Conversations.build(store, "salt", "Ada Lovelace", notifier)
     client = openai.OpenAI(api_key=API_KEY, base_url=fake_openai.base_url, max_retries=0, timeout=5)
+    registry = default_registry()
     replica = Replica(
         OpenAIChatModel(client, "fake-model"),
         lambda message: "SYSTEM PROMPT",
-        default_registry(),
+        registry,
         store,
         notifier,
         inbox,
+        without_model("Ada Lovelace", tmp_path / "knowledge", store, registry),
         UsageLimits.shared(store, 30, 120, 1000, address_key=inbox.recorder.address_hash),
         Bounds(reply_deadline_seconds=20),
     )

@@ -15,14 +15,17 @@ def snapshot(folder):
     return {str(path.relative_to(folder)): (path.stat().st_size, path.stat().st_mtime_ns) for path in folder.rglob("*")}
 
 
-def test_python_app_py_serves_without_keys_and_says_what_to_configure(tmp_path):
+def test_python_app_py_serves_without_keys_and_answers_from_the_faq(tmp_path):
     log_file = tmp_path / "app.log"
     checkout_data = snapshot(ROOT / "data")
     with served_app(log_file) as (url, _):
         page = requests.get(url, timeout=10).text
         assert "Jordan Avery — AI replica" in page and "the owner" not in page  # named from the knowledge
-        answer = Client(url, verbose=False).predict("Hello, who are you?", api_name="/chat")
-        assert "not connected to a language model" in answer and "OPENAI_API_KEY" in answer
+        assert "answering from Jordan Avery's own written answers for now" in page
+        client = Client(url, verbose=False)
+        answer = client.predict("Will you sign an NDA?", api_name="/chat")
+        assert answer == "From Jordan Avery's FAQ: Yes, before any detailed discussion of a client's data."
+        assert client.predict("Hello, who are you?", api_name="/chat").startswith("Hi! I'm Jordan Avery's AI replica.")
     assert run_app("export", "conversations").returncode == 0
     assert snapshot(ROOT / "data") == checkout_data  # the suite's apps keep their records elsewhere
     output = log_file.read_text()

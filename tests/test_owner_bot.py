@@ -6,6 +6,7 @@ import csv
 import io
 import logging
 import time
+from dataclasses import replace
 
 from gradio_client import Client
 
@@ -52,6 +53,17 @@ def test_owner_reply_teaches_the_replica_at_once_and_survives_a_restart(
     # Polls after the restart: the stored offset means the reply is not handled again.
     assert wait_until(lambda: len(fake_telegram.polls) >= polls + 3)
     assert sum("Learned answer" in t for t in fake_telegram.sent_texts()) == 1
+
+
+def test_without_a_model_the_owners_reply_answers_the_very_next_visitor(start_app, settings, fake_telegram):
+    url = start_app(replace(settings, openai_api_key=None)).demo.local_url
+    first = Client(url, verbose=False).predict(OPERA, api_name="/chat")
+    assert first.endswith("I've passed your question on, so you'll get a proper answer.")
+    assert wait_until(lambda: any(OPERA in d.text for d in fake_telegram.delivered))
+    fake_telegram.push("Puccini's Tosca, without a doubt.", reply_to=len(fake_telegram.delivered))
+    assert wait_until(lambda: any("Learned answer #1" in t for t in fake_telegram.sent_texts()))
+    answer = Client(url, verbose=False).predict("Which opera is your favourite?", api_name="/chat")
+    assert answer == "Ada Lovelace answered this for an earlier visitor: Puccini's Tosca, without a doubt."
 
 
 def test_strangers_can_neither_teach_nor_read_leads(start_app, settings, fake_openai, fake_telegram, caplog):

@@ -108,6 +108,7 @@ def test_setup_can_delete_a_webhook_first(tmp_path, fake_telegram):
 
 @pytest.fixture
 def owner_folder(tmp_path, knowledge_dir):
+    (knowledge_dir / "faq.txt").write_text("Do you sign NDAs?\nYes, before any detailed discussion.\n")
     return tmp_path
 
 
@@ -140,8 +141,9 @@ def test_doctor_with_everything_right_prints_only_ticks(owner_folder, fake_opena
     text = done.stdout
     assert "offers fake-model" in text and "@replica_test_bot" in text and "chat 4242 reachable" in text
     assert "no webhook set" in text and "no alerts waiting" in text and "is writable" in text
-    assert "1 file(s)" in text and "sent whole" in text and "templates in prompts/ render" in text
+    assert "2 file(s)" in text and "sent whole" in text and "templates in prompts/ render" in text
     assert "'Ada Lovelace'" in text
+    assert "✓ knowledge: 1 approved answer(s) to give without a model (1 in FAQ files, 0 learned from Telegram)" in text
     assert fake_telegram.chat_actions and fake_telegram.delivered == []  # a chat action, not a message
 
 
@@ -220,6 +222,7 @@ def test_doctor_names_each_failure_with_its_fix_and_exits_1(
 
 
 def test_doctor_warns_about_what_works_but_needs_a_look(owner_folder, fake_openai, fake_telegram):
+    (owner_folder / "knowledge" / "faq.txt").unlink()
     (owner_folder / "knowledge" / "broken.pdf").write_bytes(b"%PDF-1.4 not really")
     (owner_folder / "knowledge" / "big.md").write_text("Project notes. " * 3000)
     store = Store(owner_folder / "data" / "replica.sqlite3")
@@ -235,6 +238,7 @@ def test_doctor_warns_about_what_works_but_needs_a_look(owner_folder, fake_opena
     assert any("wiped on restart" in w and "DATA_DIR=/data" in w for w in warnings)
     assert any("OWNER_NAME is not set" in w for w in warnings)
     assert any("most relevant parts are retrieved" in line for line in lines)
+    assert any("no approved answers to give without a model" in w and "add a faq.md" in w for w in warnings)
 
 
 # --- the running app and a relay -------------------------------------------------------------------

@@ -53,7 +53,7 @@ def test_three_endless_streams_end_at_the_deadline_and_a_fourth_visitor_is_answe
 def test_a_provider_that_never_answers_is_given_up_at_the_deadline_despite_sdk_retries(fake_openai, make_replica):
     fake_openai.default = say("too late", delay=3600)
     replica = make_replica(reply_deadline_seconds=1.5, timeout=60, max_retries=2)
-    answer, seconds = timed(replica.reply, "Hello?", Visitor("s1"))
+    answer, seconds = timed(replica.reply, "Tell me more.", Visitor("s1"))
     assert answer == wording.TOO_SLOW and seconds < 2.5
 
 

@@ -23,6 +23,7 @@ from replica.chat.lead_net import NOTES, OUTAGE_NOTES, keep_lead
 from replica.chat.limits import UsageLimits
 from replica.chat.loop import DailyBudgetSpent, Run, TurnLoop
 from replica.chat.model import ChatModel, ModelError
+from replica.chat.without_model import WithoutModel, in_steps
 from replica.conversations import Conversation, Conversations
 from replica.knowledge.prompts import render_prompt
 from replica.storage import Store
@@ -57,10 +58,11 @@ class Bounds:
 class Replica:
     """Answers visitors as the owner.
 
-    ``model`` is ``None`` when no key is configured (the visitor is told so). ``system_prompt(query)``
-    gives the system prompt for each message, so knowledge can change (or be chosen for the message)
-    without a restart. ``conversations`` records every message and reply; the history the model sees
-    is the recorded conversation, the owner's own words included.
+    ``model`` is ``None`` when no key is configured. ``system_prompt(query)`` gives the system prompt for
+    each message, so knowledge can change (or be chosen for the message) without a restart.
+    ``conversations`` records every message and reply; the history the model sees is the recorded
+    conversation, the owner's own words included. ``without_model`` replies when there is no model, or
+    the model cannot answer: from the owner's approved answers, capturing the rest.
     """
 
     def __init__(
@@ -71,6 +73,7 @@ class Replica:
         store: Store,
         notifier: Notifier,
         conversations: Conversations,
+        without_model: WithoutModel,
         limits: UsageLimits | None = None,
         bounds: Bounds = Bounds(),
     ):
@@ -80,6 +83,7 @@ class Replica:
         self.store = store
         self.notifier = notifier
         self.conversations = conversations
+        self.without_model = without_model
         self.limits = limits or UsageLimits.build(10**9, 10**9, 10**9)
         self.bounds = bounds
         self._slots = threading.BoundedSemaphore(bounds.max_concurrent) if bounds.max_concurrent else None
@@ -129,7 +133,7 @@ class Replica:
     def _reply(
         self, message: str, history: list[dict[str, Any]], visitor: Visitor, conversation: Conversation | None, run: Run
     ) -> Iterator[str]:
-        refusal = self._refusal(message, visitor)
+        refusal = refusal_for(message, visitor, self.bounds, self.limits)
         if refusal:
             run.ended = "refused"
             yield refusal
@@ -153,17 +157,6 @@ class Replica:
             if not run.lead_net_ran:  # the visitor stopped the reply: an address they gave is still kept
                 self._keep_lead(message, context, run, NOTES)
 
-    def _refusal(self, message: str, visitor: Visitor) -> str | None:
-        """A sentence instead of a model call, when the message or the visitor's usage rules one out."""
-        if not isinstance(message, str) or not message.strip():
-            return wording.BLANK_MESSAGE
-        if len(message) > self.bounds.max_message_chars:
-            return wording.TOO_LONG.format(limit=self.bounds.max_message_chars)
-        if not self.limits.admit_message(visitor.session_id, visitor.address):
-            log.warning("Message limit reached for session %s", visitor.session_id)
-            return wording.TOO_MANY_MESSAGES
-        return None
-
     def _pass_to_owner(self, conversation: Conversation, message: str) -> str:
         try:
             return self.conversations.handoff.pass_to_owner(conversation, message)
@@ -181,13 +174,13 @@ class Replica:
     ) -> Iterator[str]:
         if self.model is None:
             run.ended = "no model"
-            yield self._apology(wording.NOT_CONFIGURED, message, context, run)
+            yield from self._reply_without_model(message, context, run, "")
             return
         deadline = Deadline(self.bounds.reply_deadline_seconds)
         if self._slots and not self._slots.acquire(timeout=deadline.remaining()):
             log.warning("No free reply slot within the deadline; visitor %s told to try again", context.session_id)
             run.ended = "busy"
-            yield self._apology(wording.BUSY, message, context, run)
+            yield from self._reply_without_model(message, context, run, wording.BUSY)
             return
         try:
             yield from self._model_reply(message, history, conversation, context, deadline, run)
@@ -228,7 +221,18 @@ class Replica:
         except Exception as error:  # a bug or an odd stream: still a sentence, never a traceback
             log.error("Unexpected error while talking to the model: %s", type(error).__name__, exc_info=True)
             apology, run.ended = wording.MODEL_FAILED, "error"
-        yield join(shown, self._apology(apology, message, context, run))
+        if shown:
+            yield join(shown, self._apology(apology, message, context, run))
+        else:  # no words yet: the visitor gets what a reply without a model gives
+            yield from self._reply_without_model(message, context, run, apology)
+
+    def _reply_without_model(self, message: str, context: ToolContext, run: Run, apology: str) -> Iterator[str]:
+        """The reply :class:`WithoutModel` makes, streamed in steps; what it did noted for the log line."""
+        before, run.lead_net_ran = len(context.outcomes), True
+        reply = self.without_model.reply(message, context, apology)
+        run.ended = f"{run.ended}: {reply.ended}"
+        run.done += [f"without a model: {o.value}" for o in context.outcomes[before:]]
+        yield from in_steps(reply.text)
 
     def _apology(self, apology: str, message: str, context: ToolContext, run: Run) -> str:
         """An apology for not answering, saying so when the visitor's address was kept all the same."""
@@ -242,6 +246,18 @@ class Replica:
         stored = keep_lead(message, self.registry, context, notes)
         run.done += [f"gather_user_details from the visitor's words: {o.value}" for o in context.outcomes[before:]]
         return stored
+
+
+def refusal_for(message: str, visitor: Visitor, bounds: Bounds, limits: UsageLimits) -> str | None:
+    """A sentence instead of a reply, when the message or the visitor's usage rules one out."""
+    if not isinstance(message, str) or not message.strip():
+        return wording.BLANK_MESSAGE
+    if len(message) > bounds.max_message_chars:
+        return wording.TOO_LONG.format(limit=bounds.max_message_chars)
+    if not limits.admit_message(visitor.session_id, visitor.address):
+        log.warning("Message limit reached for session %s", visitor.session_id)
+        return wording.TOO_MANY_MESSAGES
+    return None
 
 
 def facts_section(facts: list[str] | None) -> str:

@@ -18,6 +18,7 @@ from urllib.parse import urlparse
 import openai
 
 from replica.chat.tool_text import read_tool_text
+from replica.knowledge.approved import faq_entries
 from replica.knowledge.files import read_documents, render_knowledge
 from replica.knowledge.identity import owner_name
 from replica.knowledge.prompts import PromptError, render_prompt
@@ -312,13 +313,37 @@ def check_knowledge(settings: Settings) -> Iterator[Check]:
             yield ok("knowledge", f"{len(documents)} file(s) in {folder}, {total:,} characters, {how}")
         else:
             yield warn("knowledge", f"no readable .md, .txt or .pdf files in {folder}", "add your CV, bio or FAQ")
+        yield check_approved_answers(settings)
     try:
-        for name in ("system.md", "page.md", "greeting.md"):
-            render_prompt(name, owner_name=settings.owner_name, knowledge="(knowledge)")
+        for name in ("system.md", "page.md", "page_no_model.md", "greeting.md", "facts.md", "tool_results.md"):
+            render_prompt(name, owner_name=settings.owner_name, knowledge="(knowledge)", facts="-", results="-")
     except (PromptError, OSError) as error:
         yield fail("prompts", str(error), "fix the template in prompts/")
         return
     yield ok("prompts", "the templates in prompts/ render")
+
+
+def check_approved_answers(settings: Settings) -> Check:
+    """How many answers the replica may quote without a model: FAQ entries and answers learned from Telegram."""
+    faq = len(faq_entries(settings.knowledge_dir))
+    learned = 0
+    if settings.database_url or settings.database_path.exists():
+        try:
+            store = Store(settings.database_path, database_url=settings.database_url)
+            try:
+                learned = len(store.answers.all(active_only=True))
+            finally:
+                store.close()
+        except StoreError:
+            pass  # the storage check names the problem
+    counts = f"{faq} in FAQ files, {learned} learned from Telegram"
+    if faq + learned == 0:
+        return warn(
+            "knowledge",
+            "no approved answers to give without a model (0 in FAQ files, 0 learned from Telegram)",
+            "add a faq.md to KNOWLEDGE_DIR: a question line, then its answer (docs/knowledge.md)",
+        )
+    return ok("knowledge", f"{faq + learned} approved answer(s) to give without a model ({counts})")
 
 
 def check_page(settings: Settings) -> Iterator[Check]:

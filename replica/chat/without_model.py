@@ -1,0 +1,91 @@
+"""Replies without a model: with no key, and whenever the model cannot answer (unreachable or failing
+after retries, the deadline before any words, the day's budget spent, every reply slot busy).
+
+The visitor gets the owner's approved answer when one matches (framed to say where it comes from), the
+greeting when they greet; anything else is captured as the tools would capture it: an email address in
+their words becomes a lead, a question is passed on to the owner, and the visitor is told so honestly.
+No network call is made.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Iterator
+
+from replica import wording
+from replica.chat.lead_net import EMAIL_CANDIDATE, OUTAGE_NOTES, keep_lead
+from replica.knowledge.approved import ApprovedAnswers, meaningful_words
+from replica.tools import Outcome, ToolContext, ToolRegistry
+
+GREETING = re.compile(
+    r"^(hi|hello|hey|hiya|howdy|greetings|good (morning|afternoon|evening|day)|hallo|hola|bonjour|ciao|ola|olá)\b",
+    re.I,
+)
+SMALL_TALK = re.compile(r"\b(there|who are you|how are you( doing)?|what's up|nice to meet you)\b", re.I)
+QUESTION_CHARS = 500  # of a message passed on as a question
+STEP_WORDS = 4  # a reply without a model streams this many words at a time
+
+
+@dataclass(frozen=True)
+class Reply:
+    """A reply made without a model, and why it ended that way (for the message's log line)."""
+
+    text: str
+    ended: str
+
+
+class WithoutModel:
+    """Answers from ``answers`` as ``owner``; captures through the tools in ``registry``; greets with ``greeting``."""
+
+    def __init__(self, answers: ApprovedAnswers, registry: ToolRegistry, owner: str, greeting: str):
+        self.answers = answers
+        self.registry = registry
+        self.owner = owner
+        self.greeting = greeting
+
+    def reply(self, message: str, context: ToolContext, apology: str = "") -> Reply:
+        """The reply to ``message``; ``apology`` says why the model did not answer ("" when there is no model)."""
+        lead = keep_lead(message, self.registry, context, OUTAGE_NOTES)
+        kept = [wording.LEAD_NOTED] * lead + [wording.SAVE_FAILED] * (Outcome.SAVE_FAILED in context.outcomes)
+        if is_greeting(message, self.owner) and not lead:
+            return Reply(self.greeting, "greeting")
+        match = self.answers.match(message)
+        if match:
+            frame = wording.FROM_FAQ if match.approved.source == "faq" else wording.FROM_LEARNED
+            answer = frame.format(owner=self.owner, answer=match.approved.answer)
+            return Reply(" ".join([answer, *kept]), "approved answer")
+        if is_question(message) and not (lead and "?" not in message):
+            self.registry.run("inform_unknown", json.dumps({"question": message[:QUESTION_CHARS]}), context)
+        passed = Outcome.QUESTION_SAVED in context.outcomes
+        sentences = [apology or wording.NO_WRITTEN_ANSWER.format(owner=self.owner)]
+        sentences += [wording.QUESTION_KEPT] * passed + [wording.LEAD_KEPT] * lead
+        sentences += [wording.SAVE_FAILED] * (Outcome.SAVE_FAILED in context.outcomes)
+        if not (apology or passed or lead):
+            sentences.append(wording.LEAVE_AN_ADDRESS.format(owner=self.owner))
+        return Reply(" ".join(sentences), "question passed on" if passed else "lead kept" if lead else "no answer")
+
+
+def is_greeting(message: str, owner: str) -> bool:
+    """A hello, perhaps with "who are you?", and nothing else to answer."""
+    text = message.strip()
+    if not GREETING.match(text):
+        return False
+    rest = SMALL_TALK.sub(" ", GREETING.sub(" ", text))
+    return not (meaningful_words(rest) - meaningful_words(owner))
+
+
+def is_question(message: str) -> bool:
+    """Whether a message asks something worth passing on: a question mark, or two meaningful words
+    besides any email address ("thanks!" and "my email is …" are not)."""
+    words = meaningful_words(EMAIL_CANDIDATE.sub(" ", message)) - {"email", "mail", "address"}
+    return "?" in message and bool(words) or len(words) >= 2
+
+
+def in_steps(text: str) -> Iterator[str]:
+    """``text`` growing a few words at a time, as a model's reply streams."""
+    words = re.findall(r"\S+\s*", text)
+    for end in range(STEP_WORDS, len(words), STEP_WORDS):
+        yield "".join(words[:end]).rstrip()
+    yield text

@@ -1,0 +1,160 @@
+"""The answers the owner approved for visitors, word for word: the FAQ files and the answers taught
+from Telegram. Only these may be quoted without a model; profile text and other knowledge files may
+hold notes the owner never meant to show as they are.
+
+A FAQ file is any file named ``faq.md``, ``faq.markdown`` or ``faq.txt`` in the knowledge folder (nested
+folders included): a question line, then its answer paragraph, a blank line between entries. A line
+alone (a title) is skipped; Markdown marks around the question (``## ``, ``**``, ``Q:``) and an ``A:``
+before the answer are left out.
+
+Matching: ``bm25s`` ranks the approved questions for a message; the best is used only when its
+*score* reaches :data:`MIN_SCORE`: the share of meaningful words the message and the approved question
+have in common (2·shared / (message words + question words), after dropping common words and a plural
+``s``), so "Will you sign an NDA?" meets "Do you sign NDAs?" (1.0) and "Do you work with banks?" does
+not meet "Do you work with early-stage startups?" (0.33).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+import bm25s
+
+from replica.knowledge.files import knowledge_files
+
+log = logging.getLogger(__name__)
+
+FAQ_FILE = re.compile(r"^faq\.(md|markdown|txt)$", re.I)
+MIN_SCORE = 0.5
+CANDIDATES = 5
+WORD = re.compile(r"[^\W_]+", re.U)
+COMMON = set(
+    """a an the and or but if of to in on at by for with from about into over as is are was were be been being
+    am do does did done have has had having i me my mine you your yours we our us he she it its they them their
+    this that these those there here what which who whom whose when where why how can could would will shall
+    should may might must not no yes so than then too very just also any some all more most other such own same
+    tell know please hi hello hey dear thanks thank ok okay s t d ll m re ve""".split()
+)
+
+
+@dataclass(frozen=True)
+class Approved:
+    """One approved answer: the question it answers, the answer word for word, and where it comes from
+    (``faq`` or ``learned``)."""
+
+    question: str
+    answer: str
+    source: str
+
+
+@dataclass(frozen=True)
+class Match:
+    """The approved answer found for a message, with its score (0 to 1)."""
+
+    approved: Approved
+    score: float
+
+
+def meaningful_words(text: str) -> set[str]:
+    """The words that carry a message's meaning: lower-cased, common words dropped, a plural ``s`` cut."""
+    words = set()
+    for word in WORD.findall(text.lower()):
+        if word in COMMON or word.isdigit() and len(word) < 2:
+            continue
+        if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+            word = word[:-1]
+        words.add(word)
+    return words
+
+
+def score(message: str, question: str) -> float:
+    """How well ``message`` meets an approved ``question``: shared meaningful words, 0 to 1."""
+    mine, theirs = meaningful_words(message), meaningful_words(question)
+    return 2 * len(mine & theirs) / (len(mine) + len(theirs)) if mine and theirs else 0.0
+
+
+def parse_faq(text: str) -> list[tuple[str, str]]:
+    """The (question, answer) entries of a FAQ file's text."""
+    entries = []
+    for block in re.split(r"\n\s*\n", text.strip()):
+        lines = [line.strip() for line in block.strip().splitlines() if line.strip()]
+        if len(lines) < 2:
+            continue
+        question = re.sub(r"^(#+\s*|\*\*|__|Q:\s*)+|(\*\*|__)$", "", lines[0], flags=re.I).strip()
+        answer = re.sub(r"^A:\s*", "", " ".join(lines[1:]), flags=re.I).strip()
+        if question and answer:
+            entries.append((question, answer))
+    return entries
+
+
+def faq_entries(folder: Path) -> list[Approved]:
+    """Every entry of the FAQ files in ``folder``; a file that cannot be read is skipped with a log line."""
+    entries = []
+    for path in knowledge_files(folder):
+        if not FAQ_FILE.match(path.name):
+            continue
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as error:
+            log.warning("Skipping FAQ file %s: %s", path, type(error).__name__)
+            continue
+        entries += [Approved(question, answer, "faq") for question, answer in parse_faq(text)]
+    return entries
+
+
+class ApprovedAnswers:
+    """The FAQ entries and the learned answers, indexed for matching.
+
+    ``learned()`` returns the active learned answers (rows with ``id``, ``question``, ``answer``); they are
+    read for each message, and the index is made again when they changed (an answer learned or forgotten,
+    on any instance). When they cannot be read, the ones read last are used.
+    """
+
+    def __init__(self, faq: list[Approved], learned: Callable[[], list[dict]]):
+        self.faq = faq
+        self._learned = learned
+        self._key: tuple = ()
+        self._entries: list[Approved] = []
+        self._retriever: bm25s.BM25 | None = None
+        self._index(faq)
+
+    @property
+    def entries(self) -> list[Approved]:
+        """Every approved answer, FAQ entries first."""
+        self._refresh()
+        return self._entries
+
+    def match(self, message: str) -> Match | None:
+        """The best approved answer for ``message``, when it scores at least :data:`MIN_SCORE`."""
+        self._refresh()
+        query = sorted(meaningful_words(message))
+        if not query or self._retriever is None:
+            return None
+        k = min(CANDIDATES, len(self._entries))
+        ids, _ = self._retriever.retrieve([query], k=k, show_progress=False)
+        candidates = [self._entries[int(i)] for i in ids[0]]
+        best = max(candidates, key=lambda entry: score(message, entry.question))  # the first of equals
+        return Match(best, score(message, best.question)) if score(message, best.question) >= MIN_SCORE else None
+
+    def _refresh(self) -> None:
+        try:
+            rows = self._learned()
+        except Exception as error:
+            log.error("Could not read the learned answers (%s); using the ones read last", type(error).__name__)
+            return
+        key = tuple((row["id"], row["answer"]) for row in rows)
+        if key != self._key:
+            self._key = key
+            self._index(self.faq + [Approved(row["question"], row["answer"], "learned") for row in rows])
+
+    def _index(self, entries: list[Approved]) -> None:
+        self._entries = entries
+        self._retriever = None
+        documents = [sorted(meaningful_words(entry.question)) or ["·"] for entry in entries]
+        if entries:
+            self._retriever = bm25s.BM25()
+            self._retriever.index(documents, show_progress=False)
