@@ -119,7 +119,7 @@ SETTINGS = (
         "openai_api_key",
         None,
         text,
-        "Your API key; without it the app still serves and tells visitors it is not configured.",
+        "Your API key; without it the app still serves, answering from your written answers.",
         MODEL,
         secret=True,
     ),

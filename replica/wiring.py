@@ -154,7 +154,9 @@ def make_limits(settings: Settings, store: Store, conversations: Conversations) 
 def make_model(settings: Settings, timings: Timings) -> OpenAIChatModel | None:
     """The chat model, or ``None`` when no API key is configured (the replica then says so)."""
     if not settings.model_configured:
-        log.warning("OPENAI_API_KEY is not set: the replica will tell visitors it is not configured")
+        log.warning(
+            "OPENAI_API_KEY is not set: the replica answers from your written answers only (FAQ files and answers taught from Telegram)"
+        )
         return None
     client = openai.OpenAI(
         api_key=settings.openai_api_key,

@@ -21,7 +21,8 @@ def test_python_app_py_serves_without_keys_and_answers_from_the_faq(tmp_path):
     with served_app(log_file) as (url, _):
         page = requests.get(url, timeout=10).text
         assert "Jordan Avery — AI replica" in page and "the owner" not in page  # named from the knowledge
-        assert "answering from Jordan Avery's own written answers for now" in page
+        config = requests.get(url.rstrip("/") + "/config", timeout=10).text
+        assert "answering from Jordan Avery's own written answers for now" in config
         client = Client(url, verbose=False)
         answer = client.predict("Will you sign an NDA?", api_name="/chat")
         assert answer == "From Jordan Avery's FAQ: Yes, before any detailed discussion of a client's data."

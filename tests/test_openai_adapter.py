@@ -33,7 +33,7 @@ def test_streamed_tool_call_pieces_are_put_together(fake_openai, notifier, make_
 def test_provider_failure_is_logged_by_class_and_status_never_with_the_key(fake_openai, caplog, make_replica):
     fake_openai.default = fail(401)
     with caplog.at_level(logging.INFO):
-        assert make_replica().reply("Hello?", Visitor("s1")) == wording.MODEL_FAILED
+        assert make_replica().reply("Tell me more.", Visitor("s1")) == wording.MODEL_FAILED
     assert "AuthenticationError (HTTP status 401)" in caplog.text and API_KEY not in caplog.text
 
 
@@ -45,10 +45,10 @@ def test_provider_recovers_after_one_500_thanks_to_sdk_retry(fake_openai, make_r
 
 def test_model_timeout_gives_an_apology(fake_openai, make_replica):
     fake_openai.default = say("too late", delay=2)
-    assert make_replica(timeout=0.5, max_retries=0).reply("Hello?", Visitor("s1")) == wording.MODEL_FAILED
+    assert make_replica(timeout=0.5, max_retries=0).reply("Tell me more.", Visitor("s1")) == wording.MODEL_FAILED
 
 
 def test_unreachable_provider_gives_an_apology(store, notifier):
     client = openai.OpenAI(api_key=API_KEY, base_url="http://127.0.0.1:9/v1", max_retries=0, timeout=2)
     replica = replica_around(OpenAIChatModel(client, "m"), store, notifier)
-    assert replica.reply("Hello?", Visitor("s1")) == wording.MODEL_FAILED
+    assert replica.reply("Tell me more.", Visitor("s1")) == wording.MODEL_FAILED
