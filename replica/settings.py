@@ -82,6 +82,16 @@ def webhook_url(name: str, raw: str) -> str:
     return raw
 
 
+def alert_urls(name: str, raw: str) -> tuple[str, ...]:
+    """Apprise URLs, separated by commas or spaces. A wrong one is named by its place, never quoted (it may
+    hold a token)."""
+    urls = tuple(part for part in re.split(r"[\s,]+", raw) if part)
+    for place, url in enumerate(urls, 1):
+        if not re.fullmatch(r"[a-z][a-z0-9+.-]*://\S+", url, flags=re.I):
+            raise ConfigError(f"{name}: URL {place} is not of the form service://… (see docs/alerts.md)")
+    return urls
+
+
 def webhook_secret(name: str, raw: str) -> str:
     if not re.fullmatch(r"[A-Za-z0-9_-]{1,256}", raw):
         raise ConfigError(f"{name} may hold only letters, digits, _ and -, at most 256 of them")
@@ -103,9 +113,10 @@ class Setting:
     shown_default: str | None = None  # how the reference shows the default, when not the value itself
 
 
-MODEL, TELEGRAM, OWNER, STORAGE, REPLIES, LIMITS, SERVING = (
+MODEL, TELEGRAM, ALERTS, OWNER, STORAGE, REPLIES, LIMITS, SERVING = (
     "The model (any OpenAI-compatible provider)",
     "Telegram: alerts and your inbox",
+    "Other alert channels (Apprise)",
     "You, and what the replica knows",
     "Records",
     "Each reply",
@@ -176,6 +187,25 @@ SETTINGS = (
         TELEGRAM,
         example="",
         secret=True,
+    ),
+    Setting(
+        "ALERT_URLS",
+        "alert_urls",
+        (),
+        alert_urls,
+        "Alert channels beside Telegram, or instead of it: Apprise URLs (ntfys://ntfy.sh/topic, discord://…, mailtos://…), separated by commas or spaces.",
+        ALERTS,
+        example="",
+        secret=True,
+        shown_default="none",
+    ),
+    Setting(
+        "ALERT_FOLD_AFTER",
+        "alert_fold_after",
+        5,
+        whole_number(1),
+        "When more alerts of one kind than this wait for one channel, they go as one message.",
+        ALERTS,
     ),
     Setting(
         "OWNER_NAME",
@@ -421,6 +451,8 @@ class Settings:
     telegram_api_base: str = _default("telegram_api_base")
     telegram_webhook_url: str | None = _default("telegram_webhook_url")
     telegram_webhook_secret: str | None = _secret("telegram_webhook_secret")
+    alert_urls: tuple[str, ...] = _secret("alert_urls")
+    alert_fold_after: int = _default("alert_fold_after")
     owner_name: str = _default("owner_name")
     owner_avatar: str | None = _default("owner_avatar")
     knowledge_dir: Path = _default("knowledge_dir")

@@ -16,6 +16,8 @@ from urllib.parse import urlparse
 import openai
 
 from replica.alerts import Notifier
+from replica.alerts.channel_sender import ChannelSender, Notifiers
+from replica.alerts.channels import parse_channels
 from replica.alerts.sender import LogNotifier, OutboxSender
 from replica.chat.limits import UsageLimits
 from replica.chat.openai_model import OpenAIChatModel
@@ -95,31 +97,52 @@ class App:
         self.housekeeper.close()
         if self.owner_bot:
             self.owner_bot.close()
-        if isinstance(self.notifier, OutboxSender):
-            self.notifier.close()
+        close = getattr(self.notifier, "close", None)  # the senders; the log notifier has nothing to stop
+        if close:
+            close()
         self.store.close()
 
 
 def open_store(settings: Settings) -> Store:
-    """The database in ``DATA_DIR``, with the per-visitor alert caps applied."""
+    """The database in ``DATA_DIR``, with the per-visitor alert caps applied, queueing each alert for
+    Telegram and for every channel of ``ALERT_URLS``."""
     caps = {"lead": settings.lead_alerts_per_visitor, "question": settings.question_alerts_per_visitor}
-    return Store(settings.database_path, alert_caps=caps, database_url=settings.database_url)
+    keys = tuple(channel.key for channel in parse_channels(settings.alert_urls)[0])
+    return Store(settings.database_path, alert_caps=caps, database_url=settings.database_url, alert_channels=keys)
 
 
 def make_notifier(settings: Settings, store: Store, timings: Timings) -> Notifier:
-    """With Telegram configured, the outbox sender (started); without it, alerts go to the log (and stay
-    stored, pending)."""
-    if not settings.telegram_configured:
+    """The senders (started): Telegram's outbox sender when it is configured, and one for each channel of
+    ``ALERT_URLS``; with none, alerts go to the log (and stay stored, pending)."""
+    channels, problems = parse_channels(settings.alert_urls)
+    for problem in problems:
+        log.error("%s: it gets no alerts; python app.py doctor checks it", problem)
+    senders: list[Notifier] = [
+        ChannelSender(
+            store,
+            channel,
+            settings.alert_fold_after,
+            min_interval=timings.alert_min_interval,
+            base_delay=timings.alert_retry_base,
+        ).start()
+        for channel in channels
+    ]
+    if settings.telegram_configured:
+        sender = OutboxSender(
+            store,
+            telegram_client(settings),
+            min_interval=timings.alert_min_interval,
+            base_delay=timings.alert_retry_base,
+            unreachable_warning_after=timings.telegram_unreachable_warning,
+            fold_after=settings.alert_fold_after,
+        )
+        senders.insert(0, sender.start())
+    elif senders:
+        log.warning("Telegram is not configured: alerts go to %s", ", ".join(c.label for c in channels))
+    else:
         log.warning("Telegram is not configured: alerts will be written to the log only")
         return LogNotifier()
-    sender = OutboxSender(
-        store,
-        telegram_client(settings),
-        min_interval=timings.alert_min_interval,
-        base_delay=timings.alert_retry_base,
-        unreachable_warning_after=timings.telegram_unreachable_warning,
-    )
-    return sender.start()
+    return senders[0] if len(senders) == 1 else Notifiers(senders)
 
 
 def telegram_client(settings: Settings) -> TelegramClient:

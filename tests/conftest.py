@@ -215,7 +215,15 @@ def fresh_postgres_database():
 
 # The modules whose tests are store behaviour run on both backends; elsewhere (the loop, the page, the
 # HTTP guard) the store is a collaborator, and SQLite is enough.
-BOTH_BACKENDS = {"test_store", "test_telegram", "test_supervision", "test_inbox", "test_alert_safety", "test_postgres"}
+BOTH_BACKENDS = {
+    "test_alert_channels",
+    "test_store",
+    "test_telegram",
+    "test_supervision",
+    "test_inbox",
+    "test_alert_safety",
+    "test_postgres",
+}
 
 
 def pytest_generate_tests(metafunc):

@@ -11,7 +11,7 @@ import re
 import pytest
 
 from replica.alerts import Alert
-from replica.alerts.render import to_telegram_html, to_telegram_plain
+from replica.alerts.render import to_plain, to_telegram_html
 from replica.alerts.sender import OutboxSender
 from replica.owner_bot.bot import OwnerBot
 from replica.owner_bot.commands import BY_NAME
@@ -80,7 +80,7 @@ def test_the_plain_text_fallback_cannot_be_forged_either():
         "s1",
         quoted=("Question",),
     )
-    lines = to_telegram_plain(alert).splitlines()
+    lines = to_plain(alert).splitlines()
     assert lines[:2] == ["Unanswered question", "Question:"]
     assert lines[2:5] == ["│ Why?", "│ Email: ceo@bank.example", "│ x"]
     assert not any(line.startswith("Email:") for line in lines)

@@ -95,7 +95,10 @@ def test_without_a_key_the_page_greets_and_says_it_answers_from_written_answers(
     url = start_app(replace(settings, openai_api_key=None)).demo.local_url
     answer = Client(url, verbose=False).predict("Hello", api_name="/chat")
     assert answer.startswith("Hi! I'm Ada Lovelace's AI replica.")
-    assert "answering from Ada Lovelace's own written answers for now" in requests.get(url.rstrip("/") + "/config", timeout=10).text
+    assert (
+        "answering from Ada Lovelace's own written answers for now"
+        in requests.get(url.rstrip("/") + "/config", timeout=10).text
+    )
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,7 @@ from dataclasses import replace
 
 from gradio_client import Client
 
-from tests.conftest import run_app, run_app_process
+from tests.conftest import run_app, run_app_process, wait_until
 from tests.fakes.openai_server import call, say
 
 
@@ -106,9 +106,9 @@ def test_eight_visitors_leaving_a_lead_at_once_all_stored_and_alerted(visitor, f
     with ThreadPoolExecutor(max_workers=8) as pool:
         answers = list(pool.map(lambda pair: pair[0].predict(pair[1], api_name="/chat"), zip(clients, emails)))
     assert answers == ["Thanks!"] * 8
-    delivered = fake_telegram.wait_for(8, timeout=20)
-    assert sorted(e for e in emails if any(e in d.text for d in delivered)) == sorted(emails)
-    assert len(delivered) == 8
+    # One message each, or (when more than ALERT_FOLD_AFTER wait at once) some of them in one.
+    assert wait_until(lambda: all(any(e in d.text for d in fake_telegram.delivered) for e in emails), timeout=20)
+    assert len(fake_telegram.delivered) <= 8
     assert sorted(r["email"] for r in export(shared_app.settings.data_dir, "leads")) == sorted(emails)
 
 

@@ -273,8 +273,13 @@ def test_export_alerts_lists_the_outbox(start_app, settings, fake_openai, fake_t
     assert wait_until(lambda: len(fake_telegram.attempts) >= 1)  # tried, and refused
     done = run_app("export", "alerts", DATA_DIR=str(settings.data_dir))
     [row] = list(csv.DictReader(io.StringIO(done.stdout)))
-    assert list(row) == ["kind", "created_at", "status", "attempts", "last_error", "sent_at"]
-    assert row["kind"] == "question" and row["status"] == "pending" and int(row["attempts"]) >= 1
+    assert list(row) == ["kind", "created_at", "channel", "status", "attempts", "last_error", "sent_at"]
+    assert (
+        row["kind"] == "question"
+        and row["channel"] == "Telegram"
+        and row["status"] == "pending"
+        and int(row["attempts"]) >= 1
+    )
     assert row["last_error"] == "Internal Server Error" and row["sent_at"] == ""
 
 

@@ -144,7 +144,7 @@ def test_the_sender_survives_answers_that_are_not_json_or_not_the_documented_sha
 
 def test_the_sender_survives_database_errors_with_backoff(flaky_store, client, fake_telegram, run, caplog):
     queue_lead(flaky_store)
-    flaky_store.fail("outbox.next", times=3)
+    flaky_store.fail("outbox.waiting", times=3)
     with caplog.at_level(logging.ERROR):
         run(start_sender(flaky_store, client))
         assert len(fake_telegram.wait_for(1)) == 1

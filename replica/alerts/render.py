@@ -140,6 +140,33 @@ def to_telegram_html(alert: Alert, limit: int = TELEGRAM_LIMIT) -> str:
     return _render(alert, fit_values(alert, limit, HTML_AS_SEEN), HTML)
 
 
-def to_telegram_plain(alert: Alert, limit: int = TELEGRAM_LIMIT) -> str:
-    """The alert as plain text within ``limit``: the fallback when Telegram rejects the HTML."""
+def to_plain(alert: Alert, limit: int = TELEGRAM_LIMIT) -> str:
+    """The alert as plain text within ``limit``: for channels beside Telegram, and the fallback when
+    Telegram rejects the HTML."""
     return _render(alert, fit_values(alert, limit, PLAIN), PLAIN)
+
+
+FOLD_TITLES = {"lead": "new leads", "question": "new questions", "visitor": "visitor messages", "digest": "digests"}
+FOLD_HINT = "Reply to none of these: /leads and /unanswered list them, /answer N answers question N."
+FOLD_REST = "… and {n} more (python app.py export lists them)"
+
+
+def fold(alerts: list[tuple[int | None, Alert]], limit: int, as_html: bool = False) -> tuple[str, str]:
+    """Several alerts of one kind as one message: the title ("7 new leads") and the body, one line each
+    with its record's number, every value collapsed to one line (no forged lines), cut within ``limit``
+    characters with the rest counted. ``alerts`` pairs each alert with its number."""
+    style = HTML if as_html else PLAIN
+    kind = alerts[0][1].kind
+    title = f"{len(alerts)} {FOLD_TITLES.get(kind, 'alerts')}"
+    lines: list[str] = []
+    room = limit - len(title) - 1 - (len(FOLD_HINT) + 1) * as_html  # Telegram: title and hint in the message
+    for shown, (number, alert) in enumerate(alerts):
+        values = " — ".join(style.escape(one_line(value, 160)) for _, value in alert.fields if value)
+        line = (style.bold(f"#{number}") + " " if number else "") + values
+        rest = FOLD_REST.format(n=len(alerts) - shown)
+        used = sum(len(x) + 1 for x in lines)
+        if used + len(line) > room or shown < len(alerts) - 1 and used + len(line) + 1 + len(rest) > room:
+            lines.append(rest)
+            break
+        lines.append(line)
+    return title, "\n".join(lines)

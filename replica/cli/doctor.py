@@ -8,6 +8,7 @@ and status only.
 
 from __future__ import annotations
 
+import socket
 import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -17,6 +18,7 @@ from urllib.parse import urlparse
 
 import openai
 
+from replica.alerts.channels import Channel, parse_channels
 from replica.chat.tool_text import read_tool_text
 from replica.knowledge.approved import faq_entries
 from replica.knowledge.files import read_documents, render_knowledge
@@ -62,6 +64,7 @@ def run_doctor(settings: Settings, out: TextIO, ping: bool = False) -> int:
     for checks in (
         check_model(settings),
         check_telegram(settings, ping),
+        check_alert_channels(settings, ping),
         check_storage(settings),
         check_knowledge(settings),
         check_page(settings),
@@ -165,9 +168,10 @@ def check_tool_calling(client: openai.OpenAI, model: str) -> Check:
 def check_telegram(settings: Settings, ping: bool) -> Iterator[Check]:
     """The token, the webhook, the owner's chat, and what waits in the outbox."""
     if not settings.telegram_bot_token:
+        where = "the ALERT_URLS channels only" if settings.alert_urls else "the log only"
         yield warn(
             "telegram",
-            "TELEGRAM_BOT_TOKEN is not set: alerts are written to the log only",
+            f"TELEGRAM_BOT_TOKEN is not set: alerts go to {where}, and you have no inbox to reply from",
             "python app.py telegram-setup",
         )
     else:
@@ -253,6 +257,61 @@ def _check_outbox(settings: Settings) -> Iterator[Check]:
         yield ok("telegram", "no alerts waiting in the outbox")
     if waiting.failed:
         yield warn("telegram", f"{waiting.failed} alert(s) failed", "python app.py export alerts shows why")
+
+
+DRY_CHECKED = {"json", "jsons", "form", "forms", "xml", "xmls", "ntfy", "ntfys", "gotify", "gotifys"}
+
+
+def check_alert_channels(settings: Settings, ping: bool) -> Iterator[Check]:
+    """Each ``ALERT_URLS`` channel: read by Apprise, its server reachable where that can be checked without
+    sending (or, with ``--ping``, a test sent), and what waits for it. URLs are named by place, never shown."""
+    channels, problems = parse_channels(settings.alert_urls)
+    for problem in problems:
+        yield fail("alerts", problem, "write it as Apprise documents it for the service (docs/alerts.md)")
+    for channel in channels:
+        if ping:
+            problem = channel.send("Replica doctor", "Replica doctor: test message. Alerts will arrive here.")
+            yield (
+                fail("alerts", f"{channel.label}: the test failed ({problem})", "check the URL")
+                if problem
+                else ok("alerts", f"{channel.label}: a test message was sent")
+            )
+            continue
+        host, port = getattr(channel.plugin, "host", None), getattr(channel.plugin, "port", None)
+        if channel.url.split("://", 1)[0].lower() not in DRY_CHECKED or not host:
+            yield ok("alerts", f"{channel.label}: read by Apprise (doctor --ping sends a test)")
+            continue
+        port = port or (443 if getattr(channel.plugin, "secure", False) else 80)
+        try:
+            socket.create_connection((host, port), timeout=5).close()
+        except OSError as error:
+            yield fail(
+                "alerts",
+                f"{channel.label}: its server cannot be reached ({type(error).__name__})",
+                "check the URL and the network",
+            )
+            continue
+        yield ok("alerts", f"{channel.label}: read by Apprise, its server reachable")
+    if channels:
+        yield from _check_deliveries(settings, channels)
+
+
+def _check_deliveries(settings: Settings, channels: list[Channel]) -> Iterator[Check]:
+    try:
+        store = Store(settings.database_path, database_url=settings.database_url)
+    except StoreError:
+        return
+    try:
+        waiting = store.deliveries.pending()
+    finally:
+        store.close()
+    for channel in channels:
+        if waiting.get(channel.key):
+            yield warn(
+                "alerts",
+                f"{waiting[channel.key]} alert(s) waiting for {channel.label}",
+                "they go out once it takes them; python app.py export alerts lists them",
+            )
 
 
 def _age(created_at: str | None) -> str:

@@ -17,7 +17,7 @@ COLUMNS = {
     "leads": ["email", "name", "notes", "created_at", "session", "alert_status"],
     "questions": ["question", "created_at", "session", "status", "alert_status"],
     "answers": ["id", "question", "answer", "created_at", "status"],
-    "alerts": ["kind", "created_at", "status", "attempts", "last_error", "sent_at"],
+    "alerts": ["kind", "created_at", "channel", "status", "attempts", "last_error", "sent_at"],
 }
 
 
@@ -31,13 +31,21 @@ def spreadsheet_safe(value: object) -> str:
     return f"'{text}" if text.startswith(FORMULA_STARTS) else text
 
 
-def export_csv(store: Store, what: str, out: TextIO) -> int:
+def alert_rows(store: Store, channels: dict[str, str]) -> list[dict]:
+    """Each alert's delivery to Telegram (the outbox row) and to each other channel (named by ``channels``:
+    key to label; a channel no longer in ``ALERT_URLS`` is "a removed channel")."""
+    rows = [{**row, "channel": "Telegram"} for row in store.outbox.rows()]
+    rows += [{**row, "channel": channels.get(row["channel"], "a removed channel")} for row in store.deliveries.rows()]
+    return sorted(rows, key=lambda row: row["created_at"] or "")
+
+
+def export_csv(store: Store, what: str, out: TextIO, channels: dict[str, str] | None = None) -> int:
     """Write ``what`` (a key of ``COLUMNS``) from ``store`` to ``out`` as CSV with a header; return the row count."""
     rows = {
         "leads": store.leads.all,
         "questions": store.questions.all,
         "answers": store.answers.all,
-        "alerts": store.outbox.rows,
+        "alerts": lambda: alert_rows(store, channels or {}),
     }[what]()
     writer = csv.writer(out)
     writer.writerow(COLUMNS[what])
@@ -57,6 +65,7 @@ def export_conversations(store: Store, out: TextIO) -> int:
 EXPORTS = [*COLUMNS, "conversations"]
 
 
-def export(store: Store, what: str, out: TextIO) -> int:
-    """Write ``what`` (one of ``EXPORTS``) to ``out``; return how many records."""
-    return export_conversations(store, out) if what == "conversations" else export_csv(store, what, out)
+def export(store: Store, what: str, out: TextIO, channels: dict[str, str] | None = None) -> int:
+    """Write ``what`` (one of ``EXPORTS``) to ``out``; return how many records. ``channels`` names the alert
+    channels beside Telegram by key."""
+    return export_conversations(store, out) if what == "conversations" else export_csv(store, what, out, channels)

@@ -9,6 +9,7 @@ import socket
 import sys
 from pathlib import Path
 
+from replica.alerts.channels import parse_channels, secrets_of
 from replica.cli.doctor import run_doctor
 from replica.cli.evaluate import run_eval
 from replica.cli.export import EXPORTS, export
@@ -58,7 +59,8 @@ def main(argv: list[str] | None = None) -> int:
         settings = load_settings(os.environ)
     except ConfigError as exc:
         parser.exit(2, f"Configuration error: {exc}\n")
-    setup_logging([settings.openai_api_key, settings.telegram_bot_token, settings.database_url])
+    alert_secrets = [piece for url in settings.alert_urls for piece in secrets_of(url)]
+    setup_logging([settings.openai_api_key, settings.telegram_bot_token, settings.database_url, *alert_secrets])
     if args.command == "telegram-setup":
         return telegram_setup(settings, sys.stdout, args.write, args.delete_webhook, args.wait)
     if args.command == "doctor":
@@ -76,7 +78,8 @@ def main(argv: list[str] | None = None) -> int:
 
             store = open_store(settings)
             try:
-                export(store, args.what, sys.stdout)
+                channels = {channel.key: channel.label for channel in parse_channels(settings.alert_urls)[0]}
+                export(store, args.what, sys.stdout, channels)
             finally:
                 store.close()
             return 0

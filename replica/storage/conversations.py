@@ -173,11 +173,14 @@ class Conversations:
         def steps(tx: Transaction) -> int:
             tx.execute(f"DELETE FROM messages WHERE conversation_id IN ({old})", (cutoff,))
             tx.execute(f"DELETE FROM telegram_links WHERE conversation_id IN ({old})", (cutoff,))
-            tx.execute(
-                "DELETE FROM outbox WHERE status != 'pending' AND kind NOT IN ('lead', 'question') "
-                f"AND (conversation_id IN ({old}) OR created_at < ?)",
-                (cutoff, cutoff),
+            # Delivered copies only: an alert still waiting for Telegram or another channel stays.
+            doomed = (
+                "SELECT id FROM outbox WHERE status != 'pending' AND kind NOT IN ('lead', 'question') "
+                f"AND (conversation_id IN ({old}) OR created_at < ?) AND NOT EXISTS "
+                "(SELECT 1 FROM deliveries d WHERE d.alert_id = outbox.id AND d.status = 'pending')"
             )
+            tx.execute(f"DELETE FROM deliveries WHERE alert_id IN ({doomed})", (cutoff, cutoff))
+            tx.execute(f"DELETE FROM outbox WHERE id IN ({doomed})", (cutoff, cutoff))
             return tx.execute("DELETE FROM conversations WHERE last_at < ?", (cutoff,)).rowcount
 
         return self.db.write(steps)

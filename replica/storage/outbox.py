@@ -6,6 +6,7 @@ import time
 from typing import Callable, Collection
 
 from replica.storage.database import Database, Transaction
+from replica.storage.deliveries import Deliveries
 from replica.storage.records import OutboxEntry, OutboxSummary, PendingAlert, Recorded, iso
 from replica.storage.state import set_in
 
@@ -17,7 +18,9 @@ class Outbox:
     """Alerts waiting for delivery, shared by every instance on the database.
 
     ``alert_caps`` maps an alert kind ("lead", "question") to how many alerts one visitor session may
-    raise; records beyond the cap are stored but not alerted.
+    raise; records beyond the cap are stored but not alerted. An outbox row is the alert and its delivery
+    to Telegram; ``channels`` (keys of the channels beside Telegram) each get a delivery of their own
+    (:mod:`replica.storage.deliveries`), queued with it.
     """
 
     def __init__(
@@ -26,11 +29,14 @@ class Outbox:
         alert_caps: dict[str, int] | None = None,
         lease_seconds: float = LEASE_SECONDS,
         clock: Callable[[], float] = time.time,  # stamps when alerts are raised and sent; leases use real time
+        channels: Collection[str] = (),
     ):
         self.db = db
         self._clock = clock
         self.alert_caps = alert_caps or {}
         self.lease_seconds = lease_seconds
+        self.channels = tuple(channels)
+        self.deliveries = Deliveries(db, lease_seconds, clock)
 
     def queue_in(
         self, tx: Transaction, entry: OutboxEntry, lead_id: int | None = None, question_id: int | None = None
@@ -44,9 +50,9 @@ class Outbox:
             ).fetchone()["n"]
             if raised >= cap:
                 return Recorded.CAPPED
-        tx.execute(
+        row = tx.execute(
             "INSERT INTO outbox (kind, session, alert, lead_id, question_id, conversation_id, due_at, created_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
             (
                 entry.kind,
                 entry.session,
@@ -57,7 +63,8 @@ class Outbox:
                 time.time(),
                 self._clock(),
             ),
-        )
+        ).fetchone()
+        self.deliveries.queue_in(tx, row["id"], self.channels)
         return Recorded.ALERTED
 
     def queue(self, entry: OutboxEntry, once: tuple[str, str] | None = None) -> Recorded | None:
@@ -80,37 +87,44 @@ class Outbox:
     def next(self, skip: Collection[int] = ()) -> PendingAlert | None:
         """The oldest alert not yet delivered and not leased to another instance (alerts go out in order),
         leaving out the ids in ``skip`` (alerts the caller knows were delivered, though not yet recorded)."""
+        waiting = self.waiting(1, skip)
+        return waiting[0] if waiting else None
+
+    def waiting(self, limit: int, skip: Collection[int] = ()) -> list[PendingAlert]:
+        """The ``limit`` oldest alerts not yet delivered and not leased to another instance, but ``skip``."""
         skipped = f"AND id NOT IN ({','.join('?' * len(skip))}) " if skip else ""
         rows = self.db.read(
-            "SELECT id, alert, attempts, due_at, COALESCE(lead_id, question_id) AS ref FROM outbox "
-            f"WHERE status = 'pending' AND (lease_until IS NULL OR lease_until < ?) {skipped}ORDER BY id LIMIT 1",
-            (time.time(), *skip),
+            "SELECT id, kind, alert, attempts, due_at, COALESCE(lead_id, question_id) AS ref FROM outbox "
+            f"WHERE status = 'pending' AND (lease_until IS NULL OR lease_until < ?) {skipped}ORDER BY id LIMIT ?",
+            (time.time(), *skip, limit),
         )
-        if not rows:
-            return None
-        row = rows[0]
-        return PendingAlert(row["id"], row["alert"], row["attempts"], row["due_at"], row["ref"])
+        return [PendingAlert(r["id"], r["alert"], r["attempts"], r["due_at"], r["ref"], r["kind"]) for r in rows]
 
     def claim(self, alert_id: int, min_interval: float) -> float:
         """Take alert ``alert_id`` for sending: 0.0 when it is this instance's for the lease, else the
         seconds to wait (another instance has it, or the chat's pace of one message per ``min_interval``
         seconds, shared by every instance, is not yet due)."""
+        return self.claim_all([alert_id], min_interval)[0]
 
-        def steps(tx: Transaction) -> float:
+    def claim_all(self, alert_ids: Collection[int], min_interval: float) -> tuple[float, set[int]]:
+        """Take several alerts for one message (a fold): as :meth:`claim`, with the ids this instance got."""
+        marks = ",".join("?" * len(alert_ids))
+
+        def steps(tx: Transaction) -> tuple[float, set[int]]:
             now = time.time()
             last = tx.execute_locked("SELECT value FROM state WHERE key = ?", (LAST_SEND_KEY,)).fetchone()
             wait = float(last["value"]) + min_interval - now if last else 0.0
             if wait > 0:
-                return wait
+                return wait, set()
             taken = tx.execute(
-                "UPDATE outbox SET lease_until = ? WHERE id = ? AND status = 'pending' "
-                "AND (lease_until IS NULL OR lease_until < ?)",
-                (now + self.lease_seconds, alert_id, now),
-            ).rowcount
+                f"UPDATE outbox SET lease_until = ? WHERE id IN ({marks}) AND status = 'pending' "
+                "AND (lease_until IS NULL OR lease_until < ?) RETURNING id",
+                (now + self.lease_seconds, *alert_ids, now),
+            ).fetchall()
             if not taken:
-                return max(min_interval, 0.1)  # another instance claimed it first: look again shortly
+                return max(min_interval, 0.1), set()
             set_in(tx, LAST_SEND_KEY, repr(now))
-            return 0.0
+            return 0.0, {row["id"] for row in taken}
 
         return self.db.write(steps)
 

@@ -38,6 +38,7 @@ class PendingAlert:
     attempts: int
     due_at: float
     ref: int | None = None
+    kind: str = ""
 
 
 @dataclass(frozen=True)

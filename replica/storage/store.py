@@ -54,6 +54,7 @@ class Store:
 
     ``alert_caps`` maps an alert kind ("lead", "question") to how many alerts one visitor session may
     raise; records beyond the cap are stored but not alerted. ``clock`` stamps the records (epoch seconds).
+    ``alert_channels`` are the keys of the alert channels beside Telegram: each alert is queued for each.
     """
 
     def __init__(
@@ -63,6 +64,7 @@ class Store:
         database_url: str | None = None,
         lease_seconds: float = LEASE_SECONDS,
         clock: Callable[[], float] = time.time,
+        alert_channels: tuple[str, ...] = (),
     ):
         if not database_url:
             check_writable(path.parent)
@@ -75,7 +77,8 @@ class Store:
             raise StoreError(
                 f"{path} cannot be used as the database ({error}); move that file aside or set DATA_DIR to another folder"
             ) from None
-        self.outbox = Outbox(self.db, alert_caps, lease_seconds, clock)
+        self.outbox = Outbox(self.db, alert_caps, lease_seconds, clock, alert_channels)
+        self.deliveries = self.outbox.deliveries
         self.leads = Leads(self.db, self.outbox, clock)
         self.questions = Questions(self.db, self.outbox, clock)
         self.answers = Answers(self.db, clock)

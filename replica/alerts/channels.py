@@ -1,0 +1,112 @@
+"""Alert channels beside Telegram: any service Apprise knows, by URL (``ALERT_URLS``).
+
+Apprise does the sending; this module names each channel without its secrets, renders an alert (or a
+fold of several) as plain text within the service's length, and reports why a send failed in words
+that hold no part of the URL.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import re
+from dataclasses import dataclass, field, replace
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+import apprise
+
+from replica.alerts.alert import Alert
+from replica.alerts.render import fold, to_plain
+
+log = logging.getLogger(__name__)
+# Apprise's own log lines may name a URL's parts (an ntfy topic is the secret): they stay out of the
+# app's log; each send captures them, and the sender logs the reason with those parts redacted.
+logging.getLogger("apprise").propagate = False
+
+CAPTURE_FORMAT = re.compile(r"^[\d-]+ [\d:,]+ - \w+ - ")
+
+
+@dataclass
+class Channel:
+    """One Apprise URL: ``key`` identifies it in the database (a hash: no secret), ``label`` in logs,
+    ``doctor`` and exports ("ntfy, channel 2"); the URL itself is never shown."""
+
+    place: int
+    url: str = field(repr=False)
+    plugin: Any = field(repr=False)
+
+    @property
+    def key(self) -> str:
+        return "apprise-" + hashlib.sha256(self.url.encode()).hexdigest()[:16]
+
+    @property
+    def label(self) -> str:
+        return f"{self.plugin.service_name}, channel {self.place}"
+
+    @property
+    def body_limit(self) -> int:
+        return int(getattr(self.plugin, "body_maxlen", 0) or 32768)
+
+    @property
+    def title_limit(self) -> int:
+        return int(getattr(self.plugin, "title_maxlen", 0) or 250)
+
+    def send(self, title: str, body: str) -> str | None:
+        """Send one message; ``None`` when the service took it, else why not (no part of the URL in it)."""
+        try:
+            with apprise.LogCapture(level=logging.WARNING) as captured:
+                delivered = self.plugin.notify(
+                    body=body, title=title[: self.title_limit], body_format=apprise.NotifyFormat.TEXT
+                )
+        except Exception as error:  # a plugin bug must not stop the sender
+            return f"{type(error).__name__} in the {self.plugin.service_name} plugin"
+        if delivered:
+            return None
+        lines = [CAPTURE_FORMAT.sub("", line) for line in captured.getvalue().splitlines() if line.strip()]
+        return redact(lines[-1] if lines else "the service refused the message", self.url)[:300]
+
+
+def parse_channels(urls: tuple[str, ...]) -> tuple[list[Channel], list[str]]:
+    """The channels of ``ALERT_URLS``, and a problem line for each URL Apprise cannot read (named by place)."""
+    channels, problems = [], []
+    for place, url in enumerate(urls, 1):
+        plugin = apprise.Apprise.instantiate(url, suppress_exceptions=True)
+        if plugin is None:
+            scheme = url.split("://", 1)[0][:20]
+            problems.append(f"ALERT_URLS URL {place} ({scheme}://…) is not a URL Apprise knows")
+        else:
+            channels.append(Channel(place, url, plugin))
+    return channels, problems
+
+
+def secrets_of(url: str) -> list[str]:
+    """The parts of an Apprise URL that may be secret, for the log's redaction: the whole URL, user and
+    password, a host that is no domain or address (Discord's webhook id), and path parts and query values
+    of eight characters or more (a topic or a token is as good as a password)."""
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    pieces = [url, parts.username or "", parts.password or ""]
+    pieces += [host] if "." not in host and host != "localhost" else []
+    long = [unquote(piece) for piece in parts.path.split("/")]
+    long += [unquote(value) for pair in parts.query.split("&") for value in pair.split("=")[1:]]
+    return [piece for piece in pieces if len(piece) >= 4] + [piece for piece in long if len(piece) >= 8]
+
+
+def redact(text: str, url: str) -> str:
+    """``text`` with every secret-looking part of ``url`` replaced."""
+    for secret in sorted(secrets_of(url), key=len, reverse=True):
+        text = text.replace(secret, "<redacted>")
+    return text
+
+
+def render(alert: Alert, channel: Channel) -> tuple[str, str]:
+    """An alert as (title, plain-text body) within the channel's length: visitor text quoted, as in Telegram.
+    Telegram's hint ("reply to this message") is left out: the owner answers in Telegram."""
+    alert = replace(alert, hint="")
+    return alert.heading, to_plain(alert, channel.body_limit)
+
+
+def render_fold(alerts: list[tuple[int | None, Alert]], channel: Channel) -> tuple[str, str]:
+    """Several alerts of one kind as one plain-text message within the channel's length."""
+    return fold(alerts, channel.body_limit)
