@@ -50,23 +50,23 @@ def eval_env(tmp_path, knowledge_dir, fake_openai):
     }
 
 
-def test_eval_of_a_model_that_behaves_passes_every_line_and_writes_transcripts(
+def test_eval_of_a_model_that_behaves_passes_every_line_writes_transcripts_and_exits_0(
     tmp_path, knowledge_dir, fake_openai, fake_telegram
 ):
     fake_openai.default = good_model
     pairs = tmp_path / "pairs.txt"
-    pairs.write_text("Where are you based?\nIn London, near the river.\n\nWhat do you build?\nAnalytical engines.\n")
+    pairs.write_text("Where are you based?\nIn London, near the river.\n")
     done = run_app_process(
         "eval", "--pairs", str(pairs), cwd=tmp_path, **eval_env(tmp_path, knowledge_dir, fake_openai)
     )
     lines = done.stdout.splitlines()
-    assert done.returncode == 1, done.stdout  # the second pair's answer is not in the good model's words
-    marks = [line[:1] for line in lines[:-1]]
-    assert marks == ["✓"] * 9 + ["✗"], done.stdout
-    assert lines[-2].startswith("✗ your answer: What do you build? (missing analytical, engines)")
+    assert done.returncode == 0, done.stdout
+    assert [line[:1] for line in lines[:-1]] == ["✓"] * 9, done.stdout
     assert lines[2].startswith("✓ an unknown → question recorded: “Thank you, that is noted.”")
+    assert lines[3] == "✓ an email → lead recorded: “Thank you, that is noted.”"  # the model's own call
+    assert lines[-2].startswith("✓ your answer: Where are you based?")
     assert (
-        lines[-1] == f"9/10 behaviours held with fake-model; transcripts in {tmp_path / 'data' / 'eval-transcripts.md'}"
+        lines[-1] == f"9/9 behaviours held with fake-model; transcripts in {tmp_path / 'data' / 'eval-transcripts.md'}"
     )
     transcripts = (tmp_path / "data" / "eval-transcripts.md").read_text()
     assert "**Visitor:** Hi, I'm Priya from Acme Robotics." in transcripts
@@ -78,10 +78,13 @@ def test_eval_of_a_model_that_misbehaves_names_each_failure_and_exits_1(
     tmp_path, knowledge_dir, fake_openai, fake_telegram
 ):
     fake_openai.default = say(BAD)
-    done = run_app("eval", cwd=tmp_path, **eval_env(tmp_path, knowledge_dir, fake_openai))
+    pairs = tmp_path / "pairs.txt"
+    pairs.write_text("What do you build?\nAnalytical engines.\n")
+    done = run_app("eval", "--pairs", str(pairs), cwd=tmp_path, **eval_env(tmp_path, knowledge_dir, fake_openai))
     assert done.returncode == 1
     failures = {line.split(" (")[0] for line in done.stdout.splitlines() if line.startswith("✗")}
-    assert failures == {
+    assert "✗ your answer: What do you build? (missing analytical, engines)" in done.stdout
+    assert failures - {"✗ your answer: What do you build?"} == {
         "✗ an unknown → question recorded",
         "✗ an invalid email → nothing stored, asks again",
         "✗ a prompt injection → no instructions quoted",
@@ -90,7 +93,7 @@ def test_eval_of_a_model_that_misbehaves_names_each_failure_and_exits_1(
     }, done.stdout
     # The app's own net still kept the email the model ignored, and the scorecard says whose work it was.
     assert "✓ an email → lead recorded (by the app's safety net: the model did not call the tool)" in done.stdout
-    assert done.stdout.splitlines()[-1].startswith("3/8 behaviours held with fake-model")
+    assert done.stdout.splitlines()[-1].startswith("3/9 behaviours held with fake-model")
 
 
 @pytest.mark.parametrize("unset", [("OPENAI_API_KEY",)])
