@@ -51,10 +51,12 @@ def test_the_fakes_run_standalone_and_print_the_environment_to_use():
         text=True,
     )
     try:
-        lines = dict(process.stdout.readline().strip().split("=", 1) for _ in range(5))
+        lines = dict(process.stdout.readline().strip().split("=", 1) for _ in range(6))
         me = requests.post(f"{lines['TELEGRAM_API_BASE']}/bot{lines['TELEGRAM_BOT_TOKEN']}/getMe", timeout=5).json()
         models = requests.get(f"{lines['OPENAI_BASE_URL']}/models", timeout=5).json()
         assert me["ok"] and lines["TELEGRAM_CHAT_ID"] == "4242" and models["data"]
+        channel = lines["ALERT_URLS"].replace("json://", "http://", 1)
+        assert requests.post(channel, json={"title": "t", "message": "m"}, timeout=5).json()["ok"]
     finally:
         process.terminate()
         process.wait(timeout=10)

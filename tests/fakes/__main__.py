@@ -1,7 +1,7 @@
 """``python -m tests.fakes``: the test fakes as standalone servers, to try the app offline.
 
-It starts the scripted model and the Telegram stand-in on 127.0.0.1, prints the environment lines that
-point ``python app.py`` at them, then reads lines from stdin: each is sent to your bot as if you typed it
+It starts the scripted model, the Telegram stand-in and a webhook standing in for an ``ALERT_URLS``
+channel on 127.0.0.1, prints the environment lines that point ``python app.py`` at them, then reads lines from stdin: each is sent to your bot as if you typed it
 in Telegram (``/recent``, ``/show 1``, or a reply: ``>12 your words`` replies to message 12). What the
 bot sends to your chat is printed as it arrives. The model answers in a sentence; an email address in
 the visitor's message makes it call ``gather_user_details``, a question mark ``inform_unknown``.
@@ -16,6 +16,7 @@ import time
 
 from tests.fakes.openai_server import FakeOpenAI, Reply, call, say
 from tests.fakes.telegram_server import FakeTelegram
+from tests.fakes.webhook_server import FakeWebhook
 
 EMAIL = re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+")
 
@@ -33,27 +34,30 @@ def answer(body: dict) -> Reply:
     return say("Hello! I'm the fake model standing in for a real one. Ask me anything, or leave your email.")
 
 
-def show_deliveries(telegram: FakeTelegram) -> None:
-    shown = 0
+def show_deliveries(telegram: FakeTelegram, webhook: FakeWebhook) -> None:
+    shown = posted = 0
     while True:
         for delivered in telegram.delivered[shown:]:
             print(f"\n[bot → you, message {delivered.message_id}]\n{delivered.text}\n", flush=True)
-        shown = len(telegram.delivered)
+        for received in webhook.received[posted:]:
+            print(f"\n[alert channel → you]\n{received.title}\n{received.text}\n", flush=True)
+        shown, posted = len(telegram.delivered), len(webhook.received)
         time.sleep(0.2)
 
 
 def main() -> None:
-    model, telegram = FakeOpenAI(), FakeTelegram()
+    model, telegram, webhook = FakeOpenAI(), FakeTelegram(), FakeWebhook()
     model.default = answer
     print(f"OPENAI_BASE_URL={model.base_url}")
     print("OPENAI_API_KEY=sk-fake-key-for-local-tries")
     print(f"TELEGRAM_API_BASE={telegram.base}")
     print(f"TELEGRAM_BOT_TOKEN={telegram.token}")
     print(f"TELEGRAM_CHAT_ID={telegram.chat_id}")
+    print(f"ALERT_URLS=json://{webhook.url.split('//', 1)[1]}/alerts")
     print(
         "# Put these lines in the environment of `python app.py`; type here what you would send your bot.", flush=True
     )
-    threading.Thread(target=show_deliveries, args=(telegram,), daemon=True).start()
+    threading.Thread(target=show_deliveries, args=(telegram, webhook), daemon=True).start()
     try:
         for line in sys.stdin:
             line = line.strip()
@@ -67,6 +71,7 @@ def main() -> None:
     finally:
         model.close()
         telegram.close()
+        webhook.close()
 
 
 if __name__ == "__main__":
