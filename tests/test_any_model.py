@@ -29,6 +29,7 @@ FORMS = [
     ),
     ("Mistral list", '[TOOL_CALLS][{"name": "inform_unknown", "arguments": %s}]' % QUESTION_JSON, "inform_unknown"),
     ("Mistral ARGS", "[TOOL_CALLS]inform_unknown[ARGS]%s" % QUESTION_JSON, "inform_unknown"),
+    ("function tag", "<function=inform_unknown>%s</function>" % QUESTION_JSON, "inform_unknown"),
     ("python_tag", '<|python_tag|>{"name": "inform_unknown", "parameters": %s}' % QUESTION_JSON, "inform_unknown"),
     (
         "code fence",

@@ -2,7 +2,8 @@
 
 Models behind llama.cpp, Ollama, vLLM or cheap hosted APIs often answer a tool call as words:
 ``<tool_call>{…}</tool_call>`` (Hermes, Qwen), ``<tools>{…}</tools>``, ``[TOOL_CALLS][…]`` or
-``[TOOL_CALLS]name[ARGS]{…}`` (Mistral), ``<|python_tag|>{…}`` (Llama 3), a JSON object alone or in a
+``[TOOL_CALLS]name[ARGS]{…}`` (Mistral), ``<|python_tag|>{…}`` or ``<function=name>{…}</function>``
+(Llama 3), a JSON object alone or in a
 Markdown code fence, ``functions.name: {…}``, or ``name(key="value")``. :class:`ToolTextFilter` holds
 such text back while it streams (prose waits only while its last few characters could still begin a
 marker), and :func:`read_tool_text` reads the finished text into tool calls for the tools offered.
@@ -31,6 +32,7 @@ TAGS = {
     "<function_call>": "<function_call> tag",
     "[TOOL_CALLS]": "[TOOL_CALLS] marker",
     "<|python_tag|>": "<|python_tag|> marker",
+    "<function=": "<function=name> tag",
 }
 FENCE = "```"
 JSON_KEY = re.compile(r"\[?\{\s*\{?\s*\"")
@@ -132,6 +134,9 @@ def _at_line_start(text: str, i: int) -> bool:
 
 def _payloads(region: str, names: tuple[str, ...]) -> tuple[str, list[str]]:
     """The form the tool syntax in ``region`` is written in, and the text of each call in it."""
+    if region.startswith("<function="):  # Llama 3.1's own tools: <function=name>{…}</function>
+        named = re.findall(r"<function=([\w.-]+)>(.*?)(?:</function>|$)", region, re.S)
+        return TAGS["<function="], [json.dumps({"name": n, "arguments": _lenient(a)}) for n, a in named]
     for tag, form in TAGS.items():
         if region.startswith(tag):
             if tag.startswith("<") and not tag.startswith("<|"):
