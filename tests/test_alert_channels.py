@@ -8,6 +8,7 @@ import csv
 import io
 import logging
 import re
+import time
 
 import pytest
 
@@ -317,4 +318,15 @@ def test_telegram_folds_a_crowd_of_leads_into_one_message_and_sends_the_rest_one
     assert "<b>bold</b>" in crowd.text  # visitor markup shown as typed, never as formatting
     assert "late@example.com" in late.text and late.text.startswith("New lead #13")
     assert crowd.payload.get("reply_markup") is None and late.payload.get("reply_markup")
+    store.close()
+
+
+def test_a_delivery_leased_to_one_instance_is_no_one_elses_until_the_lease_ends(tmp_path, database_url):
+    store, [channel] = open_with(tmp_path, database_url, ["json://127.0.0.1:9/hook"], lease_seconds=0.5)
+    record_lead(store, "jane@example.com")
+    [delivery] = store.deliveries.waiting(channel.key, 10)
+    assert store.deliveries.claim([delivery.id]) == {delivery.id}  # this instance's, then it died
+    assert store.deliveries.claim([delivery.id]) == set() and store.deliveries.waiting(channel.key, 10) == []
+    time.sleep(0.6)
+    assert store.deliveries.claim([delivery.id]) == {delivery.id}  # anyone's again
     store.close()
