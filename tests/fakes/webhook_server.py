@@ -36,6 +36,8 @@ class FakeWebhook(LocalServer):
         self.received: list[Received] = []
         self.attempts = 0
         self.delay = 0.0
+        self.gate = threading.Event()  # cleared: every post waits until it is set again (a hung service)
+        self.gate.set()
         self._failures: list[int] = []
         self._lock = threading.Lock()
         super().__init__()
@@ -50,6 +52,7 @@ class FakeWebhook(LocalServer):
             self.received.clear()
             self._failures.clear()
             self.attempts, self.delay = 0, 0.0
+        self.gate.set()
 
     def handle(self, method: str, path: str, headers: dict[str, str], body: Any) -> Response:
         if method != "POST":
@@ -57,6 +60,7 @@ class FakeWebhook(LocalServer):
         with self._lock:
             self.attempts += 1
             status = self._failures.pop(0) if self._failures else 200
+        self.gate.wait(30)
         time.sleep(self.delay)
         if status != 200:
             return Response(status, {"error": f"fake failure {status}"})
