@@ -234,7 +234,7 @@ def test_doctor_warns_about_what_works_but_needs_a_look(owner_folder, fake_opena
     warnings = [line for line in lines if line.startswith("! ")]
     assert done.returncode == 0, done.stdout  # warnings only
     assert any("cannot read" in w and "broken.pdf" in w for w in warnings)
-    assert any("1 alert(s) pending in the outbox, the oldest" in w for w in warnings)
+    assert any("1 alert(s) pending in the outbox for Telegram, the oldest" in w for w in warnings)
     assert any("wiped on restart" in w and "DATA_DIR=/data" in w for w in warnings)
     assert any("OWNER_NAME is not set" in w for w in warnings)
     assert any("most relevant parts are retrieved" in line for line in lines)

@@ -248,10 +248,11 @@ def _check_outbox(settings: Settings) -> Iterator[Check]:
         store.close()
     if waiting.pending:
         age = _age(waiting.oldest_pending)
+        when = "reachable" if settings.telegram_configured else "configured"
         yield warn(
             "telegram",
-            f"{waiting.pending} alert(s) pending in the outbox, the oldest {age} old",
-            "they go out once Telegram is reachable; python app.py export alerts lists them",
+            f"{waiting.pending} alert(s) pending in the outbox for Telegram, the oldest {age} old",
+            f"they go out once Telegram is {when}; python app.py export alerts lists them",
         )
     else:
         yield ok("telegram", "no alerts waiting in the outbox")
