@@ -149,7 +149,7 @@ SETTINGS = (
         "telegram_bot_token",
         None,
         text,
-        "Bot token from @BotFather, like 123456789:AA...; with TELEGRAM_CHAT_ID, where alerts go (without both, to the log).",
+        "Bot token from @BotFather, like 123456789:AA...; with TELEGRAM_CHAT_ID, where alerts go (without both, to ALERT_URLS, else the log).",
         TELEGRAM,
         secret=True,
     ),
