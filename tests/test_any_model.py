@@ -12,7 +12,7 @@ import pytest
 
 from replica.chat.replica import Visitor
 from replica.chat.tool_text import ToolTextFilter
-from tests.fakes.openai_server import call, say
+from tests.fakes.openai_server import call, fail, say
 
 LEAD = {"email": "jane.doe@example.com", "notes": "Wants to hire Jordan", "name": "Jane"}
 QUESTION = {"question": "What is your favourite opera?"}
@@ -252,3 +252,26 @@ def test_the_log_line_says_why_the_reply_ended(reply, ended, fake_openai, make_r
     with caplog.at_level(logging.INFO, logger="replica.chat.replica"):
         make_replica().reply("Hello", Visitor("s1"))
     assert f"ended: {ended}" in caplog.text
+
+
+def test_a_server_that_refuses_tools_is_asked_without_them_and_the_calls_are_read_from_text(
+    fake_openai, make_replica, store
+):
+    def server(body):
+        if "tools" in body:
+            return fail(400)  # as llama.cpp without --jinja, or a model Ollama has no tool template for
+        if "not from the visitor" in body["messages"][-1]["content"]:
+            return say("I've passed your question on.")
+        return say('<tool_call>{"name": "inform_unknown", "arguments": %s}</tool_call>' % QUESTION_JSON)
+
+    fake_openai.default = server
+    replica = make_replica()
+    assert replica.reply("What is your favourite opera?", Visitor("s1")) == "I've passed your question on."
+    assert [q["question"] for q in store.questions.all()] == ["What is your favourite opera?"]
+    refused, asked, answered = fake_openai.requests[:3]
+    assert "tools" in refused and "tools" not in asked and "tool_choice" not in asked
+    assert (
+        "## Tools" in asked["messages"][0]["content"] and '"name": "inform_unknown"' in asked["messages"][0]["content"]
+    )
+    replica.reply("And your favourite composer?", Visitor("s2"))
+    assert all("tools" not in request for request in fake_openai.requests[3:])  # remembered: no refusal again

@@ -157,9 +157,18 @@ def test_doctor_with_everything_right_prints_only_ticks(owner_folder, fake_opena
             0,
         ),
         (say("Lisbon is lovely in spring."), "✗ model: fake-model did not call a tool it was asked to call", 1),
-        (fail(400), "✗ model: refused a request with tools (HTTP 400)", 1),
+        (fail(400), "✗ model: refused a request with tools, and without them (BadRequestError)", 1),
+        (fail(500), "✗ model: refused a request with tools (HTTP 500)", 1),
+        (
+            lambda body: (
+                fail(400) if "tools" in body else say('{"name": "note_city", "arguments": {"city": "Lisbon"}}')
+            ),
+            "! model: the server refuses tools (HTTP 400), so they are described in the prompt; fake-model calls "
+            "tools as text (JSON object); Replica parses it (probe cost: 2 request(s)",
+            0,
+        ),
     ],
-    ids=["native", "as text", "no call", "tools refused"],
+    ids=["native", "as text", "no call", "tools refused", "server error", "tools refused, described"],
 )
 def test_doctor_probes_tool_calling_in_one_short_request(
     owner_folder, fake_openai, fake_telegram, reply, expected, code
@@ -170,6 +179,7 @@ def test_doctor_probes_tool_calling_in_one_short_request(
     assert done.returncode == code, done.stdout
     [probe] = [r for r in fake_openai.requests if r.get("tools")]
     assert probe["max_tokens"] <= 100 and probe["tools"][0]["function"]["name"] == "note_city"
+    assert all(r["max_tokens"] <= 100 for r in fake_openai.requests)
     if code:
         assert "--jinja" in line and "docs/models.md" in line
     else:

@@ -1,7 +1,15 @@
-"""The OpenAI-compatible chat model: the real ``openai`` SDK, streaming, with a per-call timeout."""
+"""The OpenAI-compatible chat model: the real ``openai`` SDK, streaming, with a per-call timeout.
+
+Some servers refuse any request that carries ``tools`` (HTTP 400: llama.cpp without ``--jinja``, a model
+Ollama has no tool template for). Then the call is made again without them, the tools described in the
+system prompt instead (``prompts/tools_as_text.md``), so the model can still write its calls as text,
+which the loop reads; once such a retry succeeds, later calls go that way at once.
+"""
 
 from __future__ import annotations
 
+import json
+import logging
 import threading
 from typing import Any, Iterator
 
@@ -9,6 +17,9 @@ import httpx
 import openai
 
 from replica.chat.model import ModelError, ToolCall, Turn
+from replica.knowledge.prompts import render_prompt
+
+log = logging.getLogger(__name__)
 
 
 class OpenAIChatModel:
@@ -17,6 +28,7 @@ class OpenAIChatModel:
     def __init__(self, client: openai.OpenAI, model: str):
         self.client = client
         self.model = model
+        self.tools_refused = False  # the server refused tools: they are described in the prompt instead
 
     def stream(
         self,
@@ -30,26 +42,47 @@ class OpenAIChatModel:
         """One streamed model call. Tool-call deltas are put together by ``index``: the id and name come
         once, the arguments in pieces. The call's timeout is the client's own, never past ``timeout``."""
         try:
-            stream = self.client.chat.completions.create(
-                model=self.model,
-                messages=messages,
-                tools=tools,
-                tool_choice=tool_choice,
-                max_tokens=max_tokens,
-                stream=True,
-                timeout=self._timeout(timeout),
-            )
-            turn, calls = Turn(), {}
-            with stream:
-                for chunk in stream:
-                    if stop.is_set():
-                        return  # leaving the block closes the stream, so the provider stops generating
-                    if chunk.choices:
-                        _add(turn, calls, chunk.choices[0])
-                        yield turn
-            yield turn
+            if tools and not self.tools_refused:
+                try:
+                    yield from self._call(messages, tools, tool_choice, max_tokens, timeout, stop)
+                    return
+                except openai.BadRequestError:
+                    log.warning("The model server refused a request with tools (HTTP 400); asking without them")
+            described = with_tools_described(messages, tools) if tools and tool_choice != "none" else messages
+            yield from self._call(described, None, None, max_tokens, timeout, stop)
+            if tools and not self.tools_refused:
+                self.tools_refused = True
+                log.warning("From now on the tools are described in the prompt; the model writes its calls as text")
         except (openai.OpenAIError, httpx.HTTPError) as error:
             raise ModelError(type(error).__name__, getattr(error, "status_code", None)) from None
+
+    def _call(
+        self,
+        messages: list[dict[str, Any]],
+        tools: list[dict[str, Any]] | None,
+        tool_choice: str | None,
+        max_tokens: int,
+        timeout: float,
+        stop: threading.Event,
+    ) -> Iterator[Turn]:
+        stream = self.client.chat.completions.create(
+            model=self.model,
+            messages=messages,
+            tools=tools if tools else openai.omit,
+            tool_choice=tool_choice if tools else openai.omit,
+            max_tokens=max_tokens,
+            stream=True,
+            timeout=self._timeout(timeout),
+        )
+        turn, calls = Turn(), {}
+        with stream:
+            for chunk in stream:
+                if stop.is_set():
+                    return  # leaving the block closes the stream, so the provider stops generating
+                if chunk.choices:
+                    _add(turn, calls, chunk.choices[0])
+                    yield turn
+        yield turn
 
     def _timeout(self, remaining: float) -> float:
         configured = self.client.timeout
@@ -68,3 +101,12 @@ def _add(turn: Turn, calls: dict[int, ToolCall], choice: Any) -> None:
     turn.text += choice.delta.content or ""
     turn.finish_reason = choice.finish_reason or turn.finish_reason
     turn.calls = [calls[i] for i in sorted(calls)]
+
+
+def with_tools_described(messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``messages`` with the tools and how to call them in words added to the system prompt."""
+    described = "\n".join(json.dumps(tool["function"], ensure_ascii=False) for tool in tools)
+    note = render_prompt("tools_as_text.md", tools=described)
+    if messages and messages[0].get("role") == "system":
+        return [{**messages[0], "content": f"{messages[0]['content']}\n\n{note}"}, *messages[1:]]
+    return [{"role": "system", "content": note}, *messages]

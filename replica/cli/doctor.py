@@ -19,6 +19,7 @@ from urllib.parse import urlparse
 import openai
 
 from replica.alerts.channels import Channel, parse_channels
+from replica.chat.openai_model import with_tools_described
 from replica.chat.tool_text import read_tool_text
 from replica.knowledge.approved import faq_entries
 from replica.knowledge.files import read_documents, render_knowledge
@@ -144,25 +145,37 @@ TOOL_ADVICE = (
 
 
 def check_tool_calling(client: openai.OpenAI, model: str) -> Check:
-    """One short request with a tool the model must call: natively (✓), as text Replica reads (!), or not (✗)."""
+    """One short request with a tool the model must call: natively (✓), as text Replica reads (!), or not
+    (✗). A server that refuses tools is asked again as the app would: the tool described in the prompt."""
+    refused = False
     try:
         response = client.chat.completions.create(
             model=model, messages=PROBE_MESSAGES, tools=[PROBE_TOOL], tool_choice="auto", max_tokens=PROBE_TOKENS
         )
+    except openai.BadRequestError:
+        refused = True
+        try:
+            described = with_tools_described(PROBE_MESSAGES, [PROBE_TOOL])
+            response = client.chat.completions.create(model=model, messages=described, max_tokens=PROBE_TOKENS)
+        except openai.APIError as exc:
+            return fail("model", f"refused a request with tools, and without them ({type(exc).__name__})", TOOL_ADVICE)
     except openai.APIStatusError as exc:
         return fail("model", f"refused a request with tools (HTTP {exc.status_code})", TOOL_ADVICE)
     except openai.APIError as exc:
         return fail("model", f"tool-calling probe failed ({type(exc).__name__})", TOOL_ADVICE)
     usage = response.usage
     tokens = f", {usage.total_tokens} tokens" if usage and usage.total_tokens else ""
-    cost = f"(probe cost: 1 request{tokens}, max_tokens {PROBE_TOKENS})"
+    cost = f"(probe cost: {1 + refused} request(s){tokens}, max_tokens {PROBE_TOKENS})"
     message = response.choices[0].message if response.choices else None
     if message and any(c.function.name == "note_city" for c in message.tool_calls or []):
         return ok("model", f"{model} calls tools natively {cost}")
     read = read_tool_text(message.content or "" if message else "", ["note_city"], {"note_city": {"city"}})
+    refusal = "the server refuses tools (HTTP 400), so they are described in the prompt; " * refused
     if read.calls:
-        return warn("model", f"{model} calls tools as text ({read.form}); Replica parses it {cost}", TOOL_ADVICE)
-    return fail("model", f"{model} did not call a tool it was asked to call {cost}", TOOL_ADVICE)
+        return warn(
+            "model", f"{refusal}{model} calls tools as text ({read.form}); Replica parses it {cost}", TOOL_ADVICE
+        )
+    return fail("model", f"{refusal}{model} did not call a tool it was asked to call {cost}", TOOL_ADVICE)
 
 
 def check_telegram(settings: Settings, ping: bool) -> Iterator[Check]:
