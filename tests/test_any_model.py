@@ -275,3 +275,12 @@ def test_a_server_that_refuses_tools_is_asked_without_them_and_the_calls_are_rea
     )
     replica.reply("And your favourite composer?", Visitor("s2"))
     assert all("tools" not in request for request in fake_openai.requests[3:])  # remembered: no refusal again
+
+
+@pytest.mark.parametrize("pieces", [1, 9], ids=["one piece", "streamed"])
+def test_a_reasoning_models_thinking_never_reaches_the_visitor(pieces, fake_openai, make_replica):
+    thinking = "<think>The visitor asks what I do. The profile says analytical engines.</think>\n"
+    fake_openai.script(say(thinking + "I build analytical engines.", pieces=pieces))
+    shown = streamed(make_replica(), "What do you do?")
+    assert shown[-1] == "I build analytical engines."
+    assert not any("think" in value or "profile says" in value or "<" in value for value in shown), shown

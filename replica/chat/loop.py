@@ -20,6 +20,7 @@ from replica.chat.deadline import Deadline
 from replica.chat.history import join
 from replica.chat.limits import UsageLimits
 from replica.chat.model import ChatModel, ToolCall, Turn
+from replica.chat.thinking import without_thinking
 from replica.chat.tool_text import ToolTextFilter, read_tool_text
 from replica.knowledge.prompts import render_prompt
 from replica.logs import clip
@@ -81,7 +82,7 @@ class TurnLoop:
             reply, shown, hidden = Turn(), words, ToolTextFilter(self.registry.names)
             tools = self.registry.schemas()
             for reply in self.model.stream(messages, tools, tool_choice, self.max_tokens, deadline.remaining(), stop):
-                visible = join(words, hidden.visible(reply.text))
+                visible = join(words, hidden.visible(without_thinking(reply.text)))
                 if visible != shown:
                     shown = visible
                     yield shown
@@ -112,7 +113,7 @@ class TurnLoop:
 
     def _read(self, reply: Turn, run: Run) -> tuple[list[ToolCall], str]:
         """The turn's tool calls (native, or written as text) and its words without any tool syntax."""
-        read = read_tool_text(reply.text, self.registry.names, self.registry.parameters())
+        read = read_tool_text(without_thinking(reply.text), self.registry.names, self.registry.parameters())
         if read.unreadable:
             log.warning("The model wrote tool-call syntax (%s) that names no tool it was offered; not shown", read.form)
         if reply.calls:
@@ -134,14 +135,14 @@ class TurnLoop:
             run.done.append(f"{call.name}: {', '.join(did)}")
         if reply.calls:
             return [
-                assistant_message(reply.text, calls),
+                assistant_message(without_thinking(reply.text), calls),
                 *({"role": "tool", "tool_call_id": c.id, "content": r} for c, r in zip(calls, results)),
             ]
         # A call written as text goes back as the model wrote it, its results as a note from the app: a
         # server that does not read tool calls often cannot lay out tool messages either.
         lines = "\n".join(f"- {call.name}: {result}" for call, result in zip(calls, results))
         return [
-            {"role": "assistant", "content": reply.text},
+            {"role": "assistant", "content": without_thinking(reply.text)},
             {"role": "user", "content": render_prompt("tool_results.md", results=lines)},
         ]
 
