@@ -11,7 +11,7 @@ from replica.alerts import Alert
 from replica.chat.replica import Visitor
 from replica.knowledge.approved import ApprovedAnswers, faq_entries, parse_faq, score
 from tests.conftest import replica_around
-from tests.fakes.openai_server import fail, say
+from tests.fakes.openai_server import call, fail, say
 
 FAQ = """# Frequently asked questions
 
@@ -103,7 +103,7 @@ def test_an_unmatched_question_is_recorded_alerted_and_the_visitor_told(offline,
 
 def test_a_valid_email_becomes_a_lead_with_the_tools_rules_an_invalid_one_nothing(offline, store, notifier):
     answer = offline.reply("I'd like to hire you. My email is jane.doe@example.com, I'm Jane", Visitor("s1"))
-    assert answer.endswith(wording.LEAD_KEPT) and store.questions.all() == []  # a lead, not a question
+    assert answer.endswith(wording.LEAD_NOTED) and store.questions.all() == []  # a lead, not a question
     assert [lead["email"] for lead in store.leads.all()] == ["jane.doe@example.com"]
     offline.reply("Reach me at jane@example", Visitor("s2"))
     assert len(store.leads.all()) == 1 and [a.kind for a in notifier.alerts] == ["lead"]
@@ -168,3 +168,12 @@ def test_the_right_answer_is_found_among_200_learned_ones(store, knowledge):
     answers = ApprovedAnswers(faq_entries(knowledge), lambda: store.answers.all(active_only=True))
     assert answers.match("Tell me about project PX117").approved.answer == "Project 117 was about engines."
     assert answers.match("Will you sign an NDA?").approved.source == "faq"
+
+
+def test_a_question_the_model_passed_on_before_it_failed_is_not_passed_on_twice(
+    fake_openai, make_replica, store, notifier, knowledge
+):
+    fake_openai.script(call(("inform_unknown", {"question": "Favourite opera?"})), fail(500))
+    answer = make_replica(knowledge_dir=knowledge, max_retries=0).reply("What is your favourite opera?", Visitor("s1"))
+    assert answer == f"{wording.MODEL_FAILED} {wording.QUESTION_KEPT}"
+    assert [q["question"] for q in store.questions.all()] == ["Favourite opera?"] and len(notifier.alerts) == 1

@@ -56,11 +56,12 @@ class WithoutModel:
             frame = wording.FROM_FAQ if match.approved.source == "faq" else wording.FROM_LEARNED
             answer = frame.format(owner=self.owner, answer=match.approved.answer)
             return Reply(" ".join([answer, *kept]), "approved answer")
-        if is_question(message) and not (lead and "?" not in message):
+        passed = Outcome.QUESTION_SAVED in context.outcomes  # the model passed it on before it failed
+        if not passed and is_question(message) and not (lead and "?" not in message):
             self.registry.run("inform_unknown", json.dumps({"question": message[:QUESTION_CHARS]}), context)
-        passed = Outcome.QUESTION_SAVED in context.outcomes
+            passed = Outcome.QUESTION_SAVED in context.outcomes
         sentences = [apology or wording.NO_WRITTEN_ANSWER.format(owner=self.owner)]
-        sentences += [wording.QUESTION_KEPT] * passed + [wording.LEAD_KEPT] * lead
+        sentences += [wording.QUESTION_KEPT] * passed + [wording.LEAD_KEPT if apology else wording.LEAD_NOTED] * lead
         sentences += [wording.SAVE_FAILED] * (Outcome.SAVE_FAILED in context.outcomes)
         if not (apology or passed or lead):
             sentences.append(wording.LEAVE_AN_ADDRESS.format(owner=self.owner))
