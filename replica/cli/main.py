@@ -88,6 +88,7 @@ def main(argv: list[str] | None = None) -> int:
         app = create_app(settings)
     except StoreError as exc:
         parser.exit(2, f"Storage error: {exc}\n")
-    log.info("Serving %s's replica with model %s", app.settings.owner_name, settings.openai_model)
+    model = f"model {settings.openai_model}" if settings.model_configured else "no model (written answers only)"
+    log.info("Serving %s's replica with %s", app.settings.owner_name, model)
     app.serve(server_name=settings.server_name, server_port=port)
     return 0
