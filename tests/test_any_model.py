@@ -284,3 +284,16 @@ def test_a_reasoning_models_thinking_never_reaches_the_visitor(pieces, fake_open
     shown = streamed(make_replica(), "What do you do?")
     assert shown[-1] == "I build analytical engines."
     assert not any("think" in value or "profile says" in value or "<" in value for value in shown), shown
+
+
+def test_the_facts_say_when_an_alert_was_capped_or_a_lead_repeated(fake_openai, make_replica, store):
+    fake_openai.default = say("Noted.")
+    replica = make_replica()
+    for n in range(4):  # the store's cap is 3 lead alerts a visitor
+        replica.reply(f"Write to me at jane{n}@example.com", Visitor("s1"))
+    replica.reply("Again: jane0@example.com", Visitor("s1"))
+    system = fake_openai.requests[-1]["messages"][0]["content"]
+    assert "- lead (jane2@example.com) recorded and passed on to the owner, who was alerted" in system
+    assert "- lead (jane3@example.com) recorded for the owner, but not alerted (this visitor's alert limit" in system
+    facts = store.conversations.facts(1)
+    assert facts[-1] == "lead (jane0@example.com) was already recorded and passed on earlier; not again"
