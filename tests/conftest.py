@@ -402,9 +402,7 @@ def module_app(module_fakes, tmp_path_factory):
 
 
 # Every table of records; the migrations' own and the small state (the bot's offset) are kept.
-RECORD_TABLES = (
-    "telegram_links messages conversations answers deliveries outbox leads questions usage_events daily_calls handled_updates"
-)
+RECORD_TABLES = "telegram_links messages conversations answers deliveries outbox leads questions usage_events daily_calls handled_updates"
 
 
 @pytest.fixture
