@@ -297,3 +297,14 @@ def test_the_facts_say_when_an_alert_was_capped_or_a_lead_repeated(fake_openai, 
     assert "- lead (jane3@example.com) recorded for the owner, but not alerted (this visitor's alert limit" in system
     facts = store.conversations.facts(1)
     assert facts[-1] == "lead (jane0@example.com) was already recorded and passed on earlier; not again"
+
+
+def test_a_tool_call_after_a_block_that_is_no_tool_call_is_still_read(fake_openai, make_replica, store):
+    text = 'My editor setup:\n```json\n{"editor": "vim"}\n```\nI will pass that on.\n<tool_call>%s</tool_call>' % (
+        json.dumps({"name": "inform_unknown", "arguments": QUESTION})
+    )
+    fake_openai.script(say(text, pieces=5), say("Done."))
+    shown = streamed(make_replica(), "What is your favourite opera?")
+    assert [q["question"] for q in store.questions.all()] == ["What is your favourite opera?"]
+    assert shown[-1].startswith('My editor setup:\n```json\n{"editor": "vim"}\n```\nI will pass that on.')
+    assert not any("tool_call" in value or "inform_unknown" in value for value in shown)

@@ -82,11 +82,12 @@ def read_tool_text(text: str, tool_names: Iterable[str], parameters: dict[str, s
     """Read a finished reply's text for tool calls to the tools named (``parameters``: each tool's
     argument names, to recognise a bare argument object). Plain prose comes back unchanged."""
     names = tuple(tool_names)
-    start = ToolTextFilter(names)
-    start.visible(text)
-    if start.start is None:
+    finder = ToolTextFilter(names)
+    finder.visible(text)
+    if finder.start is None:
         return ToolText(text)
-    prose, region = text[: start.start].rstrip(), text[start.start :]
+    start = finder.start
+    prose, region = text[:start].rstrip(), text[start:]
     form, payloads = _payloads(region, names)
     calls: list[ToolCall] = []
     tool_like = form not in ("JSON object", "code fence")
@@ -97,9 +98,24 @@ def read_tool_text(text: str, tool_names: Iterable[str], parameters: dict[str, s
                 calls.append(ToolCall(f"text_call_{len(calls)}", name, json.dumps(arguments, ensure_ascii=False)))
     if calls:
         return ToolText(prose, calls, form)
-    if not tool_like:  # JSON or a fenced block that is no tool call: it was prose after all
-        return ToolText(text)
+    if not tool_like:  # JSON or a fenced block that is no tool call: prose after all; read what follows it
+        end = _block_end(region)
+        if end is None:
+            return ToolText(text)
+        rest = read_tool_text(region[end:], names, parameters)
+        return ToolText(text[:start] + region[:end] + rest.prose, rest.calls, rest.form, rest.unreadable)
     return ToolText(prose, [], form, unreadable=True)
+
+
+def _block_end(region: str) -> int | None:
+    """Where a fenced block or a JSON value that opens ``region`` ends (``None`` when it cannot be told)."""
+    if region.startswith(FENCE):
+        closing = region.find(FENCE, region.find("\n") + 1)
+        return closing + len(FENCE) if region.find("\n") > 0 and closing > 0 else None
+    try:
+        return json.JSONDecoder().raw_decode(region)[1]
+    except ValueError:
+        return None
 
 
 def _starts_here(text: str, i: int, names: tuple[str, ...]) -> str:
