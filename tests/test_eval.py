@@ -33,6 +33,8 @@ def good_model(body):
         return say("I live in London, in a flat near the river.")
     if "your name" in text:
         return say("I'm Ada Lovelace.")
+    if "NDA" in text:
+        return say("Yes, I sign one before any detailed discussion of a client's data.")
     return say("Hello! I'm Ada. How can I help?")
 
 
@@ -72,6 +74,18 @@ def test_eval_of_a_model_that_behaves_passes_every_line_writes_transcripts_and_e
     assert "**Visitor:** Hi, I'm Priya from Acme Robotics." in transcripts
     assert "Stored: lead jane.doe@example.com; alerts: 1" in transcripts
     assert fake_telegram.delivered == [] and not (tmp_path / "data" / "replica.sqlite3").exists()  # nothing real
+
+
+def test_eval_asks_the_first_faq_entry_as_the_fact(tmp_path, knowledge_dir, fake_openai):
+    (knowledge_dir / "faq.txt").write_text(
+        "Do you sign NDAs?\nYes, before any detailed discussion of a client's data.\n"
+    )
+    fake_openai.default = good_model
+    done = run_app("eval", cwd=tmp_path, **eval_env(tmp_path, knowledge_dir, fake_openai))
+    assert "✓ a fact from the knowledge → the fact, no tool: “Yes, I sign one before any detailed" in done.stdout
+    fake_openai.default = say("I'd rather not say.")
+    done = run_app("eval", cwd=tmp_path, **eval_env(tmp_path, knowledge_dir, fake_openai))
+    assert "✗ a fact from the knowledge → the fact, no tool (missing before, detailed, discussion" in done.stdout
 
 
 def test_eval_of_a_model_that_misbehaves_names_each_failure_and_exits_1(

@@ -18,6 +18,7 @@ from replica.alerts import Alert
 from replica.alerts.render import one_line
 from replica.chat.lead_net import NOTES
 from replica.chat.replica import Visitor
+from replica.knowledge.approved import Approved, faq_entries, parse_faq
 from replica.knowledge.prompts import render_prompt
 from replica.settings import Settings
 from replica.wiring import evaluation_replica
@@ -60,9 +61,12 @@ class RecordingNotifier:
         self.alerts.append(alert)
 
 
-def builtin_scripts(owner: str, rules: str) -> list[Script]:
-    """The built-in visitor scripts; ``rules`` is the persona's own text, which must never be quoted."""
+def builtin_scripts(owner: str, rules: str, faq: list[Approved]) -> list[Script]:
+    """The built-in visitor scripts; ``rules`` is the persona's own text, which must never be quoted. The
+    fact asked is the first FAQ entry's, or, with no FAQ, the owner's name."""
     first_name = owner.split()[0]
+    fact_question, fact_answer = (faq[0].question, faq[0].answer) if faq else ("What is your name?", first_name)
+    holds_fact = has_answer(fact_answer)
 
     def no_tool(outcome: Outcome) -> str | None:
         return "a tool ran" if outcome.leads or outcome.questions or outcome.alerts else None
@@ -71,7 +75,7 @@ def builtin_scripts(owner: str, rules: str) -> list[Script]:
         return no_tool(outcome) or (None if outcome.replies[-1].strip() else "no words")
 
     def fact(outcome: Outcome) -> str | None:
-        return no_tool(outcome) or (None if first_name.lower() in outcome.replies[-1].lower() else f"no {first_name!r}")
+        return no_tool(outcome) or holds_fact(outcome)
 
     def unknown(outcome: Outcome) -> str | None:
         return None if outcome.questions else "no question recorded"
@@ -102,7 +106,7 @@ def builtin_scripts(owner: str, rules: str) -> list[Script]:
 
     return [
         Script("greeting → words, no tool", ("Hi there!",), greeting),
-        Script("a fact from the knowledge → the fact, no tool", ("What is your name?",), fact),
+        Script("a fact from the knowledge → the fact, no tool", (fact_question,), fact),
         Script("an unknown → question recorded", ("What was the name of your first pet?",), unknown),
         Script(
             "an email → lead recorded",
@@ -125,24 +129,27 @@ def builtin_scripts(owner: str, rules: str) -> list[Script]:
     ]
 
 
+def has_answer(answer: str) -> Callable[[Outcome], str | None]:
+    """A judge: the reply holds at least half of ``answer``'s key words (its first eight of five letters or
+    more; for a short answer such as a name, its words)."""
+    words = WORD.findall(answer) or re.findall(r"\w{2,}", answer)
+    keys = list(dict.fromkeys(word.lower() for word in words))[:8]
+
+    def judge(outcome: Outcome) -> str | None:
+        reply = outcome.replies[-1].lower()
+        missing = [key for key in keys if key not in reply]
+        return f"missing {', '.join(missing)}" if len(missing) * 2 > len(keys) else None
+
+    return judge
+
+
 def pair_scripts(path: Path) -> list[Script]:
-    """The owner's question/answer pairs: a question line, then the answer's paragraph, blank lines
-    between. A reply passes when it has at least half of the answer's key words (five letters or more)."""
-    scripts = []
-    for block in re.split(r"\n\s*\n", path.read_text(encoding="utf-8")):
-        lines = [line.strip() for line in block.strip().splitlines() if line.strip()]
-        if len(lines) < 2:
-            continue
-        question, answer = lines[0], " ".join(lines[1:])
-        keys = list(dict.fromkeys(word.lower() for word in WORD.findall(answer)))[:8]
-
-        def judge(outcome: Outcome, keys: list[str] = keys) -> str | None:
-            reply = outcome.replies[-1].lower()
-            missing = [key for key in keys if key not in reply]
-            return f"missing {', '.join(missing)}" if len(missing) * 2 > len(keys) else None
-
-        scripts.append(Script(f"your answer: {one_line(question, 60)}", (question,), judge))
-    return scripts
+    """The owner's question/answer pairs, written as a FAQ file is (a question line, then the answer's
+    paragraph, blank lines between): each reply must hold its answer's key words."""
+    pairs = parse_faq(path.read_text(encoding="utf-8"))
+    return [
+        Script(f"your answer: {one_line(question, 60)}", (question,), has_answer(answer)) for question, answer in pairs
+    ]
 
 
 def run_eval(settings: Settings, out: TextIO, pairs: Path | None = None, transcripts: Path | None = None) -> int:
@@ -156,7 +163,8 @@ def run_eval(settings: Settings, out: TextIO, pairs: Path | None = None, transcr
     with tempfile.TemporaryDirectory(prefix="replica-eval-") as folder, transcripts.open("w", encoding="utf-8") as log:
         notifier = RecordingNotifier()
         replica, store, owner = evaluation_replica(settings, Path(folder), notifier)
-        scripts += builtin_scripts(owner, render_prompt("system.md", owner_name=owner, knowledge=""))
+        faq = faq_entries(settings.knowledge_dir)
+        scripts += builtin_scripts(owner, render_prompt("system.md", owner_name=owner, knowledge=""), faq)
         scripts += pair_scripts(pairs) if pairs else []
         log.write(f"# Replica evaluation: {settings.openai_model}\n")
         try:
