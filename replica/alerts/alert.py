@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 from typing import Protocol
 
 from replica.logs import clip
+from replica.storage.deliveries import PendingDelivery
 from replica.storage.records import OutboxEntry, PendingAlert
 
 QUESTION_TITLE = "Unanswered question"
@@ -60,8 +61,9 @@ class Alert:
         return OutboxEntry(self.kind, self.session_id, self.to_json(), self.conversation)
 
     @classmethod
-    def from_pending(cls, pending: PendingAlert) -> "Alert":
-        """The alert an outbox row holds, named by the number of the record it is about ("… #12")."""
+    def from_pending(cls, pending: PendingAlert | PendingDelivery) -> "Alert":
+        """The alert an outbox row (or a delivery to another channel) holds, named by the number of the
+        record it is about ("… #12")."""
         alert = cls.from_json(pending.payload)
         return replace(alert, ref=pending.ref) if pending.ref else alert
 

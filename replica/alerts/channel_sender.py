@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import logging
 import time
-from dataclasses import replace
 
 from replica.alerts.alert import Alert, Notifier
 from replica.alerts.channels import Channel, render, render_fold
@@ -73,7 +72,7 @@ class ChannelSender(Worker):
         return 0.0
 
     def _send(self, batch: list[PendingDelivery]) -> None:
-        alerts = [(d.ref, replace(Alert.from_json(d.payload), ref=d.ref)) for d in batch]
+        alerts = [(d.ref, Alert.from_pending(d)) for d in batch]
         title, body = render_fold(alerts, self.channel) if len(batch) > 1 else render(alerts[0][1], self.channel)
         self._last_send = time.monotonic()
         problem = self.channel.send(title, body)

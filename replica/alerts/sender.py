@@ -33,10 +33,6 @@ FOLDED_KINDS = ("lead", "question")
 MAX_FOLD = 200  # alerts looked at for one folded message; the rest go in the next
 
 
-def _log_text(pending: PendingAlert) -> str:
-    return Alert.from_pending(pending).log_text()
-
-
 class LogNotifier:
     """Writes alerts to the log: the app still works, and nothing is silently dropped."""
 
@@ -136,19 +132,19 @@ class OutboxSender(Worker):
         try:
             message_id = self._send(alert)
         except TelegramError as error:
-            self._failed_send(pending, alert.kind, error)
+            self._failed_send(pending, alert, error)
             return
         self._note_reachable()
         # Telegram has it: from here on, never send it again, even if the database cannot say so yet.
         self._unrecorded[pending.id] = (message_id, 0, 0.0)
         self._retry_records()
 
-    def _failed_send(self, pending: PendingAlert, kind: str, error: TelegramError) -> None:
+    def _failed_send(self, pending: PendingAlert, alert: Alert, error: TelegramError) -> None:
         """A refusal marks the alert failed (with the reason, and the alert in the log); anything that
         may pass is tried again later, no sooner than Telegram asks."""
         if not error.is_retryable:
             self._store.outbox.mark_failed(pending.id, str(error))
-            log.error("Telegram refused a %s alert (%s); marked failed: %s", kind, error, _log_text(pending))
+            log.error("Telegram refused a %s alert (%s); marked failed: %s", alert.kind, error, alert.log_text())
             return
         if error.is_network:
             self._note_unreachable(error)
@@ -170,8 +166,8 @@ class OutboxSender(Worker):
                 title, body = fold(alerts, TELEGRAM_LIMIT // 2)
                 self._client.send_message(f"{title}\n{body}\n{FOLD_HINT}", parse_mode=None)
         except TelegramError as error:
-            for p in batch:
-                self._failed_send(p, alerts[0][1].kind, error)
+            for pending, (_, alert) in zip(batch, alerts):
+                self._failed_send(pending, alert, error)
             return
         self._note_reachable()
         for p in batch:

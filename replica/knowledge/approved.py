@@ -136,9 +136,9 @@ class ApprovedAnswers:
             return None
         k = min(CANDIDATES, len(self._entries))
         ids, _ = self._retriever.retrieve([query], k=k, show_progress=False)
-        candidates = [self._entries[int(i)] for i in ids[0]]
-        best = max(candidates, key=lambda entry: score(message, entry.question))  # the first of equals
-        return Match(best, score(message, best.question)) if score(message, best.question) >= MIN_SCORE else None
+        scored = [Match(self._entries[int(i)], score(message, self._entries[int(i)].question)) for i in ids[0]]
+        best = max(scored, key=lambda match: match.score)  # the first of equals
+        return best if best.score >= MIN_SCORE else None
 
     def _refresh(self) -> None:
         try:
