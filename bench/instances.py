@@ -20,6 +20,7 @@ from gradio_client import Client
 
 from replica.settings import Settings
 from replica.wiring import Timings, create_app
+from tests.fakes.databases import drop_database
 from tests.fakes.openai_server import call, say
 from tests.fakes.telegram_server import FakeTelegram
 
@@ -93,8 +94,7 @@ def run(
             measure(f"PostgreSQL, {instances} instances", settings, visitors, lambda app: len(app.store.leads.all()))
         )
     finally:
-        with psycopg.connect(database_url, autocommit=True) as admin:
-            admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        drop_database(database_url, name)
     return rows
 
 

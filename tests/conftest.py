@@ -25,6 +25,7 @@ from replica.chat.replica import Replica  # noqa: E402
 from replica.settings import SETTINGS, Settings  # noqa: E402
 from replica.storage.store import Store  # noqa: E402
 from replica.tools import default_registry  # noqa: E402
+from tests.fakes.databases import drop_database  # noqa: E402
 from tests.fakes.openai_server import FakeOpenAI  # noqa: E402
 from tests.fakes.telegram_server import FakeTelegram  # noqa: E402
 
@@ -209,8 +210,7 @@ def fresh_postgres_database():
     try:
         yield admin_url.rsplit("/", 1)[0] + "/" + name
     finally:
-        with psycopg.connect(admin_url, autocommit=True) as admin:
-            admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        drop_database(admin_url, name)
 
 
 # The modules whose tests are store behaviour run on both backends; elsewhere (the loop, the page, the
