@@ -10,9 +10,10 @@ from __future__ import annotations
 import logging
 import random
 import threading
-from typing import Self
+from typing import TypeVar
 
 log = logging.getLogger(__name__)
+W = TypeVar("W", bound="Worker")  # typing.Self is Python 3.11+, and 3.10 is supported
 
 
 class Worker:
@@ -42,7 +43,7 @@ class Worker:
         """A step raised ``error``; the next comes in ``delay`` seconds. Logs it; override to say more."""
         log.error("%s error (%s); retrying in %.1f s", self.name, type(error).__name__, delay, exc_info=True)
 
-    def start(self) -> Self:
+    def start(self: W) -> W:
         """Start the thread."""
         self._thread.start()
         return self

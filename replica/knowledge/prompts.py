@@ -19,10 +19,20 @@ def render_prompt(name: str, prompts_dir: Path = PROMPTS_DIR, **variables: str) 
     found at start-up rather than in a visitor's chat.
     """
     template = Template((prompts_dir / name).read_text(encoding="utf-8"))
-    missing = sorted(set(template.get_identifiers()) - set(variables))
+    missing = sorted(placeholders(template) - set(variables))
     if missing:
         raise PromptError(f"prompt {name} needs values for: {', '.join(missing)}")
     return template.substitute(variables)
+
+
+def placeholders(template: Template) -> set[str]:
+    """The variable names ``template`` uses (``Template.get_identifiers`` does this from Python 3.11 on)."""
+    names = set()
+    for match in template.pattern.finditer(template.template):
+        name = match.group("named") or match.group("braced")
+        if name:
+            names.add(name)
+    return names
 
 
 def read_lines(name: str, prompts_dir: Path = PROMPTS_DIR) -> list[str]:
