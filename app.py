@@ -3,7 +3,25 @@ the owner's commands)."""
 
 import sys
 
+try:  # preinstalled on Hugging Face Spaces; elsewhere absent, and nothing below changes
+    import spaces
+except ImportError:
+    spaces = None
+
 from replica.cli.main import main
 
+if spaces is not None:
+    spaces.disable_gradio_auto_wrap()  # no visitor's event is ever made a GPU task
+
+    # ZeroGPU hardware (what free Spaces run on) stops an app that registers no @spaces.GPU function.
+    # The replica needs no GPU: this one is registered with Gradio and run by no page, client or route
+    # (replica/web/zerogpu.py), so no GPU time is ever spent.
+    @spaces.GPU(duration=1)
+    def zerogpu_placeholder() -> None:
+        """Does nothing; exists for ZeroGPU's start-up check."""
+
+else:
+    zerogpu_placeholder = None
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(gpu_placeholder=zerogpu_placeholder))

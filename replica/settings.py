@@ -62,6 +62,15 @@ def flag(name: str, raw: str) -> bool:
     return raw.lower() in {"1", "true", "yes", "on"}
 
 
+def one_of(*choices: str) -> Parser:
+    def parse(name: str, raw: str) -> str:
+        if raw.lower() not in choices:
+            raise ConfigError(f"{name} must be one of {', '.join(choices)}, not {raw!r}")
+        return raw.lower()
+
+    return parse
+
+
 def path(name: str, raw: str) -> Path:
     return Path(raw)
 
@@ -112,6 +121,8 @@ class Setting:
     secret: bool = False
     shown_default: str | None = None  # how the reference shows the default, when not the value itself
 
+
+DEFAULT_PORT = 7860  # Gradio's, and the README's
 
 MODEL, TELEGRAM, ALERTS, OWNER, STORAGE, REPLIES, LIMITS, SERVING = (
     "The model (any OpenAI-compatible provider)",
@@ -247,7 +258,15 @@ SETTINGS = (
         "data_dir",
         Path("data"),
         path,
-        "Folder for the SQLite database and the knowledge index cache (on Spaces with persistent storage: /data).",
+        "Folder for the SQLite database and the knowledge index cache (on Spaces: a Storage Bucket mounted at /data).",
+        STORAGE,
+    ),
+    Setting(
+        "SQLITE_JOURNAL",
+        "sqlite_journal",
+        "auto",
+        one_of("auto", "wal", "delete"),
+        "SQLite's journal: auto is wal on a local disk and delete when DATA_DIR is on a mounted volume (docs/hosting.md).",
         STORAGE,
     ),
     Setting(
@@ -413,10 +432,20 @@ SETTINGS = (
         "server_port",
         None,
         whole_number(1, 65535),
-        "Port to listen on (Gradio's own variable).",
+        "Port to listen on (Gradio's own variable); it wins over PORT.",
         SERVING,
         shown_default="7860",
         example="7860",
+    ),
+    Setting(
+        "PORT",
+        "port",
+        None,
+        whole_number(1, 65535),
+        "Port set by hosts such as Render, Railway, Heroku and Cloud Run: used when GRADIO_SERVER_PORT is not, "
+        "and then the app listens on 0.0.0.0 unless GRADIO_SERVER_NAME says otherwise.",
+        SERVING,
+        example="",
     ),
     Setting(
         "SPACE_ID",
@@ -458,6 +487,7 @@ class Settings:
     knowledge_dir: Path = _default("knowledge_dir")
     knowledge_budget_chars: int = _default("knowledge_budget_chars")
     data_dir: Path = _default("data_dir")
+    sqlite_journal: str = _default("sqlite_journal")
     database_url: str | None = _secret("database_url")
     conversation_retention_days: int = _default("conversation_retention_days")
     digest_hour_utc: int | None = _default("digest_hour_utc")
@@ -478,6 +508,7 @@ class Settings:
     queue_max_size: int = _default("queue_max_size")
     server_name: str | None = _default("server_name")
     server_port: int | None = _default("server_port")
+    port: int | None = _default("port")
     space_id: str | None = _default("space_id")
 
     @property
@@ -494,6 +525,24 @@ class Settings:
     def on_spaces(self) -> bool:
         """True when running on Hugging Face Spaces."""
         return bool(self.space_id)
+
+    @property
+    def port_variable(self) -> str:
+        """The variable the port comes from: ``GRADIO_SERVER_PORT`` wins, then the host's ``PORT``."""
+        return "PORT" if self.server_port is None and self.port is not None else "GRADIO_SERVER_PORT"
+
+    @property
+    def listen_port(self) -> int:
+        """The port to serve on: ``GRADIO_SERVER_PORT``, else ``PORT``, else Gradio's 7860."""
+        return self.server_port or self.port or DEFAULT_PORT
+
+    @property
+    def listen_name(self) -> str:
+        """The address to serve on: ``GRADIO_SERVER_NAME``; else 0.0.0.0 when the host gave ``PORT`` (such
+        hosts reach the app from outside its container); else 127.0.0.1."""
+        if self.server_name:
+            return self.server_name
+        return "0.0.0.0" if self.port_variable == "PORT" else "127.0.0.1"
 
     @property
     def telegram_configured(self) -> bool:

@@ -10,7 +10,7 @@ import logging
 import secrets
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 from urllib.parse import urlparse
 
 import openai
@@ -36,6 +36,7 @@ from replica.owner_bot.bot import OwnerBot
 from replica.owner_bot.webhook import webhook_secret
 from replica.settings import Settings
 from replica.storage.store import Store
+from replica.storage.volumes import KEEP_RECORDS, records_at_risk
 from replica.telegram.client import TelegramClient
 from replica.tools import ToolRegistry, default_registry
 
@@ -75,6 +76,8 @@ class App:
     housekeeper: Housekeeper
     owner_bot: OwnerBot | None = None
     middleware: list = field(default_factory=list)  # served in front of the page (the Telegram webhook)
+    closed_events: frozenset[int] = frozenset()  # registered with Gradio, run for no one (ZeroGPU's placeholder)
+    closed_names: frozenset[str] = frozenset()
 
     def serve(self, block: bool = True, **launch_options) -> None:
         """Serve the page (behind the HTTP guard, with the webhook and MCP if configured); with ``block``,
@@ -88,6 +91,8 @@ class App:
             block=block,
             trusted_proxy_hops=self.settings.trusted_proxy_hops,
             max_message_chars=self.settings.max_message_chars,
+            closed_events=self.closed_events,
+            closed_names=self.closed_names,
             **launch_options,
         )
 
@@ -108,7 +113,13 @@ def open_store(settings: Settings) -> Store:
     Telegram and for every channel of ``ALERT_URLS``."""
     caps = {"lead": settings.lead_alerts_per_visitor, "question": settings.question_alerts_per_visitor}
     keys = tuple(channel.key for channel in parse_channels(settings.alert_urls)[0])
-    return Store(settings.database_path, alert_caps=caps, database_url=settings.database_url, alert_channels=keys)
+    return Store(
+        settings.database_path,
+        alert_caps=caps,
+        database_url=settings.database_url,
+        alert_channels=keys,
+        journal=settings.sqlite_journal,
+    )
 
 
 def make_notifier(settings: Settings, store: Store, timings: Timings) -> Notifier:
@@ -228,11 +239,20 @@ def without_model(owner: str, knowledge_dir: Path, store: Store, registry: ToolR
     return WithoutModel(answers, registry, owner, greeting)
 
 
-def create_app(settings: Settings, timings: Timings = Timings()) -> App:
-    """Assemble knowledge, prompt, model client, tools, store, notifier and page from ``settings``."""
+def create_app(
+    settings: Settings, timings: Timings = Timings(), gpu_placeholder: Callable[[], None] | None = None
+) -> App:
+    """Assemble knowledge, prompt, model client, tools, store, notifier and page from ``settings``.
+
+    ``gpu_placeholder``, the function ``app.py`` decorated with ``@spaces.GPU`` where the ``spaces``
+    package is installed, is registered with the page for ZeroGPU's start-up check, and run for no one.
+    """
     from replica.web.page import build_demo
 
     store = open_store(settings)
+    at_risk = records_at_risk(settings.space_id, settings.database_url, settings.data_dir)
+    if at_risk:
+        log.warning("Storage: %s; to keep them, %s", at_risk, KEEP_RECORDS)
     settings = replace(settings, owner_name=owner_name(settings))  # the page always names a person
     index = KnowledgeIndex.load(settings.knowledge_dir, settings.data_dir / "knowledge-index")
     system_prompt = SystemPrompt(settings.owner_name, index, store, settings.knowledge_budget_chars)
@@ -273,7 +293,13 @@ def create_app(settings: Settings, timings: Timings = Timings()) -> App:
         max_message_chars=settings.max_message_chars,
         mcp_tool=mcp_tool,
     )
-    return App(settings, demo, replica, store, notifier, conversations, housekeeper, owner_bot, middleware)
+    app = App(settings, demo, replica, store, notifier, conversations, housekeeper, owner_bot, middleware)
+    if gpu_placeholder is not None:
+        from replica.web.zerogpu import PLACEHOLDER_NAME, bind_placeholder
+
+        app.closed_events = frozenset({bind_placeholder(demo, gpu_placeholder)})
+        app.closed_names = frozenset({PLACEHOLDER_NAME})
+    return app
 
 
 def evaluation_replica(settings: Settings, folder: Path, notifier: Notifier) -> tuple[Replica, Store, str]:

@@ -27,6 +27,7 @@ from replica.knowledge.identity import owner_name
 from replica.knowledge.prompts import PromptError, render_prompt
 from replica.settings import DEFAULT_OWNER_NAME, Settings
 from replica.storage.store import Store, StoreError, check_writable
+from replica.storage.volumes import KEEP_RECORDS, records_at_risk, sqlite_journal, volume_of
 from replica.telegram.client import BLOCKED_HINT, TelegramClient, TelegramError
 
 SYMBOLS = {"ok": "✓", "warn": "!", "fail": "✗"}
@@ -252,7 +253,7 @@ def _check_bot(settings: Settings, ping: bool) -> Iterator[Check]:
 
 def _check_outbox(settings: Settings) -> Iterator[Check]:
     try:
-        store = Store(settings.database_path, database_url=settings.database_url)
+        store = _open_store(settings)
     except StoreError:
         return  # the storage check says what is wrong
     try:
@@ -312,7 +313,7 @@ def check_alert_channels(settings: Settings, ping: bool) -> Iterator[Check]:
 
 def _check_deliveries(settings: Settings, channels: list[Channel]) -> Iterator[Check]:
     try:
-        store = Store(settings.database_path, database_url=settings.database_url)
+        store = _open_store(settings)
     except StoreError:
         return
     try:
@@ -348,22 +349,24 @@ def check_storage(settings: Settings) -> Iterator[Check]:
     yield ok("storage", f"DATA_DIR {settings.data_dir} is writable")
     if settings.database_url:
         try:
-            Store(settings.database_path, database_url=settings.database_url).close()
+            _open_store(settings).close()
         except StoreError as error:
             yield fail("storage", str(error).split(";")[0], "check DATABASE_URL: host, port, user, password")
             return
         yield ok("storage", "records are kept in PostgreSQL (DATABASE_URL answers)")
-    elif settings.on_spaces and not _is_within(settings.data_dir, Path("/data")):
-        yield warn(
-            "storage",
-            "on Hugging Face Spaces the Space's own disk is wiped on restart, and DATA_DIR is not on persistent storage",
-            "enable the Space's persistent storage and set DATA_DIR=/data",
-        )
+        return
+    at_risk = records_at_risk(settings.space_id, settings.database_url, settings.data_dir)
+    if at_risk:
+        yield fail("storage", at_risk, KEEP_RECORDS)
+        return
+    volume = volume_of(settings.data_dir)
+    journal = sqlite_journal(settings.data_dir, settings.sqlite_journal)
+    where = f"on the volume mounted at {volume}" if volume else "on this machine's disk"
+    yield ok("storage", f"records are kept in SQLite {where} (journal: {journal})")
 
 
-def _is_within(path: Path, folder: Path) -> bool:
-    resolved = path.resolve()
-    return resolved == folder or folder in resolved.parents
+def _open_store(settings: Settings) -> Store:
+    return Store(settings.database_path, database_url=settings.database_url, journal=settings.sqlite_journal)
 
 
 def check_knowledge(settings: Settings) -> Iterator[Check]:
@@ -402,7 +405,7 @@ def check_approved_answers(settings: Settings) -> Check:
     learned = 0
     if settings.database_url or settings.database_path.exists():
         try:
-            store = Store(settings.database_path, database_url=settings.database_url)
+            store = _open_store(settings)
             try:
                 learned = len(store.answers.all(active_only=True))
             finally:

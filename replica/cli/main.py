@@ -8,6 +8,7 @@ import os
 import socket
 import sys
 from pathlib import Path
+from typing import Callable
 
 from replica.alerts.channels import parse_channels, secrets_of
 from replica.cli.doctor import run_doctor
@@ -19,7 +20,6 @@ from replica.settings import ConfigError, load_settings
 from replica.storage.store import StoreError
 
 log = logging.getLogger("replica")
-DEFAULT_PORT = 7860  # Gradio's, and the README's
 
 
 def port_is_free(host: str, port: int) -> bool:
@@ -33,9 +33,9 @@ def port_is_free(host: str, port: int) -> bool:
     return True
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, gpu_placeholder: Callable[[], None] | None = None) -> int:
     """Serve the app; or run one of the owner's commands (``export``, ``telegram-setup``, ``doctor``, ``eval``)
-    and exit."""
+    and exit. ``gpu_placeholder`` is ``app.py``'s ``@spaces.GPU`` function, where there is one."""
     parser = argparse.ArgumentParser(description="Replica: your AI stand-in on the web.")
     commands = parser.add_subparsers(dest="command")
     export_command = commands.add_parser(
@@ -67,10 +67,12 @@ def main(argv: list[str] | None = None) -> int:
         return run_doctor(settings, sys.stdout, ping=args.ping)
     if args.command == "eval":
         return run_eval(settings, sys.stdout, args.pairs, args.transcripts)
-    port = settings.server_port or DEFAULT_PORT
-    if args.command is None and not port_is_free(settings.server_name or "127.0.0.1", port):
+    port = settings.listen_port
+    if args.command is None and not port_is_free(settings.listen_name, port):
+        variable = settings.port_variable
+        source = f" (from {variable})" if settings.server_port or settings.port else ""
         parser.exit(
-            2, f"Port {port} is already in use: stop what is using it, or set GRADIO_SERVER_PORT to a free port.\n"
+            2, f"Port {port}{source} is already in use: stop what is using it, or set {variable} to a free port.\n"
         )
     try:
         if args.command == "export":
@@ -85,10 +87,10 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         from replica.wiring import create_app
 
-        app = create_app(settings)
+        app = create_app(settings, gpu_placeholder=gpu_placeholder)
     except StoreError as exc:
         parser.exit(2, f"Storage error: {exc}\n")
     model = f"model {settings.openai_model}" if settings.model_configured else "no model (written answers only)"
     log.info("Serving %s's replica with %s", app.settings.owner_name, model)
-    app.serve(server_name=settings.server_name, server_port=port)
+    app.serve(server_name=settings.listen_name, server_port=port)
     return 0

@@ -1,7 +1,7 @@
 """The two databases the store runs on, behind one small interface; every SQL difference lives here.
 
-- :class:`SqliteDatabase`: the embedded default, a file in ``DATA_DIR`` (WAL mode; one writer at a
-  time, ``BEGIN IMMEDIATE``).
+- :class:`SqliteDatabase`: the embedded default, a file in ``DATA_DIR`` (one connection per process,
+  one writer at a time, ``BEGIN IMMEDIATE``; WAL on a local disk, a rollback journal on a mounted volume).
 - :class:`PostgresDatabase`: ``DATABASE_URL``, through psycopg 3 and a psycopg-pool connection pool,
   for a host whose disk does not last or for several instances.
 
@@ -87,7 +87,12 @@ class _SqliteTransaction:
 
 
 class SqliteDatabase:
-    """SQLite in WAL mode, shared by the app's threads behind one lock.
+    """SQLite on one connection, shared by the app's threads behind one lock.
+
+    ``journal`` is ``wal`` (readers never wait for the writer) or ``delete``, a rollback journal that
+    needs no shared-memory map, for a ``DATA_DIR`` on a mounted volume (:mod:`replica.storage.volumes`).
+    Either way the process holds a single connection and queues its threads on the lock, so its own
+    writers never meet "database is locked"; another process (``export``, ``doctor``) waits its turn.
 
     The file holds visitors' words and the salt of their address hashes: it is made readable by the
     app's user only (mode 600), and SQLite gives its WAL and shared-memory files the same mode.
@@ -95,15 +100,17 @@ class SqliteDatabase:
 
     dialect = "sqlite"
 
-    def __init__(self, path: Path):
+    def __init__(self, path: Path, journal: str = "wal"):
         self.path = path
         self._lock = threading.Lock()
         try:
             _owner_only(path)
             self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=10)
             self._db.row_factory = sqlite3.Row
-            self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA busy_timeout=10000")
+            mode = "DELETE" if journal == "delete" else "WAL"
+            self.journal = self._db.execute(f"PRAGMA journal_mode={mode}").fetchone()[0]  # what SQLite kept
+            self._db.execute("PRAGMA synchronous=FULL")  # a commit is on the disk (or the volume) when it returns
             for companion in ("-wal", "-shm"):  # made by an earlier version, perhaps with a wider mode
                 _owner_only(path.with_name(path.name + companion), create=False)
         except (sqlite3.DatabaseError, OSError) as error:
@@ -282,6 +289,6 @@ def _is_query_error(error: Exception) -> bool:
     return state is not None and not state.startswith(("08", "57"))
 
 
-def open_database(path: Path, url: str | None) -> Database:
-    """PostgreSQL at ``url`` when given, else SQLite at ``path``."""
-    return PostgresDatabase(url) if url else SqliteDatabase(path)
+def open_database(path: Path, url: str | None, journal: str = "wal") -> Database:
+    """PostgreSQL at ``url`` when given, else SQLite at ``path`` with that ``journal``."""
+    return PostgresDatabase(url) if url else SqliteDatabase(path, journal)

@@ -23,6 +23,7 @@ from replica.storage.questions import Answers, Questions
 from replica.storage.reports import Reports
 from replica.storage.state import HandledUpdates, State
 from replica.storage.usage import Usage
+from replica.storage.volumes import sqlite_journal
 
 
 class StoreError(Exception):
@@ -65,11 +66,12 @@ class Store:
         lease_seconds: float = LEASE_SECONDS,
         clock: Callable[[], float] = time.time,
         alert_channels: tuple[str, ...] = (),
+        journal: str = "auto",
     ):
         if not database_url:
             check_writable(path.parent)
         try:
-            self.db: Database = open_database(path, database_url)
+            self.db: Database = open_database(path, database_url, sqlite_journal(path.parent, journal))
             migrate(self.db)
         except DatabaseError as error:
             raise StoreError(str(error)) from None

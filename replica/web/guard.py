@@ -10,6 +10,8 @@ A pure ASGI middleware (it never buffers a streamed answer), installed into Grad
   read where Gradio reads it: the parsed JSON body (whatever its escaping), a form body, the query
   string, and the path of the heartbeat and stream routes. Anything else is refused before Gradio
   keeps state for it, logs it, or counts it.
+- an event in ``closed_events`` (by id) or ``closed_names`` (by API name) runs for no one: ZeroGPU's
+  placeholder (:mod:`replica.web.zerogpu`) is registered with Gradio, and refused here on every route.
 - the MCP routes' requests carry the caller's real address to the MCP tool, signed, in
   :data:`CALLER_HEADER` (Gradio's MCP server calls the tool over loopback, forwarding the headers);
   a header of that name that this process did not sign is removed, so no client can set it.
@@ -87,8 +89,12 @@ class RequestGuard:
         max_event_bytes: int = MAX_EVENT_BYTES,
         trusted_proxy_hops: int = 0,
         signature: CallerSignature = SIGNATURE,
+        closed_events: frozenset[int] = frozenset(),
+        closed_names: frozenset[str] = frozenset(),
     ):
         self.app = app
+        self.closed_events = closed_events
+        self.closed_names = closed_names
         self.max_body_bytes = max_body_bytes
         self.max_event_bytes = max_event_bytes
         self.trusted_proxy_hops = trusted_proxy_hops
@@ -104,6 +110,9 @@ class RequestGuard:
         if problem:
             await _refuse(send, *problem)
             return
+        if self.closed_names and self.closed_names.intersection(scope["path"].split("/")):
+            await _refuse(send, 404, "No such event.")
+            return
         if scope["method"] not in ("POST", "PUT", "PATCH"):
             await self.app(scope, receive, send)
             return
@@ -114,6 +123,9 @@ class RequestGuard:
             return
         if not all(valid_session_id(value) for value in _sessions_in_body(body, _content_type(scope))):
             await _refuse(send, 400, "Invalid session.")
+            return
+        if self.closed_events and _event_in_body(body) in self.closed_events:
+            await _refuse(send, 404, "No such event.")
             return
         await self.app(scope, _replay(body, receive), send)
 
@@ -192,6 +204,21 @@ def _sessions_in_body(body: bytes, content_type: str) -> list[Any]:
     if not isinstance(data, dict) or data.get("session_hash") is None:
         return []
     return [data["session_hash"]]
+
+
+def _event_in_body(body: bytes) -> int | None:
+    """The event a JSON body names (``fn_index``, as the page's queue requests do), read as leniently as
+    Gradio's pydantic model reads it (``"0"``, ``0.0`` and ``true`` are numbers there too)."""
+    try:
+        data = json.loads(body)
+    except ValueError:
+        return None
+    value = data.get("fn_index") if isinstance(data, dict) else None
+    try:
+        number = float(value)
+    except (TypeError, ValueError, OverflowError):
+        return None
+    return int(number) if number.is_integer() else None
 
 
 def _replay(body: bytes, receive: Receive) -> Receive:

@@ -375,18 +375,25 @@ def serve(
     block: bool = True,
     trusted_proxy_hops: int = 0,
     max_message_chars: int = 4000,
+    closed_events: frozenset[int] = frozenset(),
+    closed_names: frozenset[str] = frozenset(),
     **launch_options: Any,
 ) -> None:
     """Launch ``demo`` with the page's theme and styles (Gradio takes them at launch), behind the
     :class:`RequestGuard` (no uploads, bounded bodies, well-formed session ids) and any ``middleware``
-    given (the Telegram webhook); then, with ``block``, serve until interrupted.
+    given (the Telegram webhook); then, with ``block``, serve until interrupted. The guard refuses the
+    events in ``closed_events`` (by id) and ``closed_names`` (by API name) on every route.
 
     With ``mcp``, the MCP server offers exactly one tool, the ``ask_…`` one: the launch builds the tool
     table from every public endpoint, and it is trimmed at once, before serving goes on (the page's
     public ``/chat`` is no MCP tool).
     """
     guard = Middleware(
-        RequestGuard, max_event_bytes=max_event_bytes(max_message_chars), trusted_proxy_hops=trusted_proxy_hops
+        RequestGuard,
+        max_event_bytes=max_event_bytes(max_message_chars),
+        trusted_proxy_hops=trusted_proxy_hops,
+        closed_events=closed_events,
+        closed_names=closed_names,
     )
     demo.launch(
         theme=THEME,
