@@ -115,18 +115,31 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def served_app(log_file: Path, **extra_env: str):
+def served_app(
+    log_file: Path,
+    port_variable: str = "GRADIO_SERVER_PORT",
+    host: str = "127.0.0.1",
+    python: str = sys.executable,
+    **extra_env: str,
+):
     """Run ``python app.py`` (bare environment plus ``extra_env``) until the page answers; yield
-    ``(url, process)``; stop it afterwards. Its log goes to ``log_file``."""
+    ``(url, process)``; stop it afterwards. Its log goes to ``log_file``.
+
+    The port is given in ``port_variable``: ``GRADIO_SERVER_PORT`` (with ``GRADIO_SERVER_NAME=127.0.0.1``)
+    or, as Render and Railway do, ``PORT`` alone; the page is reached at ``host``. ``python`` is the
+    interpreter to run it with (a virtualenv of the test's own)."""
     port = free_port()
-    env = bare_env(GRADIO_SERVER_PORT=str(port), GRADIO_SERVER_NAME="127.0.0.1", **extra_env)
+    listen = {"GRADIO_SERVER_PORT": str(port), "GRADIO_SERVER_NAME": "127.0.0.1"}
+    env = bare_env(**(listen if port_variable == "GRADIO_SERVER_PORT" else {port_variable: str(port)}), **extra_env)
     env["GRADIO_ANALYTICS_ENABLED"] = "False"
     with open(log_file, "w") as log:
-        process = subprocess.Popen([sys.executable, "app.py"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+        process = subprocess.Popen([python, "app.py"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     try:
-        url = f"http://127.0.0.1:{port}/"
+        url = f"http://{host}:{port}/"
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
+            if process.poll() is not None:
+                break
             try:
                 if requests.get(url, timeout=2).status_code == 200:
                     break
@@ -134,6 +147,8 @@ def served_app(log_file: Path, **extra_env: str):
                 time.sleep(0.3)
         else:
             raise AssertionError(f"app did not start:\n{log_file.read_text()}")
+        if process.poll() is not None:
+            raise AssertionError(f"app exited ({process.returncode}):\n{log_file.read_text()}")
         yield url, process
     finally:
         process.terminate()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 import requests
 from gradio_client import Client
 
@@ -15,6 +16,7 @@ def snapshot(folder):
     return {str(path.relative_to(folder)): (path.stat().st_size, path.stat().st_mtime_ns) for path in folder.rglob("*")}
 
 
+@pytest.mark.smoke
 def test_python_app_py_serves_without_keys_and_answers_from_the_faq(tmp_path):
     log_file = tmp_path / "app.log"
     checkout_data = snapshot(ROOT / "data")
@@ -23,6 +25,7 @@ def test_python_app_py_serves_without_keys_and_answers_from_the_faq(tmp_path):
         assert "Jordan Avery — AI replica" in page and "the owner" not in page  # named from the knowledge
         config = requests.get(url.rstrip("/") + "/config", timeout=10).text
         assert "answering from Jordan Avery's own written answers for now" in config
+        assert "zerogpu" not in config  # without the spaces package, no placeholder for ZeroGPU (test_zerogpu.py)
         client = Client(url, verbose=False)
         answer = client.predict("Will you sign an NDA?", api_name="/chat")
         assert answer == "From Jordan Avery's FAQ: Yes, before any detailed discussion of a client's data."
