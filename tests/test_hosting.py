@@ -71,7 +71,9 @@ def test_python_app_py_with_port_alone_chats_alerts_a_lead_and_exports_it(tmp_pa
         client = Client(url, verbose=False)
         fake_openai.script(say("I build analytical engines."))
         assert client.predict("What do you do?", api_name="/chat") == "I build analytical engines."
-        fake_openai.script(call(("gather_user_details", {"email": "jane@example.com", "notes": "Hiring"})), say("Thanks!"))
+        fake_openai.script(
+            call(("gather_user_details", {"email": "jane@example.com", "notes": "Hiring"})), say("Thanks!")
+        )
         assert client.predict("Reach me at jane@example.com", api_name="/chat") == "Thanks!"
         assert wait_until(lambda: any("jane@example.com" in text for text in fake_telegram.sent_texts()), timeout=15)
     assert fake_openai.requests[0]["messages"][-1]["content"] == "What do you do?"
@@ -117,7 +119,9 @@ def test_on_a_space_the_own_disk_is_warned_once_at_start_and_doctor_fails_it(
     assert len(warnings) == 1 and warnings[0].levelno == logging.WARNING
     assert "attach a Storage Bucket to the Space at /data" in warnings[0].getMessage()
 
-    on_own_disk = run_app("doctor", SPACE_ID="ada/replica", DATA_DIR=str(tmp_path / "data"), KNOWLEDGE_DIR=str(tmp_path))
+    on_own_disk = run_app(
+        "doctor", SPACE_ID="ada/replica", DATA_DIR=str(tmp_path / "data"), KNOWLEDGE_DIR=str(tmp_path)
+    )
     lines = [line for line in on_own_disk.stdout.splitlines() if " storage: " in line]
     assert on_own_disk.returncode == 1
     assert any(
@@ -193,4 +197,3 @@ def test_a_wal_database_moved_to_a_volume_is_switched_to_the_rollback_journal(tm
 def test_doctor_off_spaces_says_where_records_are_kept(tmp_path):
     done = run_app("doctor", DATA_DIR=str(tmp_path / "data"), KNOWLEDGE_DIR=str(tmp_path))
     assert "✓ storage: records are kept in SQLite on this machine's disk (journal: wal)" in done.stdout
-

@@ -64,7 +64,10 @@ def placeholder_event(config: dict) -> tuple[int, int]:
 
 
 def test_on_zerogpu_the_placeholder_is_reported_at_start_and_nothing_ever_runs_it(
-    tmp_path, spaces_python, fake_openai, browser  # noqa: F811
+    tmp_path,
+    spaces_python,
+    fake_openai,
+    browser,  # noqa: F811
 ):
     device = FakeZeroGPU()
     env = {
@@ -92,10 +95,20 @@ def test_on_zerogpu_the_placeholder_is_reported_at_start_and_nothing_ever_runs_i
 
             refused = []
             for fn_index in (event, str(event), float(event)):
-                body = {"data": [], "event_data": None, "fn_index": fn_index, "trigger_id": button, "session_hash": "s1"}
+                body = {
+                    "data": [],
+                    "event_data": None,
+                    "fn_index": fn_index,
+                    "trigger_id": button,
+                    "session_hash": "s1",
+                }
                 refused.append(requests.post(url + "gradio_api/queue/join", json=body, timeout=10).status_code)
             for route in ("call", "call/v2", "run", "api"):
-                refused.append(requests.post(f"{url}gradio_api/{route}/{PLACEHOLDER_NAME}", json={"data": []}, timeout=10).status_code)
+                refused.append(
+                    requests.post(
+                        f"{url}gradio_api/{route}/{PLACEHOLDER_NAME}", json={"data": []}, timeout=10
+                    ).status_code
+                )
             assert refused == [404] * 7
 
             async def list_tools(session):
@@ -109,7 +122,9 @@ def test_on_zerogpu_the_placeholder_is_reported_at_start_and_nothing_ever_runs_i
             page.goto(url)
             send(page, "And on a phone?")
             page.get_by_text("I build analytical engines.").first.wait_for(timeout=15_000)
-            assert page.locator(f"#{PLACEHOLDER_ID}").count() == 0 or not page.locator(f"#{PLACEHOLDER_ID}").is_visible()
+            assert (
+                page.locator(f"#{PLACEHOLDER_ID}").count() == 0 or not page.locator(f"#{PLACEHOLDER_ID}").is_visible()
+            )
     finally:
         device.close()
     assert device.gpu_requests == []  # no GPU asked for, ever: not by the chat, a route, or the page

@@ -12,7 +12,6 @@ import socket
 import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from pathlib import Path
 from typing import Iterator, TextIO
 from urllib.parse import urlparse
 
