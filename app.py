@@ -3,6 +3,9 @@ the owner's commands)."""
 
 import sys
 
+if sys.version_info < (3, 10):  # the front matter asks Spaces for 3.12; the README names 3.10-3.13
+    sys.exit(f"Replica needs Python 3.10 to 3.13; this is Python {sys.version.split()[0]}.")
+
 try:  # preinstalled on Hugging Face Spaces; elsewhere absent, and nothing below changes
     import spaces
 except ImportError:

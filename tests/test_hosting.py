@@ -11,6 +11,7 @@ import logging
 import os
 import socket
 import sqlite3
+import subprocess
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
@@ -20,7 +21,7 @@ from gradio_client import Client
 
 from replica.settings import load_settings
 from replica.storage.volumes import records_at_risk, sqlite_journal, volume_of
-from tests.conftest import API_KEY, run_app, run_app_process, served_app, wait_until
+from tests.conftest import API_KEY, ROOT, run_app, run_app_process, served_app, wait_until
 from tests.fakes.openai_server import call, say
 
 SHM = Path("/dev/shm")  # a mount point on Linux machines: it stands in for an attached volume
@@ -197,3 +198,17 @@ def test_a_wal_database_moved_to_a_volume_is_switched_to_the_rollback_journal(tm
 def test_doctor_off_spaces_says_where_records_are_kept(tmp_path):
     done = run_app("doctor", DATA_DIR=str(tmp_path / "data"), KNOWLEDGE_DIR=str(tmp_path))
     assert "✓ storage: records are kept in SQLite on this machine's disk (journal: wal)" in done.stdout
+
+
+# --- Python ----------------------------------------------------------------------------------------------
+
+
+def test_an_older_python_gets_one_line_naming_the_versions_supported():
+    older = sorted(Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv"), "versions").glob("3.9.*/bin/python3.9"))
+    if not older:
+        pytest.skip("no Python 3.9 under pyenv to try app.py with")
+    done = subprocess.run([str(older[-1]), "app.py"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr.strip().splitlines() == [
+        f"Replica needs Python 3.10 to 3.13; this is Python {older[-1].parts[-3]}."
+    ]
