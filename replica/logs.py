@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import logging
 import sys
-from typing import Iterable, TextIO
+import threading
+import time
+from typing import Callable, Iterable, TextIO
 
 FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 QUOTE_LIMIT = 300  # the most characters of visitor- or model-written text one log line quotes
@@ -24,6 +26,33 @@ def clip(text: object, limit: int = QUOTE_LIMIT) -> str:
         return escaped
     left_out = len(value) - limit
     return f"{escaped[:limit]}…" + (f"[+{left_out} chars]" if left_out > 0 else "")
+
+
+class EveryMinute:
+    """A warning logged at most once a minute, with how many times it happened since the last one: a
+    flood of the same thing (refused requests, strangers writing to the bot) costs a line a minute.
+
+    ``message`` has one ``%d``, for the count. Call the object each time the thing happens."""
+
+    def __init__(
+        self, logger: logging.Logger, message: str, seconds: float = 60.0, clock: Callable[[], float] = time.monotonic
+    ):
+        self._logger = logger
+        self._message = message
+        self._seconds = seconds
+        self._clock = clock
+        self._count = 0
+        self._logged_at = float("-inf")
+        self._lock = threading.Lock()
+
+    def __call__(self) -> None:
+        with self._lock:
+            self._count += 1
+            now = self._clock()
+            if now - self._logged_at < self._seconds:
+                return
+            count, self._count, self._logged_at = self._count, 0, now
+        self._logger.warning(self._message, count)
 
 
 class RedactingFormatter(logging.Formatter):

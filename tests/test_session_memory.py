@@ -130,3 +130,25 @@ def test_150_requests_with_megabyte_session_ids_grow_neither_log_nor_memory(app)
     assert statuses <= {400, 413}  # refused before Gradio: a bad session id, or a body no event needs
     assert log_growth < 1024 * 1024, log_growth
     assert rss_growth < 20, rss_growth
+
+
+def test_200_over_long_query_strings_and_forms_get_400_and_grow_the_log_by_under_20_kb(app):
+    url, _, log_file = app
+    session = requests.Session()
+    before = log_file.stat().st_size
+    query = "&".join(f"a{n}=1" for n in range(21))  # one field over the guard's 20
+    form = "&".join(f"f{n}=1" for n in range(60)) + "&session_hash=abc"
+    statuses = []
+    for n in range(200):
+        if n % 2:
+            response = session.get(f"{url}?{query}", timeout=10)
+        else:
+            headers = {"content-type": "application/x-www-form-urlencoded"}
+            response = session.post(url + "gradio_api/queue/join", data=form, headers=headers, timeout=10)
+        statuses.append(response.status_code)
+    time.sleep(0.5)
+    growth = log_file.stat().st_size - before
+    refusals = [line for line in log_file.read_text().splitlines() if "over-long query string or form" in line]
+    assert statuses == [400] * 200 and growth < 20_000, growth
+    assert len(refusals) == 1 and "refused 1 request(s)" in refusals[0]  # the first, then one a minute with a count
+    assert "Traceback" not in log_file.read_text()

@@ -16,9 +16,9 @@ import json
 import logging
 import queue
 import secrets
-import time
 from typing import Any, Callable
 
+from replica.logs import EveryMinute
 from replica.storage import Store
 from replica.workers import Worker
 
@@ -84,8 +84,12 @@ class WebhookReceiver:
         self.path = path.rstrip("/") or "/"
         self._secret = secret.encode()
         self._accept = accept
-        self._refused = 0  # refused requests not yet logged
-        self._refusal_logged_at = -REFUSAL_LOG_SECONDS
+        # A flood of wrong secrets costs one log line a minute, not one each.
+        self._refusals = EveryMinute(
+            log,
+            "Refused %d request(s) to the Telegram webhook without the right secret token (logged at most once a minute)",
+            REFUSAL_LOG_SECONDS,
+        )
 
     async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
         if scope["type"] != "http" or scope["path"].rstrip("/") != self.path:
@@ -94,7 +98,7 @@ class WebhookReceiver:
         headers = dict(scope.get("headers") or [])
         given = headers.get(b"x-telegram-bot-api-secret-token", b"")
         if scope["method"] != "POST" or not hmac.compare_digest(given, self._secret):
-            self._note_refusal()
+            self._refusals()
             await _respond(send, 401)
             return
         body = b""
@@ -110,18 +114,6 @@ class WebhookReceiver:
         if isinstance(update, dict):
             self._accept(update)
         await _respond(send, 200)  # at once: the work is done after Telegram has its answer
-
-    def _note_refusal(self) -> None:
-        """Log refused requests at most once a minute, with how many there were: a flood of wrong
-        secrets costs one log line a minute, not one each."""
-        self._refused += 1
-        now = time.monotonic()
-        if now - self._refusal_logged_at >= REFUSAL_LOG_SECONDS:
-            log.warning(
-                "Refused %d request(s) to the Telegram webhook without the right secret token (logged at most once a minute)",
-                self._refused,
-            )
-            self._refused, self._refusal_logged_at = 0, now
 
 
 async def _respond(send: Callable, status: int) -> None:

@@ -6,6 +6,8 @@ A pure ASGI middleware (it never buffers a streamed answer), installed into Grad
 - no request body over ``max_body_bytes`` (1 MiB), and none over ``max_event_bytes`` (64 KiB, or more
   for a higher message limit) to the routes that run the page's events: no event takes more than one
   typed message, so a bigger body is never a visitor's;
+- a query string of over 20 fields, or a form of over 50, is refused (400), and logged once a minute
+  with a count;
 - a ``session_hash`` must look like one that Gradio issues: 1-64 letters, digits, ``-`` or ``_``. It is
   read where Gradio reads it: the parsed JSON body (whatever its escaping), a form body, the query
   string, and the path of the heartbeat and stream routes. Anything else is refused before Gradio
@@ -28,6 +30,8 @@ import secrets
 from typing import Any, Awaitable, Callable
 from urllib.parse import parse_qs
 
+from replica.logs import EveryMinute
+
 log = logging.getLogger(__name__)
 
 MAX_BODY_BYTES = 1024 * 1024
@@ -37,6 +41,11 @@ EVENT_ROUTES = re.compile(r"/(queue/join|run/|call/|api/)")
 SESSION_IN_PATH = re.compile(r"/(heartbeat|stream)/([^/]*)")
 MCP_ROUTE = "/gradio_api/mcp"
 CALLER_HEADER = b"x-replica-caller"
+MAX_QUERY_FIELDS = 20  # the page's own requests have one or two
+MAX_FORM_FIELDS = 50
+TOO_MANY_FIELDS = EveryMinute(
+    log, "HTTP guard: refused %d request(s) with an over-long query string or form (logged at most once a minute)"
+)
 
 Scope = dict[str, Any]
 Receive = Callable[[], Awaitable[dict[str, Any]]]
@@ -121,7 +130,13 @@ class RequestGuard:
         except RequestTooLarge:
             await _refuse(send, 413, "Request too large.")
             return
-        if not all(valid_session_id(value) for value in _sessions_in_body(body, _content_type(scope))):
+        try:
+            sessions = _sessions_in_body(body, _content_type(scope))
+        except ValueError:
+            TOO_MANY_FIELDS()
+            await _refuse(send, 400, "Too many fields.")
+            return
+        if not all(valid_session_id(value) for value in sessions):
             await _refuse(send, 400, "Invalid session.")
             return
         if self.closed_events and _event_in_body(body) in self.closed_events:
@@ -159,7 +174,11 @@ class RequestGuard:
         length = headers.get(b"content-length", b"0")
         if not length.isdigit() or int(length) > limit:
             return 413, "Request too large."
-        query = parse_qs(scope.get("query_string", b"").decode("latin-1"), max_num_fields=20)
+        try:
+            query = parse_qs(scope.get("query_string", b"").decode("latin-1"), max_num_fields=MAX_QUERY_FIELDS)
+        except ValueError:  # more fields than any of the page's requests has
+            TOO_MANY_FIELDS()
+            return 400, "Too many fields."
         if not all(valid_session_id(value) for value in query.get("session_hash", [])):
             return 400, "Invalid session."
         in_path = SESSION_IN_PATH.search(path)
@@ -192,9 +211,10 @@ def _content_type(scope: Scope) -> str:
 
 def _sessions_in_body(body: bytes, content_type: str) -> list[Any]:
     """Every ``session_hash`` Gradio could read from this body: the top-level key of a JSON object
-    (parsed, so escaping cannot hide it), or a form field."""
+    (parsed, so escaping cannot hide it), or a form field. Raises ``ValueError`` for a form of more than
+    :data:`MAX_FORM_FIELDS` fields."""
     if content_type == "application/x-www-form-urlencoded":
-        return parse_qs(body.decode("latin-1"), max_num_fields=50).get("session_hash", [])
+        return parse_qs(body.decode("latin-1"), max_num_fields=MAX_FORM_FIELDS).get("session_hash", [])
     if not body.strip():
         return []
     try:
