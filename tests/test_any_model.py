@@ -33,7 +33,7 @@ FORMS = [
     ("python_tag", '<|python_tag|>{"name": "inform_unknown", "parameters": %s}' % QUESTION_JSON, "inform_unknown"),
     (
         "code fence",
-        'Let me note that.\n```json\n{"name": "gather_user_details", "arguments": %s}\n```' % LEAD_JSON,
+        '```json\n{"name": "gather_user_details", "arguments": %s}\n```' % LEAD_JSON,  # the whole reply
         "gather_user_details",
     ),
     ("functions line", "functions.inform_unknown: %s" % QUESTION_JSON, "inform_unknown"),

@@ -204,7 +204,7 @@ def test_a_record_the_full_disk_refuses_is_logged_whole_and_the_visitor_told(
     fill_up(store)
     fake_openai.script(call(tool_call), say("Thanks!"))
     with caplog.at_level(logging.ERROR):
-        answer = make_replica().reply("Here you go", Visitor("s1"))
+        answer = make_replica().reply(f"Here you go: {what}", Visitor("s1"))  # a lead's address is the visitor's
     tool_result = fake_openai.requests[1]["messages"][-1]["content"]
     assert tool_result.startswith(f"Error: the {kind} could not be saved")
     assert answer == f"Thanks!\n\n{wording.SAVE_FAILED}"

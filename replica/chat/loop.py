@@ -2,8 +2,11 @@
 
 A *turn* is one model call. The model may ask for tools on any turn but the last, which is made with
 ``tool_choice="none"`` so that the visitor always gets words back. Each distinct tool call runs once
-per message, whether the model made it natively or wrote it as text (:mod:`replica.chat.tool_text`);
-tool syntax never reaches the visitor. When the model writes no words, the visitor still gets a
+per message, and at most :data:`MAX_CALLS_PER_TOOL` calls of one tool, whether the model made them
+natively or wrote them as text (:mod:`replica.chat.tool_text`); tool syntax never reaches the visitor.
+Tool calls come from the model, never from the visitor: a call written as text is run only when the
+server has not called tools natively in this process, and not at all for a visitor message that holds
+tool-call syntax itself (a model that repeats the visitor would run the visitor's call). When the model writes no words, the visitor still gets a
 sentence that fits what the tools did. The loop knows the model only as a :class:`~replica.chat.model.ChatModel`.
 """
 
@@ -21,13 +24,15 @@ from replica.chat.history import join
 from replica.chat.limits import UsageLimits
 from replica.chat.model import ChatModel, ToolCall, Turn
 from replica.chat.thinking import without_thinking
-from replica.chat.tool_text import ToolTextFilter, read_tool_text
+from replica.chat.history import text_of
+from replica.chat.tool_text import ToolTextFilter, holds_tool_syntax, read_tool_text
 from replica.knowledge.prompts import render_prompt
 from replica.logs import clip
 from replica.storage.records import REPLICA
 from replica.tools import Outcome, ToolContext, ToolRegistry
 
 log = logging.getLogger(__name__)
+MAX_CALLS_PER_TOOL = 3  # a reply that writes forty-five calls stores three leads, not forty-four
 
 
 class DailyBudgetSpent(Exception):
@@ -69,6 +74,8 @@ class TurnLoop:
         """Yield the words so far as they grow, the last yield being the whole reply."""
         words = ""  # words of finished turns
         ran: dict[tuple[str, str], str] = {}  # each distinct tool call runs once per visitor message
+        visitor = text_of(messages[-1].get("content")) if messages and messages[-1].get("role") == "user" else ""
+        visitor_wrote_a_call = holds_tool_syntax(visitor, self.registry.names, self.registry.parameters())
         force_words = cut = False  # cut: the turn that wrote the last words ended before the model finished
         cause = "the model wrote no words"
         for turn in range(1, self.max_turns + 1):
@@ -88,7 +95,7 @@ class TurnLoop:
                     yield shown
             if stop.is_set():
                 return
-            calls, text = self._read(reply, run)
+            calls, text = self._read(reply, run, visitor_wrote_a_call)
             if text:
                 cut = cut_short(reply)
             words = join(words, text)
@@ -111,13 +118,22 @@ class TurnLoop:
         run.ended = "cut" if cut and words else "words" if words else "tools only" if context.outcomes else "no words"
         yield join(final_words(words, context, cause), wording.CUT_OFF if cut and words else "")
 
-    def _read(self, reply: Turn, run: Run) -> tuple[list[ToolCall], str]:
+    def _read(self, reply: Turn, run: Run, visitor_wrote_a_call: bool) -> tuple[list[ToolCall], str]:
         """The turn's tool calls (native, or written as text) and its words without any tool syntax."""
-        read = read_tool_text(without_thinking(reply.text), self.registry.names, self.registry.parameters())
+        registry = self.registry
+        read = read_tool_text(without_thinking(reply.text), registry.names, registry.parameters(), registry.required())
         if read.unreadable:
             log.warning("The model wrote tool-call syntax (%s) that names no tool it was offered; not shown", read.form)
         if reply.calls:
             return reply.calls, read.prose
+        if read.calls and (visitor_wrote_a_call or self.model.calls_tools_natively):
+            why = (
+                "the visitor's message held tool-call syntax"
+                if visitor_wrote_a_call
+                else "this server calls tools natively"
+            )
+            log.warning("The model wrote %d tool call(s) as text (%s); not run: %s", len(read.calls), read.form, why)
+            return [], read.prose
         run.textual_calls += len(read.calls)
         return read.calls, read.prose
 
@@ -151,6 +167,9 @@ class TurnLoop:
         if key in ran:
             log.debug("Tool %s requested again with the same arguments; not run twice", call.name)
             return ran[key]
+        if sum(name == call.name for name, _ in ran) >= MAX_CALLS_PER_TOOL:
+            log.warning("Tool %s asked for more than %d times for one message; not run", call.name, MAX_CALLS_PER_TOOL)
+            return f"Error: {call.name} already ran {MAX_CALLS_PER_TOOL} times for this message; this call was not run."
         result = ran[key] = self.registry.run(call.name, call.arguments, context)
         log.debug("Tool %s -> %s", call.name, clip(result, 80))
         return result

@@ -40,7 +40,10 @@ class ModelError(Exception):
 
 
 class ChatModel(Protocol):
-    """A chat model that streams its answer."""
+    """A chat model that streams its answer. ``calls_tools_natively`` is true once its server has made a
+    native tool call in this process: from then on, tool calls written as text are not its own."""
+
+    calls_tools_natively: bool
 
     def stream(
         self,

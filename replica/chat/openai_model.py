@@ -3,7 +3,10 @@
 Some servers refuse any request that carries ``tools`` (HTTP 400: llama.cpp without ``--jinja``, a model
 Ollama has no tool template for). Then the call is made again without them, the tools described in the
 system prompt instead (``prompts/tools_as_text.md``), so the model can still write its calls as text,
-which the loop reads; once such a retry succeeds, later calls go that way at once.
+which the loop reads; once such a retry succeeds, later calls go that way at once, for
+:data:`RETRY_TOOLS_SECONDS`, after which tools are offered again (a 400 may have had another cause).
+The adapter is made once per process for the configured base URL and model, so what it learns of the
+server (that it refused tools, that it calls them natively) is learned for that server and model.
 """
 
 from __future__ import annotations
@@ -11,7 +14,8 @@ from __future__ import annotations
 import json
 import logging
 import threading
-from typing import Any, Iterator
+import time
+from typing import Any, Callable, Iterator
 
 import httpx
 import openai
@@ -20,15 +24,24 @@ from replica.chat.model import ModelError, ToolCall, Turn
 from replica.knowledge.prompts import render_prompt
 
 log = logging.getLogger(__name__)
+RETRY_TOOLS_SECONDS = 600.0  # how long a server that refused tools gets them described in the prompt instead
 
 
 class OpenAIChatModel:
     """Any OpenAI-compatible ``/chat/completions`` endpoint, through ``client``."""
 
-    def __init__(self, client: openai.OpenAI, model: str):
+    def __init__(self, client: openai.OpenAI, model: str, clock: Callable[[], float] = time.monotonic):
         self.client = client
         self.model = model
-        self.tools_refused = False  # the server refused tools: they are described in the prompt instead
+        self.calls_tools_natively = False  # the server made a native tool call: text is never a call then
+        self._tools_refused_at: float | None = None  # when the server last refused a request with tools
+        self._clock = clock
+
+    @property
+    def tools_refused(self) -> bool:
+        """Whether the tools are described in the prompt instead of sent (the server refused them lately)."""
+        refused_at = self._tools_refused_at
+        return refused_at is not None and self._clock() - refused_at < RETRY_TOOLS_SECONDS
 
     def stream(
         self,
@@ -42,7 +55,8 @@ class OpenAIChatModel:
         """One streamed model call. Tool-call deltas are put together by ``index``: the id and name come
         once, the arguments in pieces. The call's timeout is the client's own, never past ``timeout``."""
         try:
-            if tools and not self.tools_refused:
+            refused = self.tools_refused
+            if tools and not refused:
                 try:
                     yield from self._call(messages, tools, tool_choice, max_tokens, timeout, stop)
                     return
@@ -50,9 +64,12 @@ class OpenAIChatModel:
                     log.warning("The model server refused a request with tools (HTTP 400); asking without them")
             described = with_tools_described(messages, tools) if tools and tool_choice != "none" else messages
             yield from self._call(described, None, None, max_tokens, timeout, stop)
-            if tools and not self.tools_refused:
-                self.tools_refused = True
-                log.warning("From now on the tools are described in the prompt; the model writes its calls as text")
+            if tools and not refused:
+                self._tools_refused_at = self._clock()
+                log.warning(
+                    "For the next %.0f minutes the tools are described in the prompt; the model writes its calls as text",
+                    RETRY_TOOLS_SECONDS / 60,
+                )
         except (openai.OpenAIError, httpx.HTTPError) as error:
             raise ModelError(type(error).__name__, getattr(error, "status_code", None)) from None
 
@@ -82,6 +99,8 @@ class OpenAIChatModel:
                 if chunk.choices:
                     _add(turn, calls, chunk.choices[0])
                     yield turn
+        if turn.calls and tools:
+            self.calls_tools_natively = True
         yield turn
 
     def _timeout(self, remaining: float) -> float:

@@ -149,6 +149,7 @@ class Replica:
             self.bounds.check_deliverability,
             conversation=conversation.id if conversation else None,
             via=visitor.via,
+            visitor_words="\n".join([*(m["content"] for m in history if m["role"] == "user"), message]),
         )
         run.facts = context.facts
         try:

@@ -11,6 +11,13 @@ marker), and :func:`read_tool_text` reads the finished text into tool calls for 
 The arguments are read leniently with ``json-repair``, since small models write ``{{…}}``, leave
 objects open or put the arguments beside ``name``. Words after a recognised call are dropped: they were
 written before the tool ran, so they cannot know how it went.
+
+What is read is what a model writes to call a tool, not what a reply quotes: a fenced code block that
+is not the whole reply is a sample, shown whole and never read (``gather_user_details(email=…)`` in a
+Python block stays an example); JSON that names no tool is read as a tool's arguments only when it is
+the whole reply and carries every argument that tool requires. :func:`holds_tool_syntax` tells whether
+a visitor's message holds anything a model could repeat as a call, so that the loop runs no textual
+call for it.
 """
 
 from __future__ import annotations
@@ -56,11 +63,13 @@ class ToolText:
 
 class ToolTextFilter:
     """What of a growing reply may be shown: everything before the first place tool syntax starts,
-    or may be starting. Feed it the whole text so far each time; it only looks at what is new."""
+    or may be starting. Feed it the whole text so far each time; it only looks at what is new. A code
+    sample (a fenced block after some words) is passed through whole."""
 
     def __init__(self, tool_names: Iterable[str]):
         self.names = tuple(tool_names)
         self._checked = 0  # every position before this one starts no tool syntax
+        self._in_sample = False  # inside a fenced code sample: nothing there is tool syntax
         self.start: int | None = None  # where tool syntax certainly starts
 
     def visible(self, text: str) -> str:
@@ -68,6 +77,17 @@ class ToolTextFilter:
         if self.start is not None:
             return text[: self.start]
         for i in range(self._checked, len(text)):
+            if self._in_sample or (text[i] == "`" and text[:i].strip()):
+                if text[i] == "`" and len(text) - i < 3 and FENCE.startswith(text[i:]):
+                    return text[:i]  # a fence, perhaps: opening or closing the sample
+                if text.startswith(FENCE, i) and _at_line_start(text, i):
+                    self._in_sample = not self._in_sample
+                    self._checked = i + 3
+                elif i >= self._checked:
+                    self._checked = i + 1
+                continue
+            if i < self._checked:
+                continue
             kind = _starts_here(text, i, self.names)
             if kind == FULL:
                 self.start = i
@@ -78,9 +98,15 @@ class ToolTextFilter:
         return text
 
 
-def read_tool_text(text: str, tool_names: Iterable[str], parameters: dict[str, set[str]]) -> ToolText:
+def read_tool_text(
+    text: str,
+    tool_names: Iterable[str],
+    parameters: dict[str, set[str]],
+    required: dict[str, set[str]] | None = None,
+) -> ToolText:
     """Read a finished reply's text for tool calls to the tools named (``parameters``: each tool's
-    argument names, to recognise a bare argument object). Plain prose comes back unchanged."""
+    argument names, and ``required`` those it cannot do without, to recognise a whole reply that is a
+    bare argument object). Plain prose comes back unchanged."""
     names = tuple(tool_names)
     finder = ToolTextFilter(names)
     finder.visible(text)
@@ -88,21 +114,26 @@ def read_tool_text(text: str, tool_names: Iterable[str], parameters: dict[str, s
         return ToolText(text)
     start = finder.start
     prose, region = text[:start].rstrip(), text[start:]
+    end = _block_end(region) if region.startswith((FENCE, "{", "[")) else None
+    whole = not prose and (end is None or not region[end:].strip())
+    if region.startswith(FENCE) and not whole:  # a code sample that opens the reply: read what follows it
+        rest = read_tool_text(region[end:], names, parameters, required)
+        return ToolText(text[:start] + region[:end] + rest.prose, rest.calls, rest.form, rest.unreadable)
     form, payloads = _payloads(region, names)
     calls: list[ToolCall] = []
     tool_like = form not in ("JSON object", "code fence")
+    fits = (parameters, required or {}) if whole else None  # bare arguments count only as the whole reply
     for payload in payloads:
-        for name, arguments, looks in _calls_in(payload, names, parameters):
+        for name, arguments, looks in _calls_in(payload, names, fits):
             tool_like = tool_like or looks
             if name:
                 calls.append(ToolCall(f"text_call_{len(calls)}", name, json.dumps(arguments, ensure_ascii=False)))
     if calls:
         return ToolText(prose, calls, form)
     if not tool_like:  # JSON or a fenced block that is no tool call: prose after all; read what follows it
-        end = _block_end(region)
         if end is None:
             return ToolText(text)
-        rest = read_tool_text(region[end:], names, parameters)
+        rest = read_tool_text(region[end:], names, parameters, required)
         return ToolText(text[:start] + region[:end] + rest.prose, rest.calls, rest.form, rest.unreadable)
     return ToolText(prose, [], form, unreadable=True)
 
@@ -185,10 +216,11 @@ def _payloads(region: str, names: tuple[str, ...]) -> tuple[str, list[str]]:
 
 
 def _calls_in(
-    payload: str, names: tuple[str, ...], parameters: dict[str, set[str]]
+    payload: str, names: tuple[str, ...], fits: tuple[dict[str, set[str]], dict[str, set[str]]] | None
 ) -> Iterable[tuple[str, dict, bool]]:
     """Each call in one payload: (tool name or "" when none offered fits, its arguments, whether the
-    text looked like a tool call at all)."""
+    text looked like a tool call at all). An object that names no tool is taken for one tool's
+    arguments only with ``fits`` (each tool's parameters and required ones)."""
     value = _lenient(payload)
     items = value if isinstance(value, list) else [value]
     for item in items:
@@ -205,16 +237,41 @@ def _calls_in(
             # Arguments beside the name, or a bare argument object: whatever is not the name.
             arguments = {k: v for k, v in item.items() if not (k in NAME_KEYS and v == name)}
             arguments = {k: v for k, v in arguments.items() if k not in ("type", "id")}
-        if not name:
-            name = _tool_for(arguments, parameters)
+        if not name and fits:
+            name = _tool_for(arguments, *fits)
             looks = looks or bool(name)
         yield name, arguments if isinstance(arguments, dict) else {}, looks
 
 
-def _tool_for(arguments: dict, parameters: dict[str, set[str]]) -> str:
-    """The one offered tool whose parameters a bare argument object fits, or ""."""
-    fits = [name for name, params in parameters.items() if arguments and set(arguments) <= params]
+def _tool_for(arguments: dict, parameters: dict[str, set[str]], required: dict[str, set[str]]) -> str:
+    """The one offered tool whose parameters a bare argument object fits, required ones included, or ""."""
+    fits = [
+        name
+        for name, params in parameters.items()
+        if arguments and required.get(name, set()) <= set(arguments) <= params
+    ]
     return fits[0] if len(fits) == 1 else ""
+
+
+def holds_tool_syntax(text: str, tool_names: Iterable[str], parameters: dict[str, set[str]]) -> bool:
+    """Whether a visitor's message holds anything that reads as a tool call, wherever it stands (in a
+    code block, mid-sentence): a model that repeats the visitor would write it back as its own call."""
+    names = tuple(tool_names)
+    lowered = text.lower()
+    if any(tag.lower() in lowered for tag in TAGS) or any(name.lower() in lowered for name in names):
+        return True
+    decoder = json.JSONDecoder()
+    for opening in re.finditer(r"[\[{]", text):
+        try:
+            value = decoder.raw_decode(text, opening.start())[0]
+        except ValueError:
+            closing = text.find("}", opening.start())
+            value = _lenient(text[opening.start() : closing + 1]) if closing > 0 else None
+        if isinstance(value, (dict, list)):
+            found = _calls_in(json.dumps(value), names, (parameters, {}))
+            if any(name or looks for name, _, looks in found):
+                return True
+    return False
 
 
 def _lenient(text: str) -> Any:

@@ -15,8 +15,16 @@ def gather_user_details(context: ToolContext, email: str, notes: str, name: str 
 
     Returns ``ok`` (also for a repeat, or past the visitor's alert cap: the lead is kept either way),
     an error telling the model to ask the visitor for a valid address, or, when the store fails, an
-    error telling it to say so (the lead is then written to the log whole).
+    error telling it to say so (the lead is then written to the log whole). An address the visitor
+    never wrote in this conversation is not recorded: models invent and "correct" addresses.
     """
+    if not context.visitor_wrote(email):
+        context.outcomes.append(Outcome.EMAIL_NOT_WRITTEN)
+        context.facts.append("an email address the visitor never wrote was not recorded")
+        return (
+            f"Error: the visitor has not written the email address {clip(email, 100)!r} in this conversation, "
+            "so nothing was saved. Never guess, complete or correct an address: ask the visitor to type theirs."
+        )
     context.emails.add(email.strip().lower())
     try:
         valid = validate_email(email.strip(), check_deliverability=context.check_deliverability)

@@ -28,6 +28,7 @@ class Outcome(Enum):
     QUESTION_SAVED = "question saved"
     SAVE_FAILED = "save failed"
     EMAIL_REFUSED = "email refused"
+    EMAIL_NOT_WRITTEN = "email not written by the visitor"
 
 
 # What a record's fate means, as a fact the model is shown on later messages (see ``ToolContext.facts``).
@@ -49,7 +50,8 @@ class ToolContext:
     """What a tool may use besides its arguments: which visitor is asking, where records are kept,
     and who to tell once an alert is stored. ``outcomes`` collects what the tools did, ``facts`` the same
     in words (one line each), for the conversation's record and the model's later messages; ``emails``
-    the addresses a lead was attempted for."""
+    the addresses a lead was attempted for. ``visitor_words`` is everything the visitor wrote in this
+    conversation: a lead's address must be among them (``None``: not known, as in a tool's own tests)."""
 
     session_id: str
     store: Store
@@ -57,6 +59,11 @@ class ToolContext:
     check_deliverability: bool = False
     conversation: int | None = None  # the conversation's number, named in alerts
     via: str = ""  # how the visitor came, when not by the page ("MCP")
+    visitor_words: str | None = None
+
+    def visitor_wrote(self, text: str) -> bool:
+        """Whether the visitor wrote ``text`` (case aside) in this conversation; true when not known."""
+        return self.visitor_words is None or text.strip().lower() in self.visitor_words.lower()
 
     def title(self, title: str) -> str:
         """An alert's title, marked with how the visitor came ("New lead (via MCP)")."""
@@ -159,6 +166,10 @@ class ToolRegistry:
     def parameters(self) -> dict[str, set[str]]:
         """Each tool's argument names, by tool name."""
         return {name: set(tool.parameters.get("properties", {})) for name, tool in self._tools.items()}
+
+    def required(self) -> dict[str, set[str]]:
+        """Each tool's required argument names, by tool name."""
+        return {name: set(tool.parameters.get("required", [])) for name, tool in self._tools.items()}
 
     def schemas(self) -> list[dict[str, Any]]:
         """Every tool in the Chat Completions ``tools`` format."""

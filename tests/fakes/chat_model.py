@@ -20,6 +20,7 @@ class ScriptedModel:
         self.replies: deque[Reply] = deque()
         self.default: Reply = say("Hello from the fake model.")
         self.requests: list[dict[str, Any]] = []
+        self.calls_tools_natively = False  # as the adapter learns it: once a call came natively
 
     def script(self, *replies: Reply) -> None:
         """Queue replies, answered in order, one per call."""
@@ -56,5 +57,6 @@ class ScriptedModel:
             yield turn
             return
         turn.calls = [ToolCall(f"call_{i}", name, arguments) for i, (name, arguments) in enumerate(reply.tool_calls)]
+        self.calls_tools_natively = self.calls_tools_natively or bool(turn.calls and tools)
         turn.finish_reason = reply.finish or ("tool_calls" if reply.tool_calls else "stop")
         yield turn
