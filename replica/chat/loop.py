@@ -20,11 +20,10 @@ from typing import Any, Iterator
 
 from replica import wording
 from replica.chat.deadline import Deadline
-from replica.chat.history import join
+from replica.chat.history import join, text_of
 from replica.chat.limits import UsageLimits
 from replica.chat.model import ChatModel, ToolCall, Turn
 from replica.chat.thinking import without_thinking
-from replica.chat.history import text_of
 from replica.chat.tool_text import ToolTextFilter, holds_tool_syntax, read_tool_text
 from replica.knowledge.prompts import render_prompt
 from replica.logs import clip
