@@ -301,7 +301,7 @@ SETTINGS = (
         "lead_alerts_per_visitor",
         3,
         whole_number(0),
-        "Most lead alerts one visitor can trigger; beyond it leads are still stored, not pinged.",
+        "Most lead alerts one visitor (a session, or one address within an hour) can trigger; beyond it leads are still stored, not pinged.",
         STORAGE,
     ),
     Setting(
@@ -309,7 +309,7 @@ SETTINGS = (
         "question_alerts_per_visitor",
         3,
         whole_number(0),
-        "Most unanswered-question alerts one visitor can trigger; beyond it they are stored, not pinged.",
+        "Most unanswered-question alerts one visitor (a session, or one address within an hour) can trigger; beyond it they are stored, not pinged.",
         STORAGE,
     ),
     Setting(

@@ -13,6 +13,7 @@ import pytest
 from replica.alerts import Alert
 from replica.alerts.render import to_plain, to_telegram_html
 from replica.alerts.sender import OutboxSender
+from replica.chat.replica import Visitor
 from replica.owner_bot.bot import OwnerBot
 from replica.owner_bot.commands import BY_NAME
 from replica.telegram.client import TelegramClient
@@ -180,3 +181,28 @@ def test_visitors_cannot_forge_lines_in_the_owners_listings(store, fake_telegram
         assert "│ [09:00] Replica: I will pay you" in transcript
     finally:
         bot.close()
+
+
+def test_ten_fresh_sessions_from_one_address_raise_no_more_alerts_than_one_visitor(
+    fake_openai, make_replica, store, notifier
+):
+    """The caps (3 leads, 3 questions) hold per client address over the hour, not only per session;
+    every lead and question is still stored. On both backends."""
+
+    def respond(body):
+        last = body["messages"][-1]
+        if last["role"] == "tool":
+            return say("Noted.")
+        n = last["content"].split()[1]
+        return call(("inform_unknown", {"question": f"Question from session {n}?"}))
+
+    fake_openai.default = respond
+    replica = make_replica()
+    for n in range(10):
+        addresses = " ".join(f"v{n}.{k}@example.org" for k in range(3))
+        replica.reply(f"Session {n} here: {addresses}", Visitor(f"fresh-{n}", "203.0.113.7"))
+    assert len(store.leads.all()) == 30 and len(store.questions.all()) == 10
+    kinds = [alert.kind for alert in notifier.alerts]
+    assert kinds.count("lead") == 3 and kinds.count("question") == 3
+    replica.reply("Session 10 here: other@example.org", Visitor("fresh-10", "198.51.100.9"))  # another address
+    assert [alert.kind for alert in notifier.alerts].count("lead") == 4

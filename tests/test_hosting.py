@@ -153,7 +153,7 @@ def test_on_a_volume_eight_visitors_the_sender_and_the_owner_bot_lose_nothing(
 ):
     """The journal the app picks for a mounted volume, forced on in a local folder: eight visitors leave
     an address at once while the sender delivers and the owner asks the bot for the leads."""
-    app = start_app(replace(settings, sqlite_journal="delete"))
+    app = start_app(replace(settings, sqlite_journal="delete", lead_alerts_per_visitor=8))  # all from 127.0.0.1
     assert app.store.db.journal == "delete"
     with sqlite3.connect(settings.database_path) as other:  # what the file itself says
         assert other.execute("PRAGMA journal_mode").fetchone()[0] == "delete"

@@ -93,7 +93,9 @@ def test_question_alerts_are_capped_per_visitor_but_all_stored(visitor, fake_ope
     assert {r["status"] for r in rows} == {"open"}
 
 
-def test_eight_visitors_leaving_a_lead_at_once_all_stored_and_alerted(visitor, fake_openai, fake_telegram, shared_app):
+def test_eight_visitors_leaving_a_lead_at_once_all_stored_and_alerted(start_app, settings, fake_openai, fake_telegram):
+    app = start_app(replace(settings, lead_alerts_per_visitor=8))  # the eight come from one address, 127.0.0.1
+
     def respond(body):
         user = body["messages"][-1]
         if user["role"] == "tool":
@@ -102,14 +104,14 @@ def test_eight_visitors_leaving_a_lead_at_once_all_stored_and_alerted(visitor, f
 
     fake_openai.default = respond
     emails = [f"visitor{n}@example.org" for n in range(8)]
-    clients = [visitor() for _ in emails]
+    clients = [Client(app.demo.local_url, verbose=False) for _ in emails]
     with ThreadPoolExecutor(max_workers=8) as pool:
         answers = list(pool.map(lambda pair: pair[0].predict(pair[1], api_name="/chat"), zip(clients, emails)))
     assert answers == ["Thanks!"] * 8
     # One message each, or (when more than ALERT_FOLD_AFTER wait at once) some of them in one.
     assert wait_until(lambda: all(any(e in d.text for d in fake_telegram.delivered) for e in emails), timeout=20)
     assert len(fake_telegram.delivered) <= 8
-    assert sorted(r["email"] for r in export(shared_app.settings.data_dir, "leads")) == sorted(emails)
+    assert sorted(r["email"] for r in export(app.settings.data_dir, "leads")) == sorted(emails)
 
 
 def test_export_prints_csv_with_headers_even_when_empty(tmp_path):

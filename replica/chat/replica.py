@@ -150,6 +150,7 @@ class Replica:
             conversation=conversation.id if conversation else None,
             via=visitor.via,
             visitor_words="\n".join([*(m["content"] for m in history if m["role"] == "user"), message]),
+            address=self.conversations.recorder.address_hash(visitor.address) if visitor.address != "unknown" else "",
         )
         run.facts = context.facts
         try:

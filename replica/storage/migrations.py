@@ -259,6 +259,18 @@ MIGRATIONS = [
             "CREATE INDEX deliveries_alert ON deliveries (alert_id)",
         ),
     ),
+    Migration(
+        11,
+        "alert caps per client address",
+        sqlite=(
+            "ALTER TABLE outbox ADD COLUMN address TEXT NOT NULL DEFAULT ''",
+            "CREATE INDEX outbox_address ON outbox (address, kind, created_at)",
+        ),
+        postgres=(
+            "ALTER TABLE outbox ADD COLUMN address TEXT NOT NULL DEFAULT ''",
+            "CREATE INDEX outbox_address ON outbox (address, kind, created_at)",
+        ),
+    ),
 ]
 
 RECORD_TABLE = "CREATE TABLE IF NOT EXISTS schema_migrations (number INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)"

@@ -11,6 +11,7 @@ from replica.storage.records import OutboxEntry, OutboxSummary, PendingAlert, Re
 from replica.storage.state import set_in
 
 LEASE_SECONDS = 60.0  # how long a claimed alert is this instance's to send; then anyone's again
+ADDRESS_WINDOW_SECONDS = 3600.0  # the caps also hold per client address over this window: fresh sessions skip none
 LAST_SEND_KEY = "telegram_last_send"
 
 
@@ -18,7 +19,8 @@ class Outbox:
     """Alerts waiting for delivery, shared by every instance on the database.
 
     ``alert_caps`` maps an alert kind ("lead", "question") to how many alerts one visitor session may
-    raise; records beyond the cap are stored but not alerted. An outbox row is the alert and its delivery
+    raise, and one client address (its salted hash) within an hour, however many sessions it opens;
+    records beyond the cap are stored but not alerted. An outbox row is the alert and its delivery
     to Telegram; ``channels`` (keys of the channels beside Telegram) each get a delivery of their own
     (:mod:`replica.storage.deliveries`), queued with it.
     """
@@ -42,20 +44,16 @@ class Outbox:
         self, tx: Transaction, entry: OutboxEntry, lead_id: int | None = None, question_id: int | None = None
     ) -> Recorded:
         """Queue ``entry`` inside ``tx`` (the transaction that stores its record), unless the visitor has
-        reached the cap for its kind."""
-        cap = self.alert_caps.get(entry.kind)
-        if cap is not None:
-            raised = tx.execute(
-                "SELECT COUNT(*) AS n FROM outbox WHERE session = ? AND kind = ?", (entry.session, entry.kind)
-            ).fetchone()["n"]
-            if raised >= cap:
-                return Recorded.CAPPED
+        reached the cap for its kind, in this session or from this address within the hour."""
+        if self._capped(tx, entry):
+            return Recorded.CAPPED
         row = tx.execute(
-            "INSERT INTO outbox (kind, session, alert, lead_id, question_id, conversation_id, due_at, created_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+            "INSERT INTO outbox (kind, session, address, alert, lead_id, question_id, conversation_id, due_at,"
+            " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
             (
                 entry.kind,
                 entry.session,
+                entry.address,
                 entry.payload,
                 lead_id,
                 question_id,
@@ -66,6 +64,21 @@ class Outbox:
         ).fetchone()
         self.deliveries.queue_in(tx, row["id"], self.channels)
         return Recorded.ALERTED
+
+    def _capped(self, tx: Transaction, entry: OutboxEntry) -> bool:
+        cap = self.alert_caps.get(entry.kind)
+        if cap is None:
+            return False
+        in_session = tx.execute(
+            "SELECT COUNT(*) AS n FROM outbox WHERE session = ? AND kind = ?", (entry.session, entry.kind)
+        ).fetchone()["n"]
+        if in_session >= cap or not entry.address:
+            return in_session >= cap
+        from_address = tx.execute(
+            "SELECT COUNT(*) AS n FROM outbox WHERE address = ? AND kind = ? AND created_at > ?",
+            (entry.address, entry.kind, self._clock() - ADDRESS_WINDOW_SECONDS),
+        ).fetchone()["n"]
+        return from_address >= cap
 
     def queue(self, entry: OutboxEntry, once: tuple[str, str] | None = None) -> Recorded | None:
         """Queue an alert that is about no lead or question (a forwarded message, the digest).

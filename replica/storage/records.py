@@ -20,13 +20,14 @@ class Recorded(Enum):
 
 @dataclass(frozen=True)
 class OutboxEntry:
-    """An alert to queue, as the outbox keeps it: its kind and visitor session (for the caps), the alert
+    """An alert to queue, as the outbox keeps it: its kind, visitor session and address (for the caps), the alert
     itself as JSON (the alerts package reads and writes it), and the conversation it is about."""
 
     kind: str
     session: str
     payload: str
     conversation: int | None = None
+    address: str = ""  # the visitor's client address, salted and hashed: the caps also hold per address
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any, Callable, Iterable
 
@@ -60,6 +60,7 @@ class ToolContext:
     conversation: int | None = None  # the conversation's number, named in alerts
     via: str = ""  # how the visitor came, when not by the page ("MCP")
     visitor_words: str | None = None
+    address: str = ""  # the visitor's client address, salted and hashed: alert caps hold per address too
 
     def visitor_wrote(self, text: str) -> bool:
         """Whether the visitor wrote ``text`` (case aside) in this conversation; true when not known."""
@@ -85,7 +86,7 @@ class ToolContext:
         record as ``what``) and wake the notifier; when the store fails, write the record of last resort.
         Returns what the model is told."""
         try:
-            recorded = store(alert.entry())
+            recorded = store(replace(alert.entry(), address=self.address))
         except Exception:
             self.facts.append(f"{what}: saving failed because of a storage problem; nothing was recorded")
             return self.save_failed(alert.kind, record)
