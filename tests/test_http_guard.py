@@ -9,16 +9,20 @@ import re
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from types import SimpleNamespace
 from urllib.parse import urlparse
 
+import pytest
 import requests
 from gradio_client import Client
 
+from replica import wording
 from replica.chat.limits import UsageLimits
 from replica.chat.replica import Visitor
 from replica.web.page import session_id
 from tests.fakes.openai_server import call, say
+from tests.fakes.tcp_proxy import TcpProxy
 
 
 def post(url, path, payload, timeout=30):
@@ -163,3 +167,28 @@ def test_a_thread_running_the_loop_is_never_left_behind_after_the_deadline(fake_
     make_replica(reply_deadline_seconds=1).reply("Hi", Visitor("s1"))
     time.sleep(1.0)
     assert threading.active_count() <= before and fake_openai.in_flight == 0
+
+
+@pytest.mark.parametrize("hops, both_answered", [(0, False), (1, True)], ids=["no trusted proxy", "one trusted"])
+def test_behind_a_local_proxy_the_address_is_the_one_trusted_proxy_hops_says(
+    start_app, settings, fake_openai, hops, both_answered
+):
+    """A proxy on 127.0.0.1 that passes the client's X-Forwarded-For through. With no trusted hop the
+    TCP peer is the address whatever the header says: one message an hour for that address, the second
+    client refused. With one, the last entry is: two clients, each answered."""
+    fake_openai.default = say("Hello.")
+    app = start_app(replace(settings, address_messages_per_hour=1, trusted_proxy_hops=hops))
+    proxy = TcpProxy("127.0.0.1", urlparse(app.demo.local_url).port)
+    try:
+        answers = [
+            Client(f"http://127.0.0.1:{proxy.port}/", verbose=False, headers={"X-Forwarded-For": claimed}).predict(
+                "Hi", api_name="/chat"
+            )
+            for claimed in ("10.9.0.1", "10.9.0.2")
+        ]
+    finally:
+        proxy.cut()
+    assert answers[0] == "Hello."
+    assert (answers[1] == "Hello.") is both_answered
+    if not both_answered:
+        assert answers[1] == wording.TOO_MANY_MESSAGES

@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import html
 import logging
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator
@@ -368,6 +369,19 @@ def _check_for_owner_words(
     chat_page.textbox.submit(lambda: gr.Timer(active=True), None, timer, **hidden)
 
 
+def trust_no_proxy_in_uvicorn() -> None:
+    """Make the server Gradio starts (uvicorn) take no proxy's word for the client's address.
+
+    Uvicorn replaces the TCP peer with the last ``X-Forwarded-For`` entry when the request comes from
+    ``FORWARDED_ALLOW_IPS`` (127.0.0.1 unless set), so behind a proxy on the same machine that passes the
+    header through, a client could name its own address. The visitor's address is read from that
+    header only as ``TRUSTED_PROXY_HOPS`` says (:func:`client_address`), so uvicorn is told to trust none.
+    """
+    if os.environ.get("FORWARDED_ALLOW_IPS"):
+        log.warning("FORWARDED_ALLOW_IPS is not used: the app trusts proxies as TRUSTED_PROXY_HOPS says")
+    os.environ["FORWARDED_ALLOW_IPS"] = ""
+
+
 def serve(
     demo: gr.Blocks,
     middleware: list | None = None,
@@ -388,6 +402,7 @@ def serve(
     table from every public endpoint, and it is trimmed at once, before serving goes on (the page's
     public ``/chat`` is no MCP tool).
     """
+    trust_no_proxy_in_uvicorn()
     guard = Middleware(
         RequestGuard,
         max_event_bytes=max_event_bytes(max_message_chars),
