@@ -91,6 +91,15 @@ def webhook_url(name: str, raw: str) -> str:
     return raw
 
 
+def origins(name: str, raw: str) -> tuple[str, ...]:
+    """Web origins (``https://example.com``, a port allowed), separated by commas or spaces."""
+    found = tuple(part.rstrip("/").lower() for part in re.split(r"[\s,]+", raw) if part)
+    for origin in found:
+        if not re.fullmatch(r"https?://[a-z0-9.-]+(:\d{1,5})?", origin):
+            raise ConfigError(f"{name}: {origin[:80]!r} is not an origin such as https://example.com (no path)")
+    return found
+
+
 def alert_urls(name: str, raw: str) -> tuple[str, ...]:
     """Apprise URLs, separated by commas or spaces. A wrong one is named by its place, never quoted (it may
     hold a token)."""
@@ -394,6 +403,17 @@ SETTINGS = (
         shown_default="`1` on Spaces, else `0`",
     ),
     Setting(
+        "EMBED_ORIGINS",
+        "embed_origins",
+        (),
+        origins,
+        "Sites that may show the page in a frame (your own, e.g. https://you.example), and whose frames may "
+        "ask a ?q= question at once; empty: any site may frame it, and a framed ?q= waits for the visitor's send.",
+        SERVING,
+        example="https://you.example",
+        shown_default="none",
+    ),
+    Setting(
         "MCP_ENABLED",
         "mcp_enabled",
         False,
@@ -503,6 +523,7 @@ class Settings:
     address_messages_per_hour: int = _default("address_messages_per_hour")
     daily_model_calls: int = _default("daily_model_calls")
     trusted_proxy_hops: int = _default("trusted_proxy_hops")
+    embed_origins: tuple[str, ...] = _default("embed_origins")
     mcp_enabled: bool = _default("mcp_enabled")
     queue_concurrency: int = _default("queue_concurrency")
     queue_max_size: int = _default("queue_max_size")

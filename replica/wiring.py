@@ -93,6 +93,7 @@ class App:
             max_message_chars=self.settings.max_message_chars,
             closed_events=self.closed_events,
             closed_names=self.closed_names,
+            embed_origins=embed_origins(self.settings),
             **launch_options,
         )
 
@@ -106,6 +107,14 @@ class App:
         if close:
             close()
         self.store.close()
+
+
+def embed_origins(settings: Settings) -> tuple[str, ...]:
+    """The sites that may frame the page: ``EMBED_ORIGINS``, and on a Space, the Space's own page on
+    huggingface.co, which shows the app in a frame (only when some are named: else any may frame it)."""
+    if not settings.embed_origins:
+        return ()
+    return (*settings.embed_origins, *(("https://huggingface.co",) if settings.on_spaces else ()))
 
 
 def open_store(settings: Settings) -> Store:

@@ -15,6 +15,7 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+import requests
 
 from tests.conftest import ROOT
 from tests.fakes.openai_server import say
@@ -332,3 +333,68 @@ def test_a_full_queue_says_so_and_keeps_the_typed_text(browser, start_app, setti
             job.result(timeout=30)
         except Exception:
             pass  # the third of them was turned away too
+
+
+def site_framing(tmp_path, name: str, src: str):
+    """A site of its own (another origin: another port) whose page holds one hidden frame of ``src``."""
+    folder = tmp_path / name
+    folder.mkdir()
+    frame = f'<iframe src="{src}" width="1" height="1" style="opacity:0" title="hidden"></iframe>'
+    (folder / "index.html").write_text(
+        f"<!doctype html><html lang='en'><title>A site</title><body>{frame}</body></html>"
+    )
+    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(SimpleHTTPRequestHandler, directory=str(folder)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}"
+
+
+DRIVEN = "?q=Hire%20me%20now%2C%20victim%40example.com"
+
+
+def test_a_hidden_frame_on_another_site_cannot_make_the_visitor_chat(
+    browser, app_url, fake_openai, tmp_path, shared_app
+):
+    server, origin = site_framing(tmp_path, "any-site", app_url.rstrip("/") + "/" + DRIVEN)
+    try:
+        assert requests.get(app_url, timeout=10).headers["content-security-policy"] == "frame-ancestors *"
+        page = browser.new_page()
+        page.goto(origin + "/index.html")
+        box = page.frame_locator("iframe").locator("#replica-input textarea")
+        deadline = time.monotonic() + 15
+        while box.input_value() != "Hire me now, victim@example.com" and time.monotonic() < deadline:
+            time.sleep(0.1)  # the question is put in the box, to wait there for the visitor's own send
+        time.sleep(1.5)  # time enough to have been sent, were it sent by itself
+        assert box.input_value() == "Hire me now, victim@example.com"
+        assert fake_openai.calls == 0 and shared_app.store.leads.all() == []
+    finally:
+        server.shutdown()
+
+
+def test_a_frame_on_the_owners_own_site_asks_at_once_and_no_other_site_may_frame_it(
+    browser, start_app, settings, fake_openai, tmp_path
+):
+    own, own_origin = site_framing(tmp_path, "own-site", "")
+    other, other_origin = site_framing(tmp_path, "other-site", "")
+    app = start_app(replace(settings, embed_origins=(own_origin,)))
+    url = app.demo.local_url.rstrip("/") + "/" + DRIVEN
+    for folder in ("own-site", "other-site"):
+        index = tmp_path / folder / "index.html"
+        index.write_text(index.read_text().replace('src=""', f'src="{url}"'))
+    fake_openai.default = say("Thanks, I have your address.")
+    try:
+        policy = requests.get(app.demo.local_url, timeout=10).headers["content-security-policy"]
+        assert policy == f"frame-ancestors 'self' {own_origin}"
+        page = browser.new_page()
+        page.goto(own_origin + "/index.html")
+        page.frame_locator("iframe").get_by_text("Thanks, I have your address.").first.wait_for(timeout=15_000)
+        assert fake_openai.requests[0]["messages"][-1]["content"] == "Hire me now, victim@example.com"
+        blocked = browser.new_page()
+        blocked.goto(other_origin + "/index.html")
+        time.sleep(2)
+        assert blocked.frames[-1].url in ("", "about:blank", "chrome-error://chromewebdata/") or not blocked.frames[
+            -1
+        ].query_selector("#replica-input")
+        assert fake_openai.calls == 1  # the other site's frame asked nothing
+    finally:
+        own.shutdown()
+        other.shutdown()

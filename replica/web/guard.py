@@ -14,6 +14,8 @@ A pure ASGI middleware (it never buffers a streamed answer), installed into Grad
   keeps state for it, logs it, or counts it.
 - an event in ``closed_events`` (by id) or ``closed_names`` (by API name) runs for no one: ZeroGPU's
   placeholder (:mod:`replica.web.zerogpu`) is registered with Gradio, and refused here on every route.
+- every response says which sites may frame the page (``Content-Security-Policy: frame-ancestors``,
+  from ``EMBED_ORIGINS``; any, when none is named);
 - the MCP routes' requests carry the caller's real address to the MCP tool, signed, in
   :data:`CALLER_HEADER` (Gradio's MCP server calls the tool over loopback, forwarding the headers);
   a header of that name that this process did not sign is removed, so no client can set it.
@@ -100,8 +102,10 @@ class RequestGuard:
         signature: CallerSignature = SIGNATURE,
         closed_events: frozenset[int] = frozenset(),
         closed_names: frozenset[str] = frozenset(),
+        frame_ancestors: str = "*",
     ):
         self.app = app
+        self._frame_policy = (b"content-security-policy", f"frame-ancestors {frame_ancestors}".encode("latin-1"))
         self.closed_events = closed_events
         self.closed_names = closed_names
         self.max_body_bytes = max_body_bytes
@@ -113,6 +117,7 @@ class RequestGuard:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        send = self._with_frame_policy(send)
         scope = self._with_caller(scope)
         limit = self.max_event_bytes if EVENT_ROUTES.search(scope["path"]) else self.max_body_bytes
         problem = self._header_problem(scope, limit)
@@ -143,6 +148,14 @@ class RequestGuard:
             await _refuse(send, 404, "No such event.")
             return
         await self.app(scope, _replay(body, receive), send)
+
+    def _with_frame_policy(self, send: Send) -> Send:
+        async def sending(message: dict[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [*message.get("headers", []), self._frame_policy]}
+            await send(message)
+
+        return sending
 
     def _with_caller(self, scope: Scope) -> Scope:
         """The request without any caller header this process did not sign (Gradio's own loopback call

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import html
+import json
 import logging
 import os
 from dataclasses import dataclass
@@ -41,7 +42,15 @@ THEME = gr.themes.Soft(
 )
 PAGE_DIR = Path(__file__).resolve().parent / "assets"
 CSS = (PAGE_DIR / "page.css").read_text(encoding="utf-8")
-HEAD = f"<script>\n{(PAGE_DIR / 'page.js').read_text(encoding='utf-8')}\n</script>"
+PAGE_JS = (PAGE_DIR / "page.js").read_text(encoding="utf-8")
+
+
+def page_head(askers: tuple[str, ...]) -> str:
+    """The page's script, told which sites' frames may ask a ``?q=`` question at once (``askers``)."""
+    allowed = json.dumps(list(askers)).replace("</", "<\\/")
+    return f"<script>\nwindow.REPLICA_ASKERS = {allowed};\n{PAGE_JS}\n</script>"
+
+
 PLACEHOLDER = "Ask me something…"
 CHECK_SECONDS = 4  # how often an open page asks for the owner's words: one light request, outside the queue
 # Gradio keeps a little state per browser session (the config of every component, the last message
@@ -391,12 +400,15 @@ def serve(
     max_message_chars: int = 4000,
     closed_events: frozenset[int] = frozenset(),
     closed_names: frozenset[str] = frozenset(),
+    embed_origins: tuple[str, ...] = (),
     **launch_options: Any,
 ) -> None:
     """Launch ``demo`` with the page's theme and styles (Gradio takes them at launch), behind the
     :class:`RequestGuard` (no uploads, bounded bodies, well-formed session ids) and any ``middleware``
     given (the Telegram webhook); then, with ``block``, serve until interrupted. The guard refuses the
-    events in ``closed_events`` (by id) and ``closed_names`` (by API name) on every route.
+    events in ``closed_events`` (by id) and ``closed_names`` (by API name) on every route. Only the sites
+    in ``embed_origins`` may frame the page, and ask a ``?q=`` question from a frame (any site may frame
+    it when none is named; a ``?q=`` then waits in a framed page for the visitor's send).
 
     With ``mcp``, the MCP server offers exactly one tool, the ``ask_…`` one: the launch builds the tool
     table from every public endpoint, and it is trimmed at once, before serving goes on (the page's
@@ -409,11 +421,12 @@ def serve(
         trusted_proxy_hops=trusted_proxy_hops,
         closed_events=closed_events,
         closed_names=closed_names,
+        frame_ancestors=" ".join(("'self'", *embed_origins)) if embed_origins else "*",
     )
     demo.launch(
         theme=THEME,
         css=CSS,
-        head=HEAD,
+        head=page_head(embed_origins),
         footer_links=[],
         max_file_size="1mb",
         state_session_capacity=SESSION_CAPACITY,

@@ -68,7 +68,20 @@
     return response;
   };
 
-  // ?q=…: ask that question at once, once; the address loses it, so a reload does not ask again.
+  // Whether this page may send a ?q= question by itself: as the top window, or in a frame of a site
+  // the owner named (EMBED_ORIGINS). Elsewhere a hidden frame on any page could make visitors chat.
+  function mayAskAtOnce() {
+    if (window.top === window.self) return true;
+    const askers = window.REPLICA_ASKERS || [];
+    let framers = Array.from(location.ancestorOrigins || []);
+    if (!framers.length && document.referrer) {
+      try { framers = [new URL(document.referrer).origin]; } catch (error) { framers = []; }
+    }
+    return framers.length > 0 && framers.every((origin) => askers.includes(origin));
+  }
+
+  // ?q=…: ask that question at once, once (or, framed by another site, put it in the box for the
+  // visitor to send); the address loses it, so a reload does not ask again.
   const params = new URLSearchParams(location.search);
   const question = (params.get("q") || "").trim().slice(0, MAX_QUESTION);
   if (question) {
@@ -83,7 +96,7 @@
       if (b && send && !b.disabled) {
         clearInterval(ask);
         typeInto(question);
-        setTimeout(() => { lastSent = question; send.click(); refocusSoon(); }, 100);
+        if (mayAskAtOnce()) setTimeout(() => { lastSent = question; send.click(); refocusSoon(); }, 100);
       }
     }, 100);
   }
