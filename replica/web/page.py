@@ -386,9 +386,7 @@ def trust_no_proxy_in_uvicorn() -> None:
     header through, a client could name its own address. The visitor's address is read from that
     header only as ``TRUSTED_PROXY_HOPS`` says (:func:`client_address`), so uvicorn is told to trust none.
     """
-    if os.environ.get("FORWARDED_ALLOW_IPS"):
-        log.warning("FORWARDED_ALLOW_IPS is not used: the app trusts proxies as TRUSTED_PROXY_HOPS says")
-    os.environ["FORWARDED_ALLOW_IPS"] = ""
+    os.environ["FORWARDED_ALLOW_IPS"] = ""  # whatever it was: not a setting of this app (docs/security.md)
 
 
 def serve(
