@@ -116,3 +116,19 @@ def test_eval_without_a_model_says_so(tmp_path, knowledge_dir, fake_openai, unse
     env.pop("OPENAI_API_KEY")
     done = run_app("eval", cwd=tmp_path, unset=unset, **env)
     assert done.returncode == 1 and "OPENAI_API_KEY is not set" in done.stdout
+
+
+@pytest.mark.parametrize("case", ["missing", "a folder", "binary", "no pair"])
+def test_an_unusable_pairs_file_is_one_line_and_exit_2(tmp_path, knowledge_dir, fake_openai, case):
+    path = {
+        "missing": tmp_path / "nope.md",
+        "a folder": tmp_path,
+        "binary": tmp_path / "b.md",
+        "no pair": tmp_path / "e.md",
+    }[case]
+    (tmp_path / "b.md").write_bytes(b"\x89PNG\r\n\x1a\n\xff\xfe\x00" * 50)
+    (tmp_path / "e.md").write_text("\n\n")
+    done = run_app("eval", "--pairs", str(path), cwd=tmp_path, **eval_env(tmp_path, knowledge_dir, fake_openai))
+    lines = [line for line in (done.stdout + done.stderr).splitlines() if line.strip()]
+    assert done.returncode == 2 and len(lines) == 1 and "Traceback" not in done.stderr, lines
+    assert lines[0].startswith(f"✗ --pairs {path}") and fake_openai.calls == 0

@@ -75,9 +75,16 @@ def test_strangers_can_neither_teach_nor_read_leads(start_app, settings, fake_op
 
     with caplog.at_level(logging.WARNING):
         fake_telegram.push("Wagner, obviously", reply_to=alert_id, chat_id="666")
-        fake_telegram.push("/leads", chat_id="666")
-        assert wait_until(lambda: caplog.text.count("chat 666") == 2)
+        for _ in range(50):
+            fake_telegram.push("/leads", chat_id="666")
+        last = fake_telegram.updates[-1]["update_id"]
+        assert wait_until(lambda: any(poll.get("offset", 0) > last for poll in fake_telegram.polls))
     time.sleep(0.3)
+    strangers = [r.getMessage() for r in caplog.records if "not the owner's" in r.getMessage()]
+    assert strangers == [
+        "Ignored 1 Telegram message(s) or button press(es) from chats that are not the owner's "
+        "(logged at most once a minute)"
+    ]  # the first at once; the other 50 in a minute, counted
     assert len(fake_telegram.delivered) == sent_before  # nothing sent to anyone
     assert all(str(d.payload["chat_id"]) == fake_telegram.chat_id for d in fake_telegram.delivered)
     assert "Wagner" not in system_prompt_for_next_message(url, fake_openai)

@@ -143,20 +143,38 @@ def has_answer(answer: str) -> Callable[[Outcome], str | None]:
     return judge
 
 
+class PairsError(Exception):
+    """The ``--pairs`` file cannot be used; the message says why, in one line."""
+
+
 def pair_scripts(path: Path) -> list[Script]:
     """The owner's question/answer pairs, written as a FAQ file is (a question line, then the answer's
-    paragraph, blank lines between): each reply must hold its answer's key words."""
-    pairs = parse_faq(path.read_text(encoding="utf-8"))
+    paragraph, blank lines between): each reply must hold its answer's key words. Raises
+    :class:`PairsError` for a file that is missing, a folder, not text, or holds no pair."""
+    try:
+        pairs = parse_faq(path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError:
+        raise PairsError(f"--pairs {path} is not UTF-8 text") from None
+    except OSError as error:
+        raise PairsError(f"--pairs {path} cannot be read ({error.strerror or type(error).__name__})") from None
+    if not pairs:
+        raise PairsError(f"--pairs {path} holds no question/answer pair (a question line, then its answer)")
     return [
         Script(f"your answer: {one_line(question, 60)}", (question,), has_answer(answer)) for question, answer in pairs
     ]
 
 
 def run_eval(settings: Settings, out: TextIO, pairs: Path | None = None, transcripts: Path | None = None) -> int:
-    """Run every script against the configured model; print the scorecard; return 1 when any failed."""
+    """Run every script against the configured model; print the scorecard; return 1 when any failed, 2
+    when ``pairs`` cannot be used (one line says why)."""
     if not settings.model_configured:
         out.write("✗ OPENAI_API_KEY is not set: there is no model to evaluate\n")
         return 1
+    try:
+        own = pair_scripts(pairs) if pairs else []
+    except PairsError as error:
+        out.write(f"✗ {error}\n")
+        return 2
     transcripts = transcripts or settings.data_dir / "eval-transcripts.md"
     transcripts.parent.mkdir(parents=True, exist_ok=True)
     failed, scripts = 0, []
@@ -165,7 +183,7 @@ def run_eval(settings: Settings, out: TextIO, pairs: Path | None = None, transcr
         replica, store, owner = evaluation_replica(settings, Path(folder), notifier)
         faq = faq_entries(settings.knowledge_dir)
         scripts += builtin_scripts(owner, render_prompt("system.md", owner_name=owner, knowledge=""), faq)
-        scripts += pair_scripts(pairs) if pairs else []
+        scripts += own
         log.write(f"# Replica evaluation: {settings.openai_model}\n")
         try:
             for number, script in enumerate(scripts, 1):

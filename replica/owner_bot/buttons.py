@@ -11,12 +11,14 @@ from typing import Any, Callable
 
 from replica.alerts.alert import QUESTION_TITLE
 from replica.alerts.render import one_line
+from replica.logs import EveryMinute
 from replica.owner_bot.conversations import ConversationCommands
 from replica.owner_bot.text import NUMBER
 from replica.storage import Store
 from replica.telegram.client import TelegramClient, TelegramError
 
 log = logging.getLogger(__name__)
+STRANGERS = "Ignored %d Telegram message(s) or button press(es) from chats that are not the owner's (logged at most once a minute)"
 
 
 class Buttons:
@@ -26,6 +28,9 @@ class Buttons:
         self._store = store
         self._client = client
         self._conversations = conversations
+        # Messages and presses from chats that are not the owner's: a stranger who floods the bot costs a
+        # log line a minute (the dispatcher counts the messages here too).
+        self.strangers = EveryMinute(log, STRANGERS)
         self._actions: dict[str, Callable[[int, dict[str, Any]], str]] = {
             "show": self._show,
             "handled": self._handled,
@@ -41,7 +46,7 @@ class Buttons:
         message = query.get("message") if isinstance(query.get("message"), dict) else {}
         chat = message.get("chat") if isinstance(message.get("chat"), dict) else {}
         if str(chat.get("id", "")) != str(self._client.chat_id):
-            log.warning("Ignoring a button press from chat %s, which is not the owner's", str(chat.get("id", "?"))[:32])
+            self.strangers()
             self._answer_press(query_id, "This button only works in its owner's chat.")
             return
         action, _, number = str(query.get("data") or "").partition(":")

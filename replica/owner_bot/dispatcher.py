@@ -12,7 +12,6 @@ import html
 import logging
 from typing import Any, Callable
 
-from replica.logs import clip
 from replica.owner_bot.buttons import Buttons
 from replica.owner_bot.commands import BY_NAME, help_text
 from replica.owner_bot.conversations import ConversationCommands
@@ -58,9 +57,7 @@ class Dispatcher:
         chat = message.get("chat") if isinstance(message, dict) else None
         chat_id = str(chat.get("id", "")) if isinstance(chat, dict) else ""
         if chat_id != str(self._client.chat_id):
-            log.warning(
-                "Ignoring a Telegram message from chat %s, which is not the owner's", clip(chat_id, 32) or "unknown"
-            )
+            self._buttons.strangers()
             return
         text = message.get("text")
         if not isinstance(text, str) or not text.strip():
