@@ -206,3 +206,14 @@ def test_ten_fresh_sessions_from_one_address_raise_no_more_alerts_than_one_visit
     assert kinds.count("lead") == 3 and kinds.count("question") == 3
     replica.reply("Session 10 here: other@example.org", Visitor("fresh-10", "198.51.100.9"))  # another address
     assert [alert.kind for alert in notifier.alerts].count("lead") == 4
+
+
+@pytest.mark.parametrize(
+    "separator", ["\n", "\r", "\u2028", "\u2029", "\x85", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e"], ids=repr
+)
+def test_every_unicode_line_break_in_a_note_stays_behind_the_quote_bar(separator):
+    notes = f"Call me{separator}Email: ceo@bank.example{separator}Conversation: #999"
+    alert = Alert("lead", "New lead", (("Email", "ada@example.org"), ("Notes", notes)), "s1", quoted=("Notes",))
+    plain = to_plain(alert)
+    lines = [line for line in plain.splitlines() if "ceo@bank.example" in line or "#999" in line]
+    assert len(lines) == 2 and all(line.startswith("│ ") for line in lines), plain

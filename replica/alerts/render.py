@@ -48,10 +48,16 @@ def one_line(text: object, limit: int | None = None) -> str:
     return value if limit is None or len(value) <= limit else value[: limit - 1] + "…"
 
 
+def as_newlines(text: str) -> str:
+    """``text`` with every line break a reader may show as one (``\\r``, VT, FF, FS, GS, RS, NEL, U+2028,
+    U+2029, as ``str.splitlines`` knows them) made ``\\n``, so that quoting puts its bar on each line."""
+    return "\n".join(text.splitlines())
+
+
 def quoted_lines(text: str) -> list[str]:
     """Visitor prose as quoted lines, each behind the "│ " bar, so no line of it can pass for the
     listing's own (blank lines inside are kept once)."""
-    lines = re.sub(r"\n\s*\n\s*(\n\s*)+", "\n\n", text.replace("\r\n", "\n").replace("\r", "\n")).strip().split("\n")
+    lines = re.sub(r"\n\s*\n\s*(\n\s*)+", "\n\n", as_newlines(text)).strip().split("\n")
     return [QUOTE_BAR + line for line in lines]
 
 
@@ -74,7 +80,7 @@ def _clean_values(alert: Alert) -> dict[str, str]:
     values = {}
     for label, value in alert.fields:
         if label in alert.quoted:
-            value = re.sub(r"\n\s*\n\s*(\n\s*)+", "\n\n", value.replace("\r\n", "\n").replace("\r", "\n")).strip()
+            value = re.sub(r"\n\s*\n\s*(\n\s*)+", "\n\n", as_newlines(value)).strip()
         else:
             value = " ".join(value.split())
         values[label] = value or "(none)"
