@@ -2,7 +2,18 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any, Iterable
+
+# The app's own notes to the model begin "[This note is from the Replica app…" (prompts/tool_results.md);
+# a visitor who types that is marked as having typed it, so their words cannot pass for the app's.
+APP_NOTE = re.compile(r"replica\s+app", re.I)
+TYPED = "Replica app (as the visitor typed it)"
+
+
+def as_visitor_words(text: str) -> str:
+    """A visitor's message as the model is given it: any copy of the app's note marked as the visitor's."""
+    return APP_NOTE.sub(TYPED, text)
 
 
 def text_of(content: Any) -> str:
@@ -28,7 +39,7 @@ def history_messages(history: Iterable[dict[str, Any]], budget_chars: int | None
             continue
         text = text_of(item.get("content")).strip()
         if item.get("role") in ("user", "assistant") and text:
-            messages.append({"role": item["role"], "content": text})
+            messages.append({"role": item["role"], "content": as_visitor_words(text) if item["role"] == "user" else text})
     if budget_chars is None:
         return messages
     kept, used = [], 0

@@ -23,7 +23,7 @@ from replica.chat.deadline import Deadline
 from replica.chat.history import join, text_of
 from replica.chat.limits import UsageLimits
 from replica.chat.model import ChatModel, ToolCall, Turn
-from replica.chat.thinking import without_thinking
+from replica.chat.markup import has_stray_closing, without_markup
 from replica.chat.tool_text import ToolTextFilter, holds_tool_syntax, read_tool_text
 from replica.knowledge.prompts import render_prompt
 from replica.logs import clip
@@ -88,12 +88,14 @@ class TurnLoop:
             reply, shown, hidden = Turn(), words, ToolTextFilter(self.registry.names)
             tools = self.registry.schemas()
             for reply in self.model.stream(messages, tools, tool_choice, self.max_tokens, deadline.remaining(), stop):
-                visible = join(words, hidden.visible(without_thinking(reply.text)))
+                visible = join(words, hidden.visible(without_markup(reply.text, self.model.opens_thinking)))
                 if visible != shown:
                     shown = visible
                     yield shown
             if stop.is_set():
                 return
+            if has_stray_closing(reply.text):
+                self.model.opens_thinking = True  # its template opens the block: the next replies start inside one
             calls, text = self._read(reply, run, visitor_wrote_a_call)
             if text:
                 cut = cut_short(reply)
@@ -120,7 +122,7 @@ class TurnLoop:
     def _read(self, reply: Turn, run: Run, visitor_wrote_a_call: bool) -> tuple[list[ToolCall], str]:
         """The turn's tool calls (native, or written as text) and its words without any tool syntax."""
         registry = self.registry
-        read = read_tool_text(without_thinking(reply.text), registry.names, registry.parameters(), registry.required())
+        read = read_tool_text(self._finished(reply), registry.names, registry.parameters(), registry.required())
         if read.unreadable:
             log.warning("The model wrote tool-call syntax (%s) that names no tool it was offered; not shown", read.form)
         if reply.calls:
@@ -136,6 +138,10 @@ class TurnLoop:
         run.textual_calls += len(read.calls)
         return read.calls, read.prose
 
+    def _finished(self, reply: Turn) -> str:
+        """A finished turn's text without what is not for the visitor (thinking, another turn's tokens)."""
+        return without_markup(reply.text, self.model.opens_thinking, final=True)
+
     def _run_tools(
         self, reply: Turn, calls: list[ToolCall], context: ToolContext, ran: dict[tuple[str, str], str], run: Run
     ) -> list[dict[str, Any]]:
@@ -150,14 +156,14 @@ class TurnLoop:
             run.done.append(f"{call.name}: {', '.join(did)}")
         if reply.calls:
             return [
-                assistant_message(without_thinking(reply.text), calls),
+                assistant_message(self._finished(reply), calls),
                 *({"role": "tool", "tool_call_id": c.id, "content": r} for c, r in zip(calls, results)),
             ]
         # A call written as text goes back as the model wrote it, its results as a note from the app: a
         # server that does not read tool calls often cannot lay out tool messages either.
         lines = "\n".join(f"- {call.name}: {result}" for call, result in zip(calls, results))
         return [
-            {"role": "assistant", "content": without_thinking(reply.text)},
+            {"role": "assistant", "content": self._finished(reply)},
             {"role": "user", "content": render_prompt("tool_results.md", results=lines)},
         ]
 

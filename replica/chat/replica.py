@@ -18,7 +18,7 @@ from typing import Any, Callable, Iterator
 from replica import wording
 from replica.alerts import Notifier
 from replica.chat.deadline import Deadline, DeadlineExceeded, run_until
-from replica.chat.history import history_messages, join, retrieval_query
+from replica.chat.history import as_visitor_words, history_messages, join, retrieval_query
 from replica.chat.lead_net import NOTES, OUTAGE_NOTES, keep_lead
 from replica.chat.limits import UsageLimits
 from replica.chat.loop import DailyBudgetSpent, Run, TurnLoop
@@ -202,7 +202,7 @@ class Replica:
         earlier = history_messages(history, self.bounds.history_budget_chars)
         facts = self.conversations.recorder.facts(conversation.id) if conversation else None
         system = join(self.system_prompt(retrieval_query(message, earlier)), facts_section(facts))
-        messages = [{"role": "system", "content": system}, *earlier, {"role": "user", "content": message}]
+        messages = [{"role": "system", "content": system}, *earlier, {"role": "user", "content": as_visitor_words(message)}]
         loop = TurnLoop(self.model, self.registry, self.limits, self.bounds.max_turns, self.bounds.max_reply_tokens)
         shown = ""
         try:

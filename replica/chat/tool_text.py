@@ -32,7 +32,9 @@ import json_repair
 
 from replica.chat.model import ToolCall
 
-# Literal markers, and the form each names in the log.
+DEEPSEEK_CALLS = "<｜tool▁calls▁begin｜>"  # DeepSeek's own, with full-width bars
+DEEPSEEK_CALL = re.compile(r"<｜tool▁sep｜>([\w.-]+)\s*```(?:json)?\s*(\{.*?\})\s*```", re.S)
+# Literal markers (matched in any case), and the form each names in the log.
 TAGS = {
     "<tool_call>": "<tool_call> tag",
     "<tools>": "<tools> tag",
@@ -40,7 +42,9 @@ TAGS = {
     "[TOOL_CALLS]": "[TOOL_CALLS] marker",
     "<|python_tag|>": "<|python_tag|> marker",
     "<function=": "<function=name> tag",
+    DEEPSEEK_CALLS: "DeepSeek tool-calls marker",
 }
+TAG_CASE = re.compile(r"</?(tool_call|tools|function_call|function=)", re.I)
 FENCE = "```"
 JSON_KEY = re.compile(r"\[?\{\s*\{?\s*\"")
 FENCE_OPENING = re.compile(r"```[ \t]*(json|tool_call|tool_code|)[ \t]*\n?\s*[\[{]")
@@ -153,9 +157,10 @@ def _starts_here(text: str, i: int, names: tuple[str, ...]) -> str:
     """Whether tool syntax starts at ``text[i]``: certainly, perhaps (more text will tell), or not."""
     char, left = text[i], len(text) - i
     for literal in (*TAGS, *names, *(f"functions.{n}" for n in names)):
-        if text.startswith(literal, i):
+        here = text[i : i + len(literal)].lower()
+        if here == literal.lower():
             return FULL
-        if left < len(literal) and literal.startswith(text[i:]):
+        if left < len(literal) and literal.lower().startswith(here):
             return PARTIAL
     if char == "{" or text.startswith("[{", i):
         # A JSON object: at the start of a line it is never prose; inside a line, once a quoted key follows.
@@ -181,6 +186,10 @@ def _at_line_start(text: str, i: int) -> bool:
 
 def _payloads(region: str, names: tuple[str, ...]) -> tuple[str, list[str]]:
     """The form the tool syntax in ``region`` is written in, and the text of each call in it."""
+    region = TAG_CASE.sub(lambda tag: tag.group(0).lower(), region)  # <TOOL_CALL> is <tool_call>
+    if region.startswith(DEEPSEEK_CALLS):
+        calls = DEEPSEEK_CALL.findall(region)
+        return TAGS[DEEPSEEK_CALLS], [json.dumps({"name": n, "arguments": _lenient(a)}) for n, a in calls]
     if region.startswith("<function="):  # Llama 3.1's own tools: <function=name>{…}</function>
         named = re.findall(r"<function=([\w.-]+)>(.*?)(?:</function>|$)", region, re.S)
         return TAGS["<function="], [json.dumps({"name": n, "arguments": _lenient(a)}) for n, a in named]

@@ -69,7 +69,7 @@
   };
 
   // Whether this page may send a ?q= question by itself: as the top window, or in a frame of a site
-  // the owner named (EMBED_ORIGINS). Elsewhere a hidden frame on any page could make visitors chat.
+  // named in EMBED_ORIGINS. Elsewhere a hidden frame on any page could make visitors chat.
   function mayAskAtOnce() {
     if (window.top === window.self) return true;
     const askers = window.REPLICA_ASKERS || [];
