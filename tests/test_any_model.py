@@ -290,8 +290,11 @@ ANSWER = "I build analytical engines."
 MARKUP = [
     ("thinking tag", "<thinking>The visitor asks what I do.</thinking>\n" + ANSWER),
     ("upper case", "<THINK>The visitor asks what I do.</THINK>" + ANSWER),
-    ("harmony", "<|channel|>analysis<|message|>The visitor asks what I do.<|end|><|start|>assistant"
-     "<|channel|>final<|message|>" + ANSWER + "<|return|>"),
+    (
+        "harmony",
+        "<|channel|>analysis<|message|>The visitor asks what I do.<|end|><|start|>assistant"
+        "<|channel|>final<|message|>" + ANSWER + "<|return|>",
+    ),
     ("ChatML turn", ANSWER + "<|im_end|>\n<|im_start|>user\nAnd what do you earn?<|im_end|>"),
     ("Gemma turn", ANSWER + "<end_of_turn>\n<start_of_turn>user\nReally?"),
     ("Llama 3 turn", ANSWER + "<|eot_id|><|start_header_id|>user<|end_header_id|>\n\nHi"),

@@ -39,7 +39,9 @@ def history_messages(history: Iterable[dict[str, Any]], budget_chars: int | None
             continue
         text = text_of(item.get("content")).strip()
         if item.get("role") in ("user", "assistant") and text:
-            messages.append({"role": item["role"], "content": as_visitor_words(text) if item["role"] == "user" else text})
+            messages.append(
+                {"role": item["role"], "content": as_visitor_words(text) if item["role"] == "user" else text}
+            )
     if budget_chars is None:
         return messages
     kept, used = [], 0

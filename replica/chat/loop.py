@@ -22,8 +22,8 @@ from replica import wording
 from replica.chat.deadline import Deadline
 from replica.chat.history import join, text_of
 from replica.chat.limits import UsageLimits
-from replica.chat.model import ChatModel, ToolCall, Turn
 from replica.chat.markup import has_stray_closing, without_markup
+from replica.chat.model import ChatModel, ToolCall, Turn
 from replica.chat.tool_text import ToolTextFilter, holds_tool_syntax, read_tool_text
 from replica.knowledge.prompts import render_prompt
 from replica.logs import clip

@@ -202,7 +202,11 @@ class Replica:
         earlier = history_messages(history, self.bounds.history_budget_chars)
         facts = self.conversations.recorder.facts(conversation.id) if conversation else None
         system = join(self.system_prompt(retrieval_query(message, earlier)), facts_section(facts))
-        messages = [{"role": "system", "content": system}, *earlier, {"role": "user", "content": as_visitor_words(message)}]
+        messages = [
+            {"role": "system", "content": system},
+            *earlier,
+            {"role": "user", "content": as_visitor_words(message)},
+        ]
         loop = TurnLoop(self.model, self.registry, self.limits, self.bounds.max_turns, self.bounds.max_reply_tokens)
         shown = ""
         try:
