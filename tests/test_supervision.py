@@ -212,3 +212,18 @@ def test_a_record_the_full_disk_refuses_is_logged_whole_and_the_visitor_told(
     assert record.levelno == logging.ERROR and what in record.getMessage()
     assert json.dumps(tool_call[1][list(tool_call[1])[-1]]) in record.getMessage()  # the long text, whole
     assert notifier.alerts == []
+
+
+def test_a_lead_the_net_could_not_save_is_said_to_the_visitor(fake_openai, notifier, store, make_replica, caplog):
+    fill_up(store)
+    for n in range(2000):  # what room the last pages still have, taken, so that a short lead fits nowhere
+        try:
+            store.leads.record(f"filler{n}@example.org", "", "", Alert("lead", "x", (), f"f{n}").entry())
+        except Exception:
+            break
+    fake_openai.script(say("Thanks, I'll be in touch."))  # the model makes no call: the lead net tries
+    with caplog.at_level(logging.ERROR):
+        answer = make_replica().reply("Write to me at grace@example.org", Visitor("s1"))
+    assert answer == f"Thanks, I'll be in touch.\n\n{wording.SAVE_FAILED}"
+    assert any("record of last resort" in r.getMessage() and "grace@example.org" in r.getMessage() for r in caplog.records)
+    assert notifier.alerts == []

@@ -212,8 +212,11 @@ class Replica:
         try:
             for shown in run_until(deadline, lambda stop: loop.run(messages, context, deadline, stop, run)):
                 yield shown
+            before = len(context.outcomes)
             if self._keep_lead(message, context, run, NOTES):
                 yield join(shown, wording.LEAD_NOTED)
+            elif Outcome.SAVE_FAILED in context.outcomes[before:] and wording.SAVE_FAILED not in shown:
+                yield join(shown, wording.SAVE_FAILED)  # the net's lead could not be saved: the visitor is told
             return
         except DeadlineExceeded:
             log.warning("Reply deadline of %.0f s passed; the visitor gets what streamed so far", deadline.seconds)
