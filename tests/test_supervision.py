@@ -225,5 +225,7 @@ def test_a_lead_the_net_could_not_save_is_said_to_the_visitor(fake_openai, notif
     with caplog.at_level(logging.ERROR):
         answer = make_replica().reply("Write to me at grace@example.org", Visitor("s1"))
     assert answer == f"Thanks, I'll be in touch.\n\n{wording.SAVE_FAILED}"
-    assert any("record of last resort" in r.getMessage() and "grace@example.org" in r.getMessage() for r in caplog.records)
+    assert any(
+        "record of last resort" in r.getMessage() and "grace@example.org" in r.getMessage() for r in caplog.records
+    )
     assert notifier.alerts == []

@@ -141,3 +141,23 @@ def test_at_most_three_calls_of_a_tool_run_for_one_message(native, fake_openai, 
     fake_openai.script(first, say("Passed on."))
     make_replica().reply("Many questions.", Visitor("s1"))
     assert len(store.questions.all()) == MAX_CALLS_PER_TOOL == 3
+
+
+def test_an_address_the_visitor_marks_as_someone_elses_is_no_lead(fake_openai, make_replica, store, notifier):
+    fake_openai.default = say("Got it.")
+    replica = make_replica()
+    answer = replica.reply("Please don't contact ceo@bank-example.com, reach me at jane@example.com", Visitor("s1"))
+    assert [lead["email"] for lead in store.leads.all()] == ["jane@example.com"]
+    assert answer.endswith("I've passed your email address on, so you'll hear back.")
+    answer = replica.reply("My colleague's email is bob@example.com, he may write.", Visitor("s2"))
+    assert [lead["email"] for lead in store.leads.all()] == ["jane@example.com"]
+    assert "your email address" not in answer
+
+
+def test_the_models_call_with_an_address_marked_as_someone_elses_is_not_run(fake_openai, make_replica, store):
+    fake_openai.script(
+        call(("gather_user_details", {"email": "ceo@bank-example.com", "notes": "x"})), say("Understood.")
+    )
+    answer = make_replica().reply("Don't contact ceo@bank-example.com about this.", Visitor("s1"))
+    assert store.leads.all() == [] and answer == "Understood."
+    assert "someone else's address" in json.dumps(fake_openai.requests[1]["messages"][-1])

@@ -25,6 +25,13 @@ def gather_user_details(context: ToolContext, email: str, notes: str, name: str 
             f"Error: the visitor has not written the email address {clip(email, 100)!r} in this conversation, "
             "so nothing was saved. Never guess, complete or correct an address: ask the visitor to type theirs."
         )
+    if context.someone_elses(email):
+        context.emails.add(email.strip().lower())  # covered: the lead net does not take it either
+        context.facts.append("an email address the visitor said was someone else's was not recorded as a lead")
+        return (
+            f"Error: the visitor said {clip(email, 100)!r} is someone else's address, so it was not recorded. "
+            "Do not say their address was passed on; if they want to hear back, ask for their own."
+        )
     context.emails.add(email.strip().lower())
     try:
         valid = validate_email(email.strip(), check_deliverability=context.check_deliverability)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any, Callable, Iterable
@@ -45,6 +46,25 @@ SAVE_FAILED_FOR_MODEL = (
 )
 
 
+# Words right before an address that say it is not the visitor's own: "don't contact ceo@…", "my
+# colleague's email is bob@…". Kept narrow: a lead wrongly refused is worse than one wrongly kept.
+SOMEONE_ELSES = re.compile(
+    r"(?:(?:do\s*n[o'’]?t|never)\s+(?:contact|e-?mail|write\s+to|reach|cc|copy)(?:\s+\w+)?(?:\s+(?:at|on))?"
+    r"|(?:not\s+(?:my|mine)|\b(?:his|her|their)|(?:colleague|boss|manager|friend|client|partner|wife|husband"
+    r"|assistant|recruiter|ceo|someone\s+else|somebody\s+else)(?:['’]s|s['’])?)\s+(?:e-?mail(?:\s+address)?"
+    r"|address|contact)(?:\s+(?:is|was))?)\s*[:\-–]?\s*$",
+    re.I,
+)
+
+
+def marked_as_someone_elses(words: str, email: str) -> bool:
+    """Whether, in ``words``, each place ``email`` is written is preceded in its sentence by words that
+    say it is someone else's."""
+    lowered, needle = words.lower(), email.strip().lower()
+    places = [m.start() for m in re.finditer(re.escape(needle), lowered)] if needle else []
+    return bool(places) and all(SOMEONE_ELSES.search(words[max(0, at - 60) : at]) for at in places)
+
+
 @dataclass(frozen=True)
 class ToolContext:
     """What a tool may use besides its arguments: which visitor is asking, where records are kept,
@@ -61,6 +81,11 @@ class ToolContext:
     via: str = ""  # how the visitor came, when not by the page ("MCP")
     visitor_words: str | None = None
     address: str = ""  # the visitor's client address, salted and hashed: alert caps hold per address too
+
+    def someone_elses(self, email: str) -> bool:
+        """Whether the visitor marked ``email`` as not theirs where they wrote it ("don't contact …", "my
+        colleague's address is …")."""
+        return self.visitor_words is not None and marked_as_someone_elses(self.visitor_words, email)
 
     def visitor_wrote(self, text: str) -> bool:
         """Whether the visitor wrote ``text`` (case aside) in this conversation; true when not known."""
