@@ -11,6 +11,7 @@ import sys
 import threading
 import time
 from typing import Callable, Iterable, TextIO
+from urllib.parse import unquote, urlsplit
 
 FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 QUOTE_LIMIT = 300  # the most characters of visitor- or model-written text one log line quotes
@@ -26,6 +27,30 @@ def clip(text: object, limit: int = QUOTE_LIMIT) -> str:
         return escaped
     left_out = len(value) - limit
     return f"{escaped[:limit]}…" + (f"[+{left_out} chars]" if left_out > 0 else "")
+
+
+SHORTEST_SECRET = 4  # shorter pieces are left alone: redacting them would blank ordinary words
+
+
+def url_secrets(url: str | None) -> list[str]:
+    """The parts of a URL with credentials (``DATABASE_URL``, ``OPENAI_BASE_URL``) that are secret: the
+    URL itself, its password (as written and percent-decoded) and its query values."""
+    if not url:
+        return []
+    parts = urlsplit(url)
+    pieces = [url, parts.password or "", unquote(parts.password or "")]
+    pieces += [value for pair in parts.query.split("&") for value in pair.split("=")[1:]]
+    pieces += [unquote(piece) for piece in pieces[3:]]
+    return [piece for piece in pieces if len(piece) >= SHORTEST_SECRET]
+
+
+def shown_url(url: str) -> str:
+    """A URL as it may be shown (doctor, the log): no user or password, and each query value hidden."""
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    netloc = f"{host}:{parts.port}" if parts.port else host
+    query = "&".join(f"{pair.split('=')[0]}=…" for pair in parts.query.split("&") if pair)
+    return f"{parts.scheme}://{netloc}{parts.path}" + (f"?{query}" if query else "")
 
 
 class EveryMinute:
@@ -60,7 +85,7 @@ class RedactingFormatter(logging.Formatter):
 
     def __init__(self, secrets: Iterable[str | None], fmt: str = FORMAT):
         super().__init__(fmt)
-        self._secrets = [s for s in secrets if s and len(s) >= 6]
+        self._secrets = sorted({s for s in secrets if s and len(s) >= SHORTEST_SECRET}, key=len, reverse=True)
 
     def format(self, record: logging.LogRecord) -> str:
         text = super().format(record)
@@ -75,7 +100,7 @@ class ClippedStream:
 
     def __init__(self, stream: TextIO, secrets: Iterable[str | None] = (), limit: int = LINE_LIMIT):
         self._stream = stream
-        self._secrets = [s for s in secrets if s and len(s) >= 6]
+        self._secrets = sorted({s for s in secrets if s and len(s) >= SHORTEST_SECRET}, key=len, reverse=True)
         self._limit = limit
         self._column = 0  # characters of the current line written so far
         self._dropped = 0  # characters of the current line left out so far

@@ -86,11 +86,22 @@ def secrets_of(url: str) -> list[str]:
     of eight characters or more (a topic or a token is as good as a password)."""
     parts = urlsplit(url)
     host = parts.hostname or ""
-    pieces = [url, parts.username or "", parts.password or ""]
+    pieces = [
+        url,
+        parts.username or "",
+        parts.password or "",
+        unquote(parts.username or ""),
+        unquote(parts.password or ""),
+    ]
     pieces += [host] if "." not in host and host != "localhost" else []
-    long = [unquote(piece) for piece in parts.path.split("/")]
-    long += [unquote(value) for pair in parts.query.split("&") for value in pair.split("=")[1:]]
-    return [piece for piece in pieces if len(piece) >= 4] + [piece for piece in long if len(piece) >= 8]
+    if "@" not in parts.netloc:  # tgram://123456:TOKEN/chat: the bot's token is the netloc itself
+        pieces += [parts.netloc, *parts.netloc.split(":")]
+    paths = [unquote(piece) for piece in parts.path.split("/")]
+    queries = [unquote(value) for pair in parts.query.split("&") for value in pair.split("=")[1:]]
+    shortest = 4 if parts.scheme.lower().startswith("ntfy") else 8  # an ntfy topic is its password, whatever its length
+    return [piece for piece in pieces if len(piece) >= 4] + [
+        piece for piece in paths + queries if len(piece) >= shortest
+    ]
 
 
 def redact(text: str, url: str) -> str:

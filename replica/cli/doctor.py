@@ -24,6 +24,7 @@ from replica.knowledge.approved import faq_entries
 from replica.knowledge.files import read_documents, render_knowledge
 from replica.knowledge.identity import owner_name
 from replica.knowledge.prompts import PromptError, render_prompt
+from replica.logs import shown_url
 from replica.settings import DEFAULT_OWNER_NAME, Settings
 from replica.storage.store import Store, StoreError, check_writable
 from replica.storage.volumes import KEEP_RECORDS, records_at_risk, sqlite_journal, volume_of
@@ -83,7 +84,7 @@ def check_model(settings: Settings) -> Iterator[Check]:
         yield fail("model", "OPENAI_API_KEY is not set", "put your key in .env, or in the Space's secrets")
         return
     yield ok("model", "OPENAI_API_KEY is set")
-    endpoint = settings.openai_base_url or "https://api.openai.com/v1"
+    endpoint = shown_url(settings.openai_base_url or "https://api.openai.com/v1")
     client = openai.OpenAI(
         api_key=settings.openai_api_key, base_url=settings.openai_base_url, timeout=20, max_retries=0
     )

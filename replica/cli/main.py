@@ -15,7 +15,7 @@ from replica.cli.doctor import run_doctor
 from replica.cli.evaluate import run_eval
 from replica.cli.export import EXPORTS, export
 from replica.cli.telegram_setup import WAIT_SECONDS, telegram_setup
-from replica.logs import setup_logging
+from replica.logs import setup_logging, url_secrets
 from replica.settings import ConfigError, load_settings
 from replica.storage.store import StoreError
 
@@ -60,7 +60,8 @@ def main(argv: list[str] | None = None, gpu_placeholder: Callable[[], None] | No
     except ConfigError as exc:
         parser.exit(2, f"Configuration error: {exc}\n")
     alert_secrets = [piece for url in settings.alert_urls for piece in secrets_of(url)]
-    setup_logging([settings.openai_api_key, settings.telegram_bot_token, settings.database_url, *alert_secrets])
+    url_pieces = [*url_secrets(settings.openai_base_url), *url_secrets(settings.database_url)]
+    setup_logging([settings.openai_api_key, settings.telegram_bot_token, *url_pieces, *alert_secrets])
     if args.command == "telegram-setup":
         return telegram_setup(settings, sys.stdout, args.write, args.delete_webhook, args.wait)
     if args.command == "doctor":
