@@ -179,3 +179,41 @@ def test_a_question_the_model_passed_on_before_it_failed_is_not_passed_on_twice(
     answer = make_replica(knowledge_dir=knowledge, max_retries=0).reply("What is your favourite opera?", Visitor("s1"))
     assert answer == f"{wording.MODEL_FAILED} {wording.QUESTION_KEPT}"
     assert [q["question"] for q in store.questions.all()] == ["Favourite opera?"] and len(notifier.alerts) == 1
+
+
+NDA, STARTUPS, ZONE = "Do you sign NDAs?", "Do you work with early-stage startups?", "What time zone are you in?"
+PARAPHRASES = [  # (message, the approved question it is answered by, or None: refused, passed on)
+    ("Will you sign an NDA?", NDA),
+    ("Do you sign NDAs?", NDA),
+    ("Hi Jordan! Do you sign NDAs?", NDA),
+    ("I'm a recruiter at Acme. Would you sign an NDA?", NDA),
+    ("Will you sign an NDA before we talk?", NDA),
+    ("Do you work with startups?", STARTUPS),
+    ("Do you work with early-stage startups?", STARTUPS),
+    ("Which time zone are you in?", ZONE),
+    ("What's your time zone?", ZONE),
+    ("Hello there, what time zone are you in?", ZONE),
+    ("Do you refuse to sign NDAs?", None),
+    ("Do you never sign NDAs?", None),
+    ("Don't you sign NDAs?", None),
+    ("Would you decline to sign an NDA?", None),
+    ("Do you sign NDAs for money-laundering clients?", None),
+    ("Would you sign an NDA that bans you from working for a year?", None),
+    ("Do you avoid early-stage startups?", None),
+    ("Do you work with startups that have no funding?", None),
+    ("Do you work without startups?", None),
+    ("zone", None),
+    ("NDA", None),
+    ("startups", None),
+    ("Do you sign NDAs with offshore shell companies?", None),
+    ("Is your time zone not Lisbon?", None),
+]
+
+
+@pytest.mark.parametrize("message, question", PARAPHRASES, ids=[p[0] for p in PARAPHRASES])
+def test_an_approved_answer_meets_its_paraphrases_and_not_a_question_that_negates_or_qualifies_it(
+    message, question, store, knowledge
+):
+    answers = ApprovedAnswers(faq_entries(knowledge), lambda: store.answers.all(active_only=True))
+    match = answers.match(message)
+    assert (match.approved.question if match else None) == question

@@ -37,7 +37,16 @@ COMMON = set(
     am do does did done have has had having i me my mine you your yours we our us he she it its they them their
     this that these those there here what which who whom whose when where why how can could would will shall
     should may might must not no yes so than then too very just also any some all more most other such own same
-    tell know please hi hello hey dear thanks thank ok okay s t d ll m re ve""".split()
+    tell know please hi hello hey dear thanks thank ok okay s t d ll m re ve still usually ever currently
+    before after during while until since now later soon first again up out off via per like""".split()
+)
+# A clause of a message: what one question is asked in ("Hi Jordan! Do you sign NDAs?" has two).
+CLAUSE = re.compile(r"[.!?;,\n—–]+|\s-\s")
+# Words that turn a question around: an answer to "Do you sign NDAs?" does not answer "Do you refuse to…".
+NEGATION = re.compile(
+    r"\b(?:not|no|never|none|nor|neither|refus\w*|declin\w*|reject\w*|avoid\w*|against|without|except|unwilling"
+    r"|cannot|stop\w*)\b|n['’]t\b",
+    re.I,
 )
 
 
@@ -72,9 +81,24 @@ def meaningful_words(text: str) -> set[str]:
 
 
 def score(message: str, question: str) -> float:
-    """How well ``message`` meets an approved ``question``: shared meaningful words, 0 to 1."""
-    mine, theirs = meaningful_words(message), meaningful_words(question)
-    return 2 * len(mine & theirs) / (len(mine) + len(theirs)) if mine and theirs else 0.0
+    """How well ``message`` meets an approved ``question``, 0 to 1: the best of its clauses, each by the
+    meaningful words it shares with the question (Dice's coefficient). A clause that asks more than the
+    question (two meaningful words the question lacks, or one beside a single shared one: "…NDAs for
+    money-laundering clients?"), turns it around (a negation the question lacks: "Do you refuse to sign
+    NDAs?") or is one word of a longer question ("zone") meets it not at all: the approved answer would
+    not be its answer."""
+    theirs = meaningful_words(question)
+    negations = len(NEGATION.findall(question))
+    best = 0.0
+    for clause in CLAUSE.split(message):
+        mine = meaningful_words(clause)
+        shared, extra = len(mine & theirs), len(mine - theirs)
+        if not shared or len(NEGATION.findall(clause)) != negations:
+            continue
+        if extra > 1 or (extra and shared < 2) or (len(mine) == 1 and len(theirs) > 1):
+            continue
+        best = max(best, 2 * shared / (len(mine) + len(theirs)))
+    return best
 
 
 def parse_faq(text: str) -> list[tuple[str, str]]:
