@@ -4,12 +4,14 @@ over the wire, SDK retries, timeouts, an unreachable provider, and streamed tool
 from __future__ import annotations
 
 import logging
+import threading
 
 import openai
 
 from replica import wording
 from replica.chat.openai_model import OpenAIChatModel
 from replica.chat.replica import Visitor
+from replica.tools import default_registry
 from tests.conftest import API_KEY, replica_around
 from tests.fakes.openai_server import call, fail, say
 
@@ -52,3 +54,23 @@ def test_unreachable_provider_gives_an_apology(store, notifier):
     client = openai.OpenAI(api_key=API_KEY, base_url="http://127.0.0.1:9/v1", max_retries=0, timeout=2)
     replica = replica_around(OpenAIChatModel(client, "m"), store, notifier)
     assert replica.reply("Tell me more.", Visitor("s1")) == wording.MODEL_FAILED
+
+
+def test_a_server_that_refused_tools_is_offered_them_again_after_ten_minutes(fake_openai):
+    from replica.chat.openai_model import RETRY_TOOLS_SECONDS
+
+    now = [1000.0]
+    fake_openai.default = lambda body: (
+        fail(400) if "tools" in body and now[0] < 1000 + RETRY_TOOLS_SECONDS else say("Hi.")
+    )
+    client = openai.OpenAI(api_key="sk-test", base_url=fake_openai.base_url, max_retries=0, timeout=5)
+    model = OpenAIChatModel(client, "fake-model", clock=lambda: now[0])
+    tools = default_registry().schemas()
+    ask = lambda: list(model.stream([{"role": "user", "content": "Hi"}], tools, "auto", 50, 5, threading.Event()))  # noqa: E731
+    ask()
+    ask()
+    assert ["tools" in r for r in fake_openai.requests] == [True, False, False]  # refused, then described
+    now[0] += RETRY_TOOLS_SECONDS + 1
+    ask()
+    assert "tools" in fake_openai.requests[-1]  # offered again, and taken this time
+    assert not model.tools_refused
