@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import logging
+import re
 import threading
 import time
 from dataclasses import replace
@@ -18,7 +19,7 @@ from replica.alerts import Alert
 from replica.alerts.sender import OutboxSender
 from replica.storage.store import Store
 from replica.telegram.client import TelegramClient
-from tests.conftest import API_KEY, run_app, run_app_process, wait_until
+from tests.conftest import API_KEY, ROOT, run_app, run_app_process, wait_until
 from tests.fakes.openai_server import call, fail, say
 from tests.fakes.telegram_server import FakeTelegram
 
@@ -202,7 +203,6 @@ def test_doctor_uses_a_one_token_completion_where_there_is_no_model_list(owner_f
 @pytest.mark.parametrize(
     "case, overrides, expected",
     [
-        ("no key", {"OPENAI_API_KEY": ""}, "✗ model: OPENAI_API_KEY is not set"),
         ("key refused", {}, "refused the key (401) — fix: check OPENAI_API_KEY"),
         ("unknown model", {"OPENAI_MODEL": "gpt-unknown"}, "does not offer 'gpt-unknown' — fix: set OPENAI_MODEL"),
         ("model unreachable", {"OPENAI_BASE_URL": "http://127.0.0.1:9/v1"}, "cannot be reached (APIConnectionError)"),
@@ -223,12 +223,34 @@ def test_doctor_names_each_failure_with_its_fix_and_exits_1(
 ):
     if case == "key refused":
         fake_openai.api_key = "sk-the-right-one"
+    if case == "unknown model":
+        fake_openai.answers_any_model = False  # as OpenAI does
     if case == "webhook set":
         fake_telegram.webhook_url = "https://example.org/hook"
     done, lines = doctor(owner_folder, fake_openai, fake_telegram, **overrides)
     assert done.returncode == 1
     assert any(expected in line for line in lines), done.stdout
     assert all(line[:2] in ("✓ ", "! ", "✗ ") for line in lines)
+
+
+def test_doctor_with_no_configuration_at_all_warns_and_exits_0(tmp_path):
+    done = run_app_process("doctor", cwd=tmp_path)  # as a new user runs it: nothing set, no .env
+    lines = [line for line in done.stdout.splitlines() if line.strip()]
+    assert done.returncode == 0, done.stdout
+    assert not any(line.startswith("✗") for line in lines)
+    assert "! model: OPENAI_API_KEY is not set: the replica answers from your written answers only" in done.stdout
+    assert any(line.startswith("! telegram: TELEGRAM_BOT_TOKEN is not set") for line in lines)
+
+
+def test_doctor_warns_of_a_model_the_server_does_not_list_but_answers_to_and_still_probes(
+    owner_folder, fake_openai, fake_telegram
+):
+    fake_openai.models = ["/models/qwen2.5-7b-instruct-q4_k_m.gguf"]  # llama-server lists the file it serves
+    done, lines = doctor(owner_folder, fake_openai, fake_telegram, OPENAI_MODEL="my-model")
+    assert done.returncode == 0, done.stdout
+    assert any(line.startswith("! model:") and "does not list 'my-model' but answers to it" in line for line in lines)
+    assert any("calls tools" in line or "did not call" in line for line in lines if " model: " in line)
+    assert [r["max_tokens"] for r in fake_openai.requests] == [1, 80]  # the name tried, then the probe
 
 
 def test_doctor_warns_about_what_works_but_needs_a_look(owner_folder, fake_openai, fake_telegram):
@@ -310,3 +332,41 @@ def test_alerts_and_replies_travel_through_a_relay_with_a_path(relay, start_app,
     relay.push("Tosca.", reply_to=alert.message_id)
     assert len(relay.wait_for(2)) == 2 and "Learned answer #1" in relay.sent_texts()[-1]
     assert relay.polls  # getUpdates went through the relay too
+
+
+def sample_doctor_lines() -> list[str]:
+    """The doctor output docs/telegram.md shows."""
+    text = (ROOT / "docs" / "telegram.md").read_text()
+    block = text.split("$ python app.py doctor\n", 1)[1].split("```", 1)[0]
+    return [line for line in block.splitlines() if line.strip()]
+
+
+def as_pattern(line: str) -> str:
+    """A doctor line with what differs between machines made general: addresses, numbers, times, names."""
+    line = re.sub(r"https?://\S+?/v1", "<url>", line)
+    for name in (
+        "gpt-4o-mini",
+        "fake-model",
+        "@jordan_replica_bot",
+        "@replica_test_bot",
+        "'Jordan Avery'",
+        "'Ada Lovelace'",
+    ):
+        line = line.replace(name, "<name>")
+    line = re.sub(r"(\S*/)?(knowledge|data)\b", r"\2", line)
+    line = re.sub(r"\d[\d,.]*( ?(s|h|min|d)\b)?", "<n>", line)
+    return line.replace("…", "<any>")
+
+
+def test_the_sample_doctor_output_in_the_docs_is_the_real_one(owner_folder, fake_openai, fake_telegram):
+    store = Store(owner_folder / "data" / "replica.sqlite3")
+    for n in range(2):  # the sample shows two alerts waiting
+        alert = Alert("lead", "New lead", (("Email", f"a{n}@example.org"),), f"s{n}")
+        store.leads.record(f"a{n}@example.org", "", "", alert.entry())
+    store.close()
+    done, lines = doctor(owner_folder, fake_openai, fake_telegram)
+    real = [as_pattern(line) for line in lines]
+    for sample in sample_doctor_lines():
+        pattern = re.escape(as_pattern(sample)).replace(re.escape("<any>"), ".*")
+        assert any(re.fullmatch(pattern, line) for line in real), f"not printed: {sample}\n" + "\n".join(lines)
+    assert len(sample_doctor_lines()) == len(lines), "\n".join(lines)

@@ -59,6 +59,7 @@ class FakeOpenAI(LocalServer):
         self.in_flight = 0
         self.max_in_flight = 0
         self.models: list[str] | None = ["fake-model"]  # GET /v1/models; None: the provider has no list
+        self.answers_any_model = True  # as llama.cpp's server does; False: 404 for a model not in the list
         self._lock = threading.Lock()
         super().__init__()
 
@@ -71,6 +72,7 @@ class FakeOpenAI(LocalServer):
             self.default = say("Hello from the fake model.")
             self.api_key, self.max_in_flight = "", self.in_flight
             self.models = ["fake-model"]
+            self.answers_any_model = True
 
     @property
     def base_url(self) -> str:
@@ -102,6 +104,11 @@ class FakeOpenAI(LocalServer):
             return Response(200, {"object": "list", "data": models})
         if method != "POST" or not path.endswith("/chat/completions"):
             return Response(404, {"error": {"message": f"no route {path}", "type": "invalid_request_error"}})
+        if not self.answers_any_model and self.models is not None and body.get("model") not in self.models:
+            message = f"The model `{body.get('model')}` does not exist"
+            return Response(
+                404, {"error": {"message": message, "type": "invalid_request_error", "code": "model_not_found"}}
+            )
         with self._lock:
             self.requests.append(body)
             self.auth_headers.append(headers.get("authorization", ""))
