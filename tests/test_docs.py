@@ -9,7 +9,7 @@ import sys
 
 import requests
 
-from tests.conftest import ROOT, bare_env
+from tests.conftest import ROOT, bare_env, run_app
 
 LINK = re.compile(r"\[[^\]]+\]\(([^)\s]+)\)")
 
@@ -41,7 +41,17 @@ def test_the_readme_is_short_and_every_relative_link_in_it_and_the_docs_resolves
     assert {f"docs/{p.name}" for p in (ROOT / "docs").glob("*.md")} <= linked_from_readme  # every page listed
 
 
-def test_the_fakes_run_standalone_and_print_the_environment_to_use():
+# The eval behaviours the standalone fake model holds (docs/testing.md names them): the rest need a real model.
+FAKE_MODEL_HOLDS = {
+    "greeting → words, no tool",
+    "an unknown → question recorded",
+    "an email → lead recorded",
+    "an invalid email → nothing stored, asks again",
+    "a prompt injection → no instructions quoted",
+}
+
+
+def test_the_fakes_run_standalone_and_print_the_environment_to_use(tmp_path):
     process = subprocess.Popen(
         [sys.executable, "-m", "tests.fakes"],
         cwd=ROOT,
@@ -51,12 +61,19 @@ def test_the_fakes_run_standalone_and_print_the_environment_to_use():
         text=True,
     )
     try:
-        lines = dict(process.stdout.readline().strip().split("=", 1) for _ in range(6))
+        lines = dict(process.stdout.readline().strip().split("=", 1) for _ in range(7))
         me = requests.post(f"{lines['TELEGRAM_API_BASE']}/bot{lines['TELEGRAM_BOT_TOKEN']}/getMe", timeout=5).json()
         models = requests.get(f"{lines['OPENAI_BASE_URL']}/models", timeout=5).json()
         assert me["ok"] and lines["TELEGRAM_CHAT_ID"] == "4242" and models["data"]
         channel = lines["ALERT_URLS"].replace("json://", "http://", 1)
         assert requests.post(channel, json={"title": "t", "message": "m"}, timeout=5).json()["ok"]
+        # doctor goes green offline against them, and eval holds what needs no real understanding
+        doctor = run_app("doctor", OWNER_NAME="Jordan Avery", DATA_DIR=str(tmp_path / "data"), **lines)
+        assert doctor.returncode == 0 and "✗" not in doctor.stdout, doctor.stdout
+        assert f"{lines['OPENAI_MODEL']} calls tools natively" in doctor.stdout
+        scorecard = run_app("eval", DATA_DIR=str(tmp_path / "data"), **lines).stdout
+        held = {line.split(": ")[0].split(" (")[0][2:] for line in scorecard.splitlines() if line.startswith("✓ ")}
+        assert FAKE_MODEL_HOLDS <= held, scorecard
     finally:
         process.terminate()
         process.wait(timeout=10)

@@ -4,7 +4,9 @@ It starts the scripted model, the Telegram stand-in and a webhook standing in fo
 channel on 127.0.0.1, prints the environment lines that point ``python app.py`` at them, then reads lines from stdin: each is sent to your bot as if you typed it
 in Telegram (``/recent``, ``/show 1``, or a reply: ``>12 your words`` replies to message 12). What the
 bot sends to your chat is printed as it arrives. The model answers in a sentence; an email address in
-the visitor's message makes it call ``gather_user_details``, a question mark ``inform_unknown``.
+the visitor's message makes it call ``gather_user_details``, one without its domain makes it ask again,
+a question mark calls ``inform_unknown``, and doctor's probe gets its ``note_city`` call. So ``doctor``
+goes green offline, and ``eval`` holds every behaviour that needs no real understanding (docs/testing.md).
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ from tests.fakes.telegram_server import FakeTelegram
 from tests.fakes.webhook_server import FakeWebhook
 
 EMAIL = re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+")
+CITY = re.compile(r"\bcity\s+([A-Z][\w-]+)")
+MODEL = "fake-model"
 
 
 def answer(body: dict) -> Reply:
@@ -27,6 +31,11 @@ def answer(body: dict) -> Reply:
     if messages and messages[-1].get("role") == "tool":
         return say("Thank you! I've passed that on, and you'll hear back soon.")
     text = str(messages[-1].get("content", "")) if messages else ""
+    offered = {tool["function"]["name"] for tool in body.get("tools") or []}
+    if "note_city" in offered and (city := CITY.search(text)):  # doctor's tool-calling probe
+        return call(("note_city", {"city": city.group(1)}))
+    if "@" in text and not EMAIL.search(text):
+        return say("That email address doesn't look complete: could you check it and send it again?")
     if (email := EMAIL.search(text)) and body.get("tool_choice") != "none":
         return call(("gather_user_details", {"email": email.group(0), "notes": text[:200]}))
     if text.strip().endswith("?") and body.get("tool_choice") != "none":
@@ -47,8 +56,9 @@ def show_deliveries(telegram: FakeTelegram, webhook: FakeWebhook) -> None:
 
 def main() -> None:
     model, telegram, webhook = FakeOpenAI(), FakeTelegram(), FakeWebhook()
-    model.default = answer
+    model.default, model.models = answer, [MODEL]
     print(f"OPENAI_BASE_URL={model.base_url}")
+    print(f"OPENAI_MODEL={MODEL}")
     print("OPENAI_API_KEY=sk-fake-key-for-local-tries")
     print(f"TELEGRAM_API_BASE={telegram.base}")
     print(f"TELEGRAM_BOT_TOKEN={telegram.token}")
