@@ -79,8 +79,9 @@ def run_app(*args: str, cwd: Path = ROOT, unset: tuple[str, ...] = (), **extra_e
 
     saved = dict(os.environ), os.getcwd(), sys.stdout, sys.stderr, logging.root.handlers[:], logging.root.level
     out, err = io.StringIO(), io.StringIO()
+    env = bare_env(unset, **extra_env)  # made from the real environment, before it is cleared
     os.environ.clear()
-    os.environ.update(bare_env(unset, **extra_env))
+    os.environ.update(env)
     os.chdir(cwd)
     sys.stdout, sys.stderr = out, err
     try:

@@ -51,3 +51,20 @@ def test_a_busy_port_is_one_line_naming_it_and_exit_code_2_before_any_telegram_c
     assert done.returncode == 2 and len(lines) == 1 and "Traceback" not in done.stderr, done.stderr
     assert str(port) in lines[0] and "GRADIO_SERVER_PORT" in lines[0]
     assert fake_telegram.commands is None and fake_telegram.polls == []  # Telegram never called
+
+
+def test_a_port_taken_between_the_check_and_gradios_bind_is_the_same_one_line(monkeypatch):
+    from replica.cli import main as cli_main
+
+    monkeypatch.setattr(cli_main, "port_is_free", lambda host, port: True)  # as if taken just after the check
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = run_app(GRADIO_SERVER_NAME="127.0.0.1", GRADIO_SERVER_PORT=str(port))
+    lines = [line for line in done.stderr.splitlines() if line.strip() and "WARNING" not in line and "INFO" not in line]
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert lines == [
+        f"Port {port} (from GRADIO_SERVER_PORT) is already in use: stop what is using it, or set "
+        "GRADIO_SERVER_PORT to a free port."
+    ], done.stderr

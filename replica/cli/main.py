@@ -69,12 +69,11 @@ def main(argv: list[str] | None = None, gpu_placeholder: Callable[[], None] | No
     if args.command == "eval":
         return run_eval(settings, sys.stdout, args.pairs, args.transcripts)
     port = settings.listen_port
+    variable = settings.port_variable
+    source = f" (from {variable})" if settings.server_port or settings.port else ""
+    busy = f"Port {port}{source} is already in use: stop what is using it, or set {variable} to a free port.\n"
     if args.command is None and not port_is_free(settings.listen_name, port):
-        variable = settings.port_variable
-        source = f" (from {variable})" if settings.server_port or settings.port else ""
-        parser.exit(
-            2, f"Port {port}{source} is already in use: stop what is using it, or set {variable} to a free port.\n"
-        )
+        parser.exit(2, busy)
     try:
         if args.command == "export":
             from replica.wiring import open_store
@@ -93,5 +92,9 @@ def main(argv: list[str] | None = None, gpu_placeholder: Callable[[], None] | No
         parser.exit(2, f"Storage error: {exc}\n")
     model = f"model {settings.openai_model}" if settings.model_configured else "no model (written answers only)"
     log.info("Serving %s's replica with %s", app.settings.owner_name, model)
-    app.serve(server_name=settings.listen_name, server_port=port)
+    try:
+        app.serve(server_name=settings.listen_name, server_port=port)
+    except OSError:  # taken after the check above, before Gradio's own bind: the same one line
+        app.close()
+        parser.exit(2, busy)
     return 0
