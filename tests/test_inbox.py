@@ -219,6 +219,7 @@ def test_pause_forwards_the_visitors_messages_and_resume_hands_back(app, fake_op
     assert wait_until(lambda: len(forwarded_messages(fake_telegram)) == 2)
     forwarded = forwarded_messages(fake_telegram)
     assert [f.text.split("\n")[2] for f in forwarded] == ["Are you there, Ada?", "Hello?"]
+    assert all("/resume 1 to hand back" in f.text for f in forwarded)  # the hint names the conversation
     fake_telegram.push("Yes, I'm here.", reply_to=forwarded[0].message_id)
     assert wait_until(lambda: "conversation #1" in last_sent(fake_telegram) and "Saved" in last_sent(fake_telegram))
     assert "back with the replica" in command(fake_telegram, "/resume 1", "back with the replica")

@@ -74,7 +74,7 @@ class Handoff:
             title=f"Message in conversation #{conversation.id}",
             fields=(("Visitor", message),),
             session_id=conversation.session,
-            hint="Reply to this message to answer them in person, or /resume to hand back to the replica.",
+            hint=f"Reply to this message to answer them in person, or /resume {conversation.id} to hand back to the replica.",
             quoted=("Visitor",),
             conversation=conversation.id,
         )
