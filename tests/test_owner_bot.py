@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import logging
+import re
 import time
 from dataclasses import replace
 
@@ -104,11 +105,18 @@ def test_leads_and_unanswered_commands(start_app, settings, fake_openai, fake_te
 
     fake_telegram.push("/leads")
     assert wait_until(lambda: "Recent leads" in fake_telegram.sent_texts()[-1])
-    assert "Grace — grace@example.org — “Hiring <COBOL> devs”" in fake_telegram.sent_texts()[-1]
+    leads = fake_telegram.sent_texts()[-1]
+    assert "Grace — grace@example.org — “Hiring <COBOL> devs”" in leads
+    assert re.search(r"\(\d{4}-\d\d-\d\d \d\d:\d\d UTC, conversation 1: /show 1\)", leads), leads
     fake_telegram.push("/unanswered")
     assert wait_until(lambda: "Open questions" in fake_telegram.sent_texts()[-1])
     listing = fake_telegram.sent_texts()[-1]
     assert "Do you like cats?" in listing and OPERA not in listing and "/answer N" in listing
+    assert re.search(r"\(\d{4}-\d\d-\d\d \d\d:\d\d UTC\)", listing) and "+00:00" not in listing + leads
+    fake_telegram.push("/recent")
+    assert wait_until(
+        lambda: "UTC" in fake_telegram.sent_texts()[-1] and "+00:00" not in fake_telegram.sent_texts()[-1]
+    )
 
 
 def test_answer_and_forget_commands(start_app, settings, fake_openai, fake_telegram):

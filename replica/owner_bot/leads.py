@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 
 from replica.alerts.render import one_line
-from replica.owner_bot.text import fit
+from replica.owner_bot.text import fit, when_iso
 from replica.storage import Store
 
 
@@ -19,7 +19,8 @@ def leads_listing(store: Store, limit: int = 20) -> str:
     lines = ["<b>Recent leads</b>, newest first:"] + [
         f"• {'✓ handled · ' if row['status'] == 'handled' else ''}"
         f"{html.escape(one_line(row['name'], 80) or '(no name)')} — {html.escape(one_line(row['email']))} — "
-        f"“{html.escape(one_line(row['notes'], 300))}” ({row['created_at']})"
+        f"“{html.escape(one_line(row['notes'], 300))}” ({when_iso(row['created_at'])}"
+        + (f", conversation <b>{row['conversation']}</b>: /show {row['conversation']})" if row["conversation"] else ")")
         for row in leads
     ]
     return fit(lines)

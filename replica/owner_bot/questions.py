@@ -10,7 +10,7 @@ from typing import Any
 from replica.alerts.alert import QUESTION_TITLE
 from replica.alerts.render import one_line
 from replica.owner_bot.commands import BY_NAME
-from replica.owner_bot.text import NUMBER, fit, number_and_text
+from replica.owner_bot.text import NUMBER, fit, number_and_text, when_iso
 from replica.storage import Store
 
 log = logging.getLogger(__name__)
@@ -32,7 +32,7 @@ class QuestionCommands:
         dismissed = self._store.questions.in_status("dismissed")
         # Only the bold numbers are the bot's: a question is one line, in quotes, and cannot add one.
         lines = ["<b>Open questions</b>, oldest first. Reply to a question's alert, or send /answer N your answer:"] + [
-            f"<b>{row['id']}.</b> “{html.escape(one_line(row['question'], 300))}” ({row['created_at']})"
+            f"<b>{row['id']}.</b> “{html.escape(one_line(row['question'], 300))}” ({when_iso(row['created_at'])})"
             for row in questions
         ]
         if not questions:

@@ -31,6 +31,11 @@ def conversation_named_in(text: Any) -> int | None:
     return int(match.group(1)) if match else None
 
 
+def when_iso(stamp: str) -> str:
+    """An ISO 8601 time (as the store gives it) as the owner's listings show times."""
+    return when(datetime.fromisoformat(stamp).timestamp())
+
+
 def when(epoch: float) -> str:
     """A time as the owner's listings show it: ``2026-12-01 09:30 UTC``."""
     return datetime.fromtimestamp(epoch, timezone.utc).strftime("%Y-%m-%d %H:%M UTC")

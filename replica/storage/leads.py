@@ -53,9 +53,11 @@ class Leads:
         return [{**row, "created_at": iso(row["created_at"])} for row in rows]
 
     def recent(self, limit: int) -> list[dict]:
-        """The ``limit`` most recent leads, newest first."""
+        """The ``limit`` most recent leads, newest first, each with its conversation's number (or ``None``)."""
         rows = self.db.read(
-            "SELECT id, email, name, notes, created_at, status FROM leads ORDER BY id DESC LIMIT ?", (limit,)
+            "SELECT l.id, l.email, l.name, l.notes, l.created_at, l.status, c.id AS conversation FROM leads l"
+            " LEFT JOIN conversations c ON c.session = l.session ORDER BY l.id DESC LIMIT ?",
+            (limit,),
         )
         return [{**row, "created_at": iso(row["created_at"])} for row in rows]
 
