@@ -101,6 +101,7 @@ def test_every_alert_is_queued_once_per_channel_and_each_gets_it_once(
         close_all(telegram, *workers)
     [message] = webhook.received
     assert message.title == "New lead #1" and "jane@example.com" in message.text
+    assert "New lead" not in message.text  # the title once, as the title
     assert "│ Line one\n│ Line two" in message.text  # visitor text quoted, as in Telegram
     assert "<b>" not in message.text and "Reply to this message" not in message.text
     assert other.received[0].text == message.text

@@ -113,9 +113,11 @@ def redact(text: str, url: str) -> str:
 
 def render(alert: Alert, channel: Channel) -> tuple[str, str]:
     """An alert as (title, plain-text body) within the channel's length: visitor text quoted, as in Telegram.
-    Telegram's hint ("reply to this message") is left out: the owner answers in Telegram."""
+    The body does not repeat the title (the service shows it), and Telegram's hint ("reply to this
+    message") is left out: the owner answers in Telegram."""
     alert = replace(alert, hint="")
-    return alert.heading, to_plain(alert, channel.body_limit)
+    body = to_plain(alert, channel.body_limit)
+    return alert.heading, body.split("\n", 1)[1] if body.startswith(alert.heading + "\n") else body  # the title once
 
 
 def render_fold(alerts: list[tuple[int | None, Alert]], channel: Channel) -> tuple[str, str]:
