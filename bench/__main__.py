@@ -11,6 +11,7 @@ and knowledge folders generated on the fly. Prints a Markdown table.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import logging
 import os
@@ -243,7 +244,9 @@ def run_instances(count: int, database_url: str, visitors: int) -> None:
             alert_fold_after=1_000_000,  # one message per alert: the run counts duplicates and losses
         )
 
-    instances.print_table(instances.run(count, database_url, work, base, visitors), visitors)
+    with contextlib.redirect_stdout(sys.stderr):  # Gradio prints as servers start and close: the table alone is stdout
+        rows = instances.run(count, database_url, work, base, visitors)
+    instances.print_table(rows, visitors)
     fake.close()
 
 
@@ -271,10 +274,11 @@ def main() -> None:
     sizes = [("10 KB", 10_000)] if args.quick else [("10 KB", 10_000), ("100 KB", 100_000), ("2 MB", 2_100_000)]
     work = Path(tempfile.mkdtemp(prefix="replica-bench-"))
     fake = FakeOpenAI()
-    rows = latency_rows(work, fake, turns, model_delay=0.05 if args.quick else 0.2)
-    rows += without_model_rows(work, fake, 20 if args.quick else 200, model_delay=0.05 if args.quick else 0.2)
-    for label, size in sizes:
-        rows += knowledge_rows(work, fake, label, size, questions, warm=not args.quick)
+    with contextlib.redirect_stdout(sys.stderr):  # Gradio prints as servers start and close: the table alone is stdout
+        rows = latency_rows(work, fake, turns, model_delay=0.05 if args.quick else 0.2)
+        rows += without_model_rows(work, fake, 20 if args.quick else 200, model_delay=0.05 if args.quick else 0.2)
+        for label, size in sizes:
+            rows += knowledge_rows(work, fake, label, size, questions, warm=not args.quick)
     fake.close()
     print("| Measure | Result | Against target |")
     print("|---|---|---|")

@@ -20,6 +20,7 @@ def test_bench_quick_prints_the_table():
     )
     assert done.returncode == 0, done.stderr[-2000:]
     table = [line for line in done.stdout.splitlines() if line.startswith("|")]
+    assert table == done.stdout.splitlines()  # the table alone: `python -m bench > table.md` is the table
     assert table[0] == "| Measure | Result | Against target |"
     assert any("Per-turn latency" in line for line in table) and any("Knowledge 10 KB" in line for line in table)
     assert any("Reply without a model" in line for line in table)
