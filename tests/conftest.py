@@ -417,10 +417,6 @@ def module_app(module_fakes, tmp_path_factory):
     app.close()
 
 
-# Every table of records; the migrations' own and the small state (the bot's offset) are kept.
-RECORD_TABLES = "telegram_links messages conversations answers deliveries outbox leads questions usage_events daily_calls handled_updates"
-
-
 @pytest.fixture
 def shared_app(module_app, fake_openai, fake_telegram):
     """The module's app, as new: what the last test left in the outbox delivered, every record wiped
@@ -428,7 +424,7 @@ def shared_app(module_app, fake_openai, fake_telegram):
     from replica.chat.limits import UsageLimits
 
     wait_until(lambda: module_app.store.outbox.summary().pending == 0, timeout=5)
-    module_app.store.db.write(lambda tx: [tx.execute(f"DELETE FROM {table}") for table in RECORD_TABLES.split()])
+    module_app.store.clear_records()  # the migrations' own tables and the small state (the bot's offset) are kept
     settings = module_app.settings
     module_app.replica.limits = UsageLimits.build(
         settings.visitor_messages_per_hour, settings.address_messages_per_hour, settings.daily_model_calls

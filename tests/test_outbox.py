@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import csv
 import io
+import subprocess
+import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
 from gradio_client import Client
 
-from tests.conftest import run_app, run_app_process, wait_until
+from replica.storage.store import Store
+from tests.conftest import ROOT, bare_env, run_app, run_app_process, wait_until
 from tests.fakes.openai_server import call, say
 
 
@@ -122,3 +125,35 @@ def test_export_prints_csv_with_headers_even_when_empty(tmp_path):
         done = run_app_process("export", what, DATA_DIR=str(tmp_path / "empty"))  # as users run it
         assert done.returncode == 0 and done.stdout.strip() == header
         assert "Running on" not in done.stdout + done.stderr  # no server was started
+
+
+def test_reset_asks_then_clears_every_record_and_learned_answer_and_keeps_the_state(tmp_path):
+    from replica.alerts import Alert
+
+    data = tmp_path / "data"
+    store = Store(data / "replica.sqlite3")
+    alert = Alert("lead", "New lead", (("Email", "trial@example.org"),), "s1")
+    store.leads.record("trial@example.org", "", "", alert.entry())
+    question = store.questions.record("Trial question?", Alert("question", "Q", (), "s1").entry())
+    salt = store.state.shared("address_salt", "kept-salt")
+    store.close()
+    env = {"DATA_DIR": str(data)}
+    declined = subprocess.run(
+        [sys.executable, str(ROOT / "app.py"), "reset"],
+        input="no\n",
+        env=bare_env(**env),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,
+    )
+    assert declined.returncode == 1 and "Nothing was deleted." in declined.stdout
+    assert [r["email"] for r in export(data, "leads")] == ["trial@example.org"]
+    done = run_app("reset", "--yes", **env)
+    assert done.returncode == 0 and "was deleted" in done.stdout
+    assert export(data, "leads") == [] and export(data, "questions") == [] and export(data, "answers") == []
+    store = Store(data / "replica.sqlite3")
+    try:
+        assert store.state.shared("address_salt", "new") == salt and question is not None
+    finally:
+        store.close()

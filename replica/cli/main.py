@@ -16,7 +16,7 @@ from replica.cli.evaluate import run_eval
 from replica.cli.export import EXPORTS, export
 from replica.cli.telegram_setup import WAIT_SECONDS, telegram_setup
 from replica.logs import setup_logging, url_secrets
-from replica.settings import ConfigError, load_settings
+from replica.settings import ConfigError, Settings, load_settings
 from replica.storage.store import StoreError
 
 log = logging.getLogger("replica")
@@ -31,6 +31,30 @@ def port_is_free(host: str, port: int) -> bool:
         except OSError:
             return False
     return True
+
+
+def reset_records(settings: Settings, yes: bool) -> int:
+    """``python app.py reset``: after the owner says so (or with ``--yes``), delete every record and
+    learned answer: the example's trial data gone, for the owner's own start. Returns the exit code."""
+    from replica.wiring import open_store
+
+    where = "PostgreSQL (DATABASE_URL)" if settings.database_url else str(settings.database_path)
+    if not yes:
+        sys.stdout.write(
+            f"This deletes every lead, question, learned answer, conversation and pending alert in {where}.\n"
+            "Type reset to go on: "
+        )
+        sys.stdout.flush()
+        if sys.stdin.readline().strip().lower() != "reset":
+            sys.stdout.write("Nothing was deleted.\n")
+            return 1
+    store = open_store(settings)
+    try:
+        store.clear_records()
+    finally:
+        store.close()
+    sys.stdout.write(f"Every record and learned answer in {where} was deleted.\n")
+    return 0
 
 
 def main(argv: list[str] | None = None, gpu_placeholder: Callable[[], None] | None = None) -> int:
@@ -48,6 +72,11 @@ def main(argv: list[str] | None = None, gpu_placeholder: Callable[[], None] | No
     setup.add_argument("--wait", type=float, default=WAIT_SECONDS, help="seconds to wait for your message (180)")
     doctor = commands.add_parser("doctor", help="check every setting against the real services")
     doctor.add_argument("--ping", action="store_true", help="send a real test message to your Telegram chat")
+    reset = commands.add_parser(
+        "reset",
+        help="delete every record and learned answer, for a fresh start (asks first); the server is not started",
+    )
+    reset.add_argument("--yes", action="store_true", help="do not ask")
     evaluate = commands.add_parser("eval", help="score the configured model on visitor scripts before going live")
     evaluate.add_argument("--pairs", type=Path, help="your own question/answer pairs to check (see docs/models.md)")
     evaluate.add_argument(
@@ -75,6 +104,8 @@ def main(argv: list[str] | None = None, gpu_placeholder: Callable[[], None] | No
     if args.command is None and not port_is_free(settings.listen_name, port):
         parser.exit(2, busy)
     try:
+        if args.command == "reset":
+            return reset_records(settings, args.yes)
         if args.command == "export":
             from replica.wiring import open_store
 

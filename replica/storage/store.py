@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Callable
 
 from replica.storage.conversations import Conversations
-from replica.storage.database import Database, DatabaseError, open_database
+from replica.storage.database import Database, DatabaseError, Transaction, open_database
 from replica.storage.leads import Leads
 from replica.storage.migrations import migrate
 from replica.storage.outbox import LEASE_SECONDS, Outbox
@@ -48,6 +48,21 @@ def check_writable(folder: Path) -> None:
             f"DATA_DIR {folder} is not writable ({error.strerror or error}); "
             "give the app write access to it or set DATA_DIR to another folder"
         ) from None
+
+
+RECORD_TABLES = (
+    "telegram_links",
+    "messages",
+    "deliveries",
+    "outbox",
+    "conversations",
+    "answers",
+    "leads",
+    "questions",
+    "usage_events",
+    "daily_calls",
+    "handled_updates",
+)
 
 
 class Store:
@@ -89,6 +104,16 @@ class Store:
         self.usage = Usage(self.db)
         self.state = State(self.db)
         self.handled_updates = HandledUpdates(self.db)
+
+    def clear_records(self) -> None:
+        """Delete every record in one transaction: leads, questions, learned answers, conversations, alerts
+        and their deliveries, usage counts. The app's own state (the address salt, the bot's offset) stays."""
+
+        def steps(tx: Transaction) -> None:
+            for table in RECORD_TABLES:  # those that refer to others first
+                tx.execute(f"DELETE FROM {table}")
+
+        self.db.write(steps)
 
     def close(self) -> None:
         """Close the database."""
