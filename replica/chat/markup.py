@@ -46,7 +46,7 @@ def without_markup(text: str, opened: bool = False, final: bool = False) -> str:
         text = _harmony_final(text)
     text = LEADING_TURN.sub("", text)
     closing = CLOSING.search(text)
-    if _stray_closing(text) or (opened and not final):
+    if has_stray_closing(text) or (opened and not final):
         if not closing:
             return ""  # still thinking
         text = text[closing.end() :]
@@ -61,12 +61,8 @@ def without_markup(text: str, opened: bool = False, final: bool = False) -> str:
 
 
 def has_stray_closing(text: str) -> bool:
-    """Whether ``text`` (a finished reply) closes a thinking block it never opened: its template opens
-    one in the prompt, and the next replies start inside one too."""
-    return _stray_closing(text)
-
-
-def _stray_closing(text: str) -> bool:
+    """Whether ``text`` closes a thinking block it never opened: its template opens one in the prompt
+    (and, once a finished reply shows it, the next replies start inside one too)."""
     closing, opening = CLOSING.search(text), OPENING.search(text)
     return closing is not None and (opening is None or opening.start() > closing.start())
 
@@ -82,6 +78,6 @@ def _held_back(text: str) -> str:
     """``text`` less any ending that may be the start of a tag or token still arriving."""
     for marker in HELD:
         for size in range(len(marker) - 1, 0, -1):
-            if text.endswith(marker[:size]) and (size > 1 or marker[0] == text[-1:]):
+            if text.endswith(marker[:size]):
                 return text[:-size]
     return text
