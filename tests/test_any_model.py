@@ -318,8 +318,9 @@ def test_a_stray_closing_tag_ends_the_thinking_and_later_replies_start_inside_it
     """DeepSeek-R1 and QwQ templates open the thinking block in the prompt: the reply is thinking, then
     </think>, then the answer. Once seen, every later reply is held until its closing tag."""
     replica = make_replica()
-    fake_openai.script(say("The visitor asks what I do.</think>\n\n" + ANSWER, pieces=5))
-    assert streamed(replica, "What do you do?")[-1] == ANSWER
+    fake_openai.script(say("Okay, the visitor asks what I do.</think>\n\n" + ANSWER, pieces=5))
+    first = streamed(replica, "What do you do?")  # before the app knows: held, as it begins as thinking does
+    assert first[-1] == ANSWER and not any("visitor asks" in value for value in first), first
     fake_openai.script(say("They ask where I live. The profile says London.</think>I live in London.", pieces=9))
     shown = streamed(replica, "Where do you live?")
     assert shown[-1] == "I live in London." and not any("profile" in value for value in shown), shown

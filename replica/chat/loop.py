@@ -94,8 +94,8 @@ class TurnLoop:
                     yield shown
             if stop.is_set():
                 return
-            if has_stray_closing(reply.text):
-                self.model.opens_thinking = True  # its template opens the block: the next replies start inside one
+            if reply.text.strip():  # learned from the first reply with words: its template opens a block, or not
+                self.model.opens_thinking = has_stray_closing(reply.text) or bool(self.model.opens_thinking)
             calls, text = self._read(reply, run, visitor_wrote_a_call)
             if text:
                 cut = cut_short(reply)

@@ -36,17 +36,25 @@ TURN_ENDS = (
 )
 LEADING_TURN = re.compile(r"^\s*(<\|im_start\|>\s*assistant\s*\n|<start_of_turn>\s*model\s*\n|<\|assistant\|>\s*\n?)")
 HELD = ("<think>", "<thinking>", "</think>", "</thinking>", HARMONY, *TURN_ENDS)
+# How a reasoning model's thinking begins ("Okay, so the user asks…"): before the app knows whether the
+# template opens a thinking block, a reply that begins so is held until its closing tag, or its end.
+THINKING_START = re.compile(
+    r"\s*(okay|alright|hmm+|the user|so,? the user|first,? i (need|should|have)|i need to|let me (think|see|figure))\b",
+    re.I,
+)
 
 
-def without_markup(text: str, opened: bool = False, final: bool = False) -> str:
+def without_markup(text: str, opened: bool | None = False, final: bool = False) -> str:
     """``text`` as the visitor may read it. ``opened``: the template opened a thinking block in the
-    prompt, so the reply starts inside one (its closing tag may not have arrived yet). ``final``: the
-    reply is finished, so nothing is held back for a token that might still be arriving."""
+    prompt, so the reply starts inside one (its closing tag may not have arrived yet); ``None``: not
+    known yet, so a reply that begins as thinking does is held too. ``final``: the reply is finished, so
+    nothing is held back for a token that might still be arriving."""
     if HARMONY in text:
         text = _harmony_final(text)
     text = LEADING_TURN.sub("", text)
     closing = CLOSING.search(text)
-    if has_stray_closing(text) or (opened and not final):
+    maybe_thinking = opened is None and THINKING_START.match(text) and not OPENING.search(text)
+    if has_stray_closing(text) or ((opened or maybe_thinking) and not final):
         if not closing:
             return ""  # still thinking
         text = text[closing.end() :]

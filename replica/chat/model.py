@@ -44,7 +44,7 @@ class ChatModel(Protocol):
     native tool call in this process: from then on, tool calls written as text are not its own."""
 
     calls_tools_natively: bool
-    opens_thinking: bool  # its template opens a thinking block in the prompt: replies start inside one
+    opens_thinking: bool | None  # its template opens a thinking block in the prompt (None: not known yet)
 
     def stream(
         self,

@@ -34,7 +34,7 @@ class OpenAIChatModel:
         self.client = client
         self.model = model
         self.calls_tools_natively = False  # the server made a native tool call: text is never a call then
-        self.opens_thinking = False  # the loop learns it from a reply that closes a block it never opened
+        self.opens_thinking: bool | None = None  # the loop learns it: a reply closes a block it never opened, or not
         self._tools_refused_at: float | None = None  # when the server last refused a request with tools
         self._clock = clock
 

@@ -21,7 +21,7 @@ class ScriptedModel:
         self.default: Reply = say("Hello from the fake model.")
         self.requests: list[dict[str, Any]] = []
         self.calls_tools_natively = False  # as the adapter learns it: once a call came natively
-        self.opens_thinking = False
+        self.opens_thinking: bool | None = None
 
     def script(self, *replies: Reply) -> None:
         """Queue replies, answered in order, one per call."""
