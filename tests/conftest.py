@@ -21,7 +21,7 @@ import requests
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from replica.chat.replica import Replica  # noqa: E402
+from replica.chat.replica import Replica, Visitor  # noqa: E402
 from replica.settings import SETTINGS, Settings  # noqa: E402
 from replica.storage.store import Store  # noqa: E402
 from replica.tools import default_registry  # noqa: E402
@@ -413,6 +413,9 @@ def module_app(module_fakes, tmp_path_factory):
     write_knowledge(folder / "knowledge")
     app = create_app(settings_for(*module_fakes, folder), fast_timings())
     app.serve(block=False, server_name="127.0.0.1", quiet=True)
+    # Its first reply, which a server gives whole until it has shown whether it writes thinking blocks
+    # (replica/chat/markup.py): the module's tests meet the app as visitors do after that.
+    app.replica.reply("Hello", Visitor("warm-up", "127.0.0.9"))
     yield app
     app.close()
 

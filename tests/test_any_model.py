@@ -129,8 +129,10 @@ def test_prose_streams_without_waiting_more_than_about_thirty_characters():
 
 def test_prose_reaches_the_visitor_in_many_steps_through_the_http_fake(fake_openai, make_replica):
     prose = "I build analytical engines, and I have done so for many years in London and abroad. " * 3
+    replica = make_replica()
+    replica.reply("Hello", Visitor("s0"))  # a server's first reply is held whole, until it shows its kind
     fake_openai.script(say(prose, pieces=40))
-    shown = streamed(make_replica(), "What do you do?")
+    shown = streamed(replica, "What do you do?")
     assert len(shown) >= 30 and shown[-1] == prose.strip()
 
 
@@ -312,6 +314,21 @@ def test_thinking_in_every_spelling_and_template_tokens_never_reach_the_visitor(
     shown = streamed(make_replica(), "What do you do?")
     assert shown[-1] == ANSWER
     assert not any(LEAKS.search(value) for value in shown), shown
+
+
+def test_a_servers_first_reply_is_held_whole_then_replies_stream(fake_openai, make_replica):
+    replica = make_replica()
+    fake_openai.script(say("Thinking about what they do, from the profile, I would say.</think>" + ANSWER, pieces=8))
+    first = streamed(replica, "What do you do?")
+    assert first[-1] == ANSWER and not any("profile" in value for value in first), first  # never the thinking
+    fake_openai.script(say(ANSWER + " For many years, in London.", pieces=8))
+    later = streamed(replica, "Since when?")  # this server closes blocks it never opened: held until the tag
+    assert later[-1] == ANSWER + " For many years, in London."
+    plain = make_replica()
+    fake_openai.script(say(ANSWER, pieces=8))
+    assert set(streamed(plain, "Hello")) == {ANSWER}  # a first reply is held whole until its end: no tag
+    fake_openai.script(say(ANSWER + " For many years, in London.", pieces=8))
+    assert len(streamed(plain, "Since when?")) > 3  # and replies stream from then on
 
 
 def test_a_stray_closing_tag_ends_the_thinking_and_later_replies_start_inside_it(fake_openai, make_replica):

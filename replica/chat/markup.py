@@ -6,7 +6,9 @@ templates that open the block in the prompt leave only its closing tag, after th
 writes the harmony format, whose answer is its ``final`` channel. Small models go on past their turn,
 writing the chat template's own tokens (``<|im_end|>``, ``<|im_start|>user``, ``<end_of_turn>``) and a
 dialogue of their own. :func:`without_markup` keeps what is the reply: as the text grows, the result only
-ever grows too (a token still arriving is held back).
+ever grows too (a token still arriving is held back). Until a server's first reply has shown whether its
+template opens a thinking block, that reply is held until its closing tag or its end: nothing shows
+that might turn out to be thinking. OpenAI's own API writes no such blocks, and is known from the start.
 """
 
 from __future__ import annotations
@@ -36,24 +38,18 @@ TURN_ENDS = (
 )
 LEADING_TURN = re.compile(r"^\s*(<\|im_start\|>\s*assistant\s*\n|<start_of_turn>\s*model\s*\n|<\|assistant\|>\s*\n?)")
 HELD = ("<think>", "<thinking>", "</think>", "</thinking>", HARMONY, *TURN_ENDS)
-# How a reasoning model's thinking begins ("Okay, so the user asks…"): before the app knows whether the
-# template opens a thinking block, a reply that begins so is held until its closing tag, or its end.
-THINKING_START = re.compile(
-    r"\s*(okay|alright|hmm+|the user|so,? the user|first,? i (need|should|have)|i need to|let me (think|see|figure))\b",
-    re.I,
-)
 
 
 def without_markup(text: str, opened: bool | None = False, final: bool = False) -> str:
     """``text`` as the visitor may read it. ``opened``: the template opened a thinking block in the
     prompt, so the reply starts inside one (its closing tag may not have arrived yet); ``None``: not
-    known yet, so a reply that begins as thinking does is held too. ``final``: the reply is finished, so
-    nothing is held back for a token that might still be arriving."""
+    known yet, so the reply is held as if it might (until a closing tag, or its end, tells). ``final``:
+    the reply is finished, so nothing is held back for a token that might still be arriving."""
     if HARMONY in text:
         text = _harmony_final(text)
     text = LEADING_TURN.sub("", text)
     closing = CLOSING.search(text)
-    maybe_thinking = opened is None and THINKING_START.match(text) and not OPENING.search(text)
+    maybe_thinking = opened is None and not OPENING.search(text)
     if has_stray_closing(text) or ((opened or maybe_thinking) and not final):
         if not closing:
             return ""  # still thinking

@@ -24,6 +24,7 @@ from replica.chat.model import ModelError, ToolCall, Turn
 from replica.knowledge.prompts import render_prompt
 
 log = logging.getLogger(__name__)
+OPENAI_API = "https://api.openai.com/"
 RETRY_TOOLS_SECONDS = 600.0  # how long a server that refused tools gets them described in the prompt instead
 
 
@@ -34,7 +35,9 @@ class OpenAIChatModel:
         self.client = client
         self.model = model
         self.calls_tools_natively = False  # the server made a native tool call: text is never a call then
-        self.opens_thinking: bool | None = None  # the loop learns it: a reply closes a block it never opened, or not
+        # Whether the template opens a thinking block in the prompt: learned from the first reply (None until
+        # then: the loop holds that reply whole); OpenAI's own API never does.
+        self.opens_thinking: bool | None = False if str(client.base_url).startswith(OPENAI_API) else None
         self._tools_refused_at: float | None = None  # when the server last refused a request with tools
         self._clock = clock
 
