@@ -233,8 +233,9 @@ def test_doctor_names_each_failure_with_its_fix_and_exits_1(
     assert all(line[:2] in ("✓ ", "! ", "✗ ") for line in lines)
 
 
-def test_doctor_with_no_configuration_at_all_warns_and_exits_0(tmp_path):
-    done = run_app_process("doctor", cwd=tmp_path)  # as a new user runs it: nothing set, no .env
+def test_doctor_with_no_configuration_at_all_warns_and_exits_0_and_leaves_the_folder_empty(tmp_path):
+    done = run_app_process("doctor", cwd=tmp_path, unset=("DATA_DIR",))  # as a new user runs it: nothing set
+    assert list(tmp_path.iterdir()) == []  # read-only: no data/ made, no database left behind
     lines = [line for line in done.stdout.splitlines() if line.strip()]
     assert done.returncode == 0, done.stdout
     assert not any(line.startswith("✗") for line in lines)

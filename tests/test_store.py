@@ -11,6 +11,7 @@ import pytest
 from replica.alerts import Alert
 from replica.storage import Recorded, Store
 from replica.storage.migrations import MIGRATIONS, applied
+from tests.conftest import run_app
 
 
 def alert(kind="lead", session="s1", email="a@example.org"):
@@ -195,3 +196,29 @@ def test_a_record_is_never_stored_without_its_alert(store, monkeypatch):
         store.leads.record("a@example.org", "Ada", "hi", alert().entry())
     monkeypatch.undo()
     assert store.leads.all() == [] and store.outbox.kinds() == []  # the transaction was rolled back whole
+
+
+def test_doctor_reads_a_database_of_the_previous_schema_and_changes_nothing(tmp_path, database_url):
+    from replica.storage.database import open_database
+    from replica.storage.migrations import migrate
+
+    path = tmp_path / "data" / "replica.sqlite3"
+    path.parent.mkdir()
+    old = open_database(path, database_url)
+    migrate(old, MIGRATIONS[:-1])  # as the previous version left it: every migration but the newest
+    old.close()
+    before = path.read_bytes() if path.exists() and not database_url else None
+    env = {"DATA_DIR": str(path.parent), "KNOWLEDGE_DIR": str(tmp_path), "DATABASE_URL": database_url or ""}
+    done = run_app("doctor", **env)
+    newest = MIGRATIONS[-1]
+    assert f"! storage: the database is 1 migration(s) behind: {newest.number} ({newest.name})" in done.stdout
+    assert "Traceback" not in done.stderr, done.stderr
+    after = open_database(path, database_url)
+    try:
+        assert [row["number"] for row in after.read("SELECT number FROM schema_migrations")] == [
+            m.number for m in MIGRATIONS[:-1]
+        ]
+    finally:
+        after.close()
+    if before is not None:
+        assert path.read_bytes() == before and sorted(p.name for p in path.parent.iterdir()) == ["replica.sqlite3"]

@@ -26,7 +26,7 @@ from replica.knowledge.identity import owner_name
 from replica.knowledge.prompts import PromptError, render_prompt
 from replica.logs import shown_url
 from replica.settings import DEFAULT_OWNER_NAME, Settings
-from replica.storage.store import Store, StoreError, check_writable
+from replica.storage.store import NoDatabase, Store, StoreError, check_writable
 from replica.storage.volumes import KEEP_RECORDS, records_at_risk, sqlite_journal, volume_of
 from replica.telegram.client import BLOCKED_HINT, TelegramClient, TelegramError
 
@@ -266,9 +266,14 @@ def _check_bot(settings: Settings, ping: bool) -> Iterator[Check]:
 def _check_outbox(settings: Settings) -> Iterator[Check]:
     try:
         store = _open_store(settings)
+    except NoDatabase:
+        yield ok("telegram", "no alerts waiting in the outbox")
+        return
     except StoreError:
         return  # the storage check says what is wrong
     try:
+        if store.pending:
+            return  # an older schema: the storage check says so, and the next start migrates it
         waiting = store.outbox.summary()
     finally:
         store.close()
@@ -326,9 +331,11 @@ def check_alert_channels(settings: Settings, ping: bool) -> Iterator[Check]:
 def _check_deliveries(settings: Settings, channels: list[Channel]) -> Iterator[Check]:
     try:
         store = _open_store(settings)
-    except StoreError:
+    except StoreError:  # none yet (nothing waits), or the storage check says what is wrong
         return
     try:
+        if store.pending:
+            return
         waiting = store.deliveries.pending()
     finally:
         store.close()
@@ -352,19 +359,33 @@ def _age(created_at: str | None) -> str:
 
 
 def check_storage(settings: Settings) -> Iterator[Check]:
-    """``DATA_DIR`` is writable, and on Spaces it survives a restart."""
+    """``DATA_DIR`` is writable, the database opens (and what the next start would migrate), and on
+    Spaces the records survive a restart. Read-only: nothing is created, migrated or left behind."""
     try:
-        check_writable(settings.data_dir)
+        check_writable(settings.data_dir, create=False)
     except StoreError as error:
         yield fail("storage", str(error).split(";")[0], "set DATA_DIR to a folder the app may create and write")
         return
-    yield ok("storage", f"DATA_DIR {settings.data_dir} is writable")
+    made = "" if settings.data_dir.exists() else " (the app makes it at its first start)"
+    yield ok("storage", f"DATA_DIR {settings.data_dir} is writable{made}")
+    try:
+        store = _open_store(settings)
+    except NoDatabase:
+        store = None
+    except StoreError as error:
+        fix = "check DATABASE_URL: host, port, user, password" if settings.database_url else "move that file aside"
+        yield fail("storage", str(error).split(";")[0], fix)
+        return
+    if store:
+        if store.pending:
+            names = ", ".join(f"{m.number} ({m.name})" for m in store.pending)
+            yield warn(
+                "storage",
+                f"the database is {len(store.pending)} migration(s) behind: {names}",
+                "nothing to do: the next start applies them",
+            )
+        store.close()
     if settings.database_url:
-        try:
-            _open_store(settings).close()
-        except StoreError as error:
-            yield fail("storage", str(error).split(";")[0], "check DATABASE_URL: host, port, user, password")
-            return
         yield ok("storage", "records are kept in PostgreSQL (DATABASE_URL answers)")
         return
     at_risk = records_at_risk(settings.space_id, settings.database_url, settings.data_dir)
@@ -378,7 +399,11 @@ def check_storage(settings: Settings) -> Iterator[Check]:
 
 
 def _open_store(settings: Settings) -> Store:
-    return Store(settings.database_path, database_url=settings.database_url, journal=settings.sqlite_journal)
+    """The store, opened to look: nothing created or migrated (raises :class:`NoDatabase` when there is
+    none yet)."""
+    return Store(
+        settings.database_path, database_url=settings.database_url, journal=settings.sqlite_journal, read_only=True
+    )
 
 
 def check_knowledge(settings: Settings) -> Iterator[Check]:
@@ -419,7 +444,7 @@ def check_approved_answers(settings: Settings) -> Check:
         try:
             store = _open_store(settings)
             try:
-                learned = len(store.answers.all(active_only=True))
+                learned = 0 if store.pending else len(store.answers.all(active_only=True))
             finally:
                 store.close()
         except StoreError:

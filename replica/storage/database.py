@@ -100,9 +100,18 @@ class SqliteDatabase:
 
     dialect = "sqlite"
 
-    def __init__(self, path: Path, journal: str = "wal"):
+    def __init__(self, path: Path, journal: str = "wal", read_only: bool = False):
         self.path = path
         self._lock = threading.Lock()
+        if read_only:  # to look, not touch: no file made, no mode or journal changed (doctor)
+            try:
+                self._db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False)
+                self._db.row_factory = sqlite3.Row
+                self._db.execute("PRAGMA query_only=ON")
+                self.journal = self._db.execute("PRAGMA journal_mode").fetchone()[0]
+            except (sqlite3.DatabaseError, OSError) as error:
+                raise _unusable(path, error) from None
+            return
         try:
             _owner_only(path)
             self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=10)
@@ -196,12 +205,15 @@ class PostgresDatabase:
 
     dialect = "postgres"
 
-    def __init__(self, url: str, max_size: int = 8, timeout: float = 2.0, probe_every: float = 1.0):
+    def __init__(
+        self, url: str, max_size: int = 8, timeout: float = 2.0, probe_every: float = 1.0, read_only: bool = False
+    ):
         import psycopg
         from psycopg_pool import PoolTimeout
 
         self._psycopg = psycopg
         self._url = url
+        self._options = "-c default_transaction_read_only=on" if read_only else None  # to look, not touch
         self._max_size = max_size
         self._timeout = timeout
         self._probe_every = probe_every
@@ -225,7 +237,11 @@ class PostgresDatabase:
             self._url,
             min_size=1,
             max_size=self._max_size,
-            kwargs={"row_factory": dict_row, "connect_timeout": 5},
+            kwargs={
+                "row_factory": dict_row,
+                "connect_timeout": 5,
+                **({"options": self._options} if self._options else {}),
+            },
             check=ConnectionPool.check_connection,
             open=True,
             timeout=self._timeout,
@@ -289,6 +305,9 @@ def _is_query_error(error: Exception) -> bool:
     return state is not None and not state.startswith(("08", "57"))
 
 
-def open_database(path: Path, url: str | None, journal: str = "wal") -> Database:
-    """PostgreSQL at ``url`` when given, else SQLite at ``path`` with that ``journal``."""
-    return PostgresDatabase(url) if url else SqliteDatabase(path, journal)
+def open_database(path: Path, url: str | None, journal: str = "wal", read_only: bool = False) -> Database:
+    """PostgreSQL at ``url`` when given, else SQLite at ``path`` with that ``journal``; ``read_only``: to
+    look without changing anything (no file made, nothing written)."""
+    if url:
+        return PostgresDatabase(url, read_only=read_only)
+    return SqliteDatabase(path, journal, read_only=read_only)

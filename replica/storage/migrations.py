@@ -276,6 +276,16 @@ MIGRATIONS = [
 RECORD_TABLE = "CREATE TABLE IF NOT EXISTS schema_migrations (number INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)"
 
 
+def pending(db: Database, migrations: list[Migration] = MIGRATIONS) -> list[Migration]:
+    """The migrations ``db`` has not had, read without changing anything (a database older than the
+    migration record counts as having had none)."""
+    try:
+        done = {row["number"] for row in db.read("SELECT number FROM schema_migrations")}
+    except Exception:  # no record table yet: an empty database, or one from before migrations were recorded
+        done = set()
+    return [migration for migration in migrations if migration.number not in done]
+
+
 def migrate(db: Database, migrations: list[Migration] = MIGRATIONS) -> list[Migration]:
     """Apply the migrations ``db`` has not had, in order; return those applied."""
     applied = []

@@ -17,7 +17,7 @@ from typing import Callable
 from replica.storage.conversations import Conversations
 from replica.storage.database import Database, DatabaseError, Transaction, open_database
 from replica.storage.leads import Leads
-from replica.storage.migrations import migrate
+from replica.storage.migrations import migrate, pending
 from replica.storage.outbox import LEASE_SECONDS, Outbox
 from replica.storage.questions import Answers, Questions
 from replica.storage.reports import Reports
@@ -30,8 +30,22 @@ class StoreError(Exception):
     """The database cannot be opened or written; the message names the path and what to do."""
 
 
-def check_writable(folder: Path) -> None:
-    """Create ``folder`` and prove it writable, or raise :class:`StoreError` saying which and what to do."""
+class NoDatabase(StoreError):
+    """Opened to look at (``read_only``), the SQLite database is not there yet: the app makes it at start."""
+
+
+def check_writable(folder: Path, create: bool = True) -> None:
+    """Create ``folder`` and prove it writable, or raise :class:`StoreError` saying which and what to do.
+    With ``create`` false nothing is left behind: a missing folder is judged by the nearest folder above
+    it that exists (where it would be made), with a probe file written there and removed."""
+    if not create:
+        existing = next(f for f in (folder, *folder.parents) if f.exists())
+        if not existing.is_dir():
+            raise StoreError(
+                f"DATA_DIR {folder} cannot be created ({existing} is a file); "
+                "set DATA_DIR to a folder the app may create and write"
+            )
+        folder = existing
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as error:
@@ -71,6 +85,8 @@ class Store:
     ``alert_caps`` maps an alert kind ("lead", "question") to how many alerts one visitor session may
     raise; records beyond the cap are stored but not alerted. ``clock`` stamps the records (epoch seconds).
     ``alert_channels`` are the keys of the alert channels beside Telegram: each alert is queued for each.
+    ``read_only``: to look without changing anything (``doctor``): nothing is created, no migration is
+    applied, and ``pending`` lists those the next start would apply.
     """
 
     def __init__(
@@ -82,12 +98,17 @@ class Store:
         clock: Callable[[], float] = time.time,
         alert_channels: tuple[str, ...] = (),
         journal: str = "auto",
+        read_only: bool = False,
     ):
-        if not database_url:
+        if read_only and not database_url and not path.is_file():
+            raise NoDatabase(f"{path} does not exist yet; the app makes it at its first start")
+        if not database_url and not read_only:
             check_writable(path.parent)
         try:
-            self.db: Database = open_database(path, database_url, sqlite_journal(path.parent, journal))
-            migrate(self.db)
+            self.db: Database = open_database(path, database_url, sqlite_journal(path.parent, journal), read_only)
+            self.pending = pending(self.db) if read_only else []
+            if not read_only:
+                migrate(self.db)
         except DatabaseError as error:
             raise StoreError(str(error)) from None
         except Exception as error:  # a file SQLite opens but cannot use: a migration fails on it
