@@ -22,6 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from replica.chat.replica import Replica, Visitor  # noqa: E402
+from replica.cli.evaluate import RecordingNotifier  # noqa: E402  (the one eval uses)
 from replica.settings import SETTINGS, Settings  # noqa: E402
 from replica.storage.store import Store  # noqa: E402
 from replica.tools import default_registry  # noqa: E402
@@ -273,16 +274,6 @@ def conversations_of(store, owner_name: str = "Ada", notifier=None, **options):
     from replica.conversations import Conversations
 
     return Conversations.build(store, "salt", owner_name, notifier or RecordingNotifier(), **options)
-
-
-class RecordingNotifier:
-    """A notifier that keeps the alerts it is told about."""
-
-    def __init__(self):
-        self.alerts = []
-
-    def notify(self, alert):
-        self.alerts.append(alert)
 
 
 @pytest.fixture
