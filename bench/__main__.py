@@ -62,6 +62,60 @@ def bare_chat_interface(base_url: str) -> gr.ChatInterface:
     return demo
 
 
+def streaming_floor(base_url: str) -> gr.ChatInterface:
+    """The floor a message is measured against: a bare streaming ChatInterface making one model call."""
+    client = openai.OpenAI(api_key="sk-bench", base_url=base_url)
+
+    def chat(message, history):
+        messages = [{"role": "system", "content": "You are a helpful assistant."}, *history]
+        stream = client.chat.completions.create(
+            model="bench", messages=[*messages, {"role": "user", "content": message}], stream=True
+        )
+        text = ""
+        for chunk in stream:
+            if chunk.choices and chunk.choices[0].delta.content:
+                text += chunk.choices[0].delta.content
+                yield text
+
+    demo = gr.ChatInterface(chat, api_name="chat")
+    demo.queue(default_concurrency_limit=3)
+    return demo
+
+
+def conversation_times(url: str, messages: int) -> list[float]:
+    """Seconds for each message of one conversation (one ``gradio_client`` visitor), the first left out."""
+    client = Client(url, verbose=False)
+    times = []
+    for n in range(messages):
+        started = time.perf_counter()
+        client.predict(f"Message {n}: what do you do?", api_name="/chat")
+        times.append(time.perf_counter() - started)
+    return times[1:]
+
+
+def per_message_rows(work: Path, fake: FakeOpenAI, conversations: int, messages: int) -> list[tuple[str, str, str]]:
+    """A message's cost against the floor: each of ``conversations`` conversations of ``messages`` messages,
+    the model streaming its reply in 4 pieces 10 ms apart with no other delay; the median of messages 2 on."""
+    fake.default = say("I design data pipelines for small teams.", pieces=4, piece_delay=0.01)
+    app = create_app(settings_for(fake, ROOT / "knowledge", work / "data-per-message"))
+    app.serve(block=False, quiet=True)
+    floor = streaming_floor(fake.base_url)
+    floor.launch(prevent_thread_lock=True, quiet=True)
+    conversation_times(app.demo.local_url, 2), conversation_times(floor.local_url, 2)  # warm-up
+    app_times = [t for _ in range(conversations) for t in conversation_times(app.demo.local_url, messages)]
+    floor_times = [t for _ in range(conversations) for t in conversation_times(floor.local_url, messages)]
+    app.close()
+    floor.close()
+    app_ms, floor_ms = statistics.median(app_times) * 1000, statistics.median(floor_times) * 1000
+    return [
+        (
+            f"Per message, {conversations} conversation(s) of {messages} (median of messages 2–{messages})",
+            f"app {app_ms:.0f} ms, floor {floor_ms:.0f} ms",
+            f"{app_ms / floor_ms:.2f}x (target ≤ 1.10x)",
+        )
+    ]
+
+
 def timed_turns(url: str, turns: int) -> list[float]:
     client = Client(url, verbose=False)
     times = []
@@ -276,6 +330,7 @@ def main() -> None:
     fake = FakeOpenAI()
     with contextlib.redirect_stdout(sys.stderr):  # Gradio prints as servers start and close: the table alone is stdout
         rows = latency_rows(work, fake, turns, model_delay=0.05 if args.quick else 0.2)
+        rows += per_message_rows(work, fake, *((1, 4) if args.quick else (3, 10)))
         rows += without_model_rows(work, fake, 20 if args.quick else 200, model_delay=0.05 if args.quick else 0.2)
         for label, size in sizes:
             rows += knowledge_rows(work, fake, label, size, questions, warm=not args.quick)

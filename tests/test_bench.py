@@ -24,7 +24,10 @@ def test_bench_quick_prints_the_table():
     assert table[0] == "| Measure | Result | Against target |"
     assert any("Per-turn latency" in line for line in table) and any("Knowledge 10 KB" in line for line in table)
     assert any("Reply without a model" in line for line in table)
-    assert len(table) == 2 + 2 + 1 + 3  # header, latency and burst, no model, and the one tiny knowledge folder
+    assert any(line.startswith("| Per message") and "x (target ≤ 1.10x)" in line for line in table)
+    assert (
+        len(table) == 2 + 2 + 1 + 1 + 3
+    )  # header, latency and burst, per message, no model, one tiny knowledge folder
 
 
 def test_bench_instances_runs_two_instances_on_postgres_beside_sqlite():
