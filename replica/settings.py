@@ -480,8 +480,13 @@ SETTINGS = (
 BY_FIELD = {setting.field: setting for setting in SETTINGS}
 
 
-def _default(name: str) -> Any:
+def default(name: str) -> Any:
+    """The default of the setting that fills the :class:`Settings` field ``name``: every default is written
+    once, in the table, and parts that take a setting as an argument default to it through here."""
     return BY_FIELD[name].default
+
+
+_default = default
 
 
 def _secret(name: str) -> Any:

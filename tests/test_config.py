@@ -134,3 +134,37 @@ def test_doctor_shows_the_base_url_without_its_credentials(tmp_path, fake_openai
     for output in (done.stdout, done.stderr):
         assert "base-pw-42" not in output and "QuerySecret7" not in output and "user:" not in output
     assert "api-key=…" in done.stdout
+
+
+def test_no_settings_default_is_written_again_outside_the_settings_table():
+    """A part that takes a setting as an argument (or a field) defaults to it through ``settings.default``,
+    never by writing the number again: a parameter named as a setting's field, or as its end
+    (``fold_after`` for ``alert_fold_after``), whose default is that setting's default as a literal."""
+    import ast
+
+    from replica.settings import SETTINGS
+
+    defaults = {
+        s.field: s.default for s in SETTINGS if isinstance(s.default, (int, float)) and not isinstance(s.default, bool)
+    }
+
+    def setting_for(name: str) -> str | None:
+        return next((f for f in defaults if f == name or f.endswith("_" + name)), None)
+
+    copies = []
+    for path in (ROOT / "replica").rglob("*.py"):
+        if path.name == "settings.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            pairs = []
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                tail = list(zip(node.args.args[len(node.args.args) - len(node.args.defaults) :], node.args.defaults))
+                pairs = tail + [(a, d) for a, d in zip(node.args.kwonlyargs, node.args.kw_defaults) if d is not None]
+            elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value is not None:
+                pairs = [(node.target, node.value)]
+            for target, value in pairs:
+                name = getattr(target, "arg", None) or getattr(target, "id", "")
+                field = setting_for(name)
+                if field and isinstance(value, ast.Constant) and value.value == defaults[field]:
+                    copies.append(f"{path.relative_to(ROOT)}: {name} = {value.value!r} (the default of {field})")
+    assert copies == []

@@ -12,6 +12,7 @@ import time
 
 from replica.alerts.alert import Alert, Notifier
 from replica.alerts.channels import Channel, render, render_fold
+from replica.settings import default
 from replica.storage import Store
 from replica.storage.deliveries import PendingDelivery
 from replica.workers import Worker
@@ -30,7 +31,7 @@ class ChannelSender(Worker):
         self,
         store: Store,
         channel: Channel,
-        fold_after: int = 5,
+        fold_after: int = default("alert_fold_after"),
         min_interval: float = 1.0,
         base_delay: float = 1.0,
         max_delay: float = 300.0,

@@ -22,6 +22,7 @@ import time
 
 from replica.alerts.alert import Alert
 from replica.alerts.render import FOLD_HINT, fold, keyboard_for, to_plain, to_telegram_html
+from replica.settings import default
 from replica.storage import PendingAlert, Store
 from replica.telegram.client import BLOCKED_HINT, TelegramClient, TelegramError
 from replica.telegram.text import TELEGRAM_LIMIT
@@ -58,7 +59,7 @@ class OutboxSender(Worker):
         max_delay: float = 300.0,
         idle_poll: float = 30.0,
         unreachable_warning_after: float = 300.0,
-        fold_after: int = 5,
+        fold_after: int = default("alert_fold_after"),
     ):
         super().__init__(base_delay=base_delay, max_delay=max_delay)
         self._fold_after = fold_after

@@ -26,6 +26,7 @@ from replica.chat.model import ChatModel, ModelError
 from replica.chat.without_model import WithoutModel, in_steps
 from replica.conversations import Conversation, Conversations
 from replica.knowledge.prompts import render_prompt
+from replica.settings import default
 from replica.storage import Store
 from replica.storage.records import NOTICE, VISITOR
 from replica.tools import Outcome, ToolContext, ToolRegistry
@@ -46,13 +47,13 @@ class Visitor:
 class Bounds:
     """How much one visitor message may take: model calls, characters, seconds, tokens, and slots."""
 
-    max_turns: int = 2
-    max_message_chars: int = 4000
-    history_budget_chars: int = 16000
-    reply_deadline_seconds: float = 45.0
-    max_reply_tokens: int = 600
+    max_turns: int = default("max_turns")
+    max_message_chars: int = default("max_message_chars")
+    history_budget_chars: int = default("history_budget_chars")
+    reply_deadline_seconds: float = default("reply_deadline_seconds")
+    max_reply_tokens: int = default("max_reply_tokens")
     max_concurrent: int | None = None  # messages worked on at once, whatever route they arrive by
-    check_deliverability: bool = False  # also check by DNS that an email's domain accepts mail
+    check_deliverability: bool = default("email_check_deliverability")  # also check by DNS that a domain takes mail
 
 
 class Replica:

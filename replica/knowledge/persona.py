@@ -8,6 +8,7 @@ import logging
 
 from replica.knowledge.index import KnowledgeIndex
 from replica.knowledge.prompts import render_prompt
+from replica.settings import default
 from replica.storage.store import Store
 
 log = logging.getLogger(__name__)
@@ -26,7 +27,13 @@ class SystemPrompt:
     """Callable: ``prompt(query)`` is the system prompt for a visitor message (``query``: that message
     plus recent history, used to pick knowledge when it does not all fit ``budget_chars``)."""
 
-    def __init__(self, owner_name: str, index: KnowledgeIndex, store: Store, budget_chars: int = 24000):
+    def __init__(
+        self,
+        owner_name: str,
+        index: KnowledgeIndex,
+        store: Store,
+        budget_chars: int = default("knowledge_budget_chars"),
+    ):
         self.owner_name = owner_name
         self.index = index
         self.store = store

@@ -33,6 +33,7 @@ from typing import Any, Awaitable, Callable
 from urllib.parse import parse_qs
 
 from replica.logs import EveryMinute
+from replica.settings import default
 
 log = logging.getLogger(__name__)
 
@@ -98,7 +99,7 @@ class RequestGuard:
         app: Callable,
         max_body_bytes: int = MAX_BODY_BYTES,
         max_event_bytes: int = MAX_EVENT_BYTES,
-        trusted_proxy_hops: int = 0,
+        trusted_proxy_hops: int = default("trusted_proxy_hops"),
         signature: CallerSignature = SIGNATURE,
         closed_events: frozenset[int] = frozenset(),
         closed_names: frozenset[str] = frozenset(),

@@ -26,6 +26,7 @@ from starlette.middleware import Middleware
 
 from replica import wording
 from replica.chat.replica import Visitor
+from replica.settings import default
 from replica.storage.records import NOTICE, OWNER, VISITOR
 from replica.web.guard import RequestGuard, max_event_bytes, valid_session_id
 
@@ -294,8 +295,8 @@ def build_demo(
     max_queue: int,
     history: History,
     owner_words: OwnerWords,
-    trusted_proxy_hops: int = 0,
-    max_message_chars: int = 4000,
+    trusted_proxy_hops: int = default("trusted_proxy_hops"),
+    max_message_chars: int = default("max_message_chars"),
     mcp_tool: Callable[..., str] | None = None,
 ) -> gr.Blocks:
     """Build the chat page; ``answer(message, visitor)`` yields each reply as it grows.
@@ -394,8 +395,8 @@ def serve(
     middleware: list | None = None,
     mcp: bool = False,
     block: bool = True,
-    trusted_proxy_hops: int = 0,
-    max_message_chars: int = 4000,
+    trusted_proxy_hops: int = default("trusted_proxy_hops"),
+    max_message_chars: int = default("max_message_chars"),
     closed_events: frozenset[int] = frozenset(),
     closed_names: frozenset[str] = frozenset(),
     embed_origins: tuple[str, ...] = (),
