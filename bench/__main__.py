@@ -35,7 +35,7 @@ from gradio_client import Client  # noqa: E402
 
 from bench import instances  # noqa: E402
 from replica.alerts import Alert  # noqa: E402
-from replica.chat.replica import Visitor  # noqa: E402
+from replica.chat.reply import Visitor  # noqa: E402
 from replica.settings import Settings  # noqa: E402
 from replica.wiring import create_app  # noqa: E402
 from tests.fakes.corpus import make_projects, projects_for_size, write_projects  # noqa: E402

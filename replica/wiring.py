@@ -21,7 +21,7 @@ from replica.alerts.channels import parse_channels
 from replica.alerts.sender import LogNotifier, OutboxSender
 from replica.chat.limits import UsageLimits
 from replica.chat.openai_model import OpenAIChatModel
-from replica.chat.replica import Bounds, Replica, Visitor
+from replica.chat.reply import Bounds, Replica, Visitor
 from replica.chat.without_model import WithoutModel
 from replica.conversations import Conversations
 from replica.conversations.recorder import address_salt

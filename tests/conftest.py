@@ -21,7 +21,7 @@ import requests
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from replica.chat.replica import Replica, Visitor  # noqa: E402
+from replica.chat.reply import Replica, Visitor  # noqa: E402
 from replica.cli.evaluate import RecordingNotifier  # noqa: E402  (the one eval uses)
 from replica.settings import SETTINGS, Settings  # noqa: E402
 from replica.storage.store import Store  # noqa: E402
@@ -284,7 +284,7 @@ def notifier():
 def replica_around(model, store, notifier, **options):
     """A Replica (recording its conversations) around ``model``; ``limits`` and the :class:`Bounds` fields
     may be given."""
-    from replica.chat.replica import Bounds
+    from replica.chat.reply import Bounds
     from replica.wiring import without_model
 
     limits = options.pop("limits", None)

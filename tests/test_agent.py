@@ -9,7 +9,7 @@ import logging
 import pytest
 
 from replica import wording
-from replica.chat.replica import Visitor
+from replica.chat.reply import Visitor
 from replica.tools import default_registry
 from tests.conftest import replica_around
 from tests.fakes.openai_server import call, fail, say

@@ -13,7 +13,7 @@ import pytest
 from replica.alerts import Alert
 from replica.alerts.render import to_plain, to_telegram_html
 from replica.alerts.sender import OutboxSender
-from replica.chat.replica import Visitor
+from replica.chat.reply import Visitor
 from replica.owner_bot.bot import OwnerBot
 from replica.owner_bot.commands import BY_NAME
 from replica.telegram.client import TelegramClient

@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from replica.chat.replica import Visitor
+from replica.chat.reply import Visitor
 from replica.chat.tool_text import ToolTextFilter
 from tests.fakes.openai_server import call, fail, say
 
@@ -251,7 +251,7 @@ def test_each_message_leaves_one_info_line_with_what_it_took(fake_openai, make_r
 )
 def test_the_log_line_says_why_the_reply_ended(reply, ended, fake_openai, make_replica, caplog):
     fake_openai.default = reply
-    with caplog.at_level(logging.INFO, logger="replica.chat.replica"):
+    with caplog.at_level(logging.INFO, logger="replica.chat.reply"):
         make_replica().reply("Hello", Visitor("s1"))
     assert f"ended: {ended}" in caplog.text
 

@@ -23,7 +23,7 @@ from replica.alerts import Alert
 from replica.alerts.sender import OutboxSender
 from replica.chat.limits import UsageLimits
 from replica.chat.openai_model import OpenAIChatModel
-from replica.chat.replica import Bounds, Replica, Visitor
+from replica.chat.reply import Bounds, Replica, Visitor
 from replica.conversations import Conversations
 from replica.storage import Store
 from replica.storage.outbox import LEASE_SECONDS

@@ -14,7 +14,7 @@ from replica.alerts import Alert
 from replica.conversations import Conversations
 from replica.housekeeping import DIGEST_KEY, Housekeeper
 from replica.storage import Store
-from replica.telegram.text import utf16_units
+from replica.telegram.length import utf16_units
 from tests.conftest import RecordingNotifier, run_app, wait_until
 from tests.fakes.openai_server import call, say
 

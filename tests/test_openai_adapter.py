@@ -10,7 +10,7 @@ import openai
 
 from replica import wording
 from replica.chat.openai_model import OpenAIChatModel
-from replica.chat.replica import Visitor
+from replica.chat.reply import Visitor
 from replica.tools import default_registry
 from tests.conftest import API_KEY, replica_around
 from tests.fakes.openai_server import call, fail, say

@@ -12,8 +12,8 @@ from dataclasses import replace
 from gradio_client import Client
 
 from replica.alerts import Alert
-from replica.owner_bot.text import fit
-from replica.telegram.text import utf16_units
+from replica.owner_bot.listing_text import fit
+from replica.telegram.length import utf16_units
 from tests.conftest import run_app, wait_until
 from tests.fakes.openai_server import call, say
 

@@ -14,7 +14,7 @@ from gradio_client import Client
 
 from replica import wording
 from replica.chat.limits import UsageLimits
-from replica.chat.replica import Visitor
+from replica.chat.reply import Visitor
 from tests.fakes.openai_server import call, fail, say
 
 NEVER_ENDS = say("Still thinking. ", forever=True, piece_delay=0.2)

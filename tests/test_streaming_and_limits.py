@@ -12,7 +12,7 @@ from gradio_client import Client
 
 from replica import wording
 from replica.chat.limits import DailyBudget, SlidingWindow
-from replica.chat.replica import Visitor, history_messages
+from replica.chat.reply import Visitor, history_messages
 from replica.web.page import client_address
 from tests.conftest import ROOT
 from tests.fakes.openai_server import call, say

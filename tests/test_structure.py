@@ -158,3 +158,20 @@ def test_each_owner_command_is_defined_once_and_everything_is_made_from_the_tabl
         Dispatcher(None, {name: str for name in handled if name != "leads"}, None, None, None)
     documented = set(re.findall(r"^\| `/(\w+)", (ROOT / "docs" / "inbox.md").read_text(), flags=re.M))
     assert documented == set(names), "docs/inbox.md's command table and COMMANDS differ"
+
+
+def test_no_two_modules_or_classes_share_a_name_across_packages():
+    """One meaning per name: a module is not named as another package's module, nor as a package, and no
+    two classes of the house share a name."""
+    modules = [p for p in (ROOT / "replica").rglob("*.py") if p.name != "__init__.py"]
+    packages = {p.parent.name for p in (ROOT / "replica").rglob("__init__.py")}
+    names = defaultdict(list)
+    for path in modules:
+        names[path.stem].append(str(path.relative_to(ROOT)))
+    shared = {name: paths for name, paths in names.items() if len(paths) > 1 or name in packages}
+    classes = defaultdict(list)
+    for path in (ROOT / "replica").rglob("*.py"):
+        for node in ast.parse(path.read_text()).body:
+            if isinstance(node, ast.ClassDef):
+                classes[node.name].append(str(path.relative_to(ROOT)))
+    assert shared == {} and {name: paths for name, paths in classes.items() if len(paths) > 1} == {}

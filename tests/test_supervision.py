@@ -16,11 +16,11 @@ import pytest
 from replica import wording
 from replica.alerts import Alert
 from replica.alerts.sender import OutboxSender
-from replica.chat.replica import Visitor
+from replica.chat.reply import Visitor
 from replica.owner_bot.bot import OwnerBot
 from replica.storage.store import Store
 from replica.telegram.client import TelegramClient
-from replica.telegram.text import utf16_units
+from replica.telegram.length import utf16_units
 from tests.conftest import conversations_of, wait_until
 from tests.fakes.openai_server import call, say
 

@@ -14,7 +14,7 @@ from replica.alerts import Alert
 from replica.alerts.render import to_telegram_html
 from replica.alerts.sender import LogNotifier, OutboxSender
 from replica.telegram.client import TelegramClient, TelegramError
-from replica.telegram.text import TELEGRAM_LIMIT
+from replica.telegram.length import TELEGRAM_LIMIT
 from tests.conftest import wait_until
 
 

@@ -10,7 +10,7 @@ import json
 import pytest
 
 from replica.chat.loop import MAX_CALLS_PER_TOOL
-from replica.chat.replica import Visitor
+from replica.chat.reply import Visitor
 from tests.fakes.openai_server import call, say
 from tests.test_any_model import FORMS, SYNTAX
 

@@ -8,7 +8,7 @@ import pytest
 
 from replica import wording
 from replica.alerts import Alert
-from replica.chat.replica import Visitor
+from replica.chat.reply import Visitor
 from replica.knowledge.approved import ApprovedAnswers, faq_entries, parse_faq, score
 from tests.conftest import replica_around
 from tests.fakes.openai_server import call, fail, say

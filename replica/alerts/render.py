@@ -14,7 +14,7 @@ import re
 from typing import Callable, NamedTuple
 
 from replica.alerts.alert import Alert
-from replica.telegram.text import TELEGRAM_LIMIT, utf16_units
+from replica.telegram.length import TELEGRAM_LIMIT, utf16_units
 
 CUT_MARKER = " … [cut: {n} more characters]"
 QUOTE_BAR = "│ "

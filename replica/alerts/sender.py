@@ -25,7 +25,7 @@ from replica.alerts.render import FOLD_HINT, fold, keyboard_for, to_plain, to_te
 from replica.settings import default
 from replica.storage import PendingAlert, Store
 from replica.telegram.client import BLOCKED_HINT, TelegramClient, TelegramError
-from replica.telegram.text import TELEGRAM_LIMIT
+from replica.telegram.length import TELEGRAM_LIMIT
 from replica.workers import Worker
 
 log = logging.getLogger(__name__)

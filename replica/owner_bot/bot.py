@@ -11,11 +11,11 @@ from replica.conversations import Conversations
 from replica.owner_bot.buttons import Buttons
 from replica.owner_bot.commands import menu
 from replica.owner_bot.confirmations import Confirmations
-from replica.owner_bot.conversations import ConversationCommands
+from replica.owner_bot.conversation_commands import ConversationCommands
 from replica.owner_bot.dispatcher import Dispatcher
-from replica.owner_bot.leads import leads_listing
+from replica.owner_bot.lead_listing import leads_listing
 from replica.owner_bot.polling import Polling
-from replica.owner_bot.questions import QuestionCommands
+from replica.owner_bot.question_commands import QuestionCommands
 from replica.owner_bot.webhook import ALLOWED_UPDATES, WebhookReceiver, WebhookUpdates
 from replica.storage import Store
 from replica.telegram.client import TelegramClient, TelegramError

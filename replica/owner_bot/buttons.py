@@ -12,8 +12,8 @@ from typing import Any, Callable
 from replica.alerts.alert import QUESTION_TITLE
 from replica.alerts.render import one_line
 from replica.logs import EveryMinute
-from replica.owner_bot.conversations import ConversationCommands
-from replica.owner_bot.text import NUMBER
+from replica.owner_bot.conversation_commands import ConversationCommands
+from replica.owner_bot.listing_text import NUMBER
 from replica.storage import Store
 from replica.telegram.client import TelegramClient, TelegramError
 

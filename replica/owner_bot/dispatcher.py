@@ -14,8 +14,8 @@ from typing import Any, Callable
 
 from replica.owner_bot.buttons import Buttons
 from replica.owner_bot.commands import BY_NAME, help_text
-from replica.owner_bot.conversations import ConversationCommands
-from replica.owner_bot.questions import QuestionCommands
+from replica.owner_bot.conversation_commands import ConversationCommands
+from replica.owner_bot.question_commands import QuestionCommands
 from replica.telegram.client import TelegramClient, TelegramError
 
 log = logging.getLogger(__name__)

@@ -9,7 +9,7 @@ from typing import Any
 
 from replica.alerts.render import QUOTE_BAR, quoted_lines
 from replica.storage.records import NOTICE, OWNER, VISITOR
-from replica.telegram.text import TELEGRAM_LIMIT, utf16_units
+from replica.telegram.length import TELEGRAM_LIMIT, utf16_units
 
 PART_LIMIT = TELEGRAM_LIMIT - 200  # room for a part's heading
 INLINE_CHARS = 300  # words longer than this are quoted lines of at most this many characters

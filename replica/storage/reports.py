@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from replica.storage.conversations import Conversations
+from replica.storage.conversation_records import ConversationRecords
 from replica.storage.database import Database, Row
 from replica.storage.records import VISITOR, iso
 
@@ -12,7 +12,7 @@ from replica.storage.records import VISITOR, iso
 class Reports:
     """Read-only views over the conversations, for ``export conversations`` and the digest."""
 
-    def __init__(self, db: Database, conversations: Conversations):
+    def __init__(self, db: Database, conversations: ConversationRecords):
         self.db = db
         self._conversations = conversations
 

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 from typing import Callable
 
-from replica.storage.conversations import Conversations
+from replica.storage.conversation_records import ConversationRecords
 from replica.storage.database import Database, DatabaseError, Transaction, open_database
 from replica.storage.leads import Leads
 from replica.storage.migrations import migrate, pending
@@ -120,7 +120,7 @@ class Store:
         self.leads = Leads(self.db, self.outbox, clock)
         self.questions = Questions(self.db, self.outbox, clock)
         self.answers = Answers(self.db, clock)
-        self.conversations = Conversations(self.db)
+        self.conversations = ConversationRecords(self.db)
         self.reports = Reports(self.db, self.conversations)
         self.usage = Usage(self.db)
         self.state = State(self.db)

@@ -22,7 +22,7 @@ from typing import Callable
 
 import gradio as gr
 
-from replica.chat.replica import Visitor
+from replica.chat.reply import Visitor
 
 AskFunction = Callable[..., str]
 CONVERSATION_ID = re.compile(r"mcp-([0-9a-f]{16})([0-9a-f]{16})")

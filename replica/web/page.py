@@ -25,7 +25,7 @@ import gradio as gr
 from starlette.middleware import Middleware
 
 from replica import wording
-from replica.chat.replica import Visitor
+from replica.chat.reply import Visitor
 from replica.settings import default
 from replica.storage.records import NOTICE, OWNER, VISITOR
 from replica.web.guard import RequestGuard, max_event_bytes, valid_session_id

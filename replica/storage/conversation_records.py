@@ -1,4 +1,4 @@
-"""Conversations and their messages: what the page shows, what the model is given, what the owner reads."""
+"""Conversations and their messages, as stored: what the page shows, what the model is given, what the owner reads."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from replica.storage.database import Database, Row, Transaction
 from replica.storage.records import VISITOR
 
 
-class Conversations:
+class ConversationRecords:
     """One conversation per visitor session, each with its messages, handoff state and activity time."""
 
     def __init__(self, db: Database):

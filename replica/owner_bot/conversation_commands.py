@@ -9,7 +9,7 @@ from replica.alerts.render import one_line
 from replica.conversations import Conversations
 from replica.owner_bot.commands import BY_NAME
 from replica.owner_bot.confirmations import Confirmations
-from replica.owner_bot.text import NUMBER, conversation_named_in, number_and_text, when
+from replica.owner_bot.listing_text import NUMBER, conversation_named_in, number_and_text, when
 from replica.owner_bot.transcripts import pack, transcript_lines
 from replica.storage import Store
 from replica.telegram.client import TelegramClient

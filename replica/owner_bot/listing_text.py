@@ -6,7 +6,7 @@ import re
 from datetime import datetime, timezone
 from typing import Any
 
-from replica.telegram.text import TELEGRAM_LIMIT, utf16_units
+from replica.telegram.length import TELEGRAM_LIMIT, utf16_units
 
 NUMBER = re.compile(r"[1-9][0-9]{0,17}")  # ASCII digits only, and small enough for any database integer
 CONVERSATION_HEADING = re.compile(r"conversation #([1-9][0-9]{0,17})\b", re.IGNORECASE)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 
 from replica.alerts.render import one_line
-from replica.owner_bot.text import fit, when_iso
+from replica.owner_bot.listing_text import fit, when_iso
 from replica.storage import Store
 
 

@@ -10,7 +10,7 @@ from typing import Any
 from replica.alerts.alert import QUESTION_TITLE
 from replica.alerts.render import one_line
 from replica.owner_bot.commands import BY_NAME
-from replica.owner_bot.text import NUMBER, fit, number_and_text, when_iso
+from replica.owner_bot.listing_text import NUMBER, fit, number_and_text, when_iso
 from replica.storage import Store
 
 log = logging.getLogger(__name__)
