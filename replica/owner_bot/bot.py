@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from starlette.middleware import Middleware
 
 from replica.conversations import Conversations
 from replica.owner_bot.buttons import Buttons
-from replica.owner_bot.commands import menu
+from replica.owner_bot.commands import COMMANDS, menu
 from replica.owner_bot.confirmations import Confirmations
 from replica.owner_bot.conversation_commands import ConversationCommands
 from replica.owner_bot.dispatcher import Dispatcher
-from replica.owner_bot.lead_listing import leads_listing
 from replica.owner_bot.polling import Polling
 from replica.owner_bot.question_commands import QuestionCommands
 from replica.owner_bot.webhook import ALLOWED_UPDATES, WebhookReceiver, WebhookUpdates
@@ -21,6 +22,16 @@ from replica.storage import Store
 from replica.telegram.client import TelegramClient, TelegramError
 
 log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Handlers:
+    """What the commands are answered by (each command's ``run`` is given these): the conversation
+    commands, the question commands, the store."""
+
+    talk: ConversationCommands
+    questions: QuestionCommands
+    store: Store
 
 
 class OwnerBot:
@@ -44,17 +55,8 @@ class OwnerBot:
         self.confirmations = Confirmations(conversations.page, client, wait_seconds=confirm_seconds)
         questions = QuestionCommands(store)
         talk = ConversationCommands(conversations, store, client, self.confirmations)
-        handlers = {
-            "recent": talk.recent,
-            "show": talk.show,
-            "say": talk.say,
-            "pause": talk.pause,
-            "resume": talk.resume,
-            "leads": lambda _: leads_listing(store),
-            "unanswered": questions.unanswered,
-            "answer": questions.answer,
-            "forget": questions.forget,
-        }
+        parts = Handlers(talk, questions, store)
+        handlers = {c.name: partial(c.run, parts) for c in COMMANDS if c.run}  # each bound where it is declared
         self.dispatcher = Dispatcher(client, handlers, questions, talk, Buttons(store, client, talk))
         self._polling = Polling(store, client, self.dispatcher.handle, poll_seconds, base_delay)
         self._webhook = WebhookUpdates(store, self.dispatcher.handle)

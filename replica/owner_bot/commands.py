@@ -1,9 +1,14 @@
-"""The owner's commands, defined once: ``/help``, Telegram's command menu (``setMyCommands``) and the
-usage lines are all made from :data:`COMMANDS` (and the docs' table is checked against it by a test)."""
+"""The owner's commands, defined once: ``/help``, Telegram's command menu (``setMyCommands``), the
+usage lines and which handler answers each are all made from :data:`COMMANDS` (and the docs' table is
+checked against it by a test). A command's ``run`` is bound where it is declared: it is given the
+bot's handlers and the words after the command."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, Callable
+
+from replica.owner_bot.lead_listing import leads_listing
 
 
 @dataclass(frozen=True)
@@ -14,6 +19,9 @@ class Command:
     arguments: str  # "N your words": shown in the menu, /help and the usage line
     summary: str  # one line for the menu and /help
     numbers: str = ""  # where N comes from, for the usage line ("a conversation number from /recent")
+    # Given the bot's handlers (replica.owner_bot.bot.Handlers: talk, questions, store) and the words after
+    # the command. None only for /help, which the dispatcher answers.
+    run: Callable[[Any, str], str] | None = None
 
     @property
     def usage(self) -> str:
@@ -26,18 +34,41 @@ class Command:
         return f"Use {self.usage}, with N {self.numbers}."
 
 
+CONVERSATION = "a conversation number from /recent"
 COMMANDS = (
-    Command("recent", "", "The latest conversations"),
-    Command("show", "N", "Read conversation N", "a conversation number from /recent"),
+    Command("recent", "", "The latest conversations", run=lambda h, text: h.talk.recent(text)),
+    Command("show", "N", "Read conversation N", CONVERSATION, run=lambda h, text: h.talk.show(text)),
     Command(
-        "say", "N your words", "Write to the visitor of conversation N in person", "a conversation number from /recent"
+        "say",
+        "N your words",
+        "Write to the visitor of conversation N in person",
+        CONVERSATION,
+        run=lambda h, text: h.talk.say(text),
     ),
-    Command("pause", "N", "Take conversation N over", "a conversation number from /recent"),
-    Command("resume", "N", "Hand conversation N back to the replica", "a paused conversation's number"),
-    Command("leads", "", "The most recent leads"),
-    Command("unanswered", "", "Open questions, oldest first"),
-    Command("answer", "N your answer", "Answer open question N", "from /unanswered"),
-    Command("forget", "N", "Withdraw learned answer N", "the number of a learned answer"),
+    Command("pause", "N", "Take conversation N over", CONVERSATION, run=lambda h, text: h.talk.pause(text)),
+    Command(
+        "resume",
+        "N",
+        "Hand conversation N back to the replica",
+        "a paused conversation's number",
+        run=lambda h, text: h.talk.resume(text),
+    ),
+    Command("leads", "", "The most recent leads", run=lambda h, _: leads_listing(h.store)),
+    Command("unanswered", "", "Open questions, oldest first", run=lambda h, text: h.questions.unanswered(text)),
+    Command(
+        "answer",
+        "N your answer",
+        "Answer open question N",
+        "from /unanswered",
+        run=lambda h, text: h.questions.answer(text),
+    ),
+    Command(
+        "forget",
+        "N",
+        "Withdraw learned answer N",
+        "the number of a learned answer",
+        run=lambda h, text: h.questions.forget(text),
+    ),
     Command("help", "", "What I can do"),
 )
 BY_NAME = {command.name: command for command in COMMANDS}
