@@ -77,3 +77,13 @@ def test_the_fakes_run_standalone_and_print_the_environment_to_use(tmp_path):
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+def test_the_architecture_pages_module_map_matches_the_tree():
+    page = (ROOT / "docs" / "architecture.md").read_text()
+    section = page.split("## Module map", 1)[1].split("\n## ", 1)[0]
+    mapped = set(re.findall(r"^\| `(replica/[\w/]+\.py)` \|", section, flags=re.M))
+    tree = {p.relative_to(ROOT).as_posix() for p in (ROOT / "replica").rglob("*.py")}
+    assert mapped == tree, (
+        f"in the tree, not the map: {sorted(tree - mapped)}; in the map, not the tree: {sorted(mapped - tree)}"
+    )
