@@ -45,21 +45,30 @@ from tests.fakes.telegram_server import CHAT_ID, TOKEN  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def _floor(chat) -> gr.ChatInterface:
+    demo = gr.ChatInterface(chat, api_name="chat")
+    demo.queue(default_concurrency_limit=3)  # the app's queue concurrency
+    return demo
+
+
+def _asked(message: str, history: list) -> list[dict]:
+    return [
+        {"role": "system", "content": "You are a helpful assistant."},
+        *history,
+        {"role": "user", "content": message},
+    ]
+
+
 def bare_chat_interface(base_url: str) -> gr.ChatInterface:
     """The baseline: a ChatInterface whose function makes one plain model call."""
     client = openai.OpenAI(api_key="sk-bench", base_url=base_url)
 
     def chat(message, history):
-        messages = [
-            {"role": "system", "content": "You are a helpful assistant."},
-            *history,
-            {"role": "user", "content": message},
-        ]
-        return client.chat.completions.create(model="bench", messages=messages).choices[0].message.content
+        return (
+            client.chat.completions.create(model="bench", messages=_asked(message, history)).choices[0].message.content
+        )
 
-    demo = gr.ChatInterface(chat, api_name="chat")
-    demo.queue(default_concurrency_limit=3)
-    return demo
+    return _floor(chat)
 
 
 def streaming_floor(base_url: str) -> gr.ChatInterface:
@@ -67,19 +76,13 @@ def streaming_floor(base_url: str) -> gr.ChatInterface:
     client = openai.OpenAI(api_key="sk-bench", base_url=base_url)
 
     def chat(message, history):
-        messages = [{"role": "system", "content": "You are a helpful assistant."}, *history]
-        stream = client.chat.completions.create(
-            model="bench", messages=[*messages, {"role": "user", "content": message}], stream=True
-        )
         text = ""
-        for chunk in stream:
+        for chunk in client.chat.completions.create(model="bench", messages=_asked(message, history), stream=True):
             if chunk.choices and chunk.choices[0].delta.content:
                 text += chunk.choices[0].delta.content
                 yield text
 
-    demo = gr.ChatInterface(chat, api_name="chat")
-    demo.queue(default_concurrency_limit=3)
-    return demo
+    return _floor(chat)
 
 
 def conversation_times(url: str, messages: int) -> list[float]:
