@@ -83,6 +83,7 @@ def test_a_typed_message_gets_its_streamed_reply_on_the_page(browser, app_url, f
     page.get_by_text("Ada Lovelace — AI replica").first.wait_for()
     assert "Ada Lovelace" in page.title()
     page.get_by_text("Are you available for new projects?").first.wait_for()  # examples from prompts/examples.txt
+    page.get_by_placeholder("Ask me something…").first.wait_for()  # count() does not wait for the box to render
     assert page.get_by_placeholder("Ask me something…").count() == 1
     box = page.locator("textarea").first
     box.fill("What do you do?")
