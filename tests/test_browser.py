@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from tests.conftest import ROOT
+from tests.conftest import ROOT, wait_until
 from tests.fakes.openai_server import say
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -323,7 +323,9 @@ def test_a_full_queue_says_so_and_keeps_the_typed_text(browser, start_app, setti
     jobs = [Client(app.demo.local_url, verbose=False).submit(f"Busy {n}", api_name="/chat") for n in range(3)]
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     page.goto(app.demo.local_url)
-    time.sleep(1)  # the three jobs fill the single worker and the one place in line
+    status = app.demo.local_url.rstrip("/") + "/gradio_api/queue/status"
+    full = lambda: fake_openai.in_flight == 1 and requests.get(status, timeout=5).json()["queue_size"] >= 1  # noqa: E731
+    assert wait_until(full, timeout=20)  # the jobs fill the single worker and the one place in line
     send(page, "Are you free next week?")
     page.get_by_text("So many people are asking right now").wait_for(timeout=10_000)
     page.wait_for_function(
