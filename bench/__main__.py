@@ -85,17 +85,6 @@ def streaming_floor(base_url: str) -> gr.ChatInterface:
     return _floor(chat)
 
 
-def conversation_times(url: str, messages: int) -> list[float]:
-    """Seconds for each message of one conversation (one ``gradio_client`` visitor), the first left out."""
-    client = Client(url, verbose=False)
-    times = []
-    for n in range(messages):
-        started = time.perf_counter()
-        client.predict(f"Message {n}: what do you do?", api_name="/chat")
-        times.append(time.perf_counter() - started)
-    return times[1:]
-
-
 def per_message_rows(work: Path, fake: FakeOpenAI, conversations: int, messages: int) -> list[tuple[str, str, str]]:
     """A message's cost against the floor: each of ``conversations`` conversations of ``messages`` messages,
     the model streaming its reply in 4 pieces 10 ms apart with no other delay; the median of messages 2 on."""
@@ -104,9 +93,10 @@ def per_message_rows(work: Path, fake: FakeOpenAI, conversations: int, messages:
     app.serve(block=False, quiet=True)
     floor = streaming_floor(fake.base_url)
     floor.launch(prevent_thread_lock=True, quiet=True)
-    conversation_times(app.demo.local_url, 2), conversation_times(floor.local_url, 2)  # warm-up
-    app_times = [t for _ in range(conversations) for t in conversation_times(app.demo.local_url, messages)]
-    floor_times = [t for _ in range(conversations) for t in conversation_times(floor.local_url, messages)]
+    timed_turns(app.demo.local_url, 2), timed_turns(floor.local_url, 2)  # warm-up
+    # Each conversation one gradio_client visitor; its first message, which opens it, is left out.
+    app_times = [t for _ in range(conversations) for t in timed_turns(app.demo.local_url, messages)[1:]]
+    floor_times = [t for _ in range(conversations) for t in timed_turns(floor.local_url, messages)[1:]]
     app.close()
     floor.close()
     app_ms, floor_ms = statistics.median(app_times) * 1000, statistics.median(floor_times) * 1000
