@@ -48,9 +48,9 @@ def without_markup(text: str, opened: bool | None = False, final: bool = False) 
     if HARMONY in text:
         text = _harmony_final(text)
     text = LEADING_TURN.sub("", text)
-    closing = CLOSING.search(text)
-    maybe_thinking = opened is None and not OPENING.search(text)
-    if has_stray_closing(text) or ((opened or maybe_thinking) and not final):
+    closing, opening = CLOSING.search(text), OPENING.search(text)
+    maybe_thinking = opened is None and opening is None
+    if _stray(closing, opening) or ((opened or maybe_thinking) and not final):
         if not closing:
             return ""  # still thinking
         text = text[closing.end() :]
@@ -67,7 +67,10 @@ def without_markup(text: str, opened: bool | None = False, final: bool = False) 
 def has_stray_closing(text: str) -> bool:
     """Whether ``text`` closes a thinking block it never opened: its template opens one in the prompt
     (and, once a finished reply shows it, the next replies start inside one too)."""
-    closing, opening = CLOSING.search(text), OPENING.search(text)
+    return _stray(CLOSING.search(text), OPENING.search(text))
+
+
+def _stray(closing: re.Match | None, opening: re.Match | None) -> bool:
     return closing is not None and (opening is None or opening.start() > closing.start())
 
 
