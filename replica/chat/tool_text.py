@@ -23,6 +23,7 @@ call for it.
 from __future__ import annotations
 
 import ast
+import functools
 import json
 import re
 from dataclasses import dataclass, field
@@ -156,12 +157,14 @@ def _block_end(region: str) -> int | None:
 def _starts_here(text: str, i: int, names: tuple[str, ...]) -> str:
     """Whether tool syntax starts at ``text[i]``: certainly, perhaps (more text will tell), or not."""
     char, left = text[i], len(text) - i
-    for literal in (*TAGS, *names, *(f"functions.{n}" for n in names)):
-        here = text[i : i + len(literal)].lower()
-        if here == literal.lower():
-            return FULL
-        if left < len(literal) and literal.lower().startswith(here):
-            return PARTIAL
+    literals, first_chars = _literals(names)
+    if char.lower()[:1] in first_chars:  # most characters start no literal: no slicing for them
+        for literal in literals:
+            here = text[i : i + len(literal)].lower()
+            if here == literal:
+                return FULL
+            if left < len(literal) and literal.startswith(here):
+                return PARTIAL
     if char == "{" or text.startswith("[{", i):
         # A JSON object: at the start of a line it is never prose; inside a line, once a quoted key follows.
         if _at_line_start(text, i) or JSON_KEY.match(text, i):
@@ -177,6 +180,14 @@ def _starts_here(text: str, i: int, names: tuple[str, ...]) -> str:
             return NONE if second.strip() or len(first_line) > 12 else PARTIAL
         return PARTIAL if left < 3 and FENCE.startswith(text[i:]) else NONE
     return NONE
+
+
+@functools.lru_cache(maxsize=8)
+def _literals(names: tuple[str, ...]) -> tuple[tuple[str, ...], frozenset[str]]:
+    """Every literal that starts tool syntax for the tools ``names``, lower-cased (they are matched in any
+    case), and their first characters. Made once per set of tools, not once per character of a reply."""
+    literals = tuple(literal.lower() for literal in (*TAGS, *names, *(f"functions.{n}" for n in names)))
+    return literals, frozenset(literal[0] for literal in literals)
 
 
 def _at_line_start(text: str, i: int) -> bool:
