@@ -44,6 +44,7 @@ EVENT_ROUTES = re.compile(r"/(queue/join|run/|call/|api/)")
 SESSION_IN_PATH = re.compile(r"/(heartbeat|stream)/([^/]*)")
 MCP_ROUTE = "/gradio_api/mcp"
 CALLER_HEADER = b"x-replica-caller"
+FORM = "application/x-www-form-urlencoded"
 MAX_QUERY_FIELDS = 20  # the page's own requests have one or two
 MAX_FORM_FIELDS = 50
 TOO_MANY_FIELDS = EveryMinute(
@@ -136,8 +137,10 @@ class RequestGuard:
         except RequestTooLarge:
             await _refuse(send, 413, "Request too large.")
             return
+        content_type = _content_type(scope)
+        data = _json_object(body) if content_type != FORM else None  # read once, for both checks below
         try:
-            sessions = _sessions_in_body(body, _content_type(scope))
+            sessions = _sessions_in_body(body, content_type, data)
         except ValueError:
             TOO_MANY_FIELDS()
             await _refuse(send, 400, "Too many fields.")
@@ -145,7 +148,7 @@ class RequestGuard:
         if not all(valid_session_id(value) for value in sessions):
             await _refuse(send, 400, "Invalid session.")
             return
-        if self.closed_events and _event_in_body(body) in self.closed_events:
+        if self.closed_events and _event_in(data) in self.closed_events:
             await _refuse(send, 404, "No such event.")
             return
         await self.app(scope, _replay(body, receive), send)
@@ -223,31 +226,32 @@ def _content_type(scope: Scope) -> str:
     return headers.get(b"content-type", b"").decode("latin-1").split(";")[0].strip().lower()
 
 
-def _sessions_in_body(body: bytes, content_type: str) -> list[Any]:
-    """Every ``session_hash`` Gradio could read from this body: the top-level key of a JSON object
-    (parsed, so escaping cannot hide it), or a form field. Raises ``ValueError`` for a form of more than
-    :data:`MAX_FORM_FIELDS` fields."""
-    if content_type == "application/x-www-form-urlencoded":
-        return parse_qs(body.decode("latin-1"), max_num_fields=MAX_FORM_FIELDS).get("session_hash", [])
+def _json_object(body: bytes) -> dict | None:
+    """The JSON object a body holds (parsed, so escaping cannot hide a key), or ``None``."""
     if not body.strip():
-        return []
+        return None
     try:
         data = json.loads(body)
     except ValueError:
-        return []  # not JSON: Gradio refuses it itself
-    if not isinstance(data, dict) or data.get("session_hash") is None:
+        return None  # not JSON: Gradio refuses it itself
+    return data if isinstance(data, dict) else None
+
+
+def _sessions_in_body(body: bytes, content_type: str, data: dict | None) -> list[Any]:
+    """Every ``session_hash`` Gradio could read from this body: the top-level key of its JSON object
+    (``data``), or a form field. Raises ``ValueError`` for a form of more than :data:`MAX_FORM_FIELDS`
+    fields."""
+    if content_type == FORM:
+        return parse_qs(body.decode("latin-1"), max_num_fields=MAX_FORM_FIELDS).get("session_hash", [])
+    if data is None or data.get("session_hash") is None:
         return []
     return [data["session_hash"]]
 
 
-def _event_in_body(body: bytes) -> int | None:
+def _event_in(data: dict | None) -> int | None:
     """The event a JSON body names (``fn_index``, as the page's queue requests do), read as leniently as
     Gradio's pydantic model reads it (``"0"``, ``0.0`` and ``true`` are numbers there too)."""
-    try:
-        data = json.loads(body)
-    except ValueError:
-        return None
-    value = data.get("fn_index") if isinstance(data, dict) else None
+    value = data.get("fn_index") if data else None
     try:
         number = float(value)
     except (TypeError, ValueError, OverflowError):
