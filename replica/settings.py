@@ -224,7 +224,23 @@ SETTINGS = (
         "alert_fold_after",
         5,
         whole_number(1),
-        "When more alerts of one kind than this wait for one channel, they go as one message.",
+        "When more leads (or questions) than this wait for one channel, they go as one message.",
+        ALERTS,
+    ),
+    Setting(
+        "ALERT_MAX_ATTEMPTS",
+        "alert_max_attempts",
+        100,
+        whole_number(1),
+        "A channel gives up on an alert after this many failed tries (its reason kept for doctor and export alerts).",
+        ALERTS,
+    ),
+    Setting(
+        "ALERT_GIVE_UP_HOURS",
+        "alert_give_up_hours",
+        72,
+        whole_number(1),
+        "A channel also gives up on an alert still not taken this many hours after it was raised.",
         ALERTS,
     ),
     Setting(
@@ -504,6 +520,8 @@ class Settings:
     telegram_webhook_secret: str | None = _secret("telegram_webhook_secret")
     alert_urls: tuple[str, ...] = _secret("alert_urls")
     alert_fold_after: int = default("alert_fold_after")
+    alert_max_attempts: int = default("alert_max_attempts")
+    alert_give_up_hours: int = default("alert_give_up_hours")
     owner_name: str = default("owner_name")
     owner_avatar: str | None = default("owner_avatar")
     knowledge_dir: Path = default("knowledge_dir")

@@ -16,9 +16,10 @@ from urllib.parse import urlparse
 import openai
 
 from replica.alerts import Notifier
-from replica.alerts.channel_sender import ChannelSender, Notifiers
-from replica.alerts.channels import parse_channels
-from replica.alerts.sender import LogNotifier, OutboxSender
+from replica.alerts.apprise_channel import parse_channels
+from replica.alerts.channel import Channel
+from replica.alerts.sender import AlertSender, LogNotifier, Notifiers
+from replica.alerts.telegram_channel import TelegramChannel
 from replica.chat.limits import UsageLimits
 from replica.chat.openai_model import OpenAIChatModel
 from replica.chat.reply import Bounds, Replica, Visitor
@@ -55,7 +56,7 @@ class Timings:
 
     alert_min_interval: float = 1.0  # Telegram allows about one message a second per chat
     alert_retry_base: float = 1.0
-    telegram_unreachable_warning: float = 300.0  # warn once Telegram has been unreachable this long
+    unreachable_warning: float = 300.0  # warn once a channel has been unreachable this long
     telegram_poll_seconds: float = (
         25  # getUpdates long-poll length (Telegram takes whole seconds; the tests' fake less)
     )
@@ -132,36 +133,32 @@ def open_store(settings: Settings) -> Store:
 
 
 def make_notifier(settings: Settings, store: Store, timings: Timings) -> Notifier:
-    """The senders (started): Telegram's outbox sender when it is configured, and one for each channel of
-    ``ALERT_URLS``; with none, alerts go to the log (and stay stored, pending)."""
+    """The senders (started), one per channel: Telegram when it is configured, and each channel of
+    ``ALERT_URLS``; with none, alerts go to the log (and stay stored, pending for Telegram)."""
+    channels: list[Channel]
     channels, problems = parse_channels(settings.alert_urls)
     for problem in problems:
         log.error("%s: it gets no alerts; python app.py doctor checks it", problem)
+    if settings.telegram_configured:
+        channels.insert(0, TelegramChannel(telegram_client(settings)))
+    elif channels:
+        log.warning("Telegram is not configured: alerts go to %s", ", ".join(c.label for c in channels))
+    else:
+        log.warning("Telegram is not configured: alerts will be written to the log only")
+        return LogNotifier()
     senders: list[Notifier] = [
-        ChannelSender(
+        AlertSender(
             store,
             channel,
             settings.alert_fold_after,
             min_interval=timings.alert_min_interval,
             base_delay=timings.alert_retry_base,
+            unreachable_warning_after=timings.unreachable_warning,
+            max_attempts=settings.alert_max_attempts,
+            give_up_after=settings.alert_give_up_hours * 3600.0,
         ).start()
         for channel in channels
     ]
-    if settings.telegram_configured:
-        sender = OutboxSender(
-            store,
-            telegram_client(settings),
-            min_interval=timings.alert_min_interval,
-            base_delay=timings.alert_retry_base,
-            unreachable_warning_after=timings.telegram_unreachable_warning,
-            fold_after=settings.alert_fold_after,
-        )
-        senders.insert(0, sender.start())
-    elif senders:
-        log.warning("Telegram is not configured: alerts go to %s", ", ".join(c.label for c in channels))
-    else:
-        log.warning("Telegram is not configured: alerts will be written to the log only")
-        return LogNotifier()
     return senders[0] if len(senders) == 1 else Notifiers(senders)
 
 

@@ -24,6 +24,7 @@ sys.path.insert(0, str(ROOT))
 from replica.chat.reply import Replica, Visitor  # noqa: E402
 from replica.cli.evaluate import RecordingNotifier  # noqa: E402  (the one eval uses)
 from replica.settings import SETTINGS, Settings  # noqa: E402
+from replica.storage.deliveries import TELEGRAM  # noqa: E402
 from replica.storage.store import Store  # noqa: E402
 from replica.tools import default_registry  # noqa: E402
 from tests.fakes.databases import drop_database  # noqa: E402
@@ -97,6 +98,12 @@ def run_app(*args: str, cwd: Path = ROOT, unset: tuple[str, ...] = (), **extra_e
         logging.root.handlers[:] = saved[4]
         logging.root.setLevel(saved[5])
     return subprocess.CompletedProcess(["app.py", *args], code, out.getvalue(), err.getvalue())
+
+
+def telegram_pending(store) -> int:
+    """How many alerts wait for Telegram in ``store``."""
+    summary = store.deliveries.summary().get(TELEGRAM)
+    return summary.pending if summary else 0
 
 
 def wait_until(predicate, timeout: float = 10.0) -> bool:
@@ -417,7 +424,7 @@ def shared_app(module_app, fake_openai, fake_telegram):
     (so numbers start at 1 again), the usage limits and the fakes fresh."""
     from replica.chat.limits import UsageLimits
 
-    wait_until(lambda: module_app.store.outbox.summary().pending == 0, timeout=5)
+    wait_until(lambda: telegram_pending(module_app.store) == 0, timeout=5)
     module_app.store.clear_records()  # the migrations' own tables and the small state (the bot's offset) are kept
     settings = module_app.settings
     module_app.replica.limits = UsageLimits.build(

@@ -13,13 +13,14 @@ import time
 import pytest
 
 from replica.alerts import Alert
-from replica.alerts.channel_sender import ChannelSender
-from replica.alerts.channels import parse_channels
-from replica.alerts.sender import OutboxSender
+from replica.alerts.apprise_channel import parse_channels
+from replica.alerts.sender import AlertSender
+from replica.alerts.telegram_channel import TelegramChannel
 from replica.settings import ConfigError, load_settings
+from replica.storage.deliveries import TELEGRAM
 from replica.storage.store import Store
 from replica.telegram.client import TelegramClient
-from tests.conftest import API_KEY, run_app, served_app, wait_until
+from tests.conftest import API_KEY, free_port, run_app, served_app, telegram_pending, wait_until
 from tests.fakes.openai_server import FakeOpenAI, call, say
 from tests.fakes.tcp_proxy import TcpProxy
 from tests.fakes.webhook_server import FakeWebhook
@@ -68,9 +69,14 @@ def open_with(tmp_path, database_url, urls, **options):
     return store, channels
 
 
+def beside_telegram(store) -> dict[str, int]:
+    """How many deliveries wait for each channel beside Telegram, by key."""
+    return {key: s.pending for key, s in store.deliveries.summary().items() if s.pending and key != TELEGRAM}
+
+
 def senders_for(store, channels, fold_after=5):
     return [
-        ChannelSender(
+        AlertSender(
             store, channel, fold_after, min_interval=0.01, base_delay=0.05, max_delay=0.3, idle_poll=0.1
         ).start()
         for channel in channels
@@ -89,14 +95,14 @@ def test_every_alert_is_queued_once_per_channel_and_each_gets_it_once(
         tmp_path, database_url, [f"json://{host_of(webhook)}/hook", f"form://{host_of(other)}/f"]
     )
     record_lead(store, "jane@example.com", notes="Line one\nLine two")
-    assert sorted(store.deliveries.pending().values()) == [1, 1]  # queued with the lead, in its transaction
+    assert sorted(beside_telegram(store).values()) == [1, 1]  # queued with the lead, in its transaction
     client = TelegramClient(fake_telegram.url, fake_telegram.token, fake_telegram.chat_id)
-    telegram = OutboxSender(store, client, min_interval=0.01, base_delay=0.05).start()
+    telegram = AlertSender(store, TelegramChannel(client), min_interval=0.01, base_delay=0.05).start()
     workers = senders_for(store, channels)
     try:
         assert wait_until(lambda: len(webhook.received) == 1 and len(other.received) == 1)
         assert wait_until(lambda: len(fake_telegram.delivered) == 1)
-        assert wait_until(lambda: store.deliveries.pending() == {})
+        assert wait_until(lambda: beside_telegram(store) == {})
     finally:
         close_all(telegram, *workers)
     [message] = webhook.received
@@ -138,11 +144,12 @@ def test_a_timeout_and_a_refused_connection_are_retried_until_the_service_takes_
     record_lead(store, "jane@example.com")
     workers = senders_for(store, [slow, refused])
     try:
-        assert wait_until(lambda: store.deliveries.rows()[0]["attempts"] >= 2, timeout=10)
-        assert wait_until(lambda: store.deliveries.rows()[1]["attempts"] >= 2, timeout=10)
+        tries = lambda channel: next(r["attempts"] for r in store.deliveries.rows() if r["channel"] == channel.key)  # noqa: E731
+        assert wait_until(lambda: tries(slow) >= 2, timeout=10)
+        assert wait_until(lambda: tries(refused) >= 2, timeout=10)
         webhook.delay = 0.0
         proxy.restore()
-        assert wait_until(lambda: store.deliveries.pending() == {}, timeout=15)
+        assert wait_until(lambda: beside_telegram(store) == {}, timeout=15)
     finally:
         close_all(*workers)
         proxy.close()
@@ -160,7 +167,7 @@ def test_pending_deliveries_survive_a_restart(tmp_path, database_url, webhook):
     workers = senders_for(store, channels)
     try:
         assert wait_until(lambda: len(webhook.received) == 1)
-        assert wait_until(lambda: store.deliveries.pending() == {})
+        assert wait_until(lambda: beside_telegram(store) == {})
     finally:
         close_all(*workers)
     store.close()
@@ -177,7 +184,7 @@ def test_forty_leads_while_the_channel_is_slow_arrive_in_a_handful_of_messages(t
             workers[0].notify(None)
         assert wait_until(lambda: webhook.attempts == 1)
         webhook.gate.set()
-        assert wait_until(lambda: store.deliveries.pending() == {}, timeout=20)
+        assert wait_until(lambda: beside_telegram(store) == {}, timeout=20)
     finally:
         close_all(*workers)
     messages = webhook.received
@@ -200,7 +207,7 @@ def test_a_fold_is_cut_at_the_channels_length_with_the_rest_counted(tmp_path, we
         record_lead(store, f"visitor{n}@example.com", notes="x" * 150, session=f"s{n}")
     workers = senders_for(store, [channel], fold_after=5)
     try:
-        assert wait_until(lambda: store.deliveries.pending() == {})
+        assert wait_until(lambda: beside_telegram(store) == {})
     finally:
         close_all(*workers)
     [message] = webhook.received
@@ -309,9 +316,9 @@ def test_telegram_folds_a_crowd_of_leads_into_one_message_and_sends_the_rest_one
     for n in range(12):
         record_lead(store, f"visitor{n}@example.com", name=f"V{n}\n• Forged <b>bold</b>", session=f"s{n}")
     client = TelegramClient(fake_telegram.url, fake_telegram.token, fake_telegram.chat_id)
-    sender = OutboxSender(store, client, min_interval=0.01, base_delay=0.05, fold_after=5).start()
+    sender = AlertSender(store, TelegramChannel(client), min_interval=0.01, base_delay=0.05, fold_after=5).start()
     try:
-        assert wait_until(lambda: store.outbox.summary().pending == 0)
+        assert wait_until(lambda: telegram_pending(store) == 0)
         record_lead(store, "late@example.com", session="late")  # alone again: its own message, with buttons
         sender.notify(None)
         assert wait_until(lambda: len(fake_telegram.delivered) == 2)
@@ -331,8 +338,103 @@ def test_a_delivery_leased_to_one_instance_is_no_one_elses_until_the_lease_ends(
     store, [channel] = open_with(tmp_path, database_url, ["json://127.0.0.1:9/hook"], lease_seconds=0.5)
     record_lead(store, "jane@example.com")
     [delivery] = store.deliveries.waiting(channel.key, 10)
-    assert store.deliveries.claim([delivery.id]) == {delivery.id}  # this instance's, then it died
-    assert store.deliveries.claim([delivery.id]) == set() and store.deliveries.waiting(channel.key, 10) == []
+    claim = lambda: store.deliveries.claim(channel.key, [delivery.id], min_interval=0)[1]  # noqa: E731
+    assert claim() == {delivery.id}  # this instance's, then it died
+    assert claim() == set() and store.deliveries.waiting(channel.key, 10) == []
     time.sleep(0.6)
-    assert store.deliveries.claim([delivery.id]) == {delivery.id}  # anyone's again
+    assert claim() == {delivery.id}  # anyone's again
     store.close()
+
+
+def test_python_app_py_gives_up_on_a_channel_after_alert_max_attempts_and_says_why(tmp_path, fake_openai):
+    """A channel that never takes an alert (nothing listens at its URL) is tried ``ALERT_MAX_ATTEMPTS``
+    times, then given up with the reason kept: ``export alerts`` shows it failed and why, ``doctor`` says
+    so; the lead itself is kept, its alert still waiting for Telegram."""
+    url = f"json://127.0.0.1:{free_port()}/{TOPIC}"
+    env = {
+        "OPENAI_API_KEY": API_KEY,
+        "OPENAI_BASE_URL": fake_openai.base_url,
+        "ALERT_URLS": url,
+        "ALERT_MAX_ATTEMPTS": "2",
+        "DATA_DIR": str(tmp_path / "data"),
+        "KNOWLEDGE_DIR": str(tmp_path / "knowledge"),
+        "OWNER_NAME": "Ada Lovelace",
+    }
+
+    def channel_rows():
+        return [
+            r
+            for r in csv.DictReader(io.StringIO(run_app("export", "alerts", **env).stdout))
+            if r["channel"] != "Telegram"
+        ]
+
+    with served_app(tmp_path / "app.log", **env) as (page, _):
+        from gradio_client import Client
+
+        fake_openai.script(
+            call(("gather_user_details", {"email": "jane@example.com", "notes": "Hire"})), say("Thanks!")
+        )
+        Client(page, verbose=False).predict("Hire me: jane@example.com", api_name="/chat")
+        assert wait_until(lambda: [r["status"] for r in channel_rows()] == ["failed"], timeout=30)
+    [row] = channel_rows()
+    assert row["attempts"] == "2" and row["last_error"].startswith("gave up after 2 tries: ")
+    assert "Connection error" in row["last_error"] and TOPIC not in row["last_error"]
+    done = run_app("doctor", **env)
+    assert "! alerts: JSON, channel 1 gave up on 1 alert(s); the last: gave up after 2 tries: " in done.stdout
+    assert [r["email"] for r in csv.DictReader(io.StringIO(run_app("export", "leads", **env).stdout))] == [
+        "jane@example.com"
+    ]
+
+
+def test_a_channel_gives_up_on_an_alert_older_than_its_age_limit_and_telegram_on_a_refusal(
+    tmp_path, database_url, fake_telegram
+):
+    store, [channel] = open_with(tmp_path, database_url, [f"json://127.0.0.1:{free_port()}/hook"])
+    record_lead(store, "jane@example.com")
+    fake_telegram.fail_next(401, times=1)  # Unauthorized: no retry can mend it
+    client = TelegramClient(fake_telegram.url, fake_telegram.token, fake_telegram.chat_id)
+    workers = [
+        AlertSender(store, channel, min_interval=0.01, base_delay=0.05, give_up_after=0.0).start(),
+        AlertSender(store, TelegramChannel(client), min_interval=0.01, base_delay=0.05).start(),
+    ]
+    try:
+        assert wait_until(lambda: all(s.failed == 1 for s in store.deliveries.summary().values()))
+    finally:
+        close_all(*workers)
+    summary = store.deliveries.summary()
+    assert summary[channel.key].last_failure.startswith("gave up after 0 h of tries: ")
+    assert summary[TELEGRAM].last_failure.startswith("refused: ") and len(fake_telegram.attempts) == 1
+    assert [row["alert_status"] for row in store.leads.all()] == ["failed"]
+    store.close()
+
+
+def test_every_channel_folds_leads_and_questions_only(tmp_path, webhook):
+    """Forwarded visitor messages go one by one on every channel (the owner answers each), however many wait."""
+    store, [channel] = open_with(tmp_path, None, [f"json://{host_of(webhook)}/hook"])
+    for n in range(8):
+        alert = Alert("visitor", "Visitor #1 says", (("Message", f"message {n}"),), "s1", quoted=("Message",))
+        store.outbox.queue(alert.entry())
+    workers = senders_for(store, [channel], fold_after=5)
+    try:
+        assert wait_until(lambda: beside_telegram(store) == {})
+    finally:
+        close_all(*workers)
+    assert [m.text.count("message ") for m in webhook.received] == [1] * 8
+    store.close()
+
+
+def test_a_channels_pace_is_kept_in_the_database_for_every_instance(tmp_path, database_url):
+    """Two instances on one database: once one has sent to a channel, the other waits out the channel's
+    pace before it may send, though it holds alerts of its own; another channel is not held up."""
+    urls = ["json://127.0.0.1:9/a", "json://127.0.0.1:9/b"]
+    first, [a, b] = open_with(tmp_path, database_url, urls)
+    second = Store(tmp_path / "data" / "replica.sqlite3", database_url=database_url, alert_channels=(a.key, b.key))
+    for n in range(2):
+        record_lead(first, f"v{n}@example.com", session=f"s{n}")
+    one, two = first.deliveries.waiting(a.key, 10)
+    assert first.deliveries.claim(a.key, [one.id], min_interval=60) == (0.0, {one.id})
+    wait, taken = second.deliveries.claim(a.key, [two.id], min_interval=60)
+    assert taken == set() and 55 < wait <= 60
+    assert second.deliveries.claim(b.key, [second.deliveries.waiting(b.key, 1)[0].id], min_interval=60)[0] == 0.0
+    first.close()
+    second.close()

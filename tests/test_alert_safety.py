@@ -12,10 +12,12 @@ import pytest
 
 from replica.alerts import Alert
 from replica.alerts.render import to_plain, to_telegram_html
-from replica.alerts.sender import OutboxSender
+from replica.alerts.sender import AlertSender
+from replica.alerts.telegram_channel import TelegramChannel
 from replica.chat.reply import Visitor
 from replica.owner_bot.bot import OwnerBot
 from replica.owner_bot.commands import BY_NAME
+from replica.storage.deliveries import TELEGRAM
 from replica.telegram.client import TelegramClient
 from tests.conftest import conversations_of, run_app, wait_until
 from tests.fakes.openai_server import call, say
@@ -120,12 +122,14 @@ def test_odd_numbers_in_owner_commands_get_the_usage_line(bot, store, fake_teleg
 
 def test_a_reply_to_any_copy_of_a_question_alert_teaches(bot, store, fake_telegram):
     store.questions.record("Opera?", Alert("question", "Unanswered question", (("Question", "Opera?"),), "s1").entry())
-    pending = store.outbox.next()
+    [pending] = store.deliveries.waiting(TELEGRAM, 10)
     client = TelegramClient(fake_telegram.url, fake_telegram.token, fake_telegram.chat_id)
     first = client.send_message(
         to_telegram_html(Alert.from_pending(pending))
     )  # delivered, then the app crashed: never recorded
-    sender = OutboxSender(store, client, min_interval=0.05).start()  # after the restart: the second copy
+    sender = AlertSender(
+        store, TelegramChannel(client), min_interval=0.05
+    ).start()  # after the restart: the second copy
     try:
         assert wait_until(lambda: len(fake_telegram.delivered) == 2)
     finally:

@@ -100,7 +100,7 @@ def test_log_lines_never_show_secrets():
     ids=["ntfy short topic", "telegram token", "percent-encoded password", "query token"],
 )
 def test_every_secret_form_of_an_alert_url_is_redacted_from_the_log(url, secret):
-    from replica.alerts.channels import secrets_of
+    from replica.alerts.apprise_channel import secrets_of
 
     line = RedactingFormatter(secrets_of(url)).format(
         logging.LogRecord("x", logging.ERROR, "", 0, f"delivery failed: {secret} via {url}", (), None)

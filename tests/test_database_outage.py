@@ -20,13 +20,14 @@ import pytest
 
 from replica import wording
 from replica.alerts import Alert
-from replica.alerts.sender import OutboxSender
+from replica.alerts.sender import AlertSender
+from replica.alerts.telegram_channel import TelegramChannel
 from replica.chat.limits import UsageLimits
 from replica.chat.openai_model import OpenAIChatModel
 from replica.chat.reply import Bounds, Replica, Visitor
 from replica.conversations import Conversations
 from replica.storage import Store
-from replica.storage.outbox import LEASE_SECONDS
+from replica.storage.deliveries import LEASE_SECONDS
 from replica.telegram.client import TelegramClient
 from replica.tools import default_registry
 from replica.wiring import without_model
@@ -103,7 +104,7 @@ def test_an_alert_telegram_accepted_during_the_outage_is_never_sent_again(outage
     fake_telegram.delay = 0.3
     fake_telegram.on_send = database.cut  # the database goes away while the alert is on its way
     client = TelegramClient(fake_telegram.url, fake_telegram.token, fake_telegram.chat_id)
-    sender = OutboxSender(store, client, min_interval=0.05, base_delay=0.2, max_delay=OUTAGE).start()
+    sender = AlertSender(store, TelegramChannel(client), min_interval=0.05, base_delay=0.2, max_delay=OUTAGE).start()
     try:
         with caplog.at_level(logging.INFO):
             fake_telegram.wait_for(1)

@@ -14,6 +14,7 @@ from replica.alerts import Alert
 from replica.conversations import Conversations
 from replica.housekeeping import DIGEST_KEY, Housekeeper
 from replica.storage import Store
+from replica.storage.deliveries import TELEGRAM
 from replica.telegram.length import utf16_units
 from tests.conftest import RecordingNotifier, run_app, wait_until
 from tests.fakes.openai_server import call, say
@@ -340,7 +341,7 @@ def test_the_daily_digest_is_sent_once_a_day_even_across_restarts(tmp_path, data
         assert wait_until(lambda: store.state.get(DIGEST_KEY) == "2026-11-29")
         time.sleep(0.2)
         keeper.close()
-    [digest] = store.outbox.payloads("digest")
+    [digest] = [d.payload for d in store.deliveries.waiting(TELEGRAM, 100) if d.kind == "digest"]
     store.close()
     fields = dict(json.loads(digest)["fields"])
     assert fields["Conversations"] == "4" and fields["Visitor messages"] == "4" and fields["Leads"] == "1"
@@ -358,7 +359,7 @@ def test_no_digest_before_its_hour_or_without_the_setting(store):
         keeper.start()
         time.sleep(0.3)
         keeper.close()
-    assert store.outbox.kinds() == []
+    assert store.deliveries.rows() == []
 
 
 def test_digest_hour_is_read_and_checked(tmp_path):
@@ -418,12 +419,12 @@ def test_retention_also_clears_forwarded_messages_from_the_outbox(store):
     inbox.handoff.pass_to_owner(conversation, "My phone number is 555-0100")  # forwarded: an outbox row of visitor text
     lead = Alert("lead", "New lead", (("Email", "ada@example.org"),), "s1", conversation=conversation.id)
     store.leads.record("ada@example.org", "Ada", "Hiring", lead.entry())
-    for pending in iter(store.outbox.next, None):
-        store.outbox.mark_sent(pending.id, 100 + pending.id)
-    store.outbox.link(555, conversation.id)
-    kinds = lambda: sorted(store.outbox.kinds())  # noqa: E731
+    for pending in store.deliveries.waiting(TELEGRAM, 100):
+        store.deliveries.mark_sent([pending.id], 100 + pending.id)
+    store.deliveries.link(555, conversation.id)
+    kinds = lambda: sorted(row["kind"] for row in store.deliveries.rows())  # noqa: E731
     assert kinds() == ["lead", "visitor"]
     now[0] += 91 * 86400
     assert inbox.recorder.delete_older_than(90) == 1
     assert kinds() == ["lead"]  # the lead is the owner's record; the visitor's forwarded words are gone
-    assert store.outbox.conversation_of(555) is None and store.leads.all()[0]["email"] == "ada@example.org"
+    assert store.deliveries.conversation_of(555) is None and store.leads.all()[0]["email"] == "ada@example.org"

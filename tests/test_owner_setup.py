@@ -16,7 +16,8 @@ import pytest
 from gradio_client import Client
 
 from replica.alerts import Alert
-from replica.alerts.sender import OutboxSender
+from replica.alerts.sender import AlertSender
+from replica.alerts.telegram_channel import TelegramChannel
 from replica.storage.store import Store
 from replica.telegram.client import TelegramClient
 from tests.conftest import API_KEY, ROOT, run_app, run_app_process, wait_until
@@ -279,7 +280,9 @@ def test_doctor_warns_about_what_works_but_needs_a_look(owner_folder, fake_opena
 def test_an_unreachable_telegram_is_said_once_and_its_recovery_too(store, fake_telegram, caplog):
     client = TelegramClient("http://127.0.0.1:9", fake_telegram.token, fake_telegram.chat_id, timeout=(0.5, 1))
     store.leads.record("a@example.org", "", "", Alert("lead", "New lead", (("Email", "a@example.org"),), "s1").entry())
-    sender = OutboxSender(store, client, min_interval=0.05, base_delay=0.05, max_delay=0.2, unreachable_warning_after=1)
+    sender = AlertSender(
+        store, TelegramChannel(client), min_interval=0.05, base_delay=0.05, max_delay=0.2, unreachable_warning_after=1
+    )
     with caplog.at_level(logging.WARNING):
         sender.start()
         try:

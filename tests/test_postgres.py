@@ -14,8 +14,10 @@ import pytest
 from gradio_client import Client
 
 from replica.alerts import Alert
-from replica.alerts.sender import OutboxSender
+from replica.alerts.sender import AlertSender
+from replica.alerts.telegram_channel import TelegramChannel
 from replica.storage import Store
+from replica.storage.deliveries import TELEGRAM
 from replica.storage.migrations import MIGRATIONS, applied
 from replica.telegram.client import TelegramClient
 from tests.conftest import fresh_postgres_database, run_app
@@ -74,11 +76,11 @@ def test_two_instances_deliver_every_alert_exactly_once_at_one_shared_pace(postg
         stores[0].leads.record(f"v{n}@example.org", "", "", lead(n).entry())
     senders = [
         # fold_after: one message per alert, as this counts each alert's deliveries
-        OutboxSender(
+        AlertSender(
             store,
-            TelegramClient(fake_telegram.url, fake_telegram.token, fake_telegram.chat_id),
-            0.1,
-            0.1,
+            TelegramChannel(TelegramClient(fake_telegram.url, fake_telegram.token, fake_telegram.chat_id)),
+            min_interval=0.1,
+            base_delay=0.1,
             fold_after=100,
         )
         for store in stores
@@ -103,13 +105,13 @@ def test_two_instances_deliver_every_alert_exactly_once_at_one_shared_pace(postg
 
 def test_an_alert_claimed_by_an_instance_that_died_is_sent_after_its_lease(store, fake_telegram):
     store.leads.record("v1@example.org", "", "", lead(1).entry())
-    pending = store.outbox.next()
-    store.outbox.lease_seconds = 1.0
-    assert store.outbox.claim(pending.id, min_interval=0) == 0.0  # claimed, then the instance died
-    assert store.outbox.next() is None and store.outbox.claim(pending.id, min_interval=0) > 0  # leased: not anyone's
-    sender = OutboxSender(
-        store, TelegramClient(fake_telegram.url, fake_telegram.token, fake_telegram.chat_id), 0.05, 0.1, idle_poll=0.2
-    ).start()
+    [pending] = store.deliveries.waiting(TELEGRAM, 10)
+    store.deliveries.lease_seconds = 1.0
+    assert store.deliveries.claim(TELEGRAM, [pending.id], min_interval=0) == (0.0, {pending.id})  # then it died
+    assert store.deliveries.waiting(TELEGRAM, 10) == []  # leased: not anyone's
+    assert store.deliveries.claim(TELEGRAM, [pending.id], min_interval=0)[1] == set()
+    channel = TelegramChannel(TelegramClient(fake_telegram.url, fake_telegram.token, fake_telegram.chat_id))
+    sender = AlertSender(store, channel, min_interval=0.05, base_delay=0.1, idle_poll=0.2).start()
     try:
         started = time.monotonic()
         [message] = fake_telegram.wait_for(1, timeout=10)

@@ -10,8 +10,19 @@ import pytest
 
 from replica.alerts import Alert
 from replica.storage import Recorded, Store
+from replica.storage.deliveries import TELEGRAM
 from replica.storage.migrations import MIGRATIONS, applied
 from tests.conftest import run_app
+
+
+def for_telegram(store):
+    """The deliveries waiting for Telegram, oldest first, as its sender sees them."""
+    return store.deliveries.waiting(TELEGRAM, 1000)
+
+
+def next_for_telegram(store):
+    waiting = for_telegram(store)
+    return waiting[0] if waiting else None
 
 
 def alert(kind="lead", session="s1", email="a@example.org"):
@@ -22,8 +33,8 @@ def test_lead_and_its_alert_are_stored_together_once(store):
     assert store.leads.record("a@example.org", "Ada", "hi", alert().entry()) is Recorded.ALERTED
     assert store.leads.record("a@example.org", "Ada", "hi again", alert().entry()) is Recorded.DUPLICATE
     assert [row["notes"] for row in store.leads.all()] == ["hi"]
-    pending = store.outbox.next()
-    assert Alert.from_pending(pending) == replace(alert(), ref=1) and store.outbox.next().id == pending.id  # #1
+    pending = next_for_telegram(store)
+    assert Alert.from_pending(pending) == replace(alert(), ref=1) and len(for_telegram(store)) == 1  # #1
 
 
 def test_the_same_email_from_another_visitor_is_a_new_lead(store):
@@ -49,23 +60,24 @@ def test_pending_alerts_survive_reopening_and_sent_ones_do_not_return(tmp_path):
     first = Store(path)
     first.leads.record("a@example.org", "", "", alert(email="a@example.org").entry())
     first.leads.record("b@example.org", "", "", alert(email="b@example.org").entry())
-    first.outbox.mark_sent(first.outbox.next().id)
+    first.deliveries.mark_sent([next_for_telegram(first).id])
     first.close()
     again = Store(path)
-    assert dict(Alert.from_pending(again.outbox.next()).fields)["Email"] == "b@example.org"
-    assert again.db.execute_raw("PRAGMA journal_mode")[0][0] == "wal"
+    assert dict(Alert.from_pending(next_for_telegram(again)).fields)["Email"] == "b@example.org"
+    assert again.db.read("PRAGMA journal_mode")[0][0] == "wal"
     assert applied(again.db) == [(m.number, m.name) for m in MIGRATIONS]
     again.close()
 
 
 def test_failed_and_rescheduled_alerts(store):
     store.leads.record("a@example.org", "", "", alert().entry())
-    pending = store.outbox.next()
-    store.outbox.reschedule(pending.id, due_at=pending.due_at + 60, error="HTTP 500")
-    again = store.outbox.next()
+    pending = next_for_telegram(store)
+    store.deliveries.reschedule([pending.id], due_at=pending.due_at + 60, error="HTTP 500")
+    again = next_for_telegram(store)
     assert again.attempts == 1 and again.due_at == pending.due_at + 60
-    store.outbox.mark_failed(pending.id, "Unauthorized")
-    assert store.outbox.next() is None and store.leads.all()[0]["alert_status"] == "failed"
+    store.deliveries.give_up([pending.id], "refused: Unauthorized")
+    assert next_for_telegram(store) is None and store.leads.all()[0]["alert_status"] == "failed"
+    assert store.deliveries.summary()[TELEGRAM].last_failure == "refused: Unauthorized"
 
 
 def test_concurrent_writers_lose_nothing(store):
@@ -79,7 +91,7 @@ def test_concurrent_writers_lose_nothing(store):
     for thread in threads:
         thread.join()
     assert len(store.leads.all()) == 20 and len(store.questions.all()) == 20
-    assert len(store.outbox.kinds()) == 40
+    assert len(store.deliveries.rows()) == 40
 
 
 def test_small_state_such_as_the_bots_offset_is_kept_and_replaced(store):
@@ -140,7 +152,7 @@ def test_a_database_made_by_the_previous_schema_is_migrated_with_its_times(tmp_p
     for migration in MIGRATIONS[:7]:
         old.write(lambda tx, m=migration: [tx.execute(statement) for statement in m.statements(tx.dialect)])
     if old.dialect == "sqlite":
-        old.execute_raw("PRAGMA user_version = 7")
+        old.read("PRAGMA user_version = 7")
     else:
         old.write(lambda tx: tx.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)"))
         old.write(lambda tx: tx.execute("INSERT INTO schema_version (version) VALUES (7)"))
@@ -170,7 +182,8 @@ def test_a_database_made_by_the_previous_schema_is_migrated_with_its_times(tmp_p
         day = datetime(2026, 11, 29, tzinfo=timezone.utc).timestamp()
         assert store.leads.all()[0]["created_at"] == then and store.leads.count_between(day, day + 86400) == 1
         assert store.questions.count_between(day, day + 86400) == 1 and store.answers.all()[0]["created_at"] == then
-        assert store.outbox.rows()[0]["sent_at"] == then and store.outbox.rows()[0]["created_at"] == then
+        [delivery] = store.deliveries.rows()  # Telegram's, moved out of the outbox row by migration 12
+        assert (delivery["channel"], delivery["sent_at"], delivery["created_at"]) == (TELEGRAM, then, then)
     finally:
         store.close()
     again = Store(path, database_url=database_url)  # opening again applies nothing
@@ -195,7 +208,7 @@ def test_a_record_is_never_stored_without_its_alert(store, monkeypatch):
     with pytest.raises(RuntimeError):
         store.leads.record("a@example.org", "Ada", "hi", alert().entry())
     monkeypatch.undo()
-    assert store.leads.all() == [] and store.outbox.kinds() == []  # the transaction was rolled back whole
+    assert store.leads.all() == [] and store.deliveries.rows() == []  # the transaction was rolled back whole
 
 
 def test_doctor_reads_a_database_of_the_previous_schema_and_changes_nothing(tmp_path, database_url):
@@ -222,3 +235,57 @@ def test_doctor_reads_a_database_of_the_previous_schema_and_changes_nothing(tmp_
         after.close()
     if before is not None:
         assert path.read_bytes() == before and sorted(p.name for p in path.parent.iterdir()) == ["replica.sqlite3"]
+
+
+def test_migration_12_moves_telegrams_deliveries_out_of_the_outbox_with_their_message_ids(tmp_path, database_url):
+    """A database of the previous schema (eleven migrations), with one alert sent to Telegram (its message
+    id answers the owner's replies) and one still pending after two failed tries: after migration 12 the
+    pending one waits for Telegram with its tries and error, the sent one still finds its question and
+    conversation, and the outbox holds only the alerts."""
+    from replica.storage.database import open_database
+    from replica.storage.migrations import migrate
+
+    path = tmp_path / "old" / "replica.sqlite3"
+    path.parent.mkdir()
+    old = open_database(path, database_url)
+    migrate(old, MIGRATIONS[:11])
+    question = Alert("question", "Unanswered question", (("Question", "Opera?"),), "s1", conversation=1)
+    old.write(
+        lambda tx: [
+            tx.execute(sql, params)
+            for sql, params in [
+                ("INSERT INTO conversations (session, address_hash, started_at, last_at) VALUES ('s1', 'h', 1, 1)", ()),
+                ("INSERT INTO questions (question, session, created_at) VALUES ('Opera?', 's1', 1)", ()),
+                ("INSERT INTO leads (email, name, notes, session, created_at) VALUES ('a@x.org', '', '', 's1', 2)", ()),
+                (
+                    "INSERT INTO outbox (kind, session, alert, question_id, conversation_id, status, attempts, due_at,"
+                    " created_at, sent_at, telegram_message_id) VALUES ('question', 's1', ?, 1, 1, 'sent', 1, 1, 1, 1,"
+                    " 777)",
+                    (question.to_json(),),
+                ),
+                (
+                    "INSERT INTO outbox (kind, session, alert, lead_id, status, attempts, due_at, last_error,"
+                    " created_at) VALUES ('lead', 's1', ?, 1, 'pending', 2, 5, 'HTTP 502', 2)",
+                    (alert().to_json(),),
+                ),
+            ]
+        ]
+    )
+    old.close()
+    store = Store(path, database_url=database_url)
+    try:
+        assert applied(store.db)[-1] == (12, "Telegram is a delivery channel like the others")
+        [pending] = for_telegram(store)
+        assert (pending.kind, pending.attempts, pending.due_at, pending.ref) == ("lead", 2, 5, 1)
+        assert dict(Alert.from_pending(pending).fields)["Email"] == "a@example.org"
+        assert store.questions.for_alert(777)["question"] == "Opera?" and store.deliveries.conversation_of(777) == 1
+        assert [row["alert_status"] for row in store.questions.all()] == ["sent"]
+        assert [row["alert_status"] for row in store.leads.all()] == ["pending"]
+        assert [(r["channel"], r["status"], r["last_error"]) for r in store.deliveries.rows()] == [
+            (TELEGRAM, "sent", None),
+            (TELEGRAM, "pending", "HTTP 502"),
+        ]
+        columns = set(store.db.read("SELECT * FROM outbox LIMIT 1")[0].keys())
+        assert columns.isdisjoint({"status", "attempts", "due_at", "telegram_message_id", "lease_until"})
+    finally:
+        store.close()

@@ -15,7 +15,8 @@ import pytest
 
 from replica import wording
 from replica.alerts import Alert
-from replica.alerts.sender import OutboxSender
+from replica.alerts.sender import AlertSender
+from replica.alerts.telegram_channel import TelegramChannel
 from replica.chat.reply import Visitor
 from replica.owner_bot.bot import OwnerBot
 from replica.storage.store import Store
@@ -29,7 +30,7 @@ class FlakyStore(Store):
     """A real store whose named repository methods fail the next N times, as a full or broken disk makes them."""
 
     def fail(self, method: str, times: int = 1) -> None:
-        """Make ``method`` (``"outbox.mark_sent"``: a repository and one of its methods) fail ``times`` times."""
+        """Make ``method`` (``"deliveries.mark_sent"``: a repository and one of its methods) fail ``times`` times."""
         repository = getattr(self, method.split(".")[0])
         real = getattr(repository, method.split(".")[1])
         left = [times]
@@ -126,7 +127,7 @@ def test_the_owner_bot_survives_database_errors_and_handles_nothing_twice(
 
 
 def start_sender(store, client, **options):
-    return OutboxSender(store, client, **{"min_interval": 0.05, "base_delay": 0.1, **options})
+    return AlertSender(store, TelegramChannel(client), **{"min_interval": 0.05, "base_delay": 0.1, **options})
 
 
 def test_the_sender_survives_answers_that_are_not_json_or_not_the_documented_shape(
@@ -144,16 +145,16 @@ def test_the_sender_survives_answers_that_are_not_json_or_not_the_documented_sha
 
 def test_the_sender_survives_database_errors_with_backoff(flaky_store, client, fake_telegram, run, caplog):
     queue_lead(flaky_store)
-    flaky_store.fail("outbox.waiting", times=3)
+    flaky_store.fail("deliveries.waiting", times=3)
     with caplog.at_level(logging.ERROR):
         run(start_sender(flaky_store, client))
         assert len(fake_telegram.wait_for(1)) == 1
-    assert caplog.text.count("Outbox sender error (OperationalError)") == 3
+    assert caplog.text.count("Telegram sender error (OperationalError)") == 3
 
 
 def test_an_alert_that_cannot_be_marked_sent_is_not_sent_again(flaky_store, client, fake_telegram, run, caplog):
     queue_lead(flaky_store)
-    flaky_store.fail("outbox.mark_sent", times=4)  # about 0.1 + 0.2 + 0.4 + 0.8 s of backoff
+    flaky_store.fail("deliveries.mark_sent", times=4)  # about 0.1 + 0.2 + 0.4 + 0.8 s of backoff
     with caplog.at_level(logging.ERROR):
         run(start_sender(flaky_store, client))
         assert wait_until(lambda: flaky_store.leads.all()[0]["alert_status"] == "sent", timeout=15)
@@ -178,10 +179,10 @@ def test_message_is_too_long_is_resent_shorter_as_plain_text(store, client, fake
 def fill_up(store: Store) -> None:
     """Make the database refuse new records: on SQLite it may grow no further (the next write that needs
     a page fails, "database or disk is full"); on PostgreSQL inserts are no longer permitted."""
-    if hasattr(store.db, "execute_raw"):
-        store.db.execute_raw("VACUUM")  # no free pages left for new rows to reuse
-        pages = store.db.execute_raw("PRAGMA page_count")[0][0]
-        store.db.execute_raw(f"PRAGMA max_page_count = {pages}")
+    if store.db.dialect == "sqlite":
+        store.db.read("VACUUM")  # no free pages left for new rows to reuse
+        pages = store.db.read("PRAGMA page_count")[0][0]
+        store.db.read(f"PRAGMA max_page_count = {pages}")
     else:
         store.db.write(lambda tx: tx.execute("REVOKE INSERT ON leads, questions, outbox FROM CURRENT_USER"))
 

@@ -12,7 +12,8 @@ import pytest
 
 from replica.alerts import Alert
 from replica.alerts.render import to_telegram_html
-from replica.alerts.sender import LogNotifier, OutboxSender
+from replica.alerts.sender import AlertSender, LogNotifier
+from replica.alerts.telegram_channel import TelegramChannel
 from replica.telegram.client import TelegramClient, TelegramError
 from replica.telegram.length import TELEGRAM_LIMIT
 from tests.conftest import wait_until
@@ -45,7 +46,7 @@ def start_sender(store, client):
 
     def start(**options):
         options = {"min_interval": 0.05, "base_delay": 0.1, **options}
-        senders.append(OutboxSender(store, options.pop("client", client), **options).start())
+        senders.append(AlertSender(store, TelegramChannel(options.pop("client", client)), **options).start())
         return senders[-1]
 
     yield start

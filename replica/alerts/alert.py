@@ -12,7 +12,7 @@ from typing import Protocol
 
 from replica.logs import clip
 from replica.storage.deliveries import PendingDelivery
-from replica.storage.records import OutboxEntry, PendingAlert
+from replica.storage.records import OutboxEntry
 
 QUESTION_TITLE = "Unanswered question"
 # Older outbox rows were written before alerts named their quoted fields.
@@ -61,9 +61,8 @@ class Alert:
         return OutboxEntry(self.kind, self.session_id, self.to_json(), self.conversation)
 
     @classmethod
-    def from_pending(cls, pending: PendingAlert | PendingDelivery) -> "Alert":
-        """The alert an outbox row (or a delivery to another channel) holds, named by the number of the
-        record it is about ("… #12")."""
+    def from_pending(cls, pending: PendingDelivery) -> "Alert":
+        """The alert a pending delivery carries, named by the number of the record it is about ("… #12")."""
         alert = cls.from_json(pending.payload)
         return replace(alert, ref=pending.ref) if pending.ref else alert
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 
+from replica.chat.run import LookedForAddresses, Run, Source, ToolRan
 from replica.tools import Outcome, ToolContext, ToolRegistry
 
 # A candidate email address in a visitor's message; email-validator (through the tool) decides.
@@ -20,18 +21,25 @@ OUTAGE_NOTES = "Left while the replica could not answer. The visitor wrote: {mes
 NOTES_CHARS = 500
 
 
-def keep_lead(message: str, registry: ToolRegistry, context: ToolContext, notes: str = NOTES) -> bool:
-    """Store a lead for each address in ``message`` that the model's own call did not cover (at most
-    three), through the tool the model would call; ``notes`` says how it came. Returns whether this
-    stored one."""
+def keep_lead(
+    message: str,
+    registry: ToolRegistry,
+    context: ToolContext,
+    run: Run,
+    notes: str = NOTES,
+    source: Source = Source.VISITORS_WORDS,
+) -> bool:
+    """Store a lead for each address in ``message`` that no call in ``run`` covered (at most three),
+    through the tool the model would call, each call added to ``run`` as from ``source``; ``notes`` says
+    how it came. Returns whether this stored one."""
+    run.add(LookedForAddresses())
     stored = False
     for candidate in EMAIL_CANDIDATE.findall(message)[:3]:
         address = candidate.strip(".")
-        if address.lower() in context.emails:
+        if address.lower() in run.emails:
             continue
-        before = len(context.outcomes)
         arguments = {"email": address, "notes": notes.format(message=message[:NOTES_CHARS])}
-        registry.run("gather_user_details", json.dumps(arguments), context)
-        if Outcome.LEAD_SAVED in context.outcomes[before:]:
-            stored = True
+        result = registry.run("gather_user_details", json.dumps(arguments), context)
+        run.add(ToolRan("gather_user_details", source, result))
+        stored = stored or result.outcome is Outcome.LEAD_SAVED
     return stored

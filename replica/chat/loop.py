@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 import logging
 import threading
-from dataclasses import dataclass, field
 from typing import Any, Iterator
 
 from replica import wording
@@ -24,11 +23,11 @@ from replica.chat.history import join, text_of
 from replica.chat.limits import UsageLimits
 from replica.chat.markup import has_stray_closing, without_markup
 from replica.chat.model import ChatModel, ToolCall, Turn
+from replica.chat.run import Ended, ModelCalled, Run, Source, ToolRan, Words
 from replica.chat.tool_text import ToolTextFilter, holds_tool_syntax, read_tool_text
 from replica.knowledge.prompts import render_prompt
 from replica.logs import clip
-from replica.storage.records import REPLICA
-from replica.tools import Outcome, ToolContext, ToolRegistry
+from replica.tools import Outcome, ToolContext, ToolRegistry, ToolResult
 
 log = logging.getLogger(__name__)
 MAX_CALLS_PER_TOOL = 3  # a reply that writes forty-five calls stores three leads, not forty-four
@@ -36,20 +35,6 @@ MAX_CALLS_PER_TOOL = 3  # a reply that writes forty-five calls stores three lead
 
 class DailyBudgetSpent(Exception):
     """The app's model calls for today are used up."""
-
-
-@dataclass
-class Run:
-    """What answering one visitor message took, for the conversation record and its log line."""
-
-    model_calls: int = 0
-    tools: list[str] = field(default_factory=list)  # the tools run, by name
-    done: list[str] = field(default_factory=list)  # each tool run with what it did ("inform_unknown: question saved")
-    textual_calls: int = 0  # tool calls the model wrote as text, recognised
-    facts: list[str] = field(default_factory=list)  # what the tools did, in words, for the record
-    lead_net_ran: bool = False  # whether the visitor's words were searched for an address no call covered
-    ended: str = "stopped"  # why the reply ended, for the log line (unchanged when the visitor stops it)
-    role: str = REPLICA  # NOTICE when the reply was the app's own note (a handoff), not the replica's words
 
 
 class TurnLoop:
@@ -70,9 +55,10 @@ class TurnLoop:
         stop: threading.Event,
         run: Run,
     ) -> Iterator[str]:
-        """Yield the words so far as they grow, the last yield being the whole reply."""
+        """Yield the words so far as they grow, the last yield being the whole reply; each model call,
+        tool call and turn's words, and how it ended, are added to ``run``."""
         words = ""  # words of finished turns
-        ran: dict[tuple[str, str], str] = {}  # each distinct tool call runs once per visitor message
+        ran: dict[tuple[str, str], ToolResult] = {}  # each distinct tool call runs once per visitor message
         visitor = text_of(messages[-1].get("content")) if messages and messages[-1].get("role") == "user" else ""
         visitor_wrote_a_call = holds_tool_syntax(visitor, self.registry.names, self.registry.parameters())
         force_words = cut = False  # cut: the turn that wrote the last words ended before the model finished
@@ -82,7 +68,7 @@ class TurnLoop:
                 return
             if not self.limits.take_model_call():
                 raise DailyBudgetSpent()
-            run.model_calls += 1
+            run.add(ModelCalled(turn))
             last = turn == self.max_turns
             tool_choice = "none" if last or force_words else "auto"
             reply, shown, hidden = Turn(), words, ToolTextFilter(self.registry.names)
@@ -96,7 +82,8 @@ class TurnLoop:
                 return
             if reply.text.strip():  # learned from the first reply with words: its template opens a block, or not
                 self.model.opens_thinking = has_stray_closing(reply.text) or bool(self.model.opens_thinking)
-            calls, text = self._read(reply, run, visitor_wrote_a_call)
+            calls, text, source = self._read(reply, visitor_wrote_a_call)
+            run.add(Words(text))
             if text:
                 cut = cut_short(reply)
             words = join(words, text)
@@ -109,24 +96,25 @@ class TurnLoop:
                 log.warning("The model returned neither words nor tool calls; asking once more, for words only")
                 force_words = True
                 continue
-            messages.extend(self._run_tools(reply, calls, context, ran, run))
+            messages.extend(self._run_tools(reply, calls, source, context, ran, run))
             if tool_choice == "none":
                 # Some OpenAI-compatible servers ignore tool_choice="none". The tools' effects (a stored
                 # lead) are kept, but the turn budget is spent: no further model call.
                 log.warning("The model asked for tools on a call sent tool_choice=none; answering without another call")
                 cause = "the model asked for tools on its last turn and wrote no words"
                 break
-        run.ended = "cut" if cut and words else "words" if words else "tools only" if context.outcomes else "no words"
-        yield join(final_words(words, context, cause), wording.CUT_OFF if cut and words else "")
+        run.add(Ended("cut" if cut and words else "words" if words else "tools only" if run.outcomes else "no words"))
+        yield join(final_words(words, run.outcomes, cause), wording.CUT_OFF if cut and words else "")
 
-    def _read(self, reply: Turn, run: Run, visitor_wrote_a_call: bool) -> tuple[list[ToolCall], str]:
-        """The turn's tool calls (native, or written as text) and its words without any tool syntax."""
+    def _read(self, reply: Turn, visitor_wrote_a_call: bool) -> tuple[list[ToolCall], str, Source]:
+        """The turn's tool calls (native, or written as text: the source says which) and its words
+        without any tool syntax."""
         registry = self.registry
         read = read_tool_text(self._finished(reply), registry.names, registry.parameters(), registry.required())
         if read.unreadable:
             log.warning("The model wrote tool-call syntax (%s) that names no tool it was offered; not shown", read.form)
         if reply.calls:
-            return reply.calls, read.prose
+            return reply.calls, read.prose, Source.MODEL
         if read.calls and (visitor_wrote_a_call or self.model.calls_tools_natively):
             why = (
                 "the visitor's message held tool-call syntax"
@@ -134,26 +122,28 @@ class TurnLoop:
                 else "this server calls tools natively"
             )
             log.warning("The model wrote %d tool call(s) as text (%s); not run: %s", len(read.calls), read.form, why)
-            return [], read.prose
-        run.textual_calls += len(read.calls)
-        return read.calls, read.prose
+            return [], read.prose, Source.TEXT
+        return read.calls, read.prose, Source.TEXT
 
     def _finished(self, reply: Turn) -> str:
         """A finished turn's text without what is not for the visitor (thinking, another turn's tokens)."""
         return without_markup(reply.text, self.model.opens_thinking, final=True)
 
     def _run_tools(
-        self, reply: Turn, calls: list[ToolCall], context: ToolContext, ran: dict[tuple[str, str], str], run: Run
+        self,
+        reply: Turn,
+        calls: list[ToolCall],
+        source: Source,
+        context: ToolContext,
+        ran: dict[tuple[str, str], ToolResult],
+        run: Run,
     ) -> list[dict[str, Any]]:
-        """Run the turn's calls; return the messages that tell the model what they did."""
+        """Run the turn's calls, each added to ``run``; return the messages that tell the model what they did."""
         results = []
         for call in calls:
-            before = len(context.outcomes)
-            results.append(self._run_tool(call, context, ran))
-            run.tools.append(call.name)
-            did = [outcome.value for outcome in context.outcomes[before:]]
-            did = did or ["error" if results[-1].startswith("Error") else "ok"]
-            run.done.append(f"{call.name}: {', '.join(did)}")
+            result = self._run_tool(call, context, ran)
+            run.add(ToolRan(call.name, source, result))
+            results.append(result.text)
         if reply.calls:
             return [
                 assistant_message(self._finished(reply), calls),
@@ -167,22 +157,24 @@ class TurnLoop:
             {"role": "user", "content": render_prompt("tool_results.md", results=lines)},
         ]
 
-    def _run_tool(self, call: ToolCall, context: ToolContext, ran: dict[tuple[str, str], str]) -> str:
+    def _run_tool(self, call: ToolCall, context: ToolContext, ran: dict[tuple[str, str], ToolResult]) -> ToolResult:
+        """Run ``call`` unless it ran already (its text again, having done nothing) or its tool ran too often."""
         key = (call.name, canonical(call.arguments))
         if key in ran:
             log.debug("Tool %s requested again with the same arguments; not run twice", call.name)
-            return ran[key]
+            return ToolResult(ran[key].text)
         if sum(name == call.name for name, _ in ran) >= MAX_CALLS_PER_TOOL:
             log.warning("Tool %s asked for more than %d times for one message; not run", call.name, MAX_CALLS_PER_TOOL)
-            return f"Error: {call.name} already ran {MAX_CALLS_PER_TOOL} times for this message; this call was not run."
+            return ToolResult(
+                f"Error: {call.name} already ran {MAX_CALLS_PER_TOOL} times for this message; this call was not run."
+            )
         result = ran[key] = self.registry.run(call.name, call.arguments, context)
-        log.debug("Tool %s -> %s", call.name, clip(result, 80))
+        log.debug("Tool %s -> %s", call.name, clip(result.text, 80))
         return result
 
 
-def final_words(words: str, context: ToolContext, cause: str) -> str:
-    """The reply to show: the model's words, or a sentence that fits what the tools did."""
-    outcomes = context.outcomes
+def final_words(words: str, outcomes: list[Outcome], cause: str) -> str:
+    """The reply to show: the model's words, or a sentence that fits what the tools (``outcomes``) did."""
     if not words:
         if Outcome.SAVE_FAILED in outcomes:
             return wording.SAVE_FAILED

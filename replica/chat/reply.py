@@ -21,8 +21,9 @@ from replica.chat.deadline import Deadline, DeadlineExceeded, run_until
 from replica.chat.history import as_visitor_words, history_messages, join, retrieval_query
 from replica.chat.lead_net import NOTES, OUTAGE_NOTES, keep_lead
 from replica.chat.limits import UsageLimits
-from replica.chat.loop import DailyBudgetSpent, Run, TurnLoop
+from replica.chat.loop import DailyBudgetSpent, TurnLoop
 from replica.chat.model import ChatModel, ModelError
+from replica.chat.run import Ended, Run
 from replica.chat.without_model import WithoutModel, in_steps
 from replica.conversations import Conversation, Conversations
 from replica.knowledge.prompts import render_prompt
@@ -117,7 +118,7 @@ class Replica:
         finally:
             elapsed_ms = int((time.monotonic() - started) * 1000)
             if conversation:
-                facts = tuple(run.facts)
+                facts = tuple(run.facts)  # read from the run's events, as is everything below
                 recorder.record(
                     conversation.id, run.role, reply, tuple(run.tools), run.model_calls, elapsed_ms, facts=facts
                 )
@@ -136,11 +137,11 @@ class Replica:
     ) -> Iterator[str]:
         refusal = refusal_for(message, visitor, self.bounds, self.limits)
         if refusal:
-            run.ended = "refused"
+            run.add(Ended("refused"))
             yield refusal
             return
         if conversation and conversation.paused:
-            run.role, run.ended = NOTICE, "passed to the owner"
+            run.add(Ended("passed to the owner", role=NOTICE))
             yield self._pass_to_owner(conversation, message)
             return
         context = ToolContext(
@@ -153,7 +154,6 @@ class Replica:
             visitor_words="\n".join([*(m["content"] for m in history if m["role"] == "user"), message]),
             address=self.conversations.recorder.address_hash(visitor.address) if visitor.address != "unknown" else "",
         )
-        run.facts = context.facts
         try:
             yield from self._answer(message, history, conversation, context, run)
         finally:
@@ -176,13 +176,13 @@ class Replica:
         run: Run,
     ) -> Iterator[str]:
         if self.model is None:
-            run.ended = "no model"
+            run.add(Ended("no model"))
             yield from self._reply_without_model(message, context, run, "")
             return
         deadline = Deadline(self.bounds.reply_deadline_seconds)
         if self._slots and not self._slots.acquire(timeout=deadline.remaining()):
             log.warning("No free reply slot within the deadline; visitor %s told to try again", context.session_id)
-            run.ended = "busy"
+            run.add(Ended("busy"))
             yield from self._reply_without_model(message, context, run, wording.BUSY)
             return
         try:
@@ -213,49 +213,45 @@ class Replica:
         try:
             for shown in run_until(deadline, lambda stop: loop.run(messages, context, deadline, stop, run)):
                 yield shown
-            before = len(context.outcomes)
+            mark = run.mark()
             if self._keep_lead(message, context, run, NOTES):
                 yield join(shown, wording.LEAD_NOTED)
-            elif Outcome.SAVE_FAILED in context.outcomes[before:] and wording.SAVE_FAILED not in shown:
+            elif Outcome.SAVE_FAILED in run.outcomes_since(mark) and wording.SAVE_FAILED not in shown:
                 yield join(shown, wording.SAVE_FAILED)  # the net's lead could not be saved: the visitor is told
             return
         except DeadlineExceeded:
             log.warning("Reply deadline of %.0f s passed; the visitor gets what streamed so far", deadline.seconds)
-            apology, run.ended = wording.TOO_SLOW, "deadline"
+            apology, ended = wording.TOO_SLOW, "deadline"
         except DailyBudgetSpent:
             log.warning("Daily model-call budget spent")
-            apology, run.ended = wording.DAILY_LIMIT, "daily budget spent"
+            apology, ended = wording.DAILY_LIMIT, "daily budget spent"
         except ModelError as error:
             log.error("Model call failed: %s", error)
-            apology, run.ended = wording.MODEL_FAILED, "model failed"
+            apology, ended = wording.MODEL_FAILED, "model failed"
         except Exception as error:  # a bug or an odd stream: still a sentence, never a traceback
             log.error("Unexpected error while talking to the model: %s", type(error).__name__, exc_info=True)
-            apology, run.ended = wording.MODEL_FAILED, "error"
+            apology, ended = wording.MODEL_FAILED, "error"
+        run.add(Ended(ended))
         if shown:
             yield join(shown, self._apology(apology, message, context, run))
         else:  # no words yet: the visitor gets what a reply without a model gives
             yield from self._reply_without_model(message, context, run, apology)
 
     def _reply_without_model(self, message: str, context: ToolContext, run: Run, apology: str) -> Iterator[str]:
-        """The reply :class:`WithoutModel` makes, streamed in steps; what it did noted for the log line."""
-        before, run.lead_net_ran = len(context.outcomes), True
-        reply = self.without_model.reply(message, context, apology)
-        run.ended = f"{run.ended}: {reply.ended}"
-        run.done += [f"without a model: {o.value}" for o in context.outcomes[before:]]
+        """The reply :class:`WithoutModel` makes, streamed in steps; what it did added to ``run``."""
+        reply = self.without_model.reply(message, context, run, apology)
+        run.add(Ended(reply.ended))
         yield from in_steps(reply.text)
 
     def _apology(self, apology: str, message: str, context: ToolContext, run: Run) -> str:
         """An apology for not answering, saying so when the visitor's address was kept all the same."""
         if self._keep_lead(message, context, run, OUTAGE_NOTES):
             apology = f"{apology} {wording.LEAD_KEPT}"
-        return join(apology, wording.SAVE_FAILED if Outcome.SAVE_FAILED in context.outcomes else "")
+        return join(apology, wording.SAVE_FAILED if Outcome.SAVE_FAILED in run.outcomes else "")
 
     def _keep_lead(self, message: str, context: ToolContext, run: Run, notes: str) -> bool:
-        """The lead net (:mod:`replica.chat.lead_net`), its work noted in the message's log line."""
-        before, run.lead_net_ran = len(context.outcomes), True
-        stored = keep_lead(message, self.registry, context, notes)
-        run.done += [f"gather_user_details from the visitor's words: {o.value}" for o in context.outcomes[before:]]
-        return stored
+        """The lead net (:mod:`replica.chat.lead_net`), its calls added to ``run``."""
+        return keep_lead(message, self.registry, context, run, notes)
 
 
 def refusal_for(message: str, visitor: Visitor, bounds: Bounds, limits: UsageLimits) -> str | None:

@@ -16,6 +16,7 @@ from typing import Iterator
 
 from replica import wording
 from replica.chat.lead_net import EMAIL_CANDIDATE, OUTAGE_NOTES, keep_lead
+from replica.chat.run import Run, Source, ToolRan
 from replica.knowledge.approved import ApprovedAnswers, meaningful_words
 from replica.tools import Outcome, ToolContext, ToolRegistry
 
@@ -45,10 +46,11 @@ class WithoutModel:
         self.owner = owner
         self.greeting = greeting
 
-    def reply(self, message: str, context: ToolContext, apology: str = "") -> Reply:
-        """The reply to ``message``; ``apology`` says why the model did not answer ("" when there is no model)."""
-        lead = keep_lead(message, self.registry, context, OUTAGE_NOTES)
-        kept = [wording.LEAD_NOTED] * lead + [wording.SAVE_FAILED] * (Outcome.SAVE_FAILED in context.outcomes)
+    def reply(self, message: str, context: ToolContext, run: Run, apology: str = "") -> Reply:
+        """The reply to ``message``, what its tools did added to ``run``; ``apology`` says why the model did
+        not answer ("" when there is no model)."""
+        lead = keep_lead(message, self.registry, context, run, OUTAGE_NOTES, Source.WITHOUT_MODEL)
+        kept = [wording.LEAD_NOTED] * lead + [wording.SAVE_FAILED] * (Outcome.SAVE_FAILED in run.outcomes)
         if is_greeting(message, self.owner) and not lead:
             return Reply(self.greeting, "greeting")
         match = self.answers.match(message)
@@ -56,13 +58,16 @@ class WithoutModel:
             frame = wording.FROM_FAQ if match.approved.source == "faq" else wording.FROM_LEARNED
             answer = frame.format(owner=self.owner, answer=match.approved.answer)
             return Reply(" ".join([answer, *kept]), "approved answer")
-        passed = Outcome.QUESTION_SAVED in context.outcomes  # the model passed it on before it failed
+        passed = Outcome.QUESTION_SAVED in run.outcomes  # the model passed it on before it failed
         if not passed and is_question(message) and not (lead and "?" not in message):
-            self.registry.run("inform_unknown", json.dumps({"question": message[:QUESTION_CHARS]}), context)
-            passed = Outcome.QUESTION_SAVED in context.outcomes
+            arguments = json.dumps({"question": message[:QUESTION_CHARS]})
+            run.add(
+                ToolRan("inform_unknown", Source.WITHOUT_MODEL, self.registry.run("inform_unknown", arguments, context))
+            )
+            passed = Outcome.QUESTION_SAVED in run.outcomes
         sentences = [apology or wording.NO_WRITTEN_ANSWER.format(owner=self.owner)]
         sentences += [wording.QUESTION_KEPT] * passed + [wording.LEAD_KEPT if apology else wording.LEAD_NOTED] * lead
-        sentences += [wording.SAVE_FAILED] * (Outcome.SAVE_FAILED in context.outcomes)
+        sentences += [wording.SAVE_FAILED] * (Outcome.SAVE_FAILED in run.outcomes)
         if not (apology or passed or lead):
             sentences.append(wording.LEAVE_AN_ADDRESS.format(owner=self.owner))
         return Reply(" ".join(sentences), "question passed on" if passed else "lead kept" if lead else "no answer")

@@ -17,7 +17,7 @@ from urllib.parse import urlparse
 
 import openai
 
-from replica.alerts.channels import Channel, parse_channels
+from replica.alerts.apprise_channel import AppriseChannel, parse_channels
 from replica.chat.openai_model import with_tools_described
 from replica.chat.tool_text import read_tool_text
 from replica.knowledge.approved import faq_entries
@@ -26,6 +26,7 @@ from replica.knowledge.identity import owner_name
 from replica.knowledge.prompts import PromptError, render_prompt
 from replica.logs import shown_url
 from replica.settings import DEFAULT_OWNER_NAME, Settings
+from replica.storage.deliveries import TELEGRAM, ChannelSummary
 from replica.storage.store import NoDatabase, Store, StoreError, check_writable
 from replica.storage.volumes import KEEP_RECORDS, records_at_risk, sqlite_journal, volume_of
 from replica.telegram.client import BLOCKED_HINT, TelegramClient, TelegramError
@@ -263,32 +264,46 @@ def _check_bot(settings: Settings, ping: bool) -> Iterator[Check]:
     yield ok("telegram", f"chat {settings.telegram_chat_id} reachable: {what}")
 
 
-def _check_outbox(settings: Settings) -> Iterator[Check]:
+def _waiting(settings: Settings) -> dict[str, ChannelSummary] | None:
+    """What waits for each channel; ``None`` when that cannot be read as things are (the storage check
+    says why; an older schema migrates at the next start)."""
     try:
         store = _open_store(settings)
     except NoDatabase:
-        yield ok("telegram", "no alerts waiting in the outbox")
-        return
+        return {}
     except StoreError:
-        return  # the storage check says what is wrong
+        return None
     try:
-        if store.pending:
-            return  # an older schema: the storage check says so, and the next start migrates it
-        waiting = store.outbox.summary()
+        return None if store.pending else store.deliveries.summary()
     finally:
         store.close()
-    if waiting.pending:
-        age = _age(waiting.oldest_pending)
+
+
+def _check_outbox(settings: Settings) -> Iterator[Check]:
+    waiting = _waiting(settings)
+    if waiting is None:
+        return
+    telegram = waiting.get(TELEGRAM, ChannelSummary())
+    if telegram.pending:
+        age = _age(telegram.oldest_pending)
         when = "reachable" if settings.telegram_configured else "configured"
         yield warn(
             "telegram",
-            f"{waiting.pending} alert(s) pending in the outbox for Telegram, the oldest {age} old",
+            f"{telegram.pending} alert(s) pending in the outbox for Telegram, the oldest {age} old",
             f"they go out once Telegram is {when}; python app.py export alerts lists them",
         )
     else:
         yield ok("telegram", "no alerts waiting in the outbox")
-    if waiting.failed:
-        yield warn("telegram", f"{waiting.failed} alert(s) failed", "python app.py export alerts shows why")
+    yield from _failures("telegram", "Telegram", telegram)
+
+
+def _failures(section: str, label: str, summary: ChannelSummary) -> Iterator[Check]:
+    if summary.failed:
+        yield warn(
+            section,
+            f"{label} gave up on {summary.failed} alert(s); the last: {summary.last_failure}",
+            "the leads and questions are kept: python app.py export alerts lists them, export leads shows each",
+        )
 
 
 DRY_CHECKED = {"json", "jsons", "form", "forms", "xml", "xmls", "ntfy", "ntfys", "gotify", "gotifys"}
@@ -302,7 +317,7 @@ def check_alert_channels(settings: Settings, ping: bool) -> Iterator[Check]:
         yield fail("alerts", problem, "write it as Apprise documents it for the service (docs/alerts.md)")
     for channel in channels:
         if ping:
-            problem = channel.send("Replica doctor", "Replica doctor: test message. Alerts will arrive here.")
+            problem = channel.send_text("Replica doctor", "Replica doctor: test message. Alerts will arrive here.")
             yield (
                 fail("alerts", f"{channel.label}: the test failed ({problem})", "check the URL")
                 if problem
@@ -328,24 +343,17 @@ def check_alert_channels(settings: Settings, ping: bool) -> Iterator[Check]:
         yield from _check_deliveries(settings, channels)
 
 
-def _check_deliveries(settings: Settings, channels: list[Channel]) -> Iterator[Check]:
-    try:
-        store = _open_store(settings)
-    except StoreError:  # none yet (nothing waits), or the storage check says what is wrong
-        return
-    try:
-        if store.pending:
-            return
-        waiting = store.deliveries.pending()
-    finally:
-        store.close()
+def _check_deliveries(settings: Settings, channels: list[AppriseChannel]) -> Iterator[Check]:
+    waiting = _waiting(settings) or {}
     for channel in channels:
-        if waiting.get(channel.key):
+        summary = waiting.get(channel.key, ChannelSummary())
+        if summary.pending:
             yield warn(
                 "alerts",
-                f"{waiting[channel.key]} alert(s) waiting for {channel.label}",
+                f"{summary.pending} alert(s) waiting for {channel.label}",
                 "they go out once it takes them; python app.py export alerts lists them",
             )
+        yield from _failures("alerts", channel.label, summary)
 
 
 def _age(created_at: str | None) -> str:

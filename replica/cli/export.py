@@ -11,6 +11,7 @@ import csv
 import json
 from typing import TextIO
 
+from replica.storage.deliveries import TELEGRAM
 from replica.storage.store import Store
 
 COLUMNS = {
@@ -32,11 +33,10 @@ def spreadsheet_safe(value: object) -> str:
 
 
 def alert_rows(store: Store, channels: dict[str, str]) -> list[dict]:
-    """Each alert's delivery to Telegram (the outbox row) and to each other channel (named by ``channels``:
-    key to label; a channel no longer in ``ALERT_URLS`` is "a removed channel")."""
-    rows = [{**row, "channel": "Telegram"} for row in store.outbox.rows()]
-    rows += [{**row, "channel": channels.get(row["channel"], "a removed channel")} for row in store.deliveries.rows()]
-    return sorted(rows, key=lambda row: row["created_at"] or "")
+    """Each alert's delivery to Telegram and to each other channel (named by ``channels``: key to label;
+    a channel no longer in ``ALERT_URLS`` is "a removed channel"), oldest alert first."""
+    names = {TELEGRAM: "Telegram", **channels}
+    return [{**row, "channel": names.get(row["channel"], "a removed channel")} for row in store.deliveries.rows()]
 
 
 def export_csv(store: Store, what: str, out: TextIO, channels: dict[str, str] | None = None) -> int:

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 from typing import Callable
 
-from replica.alerts.channels import parse_channels, secrets_of
+from replica.alerts.apprise_channel import parse_channels, secrets_of
 from replica.cli.doctor import run_doctor
 from replica.cli.evaluate import run_eval
 from replica.cli.export import EXPORTS, export

@@ -71,12 +71,14 @@ class ConversationCommands:
         if len(parts) <= MAX_TRANSCRIPT_MESSAGES:
             for index, part in enumerate(parts, start=1):
                 heading = f"<b>Conversation #{number}</b> · part {index} of {len(parts)} · started {started}"
-                self._store.outbox.link(self._client.send_message(f"{heading}\n{part}", parse_mode="HTML"), number)
+                self._store.deliveries.link(self._client.send_message(f"{heading}\n{part}", parse_mode="HTML"), number)
         else:
             text = "\n".join(line for row in rows for line in transcript_lines(row, html_style=False))
             caption = f"Conversation #{number} · {len(rows)} messages · started {started}"
             document = f"{caption}\n\n{text}\n".encode()
-            self._store.outbox.link(self._client.send_document(f"conversation-{number}.txt", document, caption), number)
+            self._store.deliveries.link(
+                self._client.send_document(f"conversation-{number}.txt", document, caption), number
+            )
         return True
 
     def say(self, argument: str) -> str:
@@ -124,5 +126,5 @@ class ConversationCommands:
         if not isinstance(replied, dict):
             return None
         message_id = replied.get("message_id")
-        found = self._store.outbox.conversation_of(message_id) if type(message_id) is int else None
+        found = self._store.deliveries.conversation_of(message_id) if type(message_id) is int else None
         return found or conversation_named_in(replied.get("text"))

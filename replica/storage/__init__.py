@@ -4,7 +4,8 @@ Every SQL statement of the app lives in this package; the rest of the app calls 
 """
 
 from replica.storage.database import DatabaseUnavailable
-from replica.storage.records import OutboxEntry, PendingAlert, Recorded
+from replica.storage.deliveries import PendingDelivery
+from replica.storage.records import OutboxEntry, Recorded
 from replica.storage.store import Store, StoreError
 
-__all__ = ["DatabaseUnavailable", "OutboxEntry", "PendingAlert", "Recorded", "Store", "StoreError"]
+__all__ = ["DatabaseUnavailable", "OutboxEntry", "PendingDelivery", "Recorded", "Store", "StoreError"]

@@ -175,7 +175,7 @@ class ConversationRecords:
             tx.execute(f"DELETE FROM telegram_links WHERE conversation_id IN ({old})", (cutoff,))
             # Delivered copies only: an alert still waiting for Telegram or another channel stays.
             doomed = (
-                "SELECT id FROM outbox WHERE status != 'pending' AND kind NOT IN ('lead', 'question') "
+                "SELECT id FROM outbox WHERE kind NOT IN ('lead', 'question') "
                 f"AND (conversation_id IN ({old}) OR created_at < ?) AND NOT EXISTS "
                 "(SELECT 1 FROM deliveries d WHERE d.alert_id = outbox.id AND d.status = 'pending')"
             )

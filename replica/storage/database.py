@@ -140,11 +140,6 @@ class SqliteDatabase:
             self._db.execute("COMMIT")
             return result
 
-    def execute_raw(self, sql: str) -> list[Any]:
-        """Run SQLite-only SQL outside any transaction (tests use it to inspect the file's settings)."""
-        with self._lock:
-            return self._db.execute(sql).fetchall()
-
     def close(self) -> None:
         with self._lock:
             self._db.close()

@@ -1,7 +1,9 @@
-"""Each alert's delivery to each channel beside Telegram: its own state, tries, schedule and lease.
+"""Each alert's delivery to each channel (Telegram and every ``ALERT_URLS`` one): its state, tries,
+schedule, lease, and the id the channel gave the message.
 
 An alert is queued once per channel in the transaction that stores it (see :meth:`Outbox.queue_in`), so
-one channel failing never delays or repeats another. Telegram's delivery is the outbox row itself.
+one channel failing never delays or repeats another. A channel's pace (one message per so many seconds)
+is kept in the database, so every instance on it keeps to the service's rate together.
 """
 
 from __future__ import annotations
@@ -12,32 +14,63 @@ from typing import Callable, Collection
 
 from replica.storage.database import Database, Transaction
 from replica.storage.records import iso
+from replica.storage.state import set_in
+
+TELEGRAM = "telegram"  # the owner's chat: always a channel, so alerts wait for it until it is configured
+LEASE_SECONDS = 60.0  # how long a claimed delivery is this instance's to send; then anyone's again
+# An alert's state for the owner's records, over the outbox row ``o`` (NULL: capped): sent when any channel
+# took it, pending while one may yet, failed when every channel gave up.
+ALERT_STATUS = (
+    "CASE WHEN o.id IS NULL THEN 'capped' "
+    "WHEN EXISTS (SELECT 1 FROM deliveries d WHERE d.alert_id = o.id AND d.status = 'sent') THEN 'sent' "
+    "WHEN EXISTS (SELECT 1 FROM deliveries d WHERE d.alert_id = o.id AND d.status = 'pending') THEN 'pending' "
+    "ELSE 'failed' END"
+)
 
 
 @dataclass(frozen=True)
 class PendingDelivery:
     """An alert waiting for one channel: its delivery, the alert (kind and JSON), tries, when it is due,
-    and the number of the lead or question it is about."""
+    when the alert was raised, and the number of the lead or question it is about."""
 
     id: int
     kind: str
     payload: str
     attempts: int
     due_at: float
+    created_at: float
     ref: int | None
+
+
+@dataclass(frozen=True)
+class ChannelSummary:
+    """What waits for one channel: deliveries pending and given up, when the oldest pending alert was
+    raised (ISO), and why the last one given up was."""
+
+    pending: int = 0
+    failed: int = 0
+    oldest_pending: str | None = None
+    last_failure: str | None = None
 
 
 class Deliveries:
     """The deliveries of every alert to every channel, shared by every instance on the database."""
 
-    def __init__(self, db: Database, lease_seconds: float, clock: Callable[[], float] = time.time):
+    def __init__(
+        self,
+        db: Database,
+        channels: Collection[str] = (TELEGRAM,),
+        lease_seconds: float = LEASE_SECONDS,
+        clock: Callable[[], float] = time.time,
+    ):
         self.db = db
+        self.channels = tuple(channels)
         self.lease_seconds = lease_seconds
         self._clock = clock
 
-    def queue_in(self, tx: Transaction, alert_id: int, channels: Collection[str]) -> None:
-        """One pending delivery of alert ``alert_id`` per channel key, inside ``tx``."""
-        for channel in channels:
+    def queue_in(self, tx: Transaction, alert_id: int) -> None:
+        """One pending delivery of alert ``alert_id`` per channel, inside ``tx``."""
+        for channel in self.channels:
             tx.execute(
                 "INSERT INTO deliveries (alert_id, channel, due_at) VALUES (?, ?, ?)", (alert_id, channel, time.time())
             )
@@ -47,59 +80,114 @@ class Deliveries:
         ``limit``), leaving out ``skip`` (delivered, though not yet recorded)."""
         skipped = f"AND d.id NOT IN ({','.join('?' * len(skip))}) " if skip else ""
         rows = self.db.read(
-            "SELECT d.id, o.kind, o.alert, d.attempts, d.due_at, COALESCE(o.lead_id, o.question_id) AS ref "
+            "SELECT d.id, o.kind, o.alert, d.attempts, d.due_at, o.created_at, COALESCE(o.lead_id, o.question_id) AS ref "
             "FROM deliveries d JOIN outbox o ON o.id = d.alert_id WHERE d.channel = ? AND d.status = 'pending' "
-            f"AND (d.lease_until IS NULL OR d.lease_until < ?) {skipped}ORDER BY d.id LIMIT ?",
+            f"AND (d.lease_until IS NULL OR d.lease_until < ?) {skipped}ORDER BY d.alert_id LIMIT ?",
             (channel, time.time(), *skip, limit),
         )
-        return [PendingDelivery(r["id"], r["kind"], r["alert"], r["attempts"], r["due_at"], r["ref"]) for r in rows]
+        return [
+            PendingDelivery(r["id"], r["kind"], r["alert"], r["attempts"], r["due_at"], r["created_at"], r["ref"])
+            for r in rows
+        ]
 
-    def claim(self, ids: Collection[int]) -> set[int]:
-        """Lease the deliveries ``ids`` to this instance; returns those it got (another may hold the rest)."""
+    def claim(self, channel: str, ids: Collection[int], min_interval: float) -> tuple[float, set[int]]:
+        """Lease the deliveries ``ids`` (one message's) to this instance, keeping ``channel``'s pace of one
+        message per ``min_interval`` seconds across every instance: (0.0, the ids it got), or (seconds to
+        wait, nothing) when the pace is not yet due or another instance holds them all."""
         marks = ",".join("?" * len(ids))
-        now = time.time()
-        return self.db.write(
-            lambda tx: {
-                row["id"]
-                for row in tx.execute(
-                    f"UPDATE deliveries SET lease_until = ? WHERE id IN ({marks}) AND status = 'pending' "
-                    "AND (lease_until IS NULL OR lease_until < ?) RETURNING id",
-                    (now + self.lease_seconds, *ids, now),
-                ).fetchall()
-            }
-        )
 
-    def mark_sent(self, ids: Collection[int]) -> None:
-        """Record that the channel took the message that carried ``ids`` (one, or a fold of several)."""
+        def steps(tx: Transaction) -> tuple[float, set[int]]:
+            now = time.time()
+            key = f"{channel}_last_send"
+            last = tx.execute_locked("SELECT value FROM state WHERE key = ?", (key,)).fetchone()
+            wait = float(last["value"]) + min_interval - now if last else 0.0
+            if wait > 0:
+                return wait, set()
+            taken = tx.execute(
+                f"UPDATE deliveries SET lease_until = ? WHERE id IN ({marks}) AND status = 'pending' "
+                "AND (lease_until IS NULL OR lease_until < ?) RETURNING id",
+                (now + self.lease_seconds, *ids, now),
+            ).fetchall()
+            if not taken:
+                return max(min_interval, 0.1), set()
+            set_in(tx, key, repr(now))
+            return 0.0, {row["id"] for row in taken}
+
+        return self.db.write(steps)
+
+    def mark_sent(self, ids: Collection[int], message_id: int | None = None) -> None:
+        """Record that the channel took the message that carried ``ids`` (one, or a fold of several), and
+        the id it gave the message (Telegram's, so the owner's replies can be matched)."""
         marks = ",".join("?" * len(ids))
         self.db.write(
             lambda tx: tx.execute(
                 "UPDATE deliveries SET status = 'sent', attempts = attempts + 1, sent_at = ?, last_error = NULL, "
-                f"lease_until = NULL, folded = ? WHERE id IN ({marks})",
-                (self._clock(), len(ids), *ids),
+                f"lease_until = NULL, folded = ?, message_id = ? WHERE id IN ({marks})",
+                (self._clock(), len(ids), message_id, *ids),
             )
         )
 
     def reschedule(self, ids: Collection[int], due_at: float, error: str) -> None:
         """Record a failed try of ``ids``; they are tried again at ``due_at`` (epoch seconds)."""
-        marks = ",".join("?" * len(ids))
-        self.db.write(
-            lambda tx: tx.execute(
-                "UPDATE deliveries SET attempts = attempts + 1, due_at = ?, last_error = ?, lease_until = NULL "
-                f"WHERE id IN ({marks})",
-                (due_at, error, *ids),
-            )
-        )
+        self._update(ids, "attempts = attempts + 1, due_at = ?, last_error = ?, lease_until = NULL", (due_at, error))
 
-    def pending(self) -> dict[str, int]:
-        """How many deliveries wait, by channel key."""
-        rows = self.db.read("SELECT channel, COUNT(*) AS n FROM deliveries WHERE status = 'pending' GROUP BY channel")
-        return {row["channel"]: row["n"] for row in rows}
+    def give_up(self, ids: Collection[int], reason: str) -> None:
+        """Stop trying ``ids`` (refused for good, or tried too often or too long), with the reason."""
+        self._update(ids, "status = 'failed', attempts = attempts + 1, last_error = ?, lease_until = NULL", (reason,))
+
+    def _update(self, ids: Collection[int], changes: str, values: tuple) -> None:
+        marks = ",".join("?" * len(ids))
+        self.db.write(lambda tx: tx.execute(f"UPDATE deliveries SET {changes} WHERE id IN ({marks})", (*values, *ids)))
+
+    def summary(self) -> dict[str, ChannelSummary]:
+        """What waits for each channel that has deliveries pending or given up, by channel key."""
+        rows = self.db.read(
+            "SELECT d.channel, SUM(CASE WHEN d.status = 'pending' THEN 1 ELSE 0 END) AS pending, "
+            "SUM(CASE WHEN d.status = 'failed' THEN 1 ELSE 0 END) AS failed, "
+            "MIN(CASE WHEN d.status = 'pending' THEN o.created_at END) AS oldest, "
+            "MAX(CASE WHEN d.status = 'failed' THEN d.id END) AS last_failed "
+            "FROM deliveries d JOIN outbox o ON o.id = d.alert_id WHERE d.status != 'sent' GROUP BY d.channel"
+        )
+        reasons = {}
+        failed = [row["last_failed"] for row in rows if row["last_failed"] is not None]
+        if failed:
+            marks = ",".join("?" * len(failed))
+            found = self.db.read(f"SELECT id, last_error FROM deliveries WHERE id IN ({marks})", failed)
+            reasons = {row["id"]: row["last_error"] for row in found}
+        return {
+            row["channel"]: ChannelSummary(
+                row["pending"] or 0, row["failed"] or 0, iso(row["oldest"]), reasons.get(row["last_failed"])
+            )
+            for row in rows
+        }
 
     def rows(self) -> list[dict]:
-        """Every delivery with its alert's kind and time, its channel key, state and tries (for ``export alerts``)."""
+        """Every delivery with its alert's kind and time, its channel key, state and tries (for ``export
+        alerts``), oldest alert first."""
         rows = self.db.read(
             "SELECT o.kind, o.created_at, d.channel, d.status, d.attempts, d.last_error, d.sent_at, d.folded "
-            "FROM deliveries d JOIN outbox o ON o.id = d.alert_id ORDER BY d.alert_id, d.id"
+            "FROM deliveries d JOIN outbox o ON o.id = d.alert_id "
+            "ORDER BY d.alert_id, CASE WHEN d.channel = 'telegram' THEN 0 ELSE 1 END, d.id"
         )
         return [{**row, "created_at": iso(row["created_at"]), "sent_at": iso(row["sent_at"])} for row in rows]
+
+    def conversation_of(self, message_id: int) -> int | None:
+        """The conversation an alert, transcript or forwarded message Telegram delivered as ``message_id``
+        is about."""
+        rows = self.db.read(
+            "SELECT o.conversation_id FROM deliveries d JOIN outbox o ON o.id = d.alert_id WHERE d.channel = ? "
+            "AND d.message_id = ? AND o.conversation_id IS NOT NULL "
+            "UNION ALL SELECT conversation_id FROM telegram_links WHERE message_id = ? LIMIT 1",
+            (TELEGRAM, message_id, message_id),
+        )
+        return rows[0]["conversation_id"] if rows else None
+
+    def link(self, message_id: int, conversation_id: int) -> None:
+        """Remember that a message the bot sent to Telegram (a transcript) is about ``conversation_id``."""
+        self.db.write(
+            lambda tx: tx.execute(
+                "INSERT INTO telegram_links (message_id, conversation_id) VALUES (?, ?) "
+                "ON CONFLICT (message_id) DO UPDATE SET conversation_id = excluded.conversation_id",
+                (message_id, conversation_id),
+            )
+        )

@@ -6,6 +6,7 @@ import time
 from typing import Callable
 
 from replica.storage.database import Database, Transaction
+from replica.storage.deliveries import ALERT_STATUS
 from replica.storage.outbox import Outbox
 from replica.storage.records import OutboxEntry, Recorded, iso
 
@@ -48,7 +49,7 @@ class Leads:
         """Every lead, oldest first, with the state of its alert (``capped`` when none was raised)."""
         rows = self.db.read(
             "SELECT l.email, l.name, l.notes, l.created_at, l.session, l.status, "
-            "COALESCE(o.status, 'capped') AS alert_status FROM leads l LEFT JOIN outbox o ON o.lead_id = l.id ORDER BY l.id"
+            f"{ALERT_STATUS} AS alert_status FROM leads l LEFT JOIN outbox o ON o.lead_id = l.id ORDER BY l.id"
         )
         return [{**row, "created_at": iso(row["created_at"])} for row in rows]
 

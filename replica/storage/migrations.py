@@ -57,6 +57,35 @@ def _iso_to_epoch_postgres(table: str, *columns: str) -> str:
     return f"ALTER TABLE {table} {changes}"
 
 
+# What the outbox row held about its delivery to Telegram, before Telegram's deliveries joined the others.
+OUTBOX_DELIVERY_COLUMNS = (
+    "status",
+    "attempts",
+    "due_at",
+    "last_error",
+    "sent_at",
+    "telegram_message_id",
+    "lease_until",
+)
+
+
+def _telegram_to_deliveries(integer: str) -> tuple[str, ...]:
+    """Each outbox row's delivery to Telegram (state, tries, schedule, lease, message id) copied into
+    ``deliveries`` as channel ``telegram``, oldest alert first; then those columns leave the outbox, which
+    keeps the alert and what it is about. The same statements on both dialects (SQLite 3.35 drops
+    columns; an indexed column only once its index is gone)."""
+    return (
+        f"ALTER TABLE deliveries ADD COLUMN message_id {integer}",
+        "INSERT INTO deliveries (alert_id, channel, status, attempts, due_at, lease_until, last_error, sent_at,"
+        " folded, message_id) SELECT id, 'telegram', status, attempts, due_at, lease_until, last_error, sent_at,"
+        " 1, telegram_message_id FROM outbox ORDER BY id",
+        "CREATE INDEX deliveries_message ON deliveries (channel, message_id)",
+        "DROP INDEX outbox_pending",
+        "DROP INDEX outbox_telegram_message",
+        *(f"ALTER TABLE outbox DROP COLUMN {column}" for column in OUTBOX_DELIVERY_COLUMNS),
+    )
+
+
 MIGRATIONS = [
     Migration(
         1,
@@ -270,6 +299,12 @@ MIGRATIONS = [
             "ALTER TABLE outbox ADD COLUMN address TEXT NOT NULL DEFAULT ''",
             "CREATE INDEX outbox_address ON outbox (address, kind, created_at)",
         ),
+    ),
+    Migration(
+        12,
+        "Telegram is a delivery channel like the others",
+        sqlite=_telegram_to_deliveries("INTEGER"),
+        postgres=_telegram_to_deliveries("BIGINT"),
     ),
 ]
 

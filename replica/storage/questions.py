@@ -6,6 +6,7 @@ import time
 from typing import Callable
 
 from replica.storage.database import Database, Row, Transaction
+from replica.storage.deliveries import ALERT_STATUS, TELEGRAM
 from replica.storage.outbox import Outbox
 from replica.storage.records import OutboxEntry, Recorded, iso
 
@@ -51,9 +52,9 @@ class Questions:
     def for_alert(self, telegram_message_id: int) -> Row | None:
         """The question whose alert Telegram delivered as ``telegram_message_id``, if any."""
         rows = self.db.read(
-            "SELECT q.id, q.question, q.status FROM outbox o JOIN questions q ON q.id = o.question_id "
-            "WHERE o.telegram_message_id = ?",
-            (telegram_message_id,),
+            "SELECT q.id, q.question, q.status FROM deliveries d JOIN outbox o ON o.id = d.alert_id "
+            "JOIN questions q ON q.id = o.question_id WHERE d.channel = ? AND d.message_id = ?",
+            (TELEGRAM, telegram_message_id),
         )
         return rows[0] if rows else None
 
@@ -71,7 +72,7 @@ class Questions:
     def all(self) -> list[dict]:
         """Every unanswered-question record, oldest first, with its status and the state of its alert."""
         rows = self.db.read(
-            "SELECT q.question, q.created_at, q.session, q.status, COALESCE(o.status, 'capped') AS alert_status "
+            f"SELECT q.question, q.created_at, q.session, q.status, {ALERT_STATUS} AS alert_status "
             "FROM questions q LEFT JOIN outbox o ON o.question_id = q.id ORDER BY q.id"
         )
         return [{**row, "created_at": iso(row["created_at"])} for row in rows]

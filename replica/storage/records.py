@@ -1,4 +1,4 @@
-"""What the repositories hand back besides rows: outcomes of recording, and alerts waiting in the outbox."""
+"""What the repositories hand back besides rows: outcomes of recording, and alerts as the outbox keeps them."""
 
 from __future__ import annotations
 
@@ -28,27 +28,6 @@ class OutboxEntry:
     payload: str
     conversation: int | None = None
     address: str = ""  # the visitor's client address, salted and hashed: the caps also hold per address
-
-
-@dataclass(frozen=True)
-class PendingAlert:
-    """An outbox row waiting for delivery; ``ref`` is the number of the lead or question it is about."""
-
-    id: int
-    payload: str
-    attempts: int
-    due_at: float
-    ref: int | None = None
-    kind: str = ""
-
-
-@dataclass(frozen=True)
-class OutboxSummary:
-    """What waits in the outbox: alerts pending and failed, and when the oldest pending one was raised."""
-
-    pending: int
-    failed: int
-    oldest_pending: str | None
 
 
 def iso(epoch: float | None) -> str | None:

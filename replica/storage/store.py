@@ -2,8 +2,9 @@
 
 SQLite in ``DATA_DIR`` by default, PostgreSQL with ``DATABASE_URL`` (see :mod:`replica.storage.database`).
 A lead or question is written in the same transaction as its alert, so an alert exists if and only if
-its record does, and a pending alert survives any restart. Outbox rows are claimed with a lease, so
-several instances on one database deliver each alert once (at least once after a crash). Every SQL
+its record does, and a pending alert survives any restart. Each alert's delivery to each channel is
+claimed with a lease, so several instances on one database deliver each alert once (at least once
+after a crash). Every SQL
 statement of the app is in this package.
 """
 
@@ -16,9 +17,10 @@ from typing import Callable
 
 from replica.storage.conversation_records import ConversationRecords
 from replica.storage.database import Database, DatabaseError, Transaction, open_database
+from replica.storage.deliveries import LEASE_SECONDS, TELEGRAM, Deliveries
 from replica.storage.leads import Leads
 from replica.storage.migrations import migrate, pending
-from replica.storage.outbox import LEASE_SECONDS, Outbox
+from replica.storage.outbox import Outbox
 from replica.storage.questions import Answers, Questions
 from replica.storage.reports import Reports
 from replica.storage.state import HandledUpdates, State
@@ -84,7 +86,8 @@ class Store:
 
     ``alert_caps`` maps an alert kind ("lead", "question") to how many alerts one visitor session may
     raise; records beyond the cap are stored but not alerted. ``clock`` stamps the records (epoch seconds).
-    ``alert_channels`` are the keys of the alert channels beside Telegram: each alert is queued for each.
+    ``alert_channels`` are the keys of the alert channels beside Telegram: each alert is queued for
+    Telegram (it waits there until Telegram is configured) and for each of them.
     ``read_only``: to look without changing anything (``doctor``): nothing is created, no migration is
     applied, and ``pending`` lists those the next start would apply.
     """
@@ -115,8 +118,8 @@ class Store:
             raise StoreError(
                 f"{path} cannot be used as the database ({error}); move that file aside or set DATA_DIR to another folder"
             ) from None
-        self.outbox = Outbox(self.db, alert_caps, lease_seconds, clock, alert_channels)
-        self.deliveries = self.outbox.deliveries
+        self.deliveries = Deliveries(self.db, (TELEGRAM, *alert_channels), lease_seconds, clock)
+        self.outbox = Outbox(self.db, self.deliveries, alert_caps, clock)
         self.leads = Leads(self.db, self.outbox, clock)
         self.questions = Questions(self.db, self.outbox, clock)
         self.answers = Answers(self.db, clock)

@@ -1,12 +1,14 @@
 """The replica's tools. ``default_registry()`` is the one list of what the model may call."""
 
-from replica.tools import gather_user_details, inform_unknown
-from replica.tools.registry import Outcome, Tool, ToolContext, ToolRegistry
+from replica.tools.gather_user_details import gather_user_details
+from replica.tools.inform_unknown import inform_unknown
+from replica.tools.registry import ToolRegistry
+from replica.tools.tool import Outcome, Tool, ToolContext, ToolResult
 
 
 def default_registry() -> ToolRegistry:
     """The registry of every tool the replica offers the model: exactly these two."""
-    return ToolRegistry([gather_user_details.TOOL, inform_unknown.TOOL])
+    return ToolRegistry([Tool.from_function(gather_user_details), Tool.from_function(inform_unknown)])
 
 
-__all__ = ["Outcome", "Tool", "ToolContext", "ToolRegistry", "default_registry"]
+__all__ = ["Outcome", "Tool", "ToolContext", "ToolRegistry", "ToolResult", "default_registry"]

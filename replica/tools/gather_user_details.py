@@ -1,49 +1,77 @@
-"""``gather_user_details``: a visitor left their email; check it, store the lead, then tell the owner."""
+"""``gather_user_details``: a visitor left their email; check it, store the lead, then tell the owner.
+
+The address is validated with email-validator and normalised. ``ok`` comes back also for a repeat, or
+past the visitor's alert cap (the lead is kept either way); an invalid address gets an instruction to
+ask for a valid one; a store failure gets one to say so (the lead is then written to the log whole).
+An address the visitor never wrote in this conversation is not recorded (models invent and "correct"
+addresses), nor one the visitor said is someone else's.
+"""
 
 from __future__ import annotations
+
+import re
 
 from email_validator import EmailNotValidError, validate_email
 
 from replica.alerts import Alert
 from replica.alerts.render import one_line
 from replica.logs import clip
-from replica.tools.registry import Outcome, Tool, ToolContext
+from replica.tools.keeping import keep
+from replica.tools.tool import Outcome, ToolContext, ToolResult
+
+# Words right before an address that say it is not the visitor's own: "don't contact ceo@…", "my
+# colleague's email is bob@…". Kept narrow: a lead wrongly refused is worse than one wrongly kept.
+SOMEONE_ELSES = re.compile(
+    r"(?:(?:do\s*n[o'’]?t|never)\s+(?:contact|e-?mail|write\s+to|reach|cc|copy)(?:\s+\w+)?(?:\s+(?:at|on))?"
+    r"|(?:not\s+(?:my|mine)|\b(?:his|her|their)|(?:colleague|boss|manager|friend|client|partner|wife|husband"
+    r"|assistant|recruiter|ceo|someone\s+else|somebody\s+else)(?:['’]s|s['’])?)\s+(?:e-?mail(?:\s+address)?"
+    r"|address|contact)(?:\s+(?:is|was))?)\s*[:\-–]?\s*$",
+    re.I,
+)
 
 
-def gather_user_details(context: ToolContext, email: str, notes: str, name: str | None = None) -> str:
-    """Validate ``email``; if valid, store the lead with its alert and wake the sender.
+def marked_as_someone_elses(words: str, email: str) -> bool:
+    """Whether, in ``words``, each place ``email`` is written is preceded in its sentence by words that
+    say it is someone else's."""
+    lowered, needle = words.lower(), email.strip().lower()
+    places = [m.start() for m in re.finditer(re.escape(needle), lowered)] if needle else []
+    return bool(places) and all(SOMEONE_ELSES.search(words[max(0, at - 60) : at]) for at in places)
 
-    Returns ``ok`` (also for a repeat, or past the visitor's alert cap: the lead is kept either way),
-    an error telling the model to ask the visitor for a valid address, or, when the store fails, an
-    error telling it to say so (the lead is then written to the log whole). An address the visitor
-    never wrote in this conversation is not recorded: models invent and "correct" addresses.
+
+def gather_user_details(context: ToolContext, email: str, notes: str, name: str | None = None) -> ToolResult:
+    """Record that a visitor wants to get in touch: call this when the visitor gives an email address. The owner is told at once.
+
+    Args:
+        email: The visitor's email address, exactly as given.
+        notes: What the visitor wants or is interested in, in a sentence or two.
+        name: The visitor's name, if they gave it.
     """
     if not context.visitor_wrote(email):
-        context.outcomes.append(Outcome.EMAIL_NOT_WRITTEN)
-        context.facts.append("an email address the visitor never wrote was not recorded")
-        return (
+        return ToolResult(
             f"Error: the visitor has not written the email address {clip(email, 100)!r} in this conversation, "
-            "so nothing was saved. Never guess, complete or correct an address: ask the visitor to type theirs."
+            "so nothing was saved. Never guess, complete or correct an address: ask the visitor to type theirs.",
+            Outcome.EMAIL_NOT_WRITTEN,
+            "an email address the visitor never wrote was not recorded",
         )
-    if context.someone_elses(email):
-        context.emails.add(email.strip().lower())  # covered: the lead net does not take it either
-        context.facts.append("an email address the visitor said was someone else's was not recorded as a lead")
-        return (
+    covered = frozenset({email.strip().lower()})  # dealt with: the lead net does not take it either
+    if context.visitor_words is not None and marked_as_someone_elses(context.visitor_words, email):
+        return ToolResult(
             f"Error: the visitor said {clip(email, 100)!r} is someone else's address, so it was not recorded. "
-            "Do not say their address was passed on; if they want to hear back, ask for their own."
+            "Do not say their address was passed on; if they want to hear back, ask for their own.",
+            fact="an email address the visitor said was someone else's was not recorded as a lead",
+            emails=covered,
         )
-    context.emails.add(email.strip().lower())
     try:
         valid = validate_email(email.strip(), check_deliverability=context.check_deliverability)
     except EmailNotValidError as exc:
-        context.outcomes.append(Outcome.EMAIL_REFUSED)
-        context.facts.append(f"the email address {one_line(email, 80)!r} was refused as invalid; nothing was recorded")
-        return (
+        return ToolResult(
             f"Error: the email address {clip(email, 100)!r} is invalid: {exc} Nothing was saved. "
-            "Tell the visitor the address does not look right and ask them for a valid email address."
+            "Tell the visitor the address does not look right and ask them for a valid email address.",
+            Outcome.EMAIL_REFUSED,
+            f"the email address {one_line(email, 80)!r} was refused as invalid; nothing was recorded",
+            covered,
         )
     name = (name or "").strip()
-    context.emails.add(valid.normalized.lower())
     alert = Alert(
         kind="lead",
         title=context.title("New lead"),
@@ -52,33 +80,12 @@ def gather_user_details(context: ToolContext, email: str, notes: str, name: str 
         conversation=context.conversation,
         quoted=("Notes",),
     )
-    return context.keep(
+    return keep(
+        context,
         alert,
         lambda entry: context.store.leads.record(valid.normalized, name, notes, entry),
         Outcome.LEAD_SAVED,
         {"email": valid.normalized, "name": name, "notes": notes},
         what=f"lead ({valid.normalized})",
+        emails=covered | {valid.normalized.lower()},
     )
-
-
-TOOL = Tool(
-    name="gather_user_details",
-    description=(
-        "Record that a visitor wants to get in touch: call this when the visitor gives an email address. "
-        "The owner is told at once."
-    ),
-    parameters={
-        "type": "object",
-        "properties": {
-            "email": {"type": "string", "description": "The visitor's email address, exactly as given."},
-            "notes": {
-                "type": "string",
-                "description": "What the visitor wants or is interested in, in a sentence or two.",
-            },
-            "name": {"type": "string", "description": "The visitor's name, if they gave it."},
-        },
-        "required": ["email", "notes"],
-        "additionalProperties": False,
-    },
-    function=gather_user_details,
-)

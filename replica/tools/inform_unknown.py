@@ -1,16 +1,23 @@
-"""``inform_unknown``: the replica could not answer a question; store it and pass it to the owner."""
+"""``inform_unknown``: the replica could not answer a question; store it and pass it to the owner.
+
+``ok`` comes back also when this visitor already asked the same question: it is stored and alerted once.
+"""
 
 from __future__ import annotations
 
 from replica.alerts import Alert
 from replica.alerts.alert import QUESTION_TITLE
 from replica.alerts.render import one_line
-from replica.tools.registry import Outcome, Tool, ToolContext
+from replica.tools.keeping import keep
+from replica.tools.tool import Outcome, ToolContext, ToolResult
 
 
-def inform_unknown(context: ToolContext, question: str) -> str:
-    """Store a question the knowledge does not answer, with its alert, and wake the sender. Returns ``ok``
-    (also when this visitor already asked the same question: it is stored and alerted once)."""
+def inform_unknown(context: ToolContext, question: str) -> ToolResult:
+    """Pass a visitor's question to the owner when the knowledge does not answer it. Use this instead of guessing.
+
+    Args:
+        question: The visitor's question, as they asked it.
+    """
     alert = Alert(
         kind="question",
         title=context.title(QUESTION_TITLE),
@@ -20,25 +27,11 @@ def inform_unknown(context: ToolContext, question: str) -> str:
         hint="Reply to this message with the answer, and I will use it from the next visitor message on.",
         quoted=("Question",),
     )
-    return context.keep(
+    return keep(
+        context,
         alert,
         lambda entry: context.store.questions.record(question, entry),
         Outcome.QUESTION_SAVED,
         {"question": question},
         what=f"question ({one_line(question, 120)!r})",
     )
-
-
-TOOL = Tool(
-    name="inform_unknown",
-    description=(
-        "Pass a visitor's question to the owner when the knowledge does not answer it. Use this instead of guessing."
-    ),
-    parameters={
-        "type": "object",
-        "properties": {"question": {"type": "string", "description": "The visitor's question, as they asked it."}},
-        "required": ["question"],
-        "additionalProperties": False,
-    },
-    function=inform_unknown,
-)

@@ -2,7 +2,8 @@
 
 Apprise does the sending; this module names each channel without its secrets, renders an alert (or a
 fold of several) as plain text within the service's length, and reports why a send failed in words
-that hold no part of the URL.
+that hold no part of the URL. Apprise says only whether a send went through, so every failure is one
+that may pass: the sender retries it until its limits (``ALERT_MAX_ATTEMPTS``, ``ALERT_GIVE_UP_HOURS``).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from urllib.parse import unquote, urlsplit
 import apprise
 
 from replica.alerts.alert import Alert
+from replica.alerts.channel import ChannelError
 from replica.alerts.render import fold, to_plain
 
 log = logging.getLogger(__name__)
@@ -28,13 +30,14 @@ CAPTURE_FORMAT = re.compile(r"^[\d-]+ [\d:,]+ - \w+ - ")
 
 
 @dataclass
-class Channel:
+class AppriseChannel:
     """One Apprise URL: ``key`` identifies it in the database (a hash: no secret), ``label`` in logs,
     ``doctor`` and exports ("ntfy, channel 2"); the URL itself is never shown."""
 
     place: int
     url: str = field(repr=False)
     plugin: Any = field(repr=False)
+    unreachable_hint = "check the URL and the network"
 
     @property
     def key(self) -> str:
@@ -52,7 +55,20 @@ class Channel:
     def title_limit(self) -> int:
         return int(getattr(self.plugin, "title_maxlen", 0) or 250)
 
-    def send(self, title: str, body: str) -> str | None:
+    def send(self, alert: Alert) -> None:
+        """Send one alert (see :func:`render`)."""
+        self._raise_on(self.send_text(*render(alert, self)))
+
+    def send_fold(self, alerts: list[tuple[int | None, Alert]]) -> None:
+        """Send several alerts of one kind as one message (see :func:`render_fold`)."""
+        self._raise_on(self.send_text(*render_fold(alerts, self)))
+
+    @staticmethod
+    def _raise_on(problem: str | None) -> None:
+        if problem:
+            raise ChannelError(problem)
+
+    def send_text(self, title: str, body: str) -> str | None:
         """Send one message; ``None`` when the service took it, else why not (no part of the URL in it)."""
         try:
             with apprise.LogCapture(level=logging.WARNING) as captured:
@@ -67,7 +83,7 @@ class Channel:
         return redact(lines[-1] if lines else "the service refused the message", self.url)[:300]
 
 
-def parse_channels(urls: tuple[str, ...]) -> tuple[list[Channel], list[str]]:
+def parse_channels(urls: tuple[str, ...]) -> tuple[list[AppriseChannel], list[str]]:
     """The channels of ``ALERT_URLS``, and a problem line for each URL Apprise cannot read (named by place)."""
     channels, problems = [], []
     for place, url in enumerate(urls, 1):
@@ -76,7 +92,7 @@ def parse_channels(urls: tuple[str, ...]) -> tuple[list[Channel], list[str]]:
             scheme = url.split("://", 1)[0][:20]
             problems.append(f"ALERT_URLS URL {place} ({scheme}://…) is not a URL Apprise knows")
         else:
-            channels.append(Channel(place, url, plugin))
+            channels.append(AppriseChannel(place, url, plugin))
     return channels, problems
 
 
@@ -111,7 +127,7 @@ def redact(text: str, url: str) -> str:
     return text
 
 
-def render(alert: Alert, channel: Channel) -> tuple[str, str]:
+def render(alert: Alert, channel: AppriseChannel) -> tuple[str, str]:
     """An alert as (title, plain-text body) within the channel's length: visitor text quoted, as in Telegram.
     The body does not repeat the title (the service shows it), and Telegram's hint ("reply to this
     message") is left out: the owner answers in Telegram."""
@@ -120,6 +136,6 @@ def render(alert: Alert, channel: Channel) -> tuple[str, str]:
     return alert.heading, body.split("\n", 1)[1] if body.startswith(alert.heading + "\n") else body  # the title once
 
 
-def render_fold(alerts: list[tuple[int | None, Alert]], channel: Channel) -> tuple[str, str]:
+def render_fold(alerts: list[tuple[int | None, Alert]], channel: AppriseChannel) -> tuple[str, str]:
     """Several alerts of one kind as one plain-text message within the channel's length."""
     return fold(alerts, channel.body_limit)

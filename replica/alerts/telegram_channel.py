@@ -1,0 +1,77 @@
+"""The owner's Telegram chat as an alert channel: HTML with buttons, plain text when Telegram balks.
+
+A message Telegram cannot parse, or finds too long, is sent again as plain text (shorter); a folded
+message has no buttons (replies to it teach nothing: the owner uses the commands its last line names).
+Telegram's answers become :class:`ChannelError`: network trouble, rate limits (with Telegram's own
+``retry_after``) and server errors may pass; any other refusal (bad token, unknown chat) is final.
+"""
+
+from __future__ import annotations
+
+import logging
+from contextlib import contextmanager
+from typing import Iterator
+
+from replica.alerts.alert import Alert
+from replica.alerts.channel import ChannelError
+from replica.alerts.render import FOLD_HINT, fold, keyboard_for, to_plain, to_telegram_html
+from replica.storage.deliveries import TELEGRAM
+from replica.telegram.client import BLOCKED_HINT, TelegramClient, TelegramError
+from replica.telegram.length import TELEGRAM_LIMIT
+
+log = logging.getLogger(__name__)
+
+
+class TelegramChannel:
+    """Sends alerts to the owner's chat through ``client``."""
+
+    key = TELEGRAM
+    label = "Telegram"
+    unreachable_hint = BLOCKED_HINT
+
+    def __init__(self, client: TelegramClient):
+        self._client = client
+
+    def send(self, alert: Alert) -> int:
+        """Send one alert with its buttons; Telegram's message id (owner replies to it are matched by it)."""
+        with _as_channel_error():
+            try:
+                return self._client.send_message(
+                    to_telegram_html(alert), parse_mode="HTML", reply_markup=keyboard_for(alert)
+                )
+            except TelegramError as error:
+                limit = _plain_limit(error)
+                log.warning("Telegram refused a %s alert (%s); resending as plain text", alert.kind, error)
+                return self._client.send_message(
+                    to_plain(alert, limit), parse_mode=None, reply_markup=keyboard_for(alert)
+                )
+
+    def send_fold(self, alerts: list[tuple[int | None, Alert]]) -> None:
+        """Send several alerts as one message, without buttons."""
+        with _as_channel_error():
+            try:
+                title, body = fold(alerts, TELEGRAM_LIMIT, as_html=True)
+                self._client.send_message(f"<b>{title}</b>\n{body}\n{FOLD_HINT}", parse_mode="HTML")
+            except TelegramError as error:
+                title, body = fold(alerts, _plain_limit(error))
+                self._client.send_message(f"{title}\n{body}\n{FOLD_HINT}", parse_mode=None)
+
+
+def _plain_limit(error: TelegramError) -> int:
+    """How long the plain-text resend may be; re-raises any error a resend cannot mend."""
+    if error.is_parse_error:
+        return TELEGRAM_LIMIT
+    if error.is_too_long:
+        return TELEGRAM_LIMIT // 2  # Telegram measured it differently: leave a wide margin
+    raise error
+
+
+@contextmanager
+def _as_channel_error() -> Iterator[None]:
+    """Turns a :class:`TelegramError` raised inside it into the sender's :class:`ChannelError`."""
+    try:
+        yield
+    except TelegramError as error:
+        raise ChannelError(
+            str(error), final=not error.is_retryable, retry_after=error.retry_after, unreachable=error.is_network
+        ) from None

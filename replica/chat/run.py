@@ -1,0 +1,161 @@
+"""A visitor message's run: the list of what happened, in order, appended as it happens.
+
+The turn loop adds a :class:`ModelCalled` for each model call, a :class:`ToolRan` for each tool call
+(with its result) and :class:`Words` for each turn's words; the replica adds the tools run from the
+visitor's own words or without a model, and the :class:`Ended` marks. The message's log line, the
+facts recorded with its reply, and why it ended are all read from these events; nothing is kept beside them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Union
+
+from replica.storage.records import REPLICA
+from replica.tools import Outcome, ToolResult
+
+
+class Source(Enum):
+    """Who asked for a tool call."""
+
+    MODEL = "model"  # a native tool call
+    TEXT = "text"  # a call the model wrote as text
+    VISITORS_WORDS = "gather_user_details from the visitor's words"  # the lead net
+    WITHOUT_MODEL = "without a model"
+
+
+@dataclass(frozen=True)
+class ModelCalled:
+    """One model call was made (``turn``: its number within the message)."""
+
+    turn: int
+
+
+@dataclass(frozen=True)
+class ToolRan:
+    """One tool call and what it did (a repeat of an earlier call gets the earlier text, and did nothing)."""
+
+    name: str
+    source: Source
+    result: ToolResult
+
+
+@dataclass(frozen=True)
+class Words:
+    """The words one model call gave the visitor, tool syntax and markup taken out."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class LookedForAddresses:
+    """The visitor's words were searched for an address no tool call covered (the lead net)."""
+
+
+@dataclass(frozen=True)
+class Ended:
+    """How the reply ended ("words", "deadline", "refused", …); a later mark adds to an earlier one
+    ("busy", then "approved answer"). ``role`` is who the reply is recorded as."""
+
+    how: str
+    role: str = REPLICA
+
+
+Event = Union[ModelCalled, ToolRan, Words, LookedForAddresses, Ended]
+
+
+class Run:
+    """The events of one visitor message, and what is read from them."""
+
+    def __init__(self) -> None:
+        self._events: list[Event] = []
+
+    def add(self, event: Event) -> None:
+        """Append ``event``."""
+        self._events.append(event)
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """Everything that happened, in order."""
+        return tuple(self._events)
+
+    def _tools(self) -> list[ToolRan]:
+        return [e for e in self._events if isinstance(e, ToolRan)]
+
+    @property
+    def model_calls(self) -> int:
+        """How many model calls the message took."""
+        return sum(isinstance(e, ModelCalled) for e in self._events)
+
+    @property
+    def tools(self) -> list[str]:
+        """The tools the model had run, by name (for the conversation's record)."""
+        return [e.name for e in self._tools() if e.source in (Source.MODEL, Source.TEXT)]
+
+    @property
+    def textual_calls(self) -> int:
+        """The tool calls the model wrote as text, run."""
+        return sum(e.source is Source.TEXT for e in self._tools())
+
+    @property
+    def outcomes(self) -> list[Outcome]:
+        """What the tools did, in order."""
+        return [e.result.outcome for e in self._tools() if e.result.outcome]
+
+    def outcomes_since(self, mark: int) -> list[Outcome]:
+        """What the tools did after :meth:`mark` returned ``mark``."""
+        return [e.result.outcome for e in self._events[mark:] if isinstance(e, ToolRan) and e.result.outcome]
+
+    def mark(self) -> int:
+        """A place in the events, for :meth:`outcomes_since`."""
+        return len(self._events)
+
+    @property
+    def facts(self) -> list[str]:
+        """What the tools did, in words, one line each (recorded with the reply; shown to the model later)."""
+        return [e.result.fact for e in self._tools() if e.result.fact]
+
+    @property
+    def emails(self) -> set[str]:
+        """The addresses the tools dealt with (lower-cased): the lead net leaves them alone."""
+        return {email for e in self._tools() for email in e.result.emails}
+
+    @property
+    def done(self) -> list[str]:
+        """Each tool call with what it did, for the log line ("inform_unknown: question saved")."""
+        lines = []
+        for e in self._tools():
+            if e.source in (Source.MODEL, Source.TEXT):
+                did = (
+                    e.result.outcome.value
+                    if e.result.outcome
+                    else "error"
+                    if e.result.text.startswith("Error")
+                    else "ok"
+                )
+                lines.append(f"{e.name}: {did}")
+            elif e.result.outcome:  # the app's own calls are named only when they did something
+                lines.append(f"{e.source.value}: {e.result.outcome.value}")
+        return lines
+
+    @property
+    def words(self) -> str:
+        """The model's words over every call, in order (without the app's own sentences)."""
+        return " ".join(e.text for e in self._events if isinstance(e, Words) and e.text)
+
+    @property
+    def ended(self) -> str:
+        """Why the reply ended, for the log line ("stopped" when no end was marked: the visitor stopped it)."""
+        return ": ".join(e.how for e in self._events if isinstance(e, Ended)) or "stopped"
+
+    @property
+    def role(self) -> str:
+        """Who the reply is recorded as: the replica, or the app's own note (a message passed to the owner)."""
+        ends = [e for e in self._events if isinstance(e, Ended)]
+        return ends[-1].role if ends else REPLICA
+
+    @property
+    def lead_net_ran(self) -> bool:
+        """Whether the visitor's words were already searched for an address no call covered."""
+        return any(isinstance(e, LookedForAddresses) for e in self._events)
