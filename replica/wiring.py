@@ -21,6 +21,7 @@ from replica.alerts.channel import Channel
 from replica.alerts.sender import AlertSender, LogNotifier, Notifiers
 from replica.alerts.telegram_channel import TelegramChannel
 from replica.chat.limits import UsageLimits
+from replica.chat.model import ChatModel
 from replica.chat.openai_model import OpenAIChatModel
 from replica.chat.reply import Bounds, Replica, Visitor
 from replica.chat.without_model import WithoutModel
@@ -245,6 +246,34 @@ def without_model(owner: str, knowledge_dir: Path, store: Store, registry: ToolR
     return WithoutModel(answers, registry, owner, greeting)
 
 
+def build_replica(
+    settings: Settings,
+    *,
+    model: ChatModel | None,
+    system_prompt: Callable[[str], str],
+    store: Store,
+    notifier: Notifier,
+    conversations: Conversations,
+    limits: UsageLimits | None = None,
+    bounds: Bounds | None = None,
+) -> Replica:
+    """The one way a :class:`Replica` is made (the app, ``eval`` and the tests): the default tools, the
+    replies without a model from ``settings``' owner and knowledge, and ``bounds`` (by default the
+    settings')."""
+    registry = default_registry()
+    return Replica(
+        model=model,
+        system_prompt=system_prompt,
+        registry=registry,
+        store=store,
+        notifier=notifier,
+        conversations=conversations,
+        without_model=without_model(settings.owner_name, settings.knowledge_dir, store, registry),
+        limits=limits,
+        bounds=bounds or reply_bounds(settings),
+    )
+
+
 def create_app(
     settings: Settings, timings: Timings = Timings(), gpu_placeholder: Callable[[], None] | None = None
 ) -> App:
@@ -275,17 +304,14 @@ def create_app(
         settings.daily_model_calls,
     ).start()
     owner_bot, middleware = make_owner_bot(settings, store, conversations, timings)
-    registry = default_registry()
-    replica = Replica(
-        make_model(settings, timings),
-        system_prompt,
-        registry,
-        store,
-        notifier,
-        conversations,
-        without_model(settings.owner_name, settings.knowledge_dir, store, registry),
-        make_limits(settings, store, conversations),
-        reply_bounds(settings),
+    replica = build_replica(
+        settings,
+        model=make_model(settings, timings),
+        system_prompt=system_prompt,
+        store=store,
+        notifier=notifier,
+        conversations=conversations,
+        limits=make_limits(settings, store, conversations),
     )
     mcp_tool = make_mcp_tool(settings, replica, store) if settings.mcp_enabled else None
     demo = build_demo(
@@ -316,16 +342,13 @@ def evaluation_replica(settings: Settings, folder: Path, notifier: Notifier) -> 
     owner = owner_name(settings)
     index = KnowledgeIndex.load(settings.knowledge_dir, folder / "knowledge-index")
     conversations = Conversations.build(store, secrets.token_hex(16), owner, notifier)
-    registry = default_registry()
-    replica = Replica(
-        make_model(settings, Timings()),
-        SystemPrompt(owner, index, store, settings.knowledge_budget_chars),
-        registry,
-        store,
-        notifier,
-        conversations,
-        without_model(owner, settings.knowledge_dir, store, registry),
-        bounds=reply_bounds(settings),
+    replica = build_replica(
+        replace(settings, owner_name=owner),
+        model=make_model(settings, Timings()),
+        system_prompt=SystemPrompt(owner, index, store, settings.knowledge_budget_chars),
+        store=store,
+        notifier=notifier,
+        conversations=conversations,
     )
     return replica, store, owner
 

@@ -21,12 +21,11 @@ import requests
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from replica.chat.reply import Replica, Visitor  # noqa: E402
+from replica.chat.reply import Visitor  # noqa: E402
 from replica.cli.evaluate import RecordingNotifier  # noqa: E402  (the one eval uses)
 from replica.settings import SETTINGS, Settings  # noqa: E402
 from replica.storage.deliveries import TELEGRAM  # noqa: E402
 from replica.storage.store import Store  # noqa: E402
-from replica.tools import default_registry  # noqa: E402
 from tests.fakes.databases import drop_database  # noqa: E402
 from tests.fakes.openai_server import FakeOpenAI  # noqa: E402
 from tests.fakes.telegram_server import FakeTelegram  # noqa: E402
@@ -292,22 +291,19 @@ def replica_around(model, store, notifier, **options):
     """A Replica (recording its conversations) around ``model``; ``limits`` and the :class:`Bounds` fields
     may be given."""
     from replica.chat.reply import Bounds
-    from replica.wiring import without_model
+    from replica.wiring import build_replica
 
     limits = options.pop("limits", None)
     knowledge = options.pop("knowledge_dir", ROOT / "tests" / "no-knowledge")
-    conversations = conversations_of(store, "Ada Lovelace", notifier)
-    registry = default_registry()
-    return Replica(
-        model,
-        lambda query: "SYSTEM PROMPT",
-        registry,
-        store,
-        notifier,
-        conversations,
-        without_model("Ada Lovelace", knowledge, store, registry),
-        limits,
-        Bounds(**options),
+    return build_replica(
+        Settings(owner_name="Ada Lovelace", knowledge_dir=knowledge),
+        model=model,
+        system_prompt=lambda query: "SYSTEM PROMPT",
+        store=store,
+        notifier=notifier,
+        conversations=conversations_of(store, "Ada Lovelace", notifier),
+        limits=limits,
+        bounds=Bounds(**options),
     )
 
 

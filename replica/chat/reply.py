@@ -69,6 +69,7 @@ class Replica:
 
     def __init__(
         self,
+        *,
         model: ChatModel | None,
         system_prompt: Callable[[str], str],
         registry: ToolRegistry,
