@@ -82,7 +82,9 @@ class AlertSender(Worker):
         self.wake()
 
     def failed(self, error: Exception, delay: float) -> None:
-        log.error("%s sender error (%s); retrying in %.1f s", self.channel.label, type(error).__name__, delay)
+        log.error(
+            "%s sender error (%s); retrying in %.1f s", self.channel.label, type(error).__name__, delay, exc_info=True
+        )
 
     def step(self) -> float:
         """Send the next due message (one alert, or a fold), or say how long until one may be."""
