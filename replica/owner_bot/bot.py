@@ -5,7 +5,6 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
 
 from starlette.middleware import Middleware
 
@@ -61,10 +60,6 @@ class OwnerBot:
         self._polling = Polling(store, client, self.dispatcher.handle, poll_seconds, base_delay)
         self._webhook = WebhookUpdates(store, self.dispatcher.handle)
         self._started: list = []
-
-    def handle(self, update: dict[str, Any]) -> None:
-        """Act on one update (what either transport does with each)."""
-        self.dispatcher.handle(update)
 
     def start(self, webhook: tuple[str, str] | None = None) -> "OwnerBot":
         """Register the command menu; then, with ``webhook=(url, secret)``, have Telegram push updates there

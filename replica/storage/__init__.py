@@ -3,9 +3,8 @@
 Every SQL statement of the app lives in this package; the rest of the app calls repository methods.
 """
 
-from replica.storage.database import DatabaseUnavailable
 from replica.storage.deliveries import PendingDelivery
 from replica.storage.records import OutboxEntry, Recorded
 from replica.storage.store import Store, StoreError
 
-__all__ = ["DatabaseUnavailable", "OutboxEntry", "PendingDelivery", "Recorded", "Store", "StoreError"]
+__all__ = ["OutboxEntry", "PendingDelivery", "Recorded", "Store", "StoreError"]
