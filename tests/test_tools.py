@@ -7,6 +7,7 @@ import dataclasses
 import pytest
 
 from replica.tools import Outcome, Tool, ToolContext, ToolRegistry, ToolResult, default_registry
+from replica.tools.inform_unknown import inform_unknown
 
 
 @pytest.fixture
@@ -133,12 +134,6 @@ def test_tool_definition_mistakes_are_reported_when_the_tool_is_made():
     message = str(error.value)
     assert "vague: no description of what it is for" in message
     assert "argument 'a' has no type" in message and "argument 'b' is not described under Args:" in message
-    tool = Tool.from_function(default_registry_tool())
+    tool = Tool.from_function(inform_unknown)
     with pytest.raises(ValueError, match="registered twice"):
         ToolRegistry([tool, tool])
-
-
-def default_registry_tool():
-    from replica.tools.inform_unknown import inform_unknown
-
-    return inform_unknown

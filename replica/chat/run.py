@@ -101,7 +101,7 @@ class Run:
     @property
     def outcomes(self) -> list[Outcome]:
         """What the tools did, in order."""
-        return [e.result.outcome for e in self._tools() if e.result.outcome]
+        return self.outcomes_since(0)
 
     def outcomes_since(self, mark: int) -> list[Outcome]:
         """What the tools did after :meth:`mark` returned ``mark``."""

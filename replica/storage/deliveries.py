@@ -145,18 +145,13 @@ class Deliveries:
             "SELECT d.channel, SUM(CASE WHEN d.status = 'pending' THEN 1 ELSE 0 END) AS pending, "
             "SUM(CASE WHEN d.status = 'failed' THEN 1 ELSE 0 END) AS failed, "
             "MIN(CASE WHEN d.status = 'pending' THEN o.created_at END) AS oldest, "
-            "MAX(CASE WHEN d.status = 'failed' THEN d.id END) AS last_failed "
+            "(SELECT f.last_error FROM deliveries f WHERE f.channel = d.channel AND f.status = 'failed' "
+            "ORDER BY f.id DESC LIMIT 1) AS last_failure "
             "FROM deliveries d JOIN outbox o ON o.id = d.alert_id WHERE d.status != 'sent' GROUP BY d.channel"
         )
-        reasons = {}
-        failed = [row["last_failed"] for row in rows if row["last_failed"] is not None]
-        if failed:
-            marks = ",".join("?" * len(failed))
-            found = self.db.read(f"SELECT id, last_error FROM deliveries WHERE id IN ({marks})", failed)
-            reasons = {row["id"]: row["last_error"] for row in found}
         return {
             row["channel"]: ChannelSummary(
-                row["pending"] or 0, row["failed"] or 0, iso(row["oldest"]), reasons.get(row["last_failed"])
+                row["pending"] or 0, row["failed"] or 0, iso(row["oldest"]), row["last_failure"]
             )
             for row in rows
         }
