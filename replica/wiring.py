@@ -325,13 +325,27 @@ def create_app(
         max_message_chars=settings.max_message_chars,
         mcp_tool=mcp_tool,
     )
-    app = App(settings, demo, replica, store, notifier, conversations, housekeeper, owner_bot, middleware)
+    closed_events, closed_names = frozenset(), frozenset()
     if gpu_placeholder is not None:
         from replica.web.zerogpu import PLACEHOLDER_NAME, bind_placeholder
 
-        app.closed_events = frozenset({bind_placeholder(demo, gpu_placeholder)})
-        app.closed_names = frozenset({PLACEHOLDER_NAME})
-    return app
+        closed_events, closed_names = (
+            frozenset({bind_placeholder(demo, gpu_placeholder)}),
+            frozenset({PLACEHOLDER_NAME}),
+        )
+    return App(
+        settings,
+        demo,
+        replica,
+        store,
+        notifier,
+        conversations,
+        housekeeper,
+        owner_bot,
+        middleware,
+        closed_events=closed_events,
+        closed_names=closed_names,
+    )
 
 
 def evaluation_replica(settings: Settings, folder: Path, notifier: Notifier) -> tuple[Replica, Store, str]:

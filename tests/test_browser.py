@@ -103,6 +103,17 @@ def test_a_typed_message_gets_its_streamed_reply_on_the_page(browser, app_url, f
     history = [(m["role"], m["content"]) for m in fake_openai.requests[1]["messages"][1:]]
     assert history == [("user", "What do you do?"), ("assistant", ANSWER), ("user", "Are you available?")]
     assert page.evaluate("document.documentElement.scrollWidth") <= width  # no sideways scrolling
+
+    # While a reply is written, stop takes send's place; pressing it ends the reply and opens the box.
+    fake_openai.default = say(ANSWER, pieces=10, piece_delay=0.5)
+    box.fill("Tell me more.")
+    box.press("Enter")
+    page.get_by_text("I design data pipelines", exact=False).nth(1).wait_for(timeout=10_000)
+    assert page.get_by_role("button", name="Send").count() == 0
+    page.get_by_role("button", name="Stop").click()
+    page.wait_for_function("() => !document.querySelector('#replica-input textarea').disabled", timeout=10_000)
+    page.get_by_role("button", name="Send").wait_for(timeout=5_000)
+    assert page.get_by_text(ANSWER).count() == 1  # the stopped reply was never finished on the page
     assert outside == []  # nothing fetched from outside: the page works offline
 
 

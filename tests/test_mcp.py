@@ -9,6 +9,7 @@ from dataclasses import replace
 
 import httpx
 import pytest
+from gradio_client import Client
 
 from tests.conftest import API_KEY, served_app
 from tests.fakes.openai_server import call, say
@@ -119,13 +120,16 @@ def test_python_app_py_serves_one_tool_and_limits_each_caller_by_its_own_address
         # The second caller also claims to be someone else in the header the guard signs: stripped.
         spoof = {"x-replica-caller": "127.0.0.2;" + "0" * 32}
         second = asyncio.run(mcp_session(mcp_url, second_caller, source="127.0.0.3", headers=spoof))
+        fake_openai.default = say("Through the page's API.")
+        through_chat = Client(url, verbose=False).predict("hi", api_name="/chat")  # no MCP tool, still served
+    assert through_chat == "Through the page's API."
     assert [tool.name for tool in tools] == ["ask_ada_lovelace"] and hidden.isError
     assert answers[0].startswith("I build analytical engines.")
     assert answers[1].startswith("You've sent a lot of messages")  # 127.0.0.2's one message an hour is spent
     assert second.startswith("I build analytical engines.")  # 127.0.0.3 has its own
     issued = re.search(r"conversation_id: (\S+)", second).group(1)
     assert issued != "mcp-" + "0" * 32 and issued.startswith("mcp-")  # a made-up id starts a new conversation
-    assert fake_openai.calls == 2 and [m["role"] for m in fake_openai.requests[1]["messages"]] == ["system", "user"]
+    assert fake_openai.calls == 3 and [m["role"] for m in fake_openai.requests[1]["messages"]] == ["system", "user"]
 
 
 def test_only_conversation_ids_the_tool_issued_continue_a_conversation():

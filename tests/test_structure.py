@@ -174,3 +174,62 @@ def test_no_two_modules_or_classes_share_a_name_across_packages():
             if isinstance(node, ast.ClassDef):
                 classes[node.name].append(str(path.relative_to(ROOT)))
     assert shared == {} and {name: paths for name, paths in classes.items() if len(paths) > 1} == {}
+
+
+def gradio_uses(tree: ast.Module) -> list[str]:
+    """What a module does with Gradio beyond its public API: private names, subclasses, monkeypatches,
+    imports of its inner modules. Gradio is taken whole, as ``import gradio as gr``."""
+    problems = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "gradio":
+            problems.append(f"line {node.lineno}: from {node.module} import … (take gradio whole)")
+        if isinstance(node, ast.Import):
+            problems += [f"line {node.lineno}: import {a.name}" for a in node.names if a.name.startswith("gradio.")]
+        if isinstance(node, ast.ClassDef):
+            bases = [ast.unparse(base) for base in node.bases]
+            problems += [
+                f"line {node.lineno}: class {node.name}({b})" for b in bases if b.startswith(("gr.", "gradio."))
+            ]
+        if isinstance(node, ast.Attribute):
+            private = node.attr.startswith("_") and not node.attr.startswith("__")
+            own = isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")
+            if private and not own:
+                problems.append(f"line {node.lineno}: {ast.unparse(node)}")
+        targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
+        for target in targets:
+            if isinstance(target, ast.Attribute) and not (
+                isinstance(target.value, ast.Name) and target.value.id == "self"
+            ):
+                if not target.attr.startswith("__"):  # a function's own __name__ and __doc__
+                    problems.append(f"line {node.lineno}: {ast.unparse(target)} = … (another object's attribute set)")
+        if isinstance(node, ast.Call) and ast.unparse(node.func) == "setattr":
+            problems.append(f"line {node.lineno}: setattr(…)")
+    return problems
+
+
+def test_the_app_uses_only_gradios_public_api():
+    users = {
+        name: path
+        for name, path in modules().items()
+        if re.search(r"^\s*import gradio\b|^\s*from gradio\b", path.read_text(encoding="utf-8"), re.M)
+    }
+    assert {"replica.web.page", "replica.web.mcp", "replica.web.zerogpu"} <= set(users)
+    found = {name: gradio_uses(ast.parse(path.read_text(encoding="utf-8"))) for name, path in users.items()}
+    assert {name: problems for name, problems in found.items() if problems} == {}
+
+
+def test_the_gradio_check_finds_each_way_past_the_public_api():
+    source = """
+from gradio import component_meta
+import gradio.blocks
+class Chat(gr.ChatInterface):
+    def _setup_events(self):
+        self.fake_api_btn.click(self._reply)
+component_meta.create_or_modify_pyi = None
+demo.mcp_server_obj.tool_to_endpoint = {}
+chat._setup_stop_events([])
+setattr(gr, "x", 1)
+"""
+    problems = gradio_uses(ast.parse(source))
+    assert len(problems) == 7, problems
+    assert gradio_uses(ast.parse("import gradio as gr\nask.__name__ = 'ask'\nself._key = 1\n")) == []

@@ -1,4 +1,4 @@
-"""The visitor's page: a Gradio ChatInterface around a streaming answer function.
+"""The visitor's page: a chat built from Gradio's public parts around a streaming answer function.
 
 Knows nothing of the model or Telegram; it turns a Gradio request into a :class:`Visitor` and shows
 whatever the answer function yields.
@@ -130,48 +130,13 @@ class Bubbles:
         return {"role": "assistant", "content": text}
 
 
-def _without_stub_files(define: Callable[[], type]) -> type:
-    """Define a Gradio component subclass without Gradio writing a ``.pyi`` stub beside this module
-    (its metaclass does so for every component class; our checkout, or a read-only deploy, is no
-    place for it)."""
-    from gradio import component_meta
+class ChatPage:
+    """The page's steps: what each event of the chat does, none of which takes the history from the browser.
 
-    write_stub = component_meta.create_or_modify_pyi
-    component_meta.create_or_modify_pyi = lambda *args, **kwargs: None
-    try:
-        return define()
-    finally:
-        component_meta.create_or_modify_pyi = write_stub
-
-
-def _chatbot_class() -> type:
-    class ReplicaChatbot(gr.Chatbot):
-        """Gradio's Chatbot (``is_template``: the page draws it as one), with its API schema made once.
-
-        Gradio builds the component anew for every update a session receives, and asks each new one
-        for its schema, which pydantic generates afresh: most of the cost of the page's check. The
-        schema is the same for every instance, so it is kept for the class."""
-
-        is_template = True
-        _schema: dict | None = None
-
-        def api_info(self) -> dict:
-            if ReplicaChatbot._schema is None:
-                ReplicaChatbot._schema = super().api_info()
-            return ReplicaChatbot._schema
-
-    return ReplicaChatbot
-
-
-ReplicaChatbot = _without_stub_files(_chatbot_class)
-
-
-class ReplicaChat(gr.ChatInterface):
-    """Gradio's ChatInterface with events of our own, none of which takes the history from the browser.
-
-    Kept from ChatInterface: the chatbot, the text box with its send and stop buttons, the example chips,
-    the stop wiring and the ``/chat`` endpoint (its name and shape, for ``gradio_client``). Not wired at
-    all: retry, undo, edit, clear, saved conversations and flagging, which the page does not offer.
+    The page offers a chat (the text box with its send and stop buttons, the example chips) and the
+    ``/chat`` endpoint for ``gradio_client``; no retry, undo, edit, clear, saved conversations or
+    flagging. Built from Gradio's public parts (``gr.Blocks``, ``gr.Chatbot``, ``gr.Textbox``,
+    ``gr.State``, ``gr.api``), so a Gradio upgrade that keeps its API keeps the page.
     """
 
     def __init__(
@@ -181,102 +146,65 @@ class ReplicaChat(gr.ChatInterface):
         bubbles: Bubbles,
         max_message_chars: int,
         trusted_proxy_hops: int,
-        **options: Any,
     ):
-        self._answer = answer
-        self._history = history
-        self._bubbles = bubbles
-        self._max_message_chars = max_message_chars
-        self._trusted_proxy_hops = trusted_proxy_hops
-        super().__init__(self._api_reply, **options)
-        self.saved_input.time_to_live = STATE_SECONDS
+        self.answer = answer
+        self.history = history
+        self.bubbles = bubbles
+        self.max_message_chars = max_message_chars
+        self.trusted_proxy_hops = trusted_proxy_hops
 
-    def _render_footer(self) -> None:
-        """No hidden Examples component (the chips live in the chatbot) and no additional inputs."""
-
-    def _setup_events(self) -> None:
-        hidden = {"api_visibility": "undocumented", "show_progress": "hidden"}
-        reply = {"concurrency_id": "reply", "concurrency_limit": "default", "show_progress": "hidden"}
-        typed = self.textbox.submit(
-            self._take_message, [self.textbox], [self.textbox, self.saved_input], queue=False, **hidden
-        )
-        typed_reply = typed.then(self._show_message, [self.saved_input], [self.chatbot], queue=False, **hidden).then(
-            self._stream, [self.saved_input], [self.chatbot], api_visibility="undocumented", **reply
-        )
-        typed_reply.then(self._enable_box, None, [self.textbox], queue=False, **hidden)
-        cancellable = [typed_reply]
-        if self.examples:
-            picked = self.chatbot.example_select(
-                self._take_example, None, [self.chatbot, self.saved_input], queue=False, **hidden
-            )
-            example_reply = picked.then(self._disable_box, None, [self.textbox], queue=False, **hidden).then(
-                self._stream, [self.saved_input], [self.chatbot], api_visibility="undocumented", **reply
-            )
-            example_reply.then(self._enable_box, None, [self.textbox], queue=False, **hidden)
-            cancellable.append(example_reply)
-        # The /chat endpoint: the message in, the reply out (gradio_client's predict(msg, api_name="/chat")).
-        self.fake_api_btn.click(
-            self._api_reply,
-            [self.textbox],
-            [self.api_response],
-            api_name=self.api_name,
-            api_visibility="public",
-            postprocess=False,
-            **{k: v for k, v in reply.items() if k != "show_progress"},
-        )
-        self._setup_stop_events(event_triggers=[], events_to_cancel=cancellable, after_success=typed)
-
-    # --- the steps --------------------------------------------------------------------------------
-
-    def _take_message(self, message: Any) -> tuple[gr.Textbox, str]:
-        """Empty the box and keep the message for the reply, cut just past the longest accepted (so a
-        longer one is still refused as too long, and a huge one costs no memory)."""
+    def take_message(self, message: Any) -> tuple[gr.Textbox, str]:
+        """Empty the box (its stop button shown) and keep the message for the reply, cut just past the
+        longest accepted (so a longer one is still refused as too long, and a huge one costs no memory)."""
         text = message if isinstance(message, str) else ""
-        box = gr.Textbox("", interactive=False, placeholder=PLACEHOLDER)  # Gradio would blank the placeholder
-        return box, text[: self._max_message_chars + 1]
+        return busy_box(value=""), text[: self.max_message_chars + 1]
 
-    def _take_example(self, selected: gr.SelectData, request: gr.Request) -> tuple[list, str]:
+    def take_example(self, selected: gr.SelectData, request: gr.Request) -> tuple[list, str, gr.Textbox]:
         """The example chip the visitor clicked, looked up by its position (the browser's copy is not used)."""
-        examples = [str(example[0] if isinstance(example, list) else example) for example in self.examples or []]
+        examples = self.bubbles.page.examples
         index = selected.index if isinstance(selected.index, int) else -1
         message = examples[index] if 0 <= index < len(examples) else ""
-        return self._page(request, message), message
+        return self.page(request, message), message, busy_box()
 
-    def _show_message(self, message: str | None, request: gr.Request) -> list:
+    def show_message(self, message: str | None, request: gr.Request) -> list:
         """The page with the visitor's new message at the end, before the reply starts."""
-        return self._page(request, message or "")
+        return self.page(request, message or "")
 
-    def _stream(self, message: str | None, request: gr.Request) -> Iterator[list]:
+    def stream(self, message: str | None, request: gr.Request) -> Iterator[list]:
         """The page as the reply grows."""
         message = message or ""
-        shown = self._page(request, message)
-        for words in self._replies(message, request):
-            yield shown + [self._bubbles.bubble("replica", words)]
+        shown = self.page(request, message)
+        for words in self.replies(message, request):
+            yield shown + [self.bubbles.bubble("replica", words)]
 
-    def _api_reply(self, message: Any, request: gr.Request) -> Iterator[str]:
-        yield from self._replies(message if isinstance(message, str) else "", request)
+    def api_reply(self, message: str, request: gr.Request) -> Iterator[str]:
+        """Answer one message as the owner's replica; the reply grows as it is written. Pass the same
+        client session to continue the conversation."""
+        yield from self.replies(message if isinstance(message, str) else "", request)
 
-    def _replies(self, message: str, request: gr.Request) -> Iterator[str]:
-        visitor = Visitor(session_id(request), client_address(request, self._trusted_proxy_hops))
+    def replies(self, message: str, request: gr.Request) -> Iterator[str]:
+        visitor = Visitor(session_id(request), client_address(request, self.trusted_proxy_hops))
         try:
-            yield from self._answer(message, visitor)
+            yield from self.answer(message, visitor)
         except Exception:  # the visitor gets a sentence; the traceback stays in the log
             log.exception("Unexpected error while answering a visitor")
             yield wording.UNEXPECTED
 
-    def _page(self, request: gr.Request, new_message: str = "") -> list:
+    def page(self, request: gr.Request, new_message: str = "") -> list:
         """The recorded conversation as bubbles, plus ``new_message`` (not recorded yet)."""
-        recorded = recorded_messages(self._history, session_id(request))
+        recorded = recorded_messages(self.history, session_id(request))
         extra = [(VISITOR, new_message)] if new_message else []
-        return self._bubbles.render(recorded + extra)
+        return self.bubbles.render(recorded + extra)
 
-    @staticmethod
-    def _enable_box() -> gr.Textbox:
-        return gr.Textbox(interactive=True, placeholder=PLACEHOLDER)
 
-    @staticmethod
-    def _disable_box() -> gr.Textbox:
-        return gr.Textbox(interactive=False, placeholder=PLACEHOLDER)
+def busy_box(**value: Any) -> gr.Textbox:
+    """The text box while a reply is written: locked, its stop button in place of send."""
+    return gr.Textbox(**value, interactive=False, submit_btn=False, stop_btn=True, placeholder=PLACEHOLDER)
+
+
+def ready_box() -> gr.Textbox:
+    """The text box between replies: open, with its send button."""
+    return gr.Textbox(interactive=True, submit_btn=True, stop_btn=False, placeholder=PLACEHOLDER)
 
 
 def recorded_messages(history: History, session: str) -> list[tuple[str, str]]:
@@ -307,17 +235,17 @@ def build_demo(
     and whether the page should keep checking.
     """
     bubbles = Bubbles(page)
+    chat = ChatPage(answer, history, bubbles, max_message_chars, trusted_proxy_hops)
     with gr.Blocks(title=page.title, fill_height=True, delete_cache=(600, 600)) as demo:  # temp files: swept
-        chat_page = ReplicaChat(
-            answer,
-            history,
-            bubbles,
-            max_message_chars,
-            trusted_proxy_hops,
+        with gr.Column(scale=1):
+            gr.Markdown(f"<h1 style='text-align: center; margin-bottom: 1rem'>{html.escape(page.title)}</h1>")
+            if page.description:
+                gr.Markdown(page.description)
             # The greeting is the empty chat's placeholder (styled as the first bubble), so the example
             # questions show beside it; once the visitor writes, it is the first bubble of the page.
-            chatbot=ReplicaChatbot(
+            chatbot = gr.Chatbot(
                 placeholder=page.greeting,
+                examples=[{"text": example} for example in page.examples] or None,
                 show_label=False,
                 layout="bubble",
                 buttons=["copy"],
@@ -326,25 +254,29 @@ def build_demo(
                 elem_id="replica-chat",
                 scale=1,
                 height=None,
-            ),
-            textbox=gr.Textbox(
-                placeholder=PLACEHOLDER,
-                submit_btn=True,
-                stop_btn=True,
-                show_label=False,
-                elem_id="replica-input",
-                autofocus=True,
-                max_length=max_message_chars,
-            ),
-            title=page.title,
-            description=page.description,
-            examples=page.examples or None,
-            run_examples_on_click=True,
+            )
+            with gr.Group(), gr.Row():
+                textbox = gr.Textbox(
+                    placeholder=PLACEHOLDER,
+                    submit_btn=True,
+                    stop_btn=False,  # shown in place of send while a reply is written
+                    show_label=False,
+                    elem_id="replica-input",
+                    autofocus=True,
+                    max_length=max_message_chars,
+                )
+        saved_input = gr.State(time_to_live=STATE_SECONDS)  # the message, from the box to its reply
+        _wire_chat(chat, chatbot, textbox, saved_input, examples=bool(page.examples))
+        # The /chat endpoint: the message in, the reply out (gradio_client's predict(msg, api_name="/chat")).
+        # Undocumented when the MCP server runs: it offers every documented endpoint as a tool, and
+        # its one tool is the ask_… one.
+        gr.api(
+            chat.api_reply,
             api_name="chat",
-            flagging_mode="never",
-            fill_height=True,
+            api_visibility="undocumented" if mcp_tool else "public",
+            **REPLY_QUEUE,
         )
-        _check_for_owner_words(demo, chat_page, history, owner_words, bubbles)
+        _check_for_owner_words(demo, chatbot, textbox, history, owner_words, bubbles)
         if mcp_tool:
             gr.api(mcp_tool, api_name=mcp_tool.__name__)
     # api_open=False: no REST route may run the chat outside the queue and its concurrency limit.
@@ -352,8 +284,36 @@ def build_demo(
     return demo
 
 
+# Every reply, from the page or /chat, waits in one line for the queue's model slots.
+REPLY_QUEUE = {"concurrency_id": "reply", "concurrency_limit": "default"}
+
+
+def _wire_chat(chat: ChatPage, chatbot: gr.Chatbot, textbox: gr.Textbox, saved_input: gr.State, examples: bool):
+    """A typed message, or a clicked example, is shown at once, answered in the queue, and the box opens
+    again; the stop button cancels the reply. Only the reply itself waits for a model slot."""
+    quick = {"queue": False, "show_progress": "hidden", "api_visibility": "undocumented"}
+    reply = {**REPLY_QUEUE, "show_progress": "hidden", "api_visibility": "undocumented"}
+    typed = textbox.submit(chat.take_message, [textbox], [textbox, saved_input], **quick)
+    typed_reply = typed.then(chat.show_message, [saved_input], [chatbot], **quick).then(
+        chat.stream, [saved_input], [chatbot], **reply
+    )
+    typed_reply.then(ready_box, None, [textbox], **quick)
+    replies = [typed_reply]
+    if examples:
+        picked = chatbot.example_select(chat.take_example, None, [chatbot, saved_input, textbox], **quick)
+        example_reply = picked.then(chat.stream, [saved_input], [chatbot], **reply)
+        example_reply.then(ready_box, None, [textbox], **quick)
+        replies.append(example_reply)
+    textbox.stop(None, None, None, cancels=replies, api_visibility="undocumented")
+
+
 def _check_for_owner_words(
-    demo: gr.Blocks, chat_page: ReplicaChat, history: History, owner_words: OwnerWords, bubbles: Bubbles
+    demo: gr.Blocks,
+    chatbot: gr.Chatbot,
+    textbox: gr.Textbox,
+    history: History,
+    owner_words: OwnerWords,
+    bubbles: Bubbles,
 ) -> None:
     """When the page loads and every few seconds after, show what the owner sent in person. Outside the
     queue (never behind a model call, never in a model slot); the timer stops after 30 minutes without
@@ -375,8 +335,8 @@ def _check_for_owner_words(
         return bubbles.render(recorded_messages(history, session)), gr.skip()
 
     hidden = {"queue": False, "show_progress": "hidden", "api_visibility": "undocumented"}
-    gr.on([demo.load, timer.tick], check, None, [chat_page.chatbot, timer], **hidden)
-    chat_page.textbox.submit(lambda: gr.Timer(active=True), None, timer, **hidden)
+    gr.on([demo.load, timer.tick], check, None, [chatbot, timer], **hidden)
+    textbox.submit(lambda: gr.Timer(active=True), None, timer, **hidden)
 
 
 def trust_no_proxy_in_uvicorn() -> None:
@@ -409,9 +369,8 @@ def serve(
     in ``embed_origins`` may frame the page, and ask a ``?q=`` question from a frame (any site may frame
     it when none is named; a ``?q=`` then waits in a framed page for the visitor's send).
 
-    With ``mcp``, the MCP server offers exactly one tool, the ``ask_…`` one: the launch builds the tool
-    table from every public endpoint, and it is trimmed at once, before serving goes on (the page's
-    public ``/chat`` is no MCP tool).
+    With ``mcp``, the MCP server offers exactly one tool, the ``ask_…`` one: Gradio makes a tool of each
+    documented endpoint, and :func:`build_demo` leaves ``/chat`` undocumented when there is an MCP tool.
     """
     trust_no_proxy_in_uvicorn()
     guard = Middleware(
@@ -434,10 +393,5 @@ def serve(
         prevent_thread_lock=True,
         **launch_options,
     )
-    if mcp and demo.mcp_server_obj:
-        tools = demo.mcp_server_obj.tool_to_endpoint
-        demo.mcp_server_obj.tool_to_endpoint = {
-            name: endpoint for name, endpoint in tools.items() if endpoint.lstrip("/").startswith("ask_")
-        }
     if block:
         demo.block_thread()
