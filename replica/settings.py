@@ -1,6 +1,7 @@
-"""All configuration, defined once in :data:`SETTINGS` and read once into one typed :class:`Settings`.
+"""All configuration, declared once as the fields of one typed :class:`Settings` and read once into it.
 
-Each setting is a name, a default, a parser and one line of help, in a section. ``.env.example`` and
+Each setting is a field: its variable, a default, a type, a parser and one line of help, in a section;
+:data:`SETTINGS` lists them. ``.env.example`` and
 the configuration reference (``docs/configuration.md``) are made from this table (``python -m
 replica.settings``), and a test checks them against it, as it checks the README's table of key
 settings. Precedence: the process environment first, then a ``.env`` file (python-dotenv), then the
@@ -11,7 +12,8 @@ from __future__ import annotations
 
 import re
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
+from dataclasses import replace as dataclass_replace
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
@@ -121,7 +123,6 @@ class Setting:
     """One setting: its variable, the :class:`Settings` field it fills, its default, parser and help."""
 
     env: str
-    field: str
     default: Any
     parse: Parser
     help: str
@@ -129,6 +130,14 @@ class Setting:
     example: str | None = None  # .env.example shows "# NAME=example" (an optional setting) instead of NAME=default
     secret: bool = False
     shown_default: str | None = None  # how the reference shows the default, when not the value itself
+    field: str = ""  # the Settings field's name, filled in from the class
+
+
+def setting(env: str, default: Any, parse: Parser, help: str, section: str, **more: Any) -> Any:
+    """Declare a :class:`Settings` field as one setting (``more``: ``example``, ``secret``,
+    ``shown_default``); a secret's value is kept out of the settings' ``repr``."""
+    declared = Setting(env, default, parse, help, section, **more)
+    return field(default=default, repr=not declared.secret, metadata={"setting": declared})
 
 
 DEFAULT_PORT = 7860  # Gradio's, and the README's
@@ -144,73 +153,66 @@ MODEL, TELEGRAM, ALERTS, OWNER, STORAGE, REPLIES, LIMITS, SERVING = (
     "Serving",
 )
 
-SETTINGS = (
-    Setting(
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything the app reads from its environment. Each field is one setting, declared once: its
+    variable, default, type (the annotation), parser, help and section. Secrets are kept out of ``repr``."""
+
+    openai_api_key: str | None = setting(
         "OPENAI_API_KEY",
-        "openai_api_key",
         None,
         text,
         "Your API key; without it the app still serves, answering from your written answers.",
         MODEL,
         secret=True,
-    ),
-    Setting(
+    )
+    openai_base_url: str | None = setting(
         "OPENAI_BASE_URL",
-        "openai_base_url",
         None,
         text,
         "Base URL of an OpenAI-compatible API (OpenRouter, a local server, …); empty for OpenAI itself.",
         MODEL,
         shown_default="OpenAI",
-    ),
-    Setting("OPENAI_MODEL", "openai_model", "gpt-4o-mini", text, "Chat model to use.", MODEL),
-    Setting(
+    )
+    openai_model: str = setting("OPENAI_MODEL", "gpt-4o-mini", text, "Chat model to use.", MODEL)
+    telegram_bot_token: str | None = setting(
         "TELEGRAM_BOT_TOKEN",
-        "telegram_bot_token",
         None,
         text,
         "Bot token from @BotFather, like 123456789:AA...; with TELEGRAM_CHAT_ID, where alerts go (without both, to ALERT_URLS, else the log).",
         TELEGRAM,
         secret=True,
-    ),
-    Setting(
-        "TELEGRAM_CHAT_ID",
-        "telegram_chat_id",
-        None,
-        text,
-        "Your chat id with the bot (python app.py telegram-setup finds it).",
-        TELEGRAM,
-    ),
-    Setting(
+    )
+    telegram_chat_id: str | None = setting(
+        "TELEGRAM_CHAT_ID", None, text, "Your chat id with the bot (python app.py telegram-setup finds it).", TELEGRAM
+    )
+    telegram_api_base: str = setting(
         "TELEGRAM_API_BASE",
-        "telegram_api_base",
         "https://api.telegram.org",
         base_url,
         "Bot API address; may carry a path, for a relay on hosts that block Telegram.",
         TELEGRAM,
-    ),
-    Setting(
+    )
+    telegram_webhook_url: str | None = setting(
         "TELEGRAM_WEBHOOK_URL",
-        "telegram_webhook_url",
         None,
         webhook_url,
         "Webhook mode for your bot: this app's public address plus a path (default: the app polls).",
         TELEGRAM,
         example="https://you-replica.hf.space/telegram/webhook",
-    ),
-    Setting(
+    )
+    telegram_webhook_secret: str | None = setting(
         "TELEGRAM_WEBHOOK_SECRET",
-        "telegram_webhook_secret",
         None,
         webhook_secret,
         "The secret Telegram sends with each push (letters, digits, _ and -); generated and kept in the database if empty.",
         TELEGRAM,
         example="",
         secret=True,
-    ),
-    Setting(
+    )
+    alert_urls: tuple[str, ...] = setting(
         "ALERT_URLS",
-        "alert_urls",
         (),
         alert_urls,
         "Alert channels beside Telegram, or instead of it: Apprise URLs (ntfys://ntfy.sh/topic, discord://…, mailtos://…), separated by commas or spaces.",
@@ -218,209 +220,172 @@ SETTINGS = (
         example="",
         secret=True,
         shown_default="none",
-    ),
-    Setting(
+    )
+    alert_fold_after: int = setting(
         "ALERT_FOLD_AFTER",
-        "alert_fold_after",
         5,
         whole_number(1),
         "When more leads (or questions) than this wait for one channel, they go as one message.",
         ALERTS,
-    ),
-    Setting(
+    )
+    alert_max_attempts: int = setting(
         "ALERT_MAX_ATTEMPTS",
-        "alert_max_attempts",
         100,
         whole_number(1),
         "A channel gives up on an alert after this many failed tries (its reason kept for doctor and export alerts).",
         ALERTS,
-    ),
-    Setting(
+    )
+    alert_give_up_hours: int = setting(
         "ALERT_GIVE_UP_HOURS",
-        "alert_give_up_hours",
         72,
         whole_number(1),
         "A channel also gives up on an alert still not taken this many hours after it was raised.",
         ALERTS,
-    ),
-    Setting(
+    )
+    owner_name: str = setting(
         "OWNER_NAME",
-        "owner_name",
         DEFAULT_OWNER_NAME,
         text,
         "Your name, on the page and in the persona (default: the name: line of your profile).",
         OWNER,
         shown_default="from the knowledge",
-    ),
-    Setting(
+    )
+    owner_avatar: str | None = setting(
         "OWNER_AVATAR",
-        "owner_avatar",
         None,
         text,
         "Your picture beside the replica's messages: a file path or a URL (default: avatar.* in KNOWLEDGE_DIR, else initials).",
         OWNER,
         example="knowledge/avatar.jpg",
         shown_default="`avatar.*` in `KNOWLEDGE_DIR`, else initials",
-    ),
-    Setting(
-        "KNOWLEDGE_DIR",
-        "knowledge_dir",
-        Path("knowledge"),
-        path,
-        "Folder of .md, .txt and .pdf files the replica answers from.",
-        OWNER,
-    ),
-    Setting(
+    )
+    knowledge_dir: Path = setting(
+        "KNOWLEDGE_DIR", Path("knowledge"), path, "Folder of .md, .txt and .pdf files the replica answers from.", OWNER
+    )
+    knowledge_budget_chars: int = setting(
         "KNOWLEDGE_BUDGET_CHARS",
-        "knowledge_budget_chars",
         24000,
         whole_number(),
         "Characters of knowledge sent per model call: all of it if it fits, else the most relevant parts.",
         OWNER,
-    ),
-    Setting(
+    )
+    data_dir: Path = setting(
         "DATA_DIR",
-        "data_dir",
         Path("data"),
         path,
         "Folder for the SQLite database and the knowledge index cache (on Spaces: a Storage Bucket mounted at /data).",
         STORAGE,
-    ),
-    Setting(
+    )
+    sqlite_journal: str = setting(
         "SQLITE_JOURNAL",
-        "sqlite_journal",
         "auto",
         one_of("auto", "wal", "delete"),
         "SQLite's journal: auto is wal on a local disk and delete when DATA_DIR is on a mounted volume (docs/hosting.md).",
         STORAGE,
-    ),
-    Setting(
+    )
+    database_url: str | None = setting(
         "DATABASE_URL",
-        "database_url",
         None,
         postgres_url,
         "PostgreSQL instead of SQLite in DATA_DIR (a free Space's disk is wiped on restart; several instances share one).",
         STORAGE,
         example="postgresql://user:password@host:5432/replica",
         secret=True,
-    ),
-    Setting(
+    )
+    conversation_retention_days: int = setting(
         "CONVERSATION_RETENTION_DAYS",
-        "conversation_retention_days",
         90,
         whole_number(),
         "Days a conversation is kept after its last message (checked at start and daily).",
         STORAGE,
-    ),
-    Setting(
+    )
+    digest_hour_utc: int | None = setting(
         "DIGEST_HOUR_UTC",
-        "digest_hour_utc",
         None,
         whole_number(0, 23),
         "Hour (UTC, 0-23) of the daily digest in Telegram; empty for none.",
         STORAGE,
         example="8",
-    ),
-    Setting(
+    )
+    lead_alerts_per_visitor: int = setting(
         "LEAD_ALERTS_PER_VISITOR",
-        "lead_alerts_per_visitor",
         3,
         whole_number(0),
         "Most lead alerts one visitor (a session, or one address within an hour) can trigger; beyond it leads are still stored, not pinged.",
         STORAGE,
-    ),
-    Setting(
+    )
+    question_alerts_per_visitor: int = setting(
         "QUESTION_ALERTS_PER_VISITOR",
-        "question_alerts_per_visitor",
         3,
         whole_number(0),
         "Most unanswered-question alerts one visitor (a session, or one address within an hour) can trigger; beyond it they are stored, not pinged.",
         STORAGE,
-    ),
-    Setting(
+    )
+    max_turns: int = setting(
         "MAX_TURNS",
-        "max_turns",
         2,
         whole_number(),
         "Most model calls per visitor message (the last one always answers in words).",
         REPLIES,
-    ),
-    Setting(
+    )
+    reply_deadline_seconds: float = setting(
         "REPLY_DEADLINE_SECONDS",
-        "reply_deadline_seconds",
         45.0,
         seconds,
         "Seconds one visitor message may take in all (model calls, retries, tools, streaming); then an apology.",
         REPLIES,
-    ),
-    Setting(
+    )
+    max_reply_tokens: int = setting(
         "MAX_REPLY_TOKENS",
-        "max_reply_tokens",
         600,
         whole_number(),
         "Most tokens the model may write per call (sent as max_tokens).",
         REPLIES,
-    ),
-    Setting(
+    )
+    max_message_chars: int = setting(
         "MAX_MESSAGE_CHARS",
-        "max_message_chars",
         4000,
         whole_number(),
         "Longest visitor message, in characters; longer ones are politely refused without a model call.",
         REPLIES,
-    ),
-    Setting(
+    )
+    history_budget_chars: int = setting(
         "HISTORY_BUDGET_CHARS",
-        "history_budget_chars",
         16000,
         whole_number(),
         "Characters of earlier conversation sent to the model; older turns are left out.",
         REPLIES,
-    ),
-    Setting(
+    )
+    email_check_deliverability: bool = setting(
         "EMAIL_CHECK_DELIVERABILITY",
-        "email_check_deliverability",
         False,
         flag,
         "Also check by DNS that an email's domain accepts mail; true or false.",
         REPLIES,
-    ),
-    Setting(
-        "VISITOR_MESSAGES_PER_HOUR",
-        "visitor_messages_per_hour",
-        30,
-        whole_number(),
-        "Messages one visitor session may send per hour.",
-        LIMITS,
-    ),
-    Setting(
+    )
+    visitor_messages_per_hour: int = setting(
+        "VISITOR_MESSAGES_PER_HOUR", 30, whole_number(), "Messages one visitor session may send per hour.", LIMITS
+    )
+    address_messages_per_hour: int = setting(
         "ADDRESS_MESSAGES_PER_HOUR",
-        "address_messages_per_hour",
         120,
         whole_number(),
         "Messages one client address may send per hour (an office shares one address).",
         LIMITS,
-    ),
-    Setting(
-        "DAILY_MODEL_CALLS",
-        "daily_model_calls",
-        1000,
-        whole_number(),
-        "Model calls the whole app may make per UTC day.",
-        LIMITS,
-    ),
-    Setting(
+    )
+    daily_model_calls: int = setting(
+        "DAILY_MODEL_CALLS", 1000, whole_number(), "Model calls the whole app may make per UTC day.", LIMITS
+    )
+    trusted_proxy_hops: int = setting(
         "TRUSTED_PROXY_HOPS",
-        "trusted_proxy_hops",
         0,
         whole_number(0),
         "Proxies in front of the app whose X-Forwarded-For entry is trusted.",
         LIMITS,
         shown_default="`1` on Spaces, else `0`",
-    ),
-    Setting(
+    )
+    embed_origins: tuple[str, ...] = setting(
         "EMBED_ORIGINS",
-        "embed_origins",
         (),
         origins,
         "Sites that may show the page in a frame (your own, e.g. https://you.example), and whose frames may "
@@ -428,129 +393,50 @@ SETTINGS = (
         SERVING,
         example="https://you.example",
         shown_default="none",
-    ),
-    Setting(
+    )
+    mcp_enabled: bool = setting(
         "MCP_ENABLED",
-        "mcp_enabled",
         False,
         flag,
         "Also serve the replica as one MCP tool (for AI assistants) at /gradio_api/mcp/; true or false.",
         SERVING,
-    ),
-    Setting(
-        "QUEUE_CONCURRENCY",
-        "queue_concurrency",
-        3,
-        whole_number(),
-        "Conversations worked on at once; more visitors wait in line.",
-        SERVING,
-    ),
-    Setting(
-        "QUEUE_MAX_SIZE",
-        "queue_max_size",
-        64,
-        whole_number(),
-        "Visitors that may wait in line before new ones are turned away.",
-        SERVING,
-    ),
-    Setting(
+    )
+    queue_concurrency: int = setting(
+        "QUEUE_CONCURRENCY", 3, whole_number(), "Conversations worked on at once; more visitors wait in line.", SERVING
+    )
+    queue_max_size: int = setting(
+        "QUEUE_MAX_SIZE", 64, whole_number(), "Visitors that may wait in line before new ones are turned away.", SERVING
+    )
+    server_name: str | None = setting(
         "GRADIO_SERVER_NAME",
-        "server_name",
         None,
         text,
         "Address to listen on (Gradio's own variable); 0.0.0.0 to serve your network.",
         SERVING,
         shown_default="127.0.0.1",
         example="127.0.0.1",
-    ),
-    Setting(
+    )
+    server_port: int | None = setting(
         "GRADIO_SERVER_PORT",
-        "server_port",
         None,
         whole_number(1, 65535),
         "Port to listen on (Gradio's own variable); it wins over PORT.",
         SERVING,
         shown_default="7860",
         example="7860",
-    ),
-    Setting(
+    )
+    port: int | None = setting(
         "PORT",
-        "port",
         None,
         whole_number(1, 65535),
         "Port set by hosts such as Render, Railway, Heroku and Cloud Run: used when GRADIO_SERVER_PORT is not, "
         "and then the app listens on 0.0.0.0 unless GRADIO_SERVER_NAME says otherwise.",
         SERVING,
         example="",
-    ),
-    Setting(
-        "SPACE_ID",
-        "space_id",
-        None,
-        text,
-        "Set by Hugging Face Spaces itself; do not set it by hand.",
-        SERVING,
-        example="",
-    ),
-)
-BY_FIELD = {setting.field: setting for setting in SETTINGS}
-
-
-def default(name: str) -> Any:
-    """The default of the setting that fills the :class:`Settings` field ``name``: every default is written
-    once, in the table, and parts that take a setting as an argument default to it through here."""
-    return BY_FIELD[name].default
-
-
-def _secret(name: str) -> Any:
-    return field(default=default(name), repr=False)
-
-
-@dataclass(frozen=True)
-class Settings:
-    """Everything the app reads from its environment (see :data:`SETTINGS`). Secrets are kept out of ``repr``."""
-
-    openai_api_key: str | None = _secret("openai_api_key")
-    openai_base_url: str | None = default("openai_base_url")
-    openai_model: str = default("openai_model")
-    telegram_bot_token: str | None = _secret("telegram_bot_token")
-    telegram_chat_id: str | None = default("telegram_chat_id")
-    telegram_api_base: str = default("telegram_api_base")
-    telegram_webhook_url: str | None = default("telegram_webhook_url")
-    telegram_webhook_secret: str | None = _secret("telegram_webhook_secret")
-    alert_urls: tuple[str, ...] = _secret("alert_urls")
-    alert_fold_after: int = default("alert_fold_after")
-    alert_max_attempts: int = default("alert_max_attempts")
-    alert_give_up_hours: int = default("alert_give_up_hours")
-    owner_name: str = default("owner_name")
-    owner_avatar: str | None = default("owner_avatar")
-    knowledge_dir: Path = default("knowledge_dir")
-    knowledge_budget_chars: int = default("knowledge_budget_chars")
-    data_dir: Path = default("data_dir")
-    sqlite_journal: str = default("sqlite_journal")
-    database_url: str | None = _secret("database_url")
-    conversation_retention_days: int = default("conversation_retention_days")
-    digest_hour_utc: int | None = default("digest_hour_utc")
-    lead_alerts_per_visitor: int = default("lead_alerts_per_visitor")
-    question_alerts_per_visitor: int = default("question_alerts_per_visitor")
-    max_turns: int = default("max_turns")
-    reply_deadline_seconds: float = default("reply_deadline_seconds")
-    max_reply_tokens: int = default("max_reply_tokens")
-    max_message_chars: int = default("max_message_chars")
-    history_budget_chars: int = default("history_budget_chars")
-    email_check_deliverability: bool = default("email_check_deliverability")
-    visitor_messages_per_hour: int = default("visitor_messages_per_hour")
-    address_messages_per_hour: int = default("address_messages_per_hour")
-    daily_model_calls: int = default("daily_model_calls")
-    trusted_proxy_hops: int = default("trusted_proxy_hops")
-    embed_origins: tuple[str, ...] = default("embed_origins")
-    mcp_enabled: bool = default("mcp_enabled")
-    queue_concurrency: int = default("queue_concurrency")
-    queue_max_size: int = default("queue_max_size")
-    server_name: str | None = default("server_name")
-    server_port: int | None = default("server_port")
-    port: int | None = default("port")
-    space_id: str | None = default("space_id")
+    )
+    space_id: str | None = setting(
+        "SPACE_ID", None, text, "Set by Hugging Face Spaces itself; do not set it by hand.", SERVING, example=""
+    )
 
     @property
     def database_path(self) -> Path:
@@ -589,6 +475,18 @@ class Settings:
     def telegram_configured(self) -> bool:
         """True when both the bot token and the owner's chat id are set."""
         return bool(self.telegram_bot_token and self.telegram_chat_id)
+
+
+# The table every listing is made from (.env.example, the reference, the tests), in declaration order.
+SETTINGS = tuple(dataclass_replace(f.metadata["setting"], field=f.name) for f in fields(Settings))
+BY_FIELD = {declared.field: declared for declared in SETTINGS}
+
+
+def default(name: str) -> Any:
+    """The default of the setting that fills the :class:`Settings` field ``name``: every default is written
+    once, where the setting is declared, and parts that take a setting as an argument default to it
+    through here."""
+    return BY_FIELD[name].default
 
 
 def load_settings(environ: Mapping[str, str], dotenv_path: str | Path | None = ".env") -> Settings:

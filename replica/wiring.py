@@ -23,7 +23,7 @@ from replica.alerts.telegram_channel import TelegramChannel
 from replica.chat.limits import UsageLimits
 from replica.chat.model import ChatModel
 from replica.chat.openai_model import OpenAIChatModel
-from replica.chat.reply import Bounds, Replica, Visitor
+from replica.chat.reply import Replica
 from replica.chat.without_model import WithoutModel
 from replica.conversations import Conversations
 from replica.conversations.recorder import address_salt
@@ -208,20 +208,6 @@ def make_model(settings: Settings, timings: Timings) -> OpenAIChatModel | None:
     return OpenAIChatModel(client, settings.openai_model)
 
 
-def reply_bounds(settings: Settings) -> Bounds:
-    """What one visitor message may take, from the settings."""
-    return Bounds(
-        max_turns=settings.max_turns,
-        max_message_chars=settings.max_message_chars,
-        history_budget_chars=settings.history_budget_chars,
-        reply_deadline_seconds=settings.reply_deadline_seconds,
-        max_reply_tokens=settings.max_reply_tokens,
-        # The queue already allows this many at once; the same bound here holds for any other route.
-        max_concurrent=settings.queue_concurrency,
-        check_deliverability=settings.email_check_deliverability,
-    )
-
-
 def page_text(settings: Settings) -> PageText:
     """The page's words, from the templates in ``prompts/``, and the owner's face."""
     from replica.web.page import PageText
@@ -255,7 +241,6 @@ def build_replica(
     notifier: Notifier,
     conversations: Conversations,
     limits: UsageLimits | None = None,
-    bounds: Bounds | None = None,
 ) -> Replica:
     """The one way a :class:`Replica` is made (the app, ``eval`` and the tests): the default tools, the
     replies without a model from ``settings``' owner and knowledge, and ``bounds`` (by default the
@@ -270,7 +255,7 @@ def build_replica(
         conversations=conversations,
         without_model=without_model(settings.owner_name, settings.knowledge_dir, store, registry),
         limits=limits,
-        bounds=bounds or reply_bounds(settings),
+        settings=settings,
     )
 
 
@@ -369,16 +354,8 @@ def evaluation_replica(settings: Settings, folder: Path, notifier: Notifier) -> 
 
 def make_mcp_tool(settings: Settings, replica: Replica, store: Store):
     """The one MCP tool, ``ask_<owner>``: each caller a visitor, by its conversation and its real address."""
-    from replica.web.guard import CALLER_HEADER, SIGNATURE
     from replica.web.mcp import KEY_NAME, ConversationIds, make_ask
-    from replica.web.page import client_address
-
-    def visitor_for(session: str, request) -> Visitor:
-        # Gradio's MCP server calls the tool over loopback; the guard signed the caller's address.
-        forwarded = request.headers.get(CALLER_HEADER.decode()) if request is not None else None
-        address = SIGNATURE.address(forwarded) or client_address(request, settings.trusted_proxy_hops)
-        return Visitor(session, address, via="MCP")
 
     knows = ", ".join(path.name for path in knowledge_files(settings.knowledge_dir)[:6]) or "no files yet"
     ids = ConversationIds(store.state.shared(KEY_NAME, secrets.token_hex(32)))
-    return make_ask(replica.reply, settings.owner_name, knows, visitor_for, ids)
+    return make_ask(replica.reply, settings.owner_name, knows, settings.trusted_proxy_hops, ids)

@@ -288,22 +288,20 @@ def notifier():
 
 
 def replica_around(model, store, notifier, **options):
-    """A Replica (recording its conversations) around ``model``; ``limits`` and the :class:`Bounds` fields
-    may be given."""
-    from replica.chat.reply import Bounds
+    """A Replica (recording its conversations) around ``model``; ``limits`` and any settings (``max_turns``,
+    ``reply_deadline_seconds``, …) may be given."""
     from replica.wiring import build_replica
 
     limits = options.pop("limits", None)
-    knowledge = options.pop("knowledge_dir", ROOT / "tests" / "no-knowledge")
+    options.setdefault("knowledge_dir", ROOT / "tests" / "no-knowledge")
     return build_replica(
-        Settings(owner_name="Ada Lovelace", knowledge_dir=knowledge),
+        Settings(owner_name="Ada Lovelace", **options),
         model=model,
         system_prompt=lambda query: "SYSTEM PROMPT",
         store=store,
         notifier=notifier,
         conversations=conversations_of(store, "Ada Lovelace", notifier),
         limits=limits,
-        bounds=Bounds(**options),
     )
 
 

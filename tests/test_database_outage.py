@@ -24,7 +24,7 @@ from replica.alerts.sender import AlertSender
 from replica.alerts.telegram_channel import TelegramChannel
 from replica.chat.limits import UsageLimits
 from replica.chat.openai_model import OpenAIChatModel
-from replica.chat.reply import Bounds, Visitor
+from replica.chat.reply import Visitor
 from replica.conversations import Conversations
 from replica.settings import Settings
 from replica.storage import Store
@@ -127,14 +127,13 @@ def test_a_lead_given_during_the_outage_is_logged_whole_and_the_first_message_af
     inbox = Conversations.build(store, "salt", "Ada Lovelace", notifier)
     client = openai.OpenAI(api_key=API_KEY, base_url=fake_openai.base_url, max_retries=0, timeout=5)
     replica = build_replica(
-        Settings(owner_name="Ada Lovelace", knowledge_dir=tmp_path / "knowledge"),
+        Settings(owner_name="Ada Lovelace", knowledge_dir=tmp_path / "knowledge", reply_deadline_seconds=20),
         model=OpenAIChatModel(client, "fake-model"),
         system_prompt=lambda message: "SYSTEM PROMPT",
         store=store,
         notifier=notifier,
         conversations=inbox,
         limits=UsageLimits.shared(store, 30, 120, 1000, address_key=inbox.recorder.address_hash),
-        bounds=Bounds(reply_deadline_seconds=20),
     )
     visitor = Visitor("s1", "203.0.113.9")
     replica.reply("Hello", visitor)  # a conversation under way, and pooled connections that the outage breaks

@@ -53,7 +53,7 @@ def test_twenty_direct_requests_on_every_chat_route_keep_model_calls_within_the_
 
 def test_the_loop_itself_allows_only_its_concurrency_whatever_calls_it(fake_openai, make_replica):
     fake_openai.default = say("Answered.", delay=0.3)
-    replica = make_replica(max_concurrent=3)
+    replica = make_replica(queue_concurrency=3)
     with ThreadPoolExecutor(max_workers=20) as pool:
         answers = list(pool.map(lambda n: replica.reply("Hi", Visitor(f"s{n}")), range(20)))
     assert answers == ["Answered."] * 20 and fake_openai.max_in_flight == 3

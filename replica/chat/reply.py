@@ -27,7 +27,7 @@ from replica.chat.run import Ended, Run
 from replica.chat.without_model import WithoutModel, in_steps
 from replica.conversations import Conversation, Conversations
 from replica.knowledge.prompts import render_prompt
-from replica.settings import default
+from replica.settings import Settings
 from replica.storage import Store
 from replica.storage.records import NOTICE, VISITOR
 from replica.tools import Outcome, ToolContext, ToolRegistry
@@ -44,19 +44,6 @@ class Visitor:
     via: str = ""  # how they came, when not by the page ("MCP"): named in the owner's alerts
 
 
-@dataclass(frozen=True)
-class Bounds:
-    """How much one visitor message may take: model calls, characters, seconds, tokens, and slots."""
-
-    max_turns: int = default("max_turns")
-    max_message_chars: int = default("max_message_chars")
-    history_budget_chars: int = default("history_budget_chars")
-    reply_deadline_seconds: float = default("reply_deadline_seconds")
-    max_reply_tokens: int = default("max_reply_tokens")
-    max_concurrent: int | None = None  # messages worked on at once, whatever route they arrive by
-    check_deliverability: bool = default("email_check_deliverability")  # also check by DNS that a domain takes mail
-
-
 class Replica:
     """Answers visitors as the owner.
 
@@ -64,7 +51,9 @@ class Replica:
     each message, so knowledge can change (or be chosen for the message) without a restart.
     ``conversations`` records every message and reply; the history the model sees is the recorded
     conversation, the owner's own words included. ``without_model`` replies when there is no model, or
-    the model cannot answer: from the owner's approved answers, capturing the rest.
+    the model cannot answer: from the owner's approved answers, capturing the rest. ``settings`` bound
+    each message: model calls, characters, seconds, tokens, and how many are worked on at once
+    (``QUEUE_CONCURRENCY``, whatever route a message arrives by).
     """
 
     def __init__(
@@ -78,7 +67,7 @@ class Replica:
         conversations: Conversations,
         without_model: WithoutModel,
         limits: UsageLimits | None = None,
-        bounds: Bounds = Bounds(),
+        settings: Settings = Settings(),
     ):
         self.model = model
         self.system_prompt = system_prompt
@@ -88,8 +77,8 @@ class Replica:
         self.conversations = conversations
         self.without_model = without_model
         self.limits = limits or UsageLimits.build(10**9, 10**9, 10**9)
-        self.bounds = bounds
-        self._slots = threading.BoundedSemaphore(bounds.max_concurrent) if bounds.max_concurrent else None
+        self.settings = settings
+        self._slots = threading.BoundedSemaphore(settings.queue_concurrency)
 
     def reply(self, message: str, visitor: Visitor) -> str:
         """The complete answer to ``message`` (the last value :meth:`stream_reply` yields)."""
@@ -110,7 +99,7 @@ class Replica:
         if conversation:
             history = recorder.history(conversation.id)
             text = message if isinstance(message, str) else ""
-            recorder.record(conversation.id, VISITOR, text[: self.bounds.max_message_chars + 1])
+            recorder.record(conversation.id, VISITOR, text[: self.settings.max_message_chars + 1])
         run, reply = Run(), ""
         try:
             with self.conversations.page.replying(visitor.session_id):
@@ -136,7 +125,7 @@ class Replica:
     def _reply(
         self, message: str, history: list[dict[str, Any]], visitor: Visitor, conversation: Conversation | None, run: Run
     ) -> Iterator[str]:
-        refusal = refusal_for(message, visitor, self.bounds, self.limits)
+        refusal = refusal_for(message, visitor, self.settings, self.limits)
         if refusal:
             run.add(Ended("refused"))
             yield refusal
@@ -149,7 +138,7 @@ class Replica:
             visitor.session_id,
             self.store,
             self.notifier,
-            self.bounds.check_deliverability,
+            self.settings.email_check_deliverability,
             conversation=conversation.id if conversation else None,
             via=visitor.via,
             visitor_words="\n".join([*(m["content"] for m in history if m["role"] == "user"), message]),
@@ -180,7 +169,7 @@ class Replica:
             run.add(Ended("no model"))
             yield from self._reply_without_model(message, context, run, "")
             return
-        deadline = Deadline(self.bounds.reply_deadline_seconds)
+        deadline = Deadline(self.settings.reply_deadline_seconds)
         if self._slots and not self._slots.acquire(timeout=deadline.remaining()):
             log.warning("No free reply slot within the deadline; visitor %s told to try again", context.session_id)
             run.add(Ended("busy"))
@@ -201,7 +190,7 @@ class Replica:
         deadline: Deadline,
         run: Run,
     ) -> Iterator[str]:
-        earlier = history_messages(history, self.bounds.history_budget_chars)
+        earlier = history_messages(history, self.settings.history_budget_chars)
         facts = self.conversations.recorder.facts(conversation.id) if conversation else None
         system = join(self.system_prompt(retrieval_query(message, earlier)), facts_section(facts))
         messages = [
@@ -209,7 +198,7 @@ class Replica:
             *earlier,
             {"role": "user", "content": as_visitor_words(message)},
         ]
-        loop = TurnLoop(self.model, self.registry, self.limits, self.bounds.max_turns, self.bounds.max_reply_tokens)
+        loop = TurnLoop(self.model, self.registry, self.limits, self.settings.max_turns, self.settings.max_reply_tokens)
         shown = ""
         try:
             for shown in run_until(deadline, lambda stop: loop.run(messages, context, deadline, stop, run)):
@@ -255,12 +244,12 @@ class Replica:
         return keep_lead(message, self.registry, context, run, notes)
 
 
-def refusal_for(message: str, visitor: Visitor, bounds: Bounds, limits: UsageLimits) -> str | None:
+def refusal_for(message: str, visitor: Visitor, settings: Settings, limits: UsageLimits) -> str | None:
     """A sentence instead of a reply, when the message or the visitor's usage rules one out."""
     if not isinstance(message, str) or not message.strip():
         return wording.BLANK_MESSAGE
-    if len(message) > bounds.max_message_chars:
-        return wording.TOO_LONG.format(limit=bounds.max_message_chars)
+    if len(message) > settings.max_message_chars:
+        return wording.TOO_LONG.format(limit=settings.max_message_chars)
     if not limits.admit_message(visitor.session_id, visitor.address):
         log.warning("Message limit reached for session %s", visitor.session_id)
         return wording.TOO_MANY_MESSAGES

@@ -23,6 +23,8 @@ from typing import Callable
 import gradio as gr
 
 from replica.chat.reply import Visitor
+from replica.web.guard import CALLER_HEADER, SIGNATURE
+from replica.web.page import client_address
 
 AskFunction = Callable[..., str]
 CONVERSATION_ID = re.compile(r"mcp-([0-9a-f]{16})([0-9a-f]{16})")
@@ -55,20 +57,27 @@ class ConversationIds:
         return bool(match) and hmac.compare_digest(match.group(2), self._mac(match.group(1)))
 
 
+def caller_address(request: gr.Request | None, trusted_proxy_hops: int) -> str:
+    """Who calls the tool. Gradio's MCP server calls it over loopback, so the caller's address is the
+    one the HTTP guard signed for the MCP request; without a valid signature, the request's own."""
+    forwarded = request.headers.get(CALLER_HEADER.decode()) if request is not None else None
+    return SIGNATURE.address(forwarded) or client_address(request, trusted_proxy_hops)
+
+
 def make_ask(
     reply: Callable[[str, Visitor], str],
     owner_name: str,
     knows: str,
-    visitor_for: Callable[[str, gr.Request | None], Visitor],
+    trusted_proxy_hops: int,
     ids: ConversationIds,
 ) -> AskFunction:
-    """The tool's function: ``reply(message, visitor)`` answers; ``visitor_for(session, request)``
-    says who is asking. Its name and docstring are what MCP clients see."""
+    """The tool's function: ``reply(message, visitor)`` answers, each caller a visitor by its
+    conversation and its :func:`caller_address`. Its name and docstring are what MCP clients see."""
 
     def ask(question: str, conversation_id: str = "", request: gr.Request = None) -> str:
         given = conversation_id.strip()
         session = given if ids.issued(given) else ids.new()
-        visitor = visitor_for(session, request)
+        visitor = Visitor(session, caller_address(request, trusted_proxy_hops), via="MCP")
         answer = reply(question, visitor)
         return f"{answer}\n\nconversation_id: {visitor.session_id} (pass it back to continue this conversation)"
 

@@ -46,10 +46,14 @@ CSS = (PAGE_DIR / "page.css").read_text(encoding="utf-8")
 PAGE_JS = (PAGE_DIR / "page.js").read_text(encoding="utf-8")
 
 
-def page_head(askers: tuple[str, ...]) -> str:
-    """The page's script, told which sites' frames may ask a ``?q=`` question at once (``askers``)."""
+def page_head(askers: tuple[str, ...], max_message_chars: int) -> str:
+    """The page's script, told which sites' frames may ask a ``?q=`` question at once (``askers``) and
+    the longest question a ``?q=`` link may ask."""
     allowed = json.dumps(list(askers)).replace("</", "<\\/")
-    return f"<script>\nwindow.REPLICA_ASKERS = {allowed};\n{PAGE_JS}\n</script>"
+    return (
+        f"<script>\nwindow.REPLICA_ASKERS = {allowed};\nwindow.REPLICA_MAX_QUESTION = {int(max_message_chars)};\n"
+        f"{PAGE_JS}\n</script>"
+    )
 
 
 PLACEHOLDER = "Ask me something…"
@@ -178,8 +182,7 @@ class ChatPage:
             yield shown + [self.bubbles.bubble("replica", words)]
 
     def api_reply(self, message: str, request: gr.Request) -> Iterator[str]:
-        """Answer one message as the owner's replica; the reply grows as it is written. Pass the same
-        client session to continue the conversation."""
+        """The ``/chat`` endpoint: one message in, the reply out as it grows."""
         yield from self.replies(message if isinstance(message, str) else "", request)
 
     def replies(self, message: str, request: gr.Request) -> Iterator[str]:
@@ -273,6 +276,8 @@ def build_demo(
         gr.api(
             chat.api_reply,
             api_name="chat",
+            api_description=f"Ask {page.owner_name or page.title}'s replica a question; the reply streams as it "
+            "is written. One client (one session) is one conversation.",
             api_visibility="undocumented" if mcp_tool else "public",
             **REPLY_QUEUE,
         )
@@ -384,7 +389,7 @@ def serve(
     demo.launch(
         theme=THEME,
         css=CSS,
-        head=page_head(embed_origins),
+        head=page_head(embed_origins, max_message_chars),
         footer_links=[],
         max_file_size="1mb",
         state_session_capacity=SESSION_CAPACITY,

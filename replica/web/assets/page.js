@@ -1,7 +1,7 @@
 // The visitor's page: focus that stays in the box, a deep link that asks once, and a queue-full
 // notice that keeps the typed text. Plain script in <head>; it loads nothing from anywhere.
 (() => {
-  const MAX_QUESTION = 4000;
+  const MAX_QUESTION = window.REPLICA_MAX_QUESTION;  // MAX_MESSAGE_CHARS, set by the page
   const box = () => document.querySelector("#replica-input textarea");
   const sendButton = () => document.querySelector("#replica-input button.submit-button");
   const desktop = () => window.matchMedia("(pointer: fine)").matches;
