@@ -34,6 +34,7 @@ import requests  # noqa: E402
 from gradio_client import Client  # noqa: E402
 
 from bench import instances  # noqa: E402
+from bench.queue_visitor import QueueVisitor  # noqa: E402
 from replica.alerts import Alert  # noqa: E402
 from replica.chat.reply import Visitor  # noqa: E402
 from replica.settings import Settings  # noqa: E402
@@ -87,26 +88,50 @@ def streaming_floor(base_url: str) -> gr.ChatInterface:
 
 def per_message_rows(work: Path, fake: FakeOpenAI, conversations: int, messages: int) -> list[tuple[str, str, str]]:
     """A message's cost against the floor: each of ``conversations`` conversations of ``messages`` messages,
-    the model streaming its reply in 4 pieces 10 ms apart with no other delay; the median of messages 2 on."""
+    the model streaming its reply in 4 pieces 10 ms apart with no other delay; the median of messages 2 on.
+
+    Timed twice: by a visitor speaking Gradio's queue protocol with an exact clock (the measure the
+    target is on), and by ``gradio_client``, whose times are rounded up to its 50 ms poll
+    (:mod:`bench.queue_visitor`), so its ratio jumps between about 1.0 and 1.6 as the poll's phase falls."""
     fake.default = say("I design data pipelines for small teams.", pieces=4, piece_delay=0.01)
     app = create_app(settings_for(fake, ROOT / "knowledge", work / "data-per-message"))
     app.serve(block=False, quiet=True)
     floor = streaming_floor(fake.base_url)
     floor.launch(prevent_thread_lock=True, quiet=True)
-    timed_turns(app.demo.local_url, 2), timed_turns(floor.local_url, 2)  # warm-up
-    # Each conversation one gradio_client visitor; its first message, which opens it, is left out.
-    app_times = [t for _ in range(conversations) for t in timed_turns(app.demo.local_url, messages)[1:]]
-    floor_times = [t for _ in range(conversations) for t in timed_turns(floor.local_url, messages)[1:]]
+    urls = {"app": app.demo.local_url, "floor": floor.local_url}
+    exact: dict[str, list[float]] = {"app": [], "floor": []}
+    polled: dict[str, list[float]] = {"app": [], "floor": []}
+    for name, url in urls.items():  # warm-up
+        exact_turns(url, 2), timed_turns(url, 2)
+    # Each conversation one visitor, the app's and the floor's in turn; its first message, which opens
+    # the conversation, is left out.
+    for _ in range(conversations):
+        for name, url in urls.items():
+            exact[name] += exact_turns(url, messages)[1:]
+            polled[name] += timed_turns(url, messages)[1:]
     app.close()
     floor.close()
-    app_ms, floor_ms = statistics.median(app_times) * 1000, statistics.median(floor_times) * 1000
-    return [
-        (
-            f"Per message, {conversations} conversation(s) of {messages} (median of messages 2–{messages})",
-            f"app {app_ms:.0f} ms, floor {floor_ms:.0f} ms",
-            f"{app_ms / floor_ms:.2f}x (target ≤ 1.10x)",
+    label = f"{conversations} conversation(s) of {messages} (median of messages 2–{messages})"
+    rows = []
+    for how, times, target in (
+        ("exact clock", exact, " (target ≤ 1.10x)"),
+        ("as gradio_client times it, to its 50 ms poll", polled, ""),
+    ):
+        app_ms, floor_ms = statistics.median(times["app"]) * 1000, statistics.median(times["floor"]) * 1000
+        rows.append(
+            (
+                f"Per message, {how}: {label}",
+                f"app {app_ms:.0f} ms, floor {floor_ms:.0f} ms",
+                f"{app_ms / floor_ms:.2f}x{target}",
+            )
         )
-    ]
+    return rows
+
+
+def exact_turns(url: str, turns: int) -> list[float]:
+    """Seconds per message for one visitor of ``url``'s ``/chat``, each to the millisecond."""
+    visitor = QueueVisitor(url)
+    return [visitor.send(f"Question {n}: what do you do?")[1] for n in range(turns)]
 
 
 def timed_turns(url: str, turns: int) -> list[float]:

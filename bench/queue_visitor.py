@@ -1,0 +1,58 @@
+"""A visitor that speaks Gradio's queue protocol itself, timing each message to the millisecond.
+
+``gradio_client`` hands each event's server messages to the waiting call through a queue it polls
+every 50 ms (``time.sleep(0.05)`` in ``gradio_client.utils.stream_sse_v1plus``, version 2.7), so the
+times it gives are rounded up to its next poll: a message the server finishes in 72 ms takes 74 ms or
+124 ms, as the poll's phase falls. This visitor sends what ``gradio_client`` sends (``queue/join``, then
+the session's ``queue/data`` event stream) and stops the clock on the ``process_completed`` line.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import time
+
+import requests
+
+
+class QueueVisitor:
+    """One visitor (one Gradio session) of the app at ``url``, calling the endpoint ``api_name``."""
+
+    def __init__(self, url: str, api_name: str = "chat"):
+        self.url = url.rstrip("/") + "/"
+        self.session = requests.Session()
+        self.session_hash = secrets.token_hex(6)
+        config = self.session.get(self.url + "config", timeout=10).json()
+        named = [d for d in config["dependencies"] if d.get("api_name") == api_name]
+        if not named:
+            raise LookupError(f"{url} has no endpoint named /{api_name}")
+        self.fn_index = named[0]["id"]
+        # As gradio_client does: a value for each input, None for those the server keeps (a gr.State).
+        self.inputs = len(named[0]["inputs"])
+
+    def send(self, message: str) -> tuple[str, float]:
+        """Send ``message``; return the final output and the seconds from sending to the last line."""
+        started = time.perf_counter()
+        body = {
+            "data": [message] + [None] * (self.inputs - 1),
+            "fn_index": self.fn_index,
+            "session_hash": self.session_hash,
+        }
+        joined = self.session.post(self.url + "gradio_api/queue/join", json=body, timeout=30)
+        joined.raise_for_status()
+        event_id = joined.json()["event_id"]
+        stream = self.session.get(
+            self.url + "gradio_api/queue/data", params={"session_hash": self.session_hash}, stream=True, timeout=60
+        )
+        with stream:
+            for line in stream.iter_lines(chunk_size=None):
+                if not line.startswith(b"data:"):
+                    continue
+                event = json.loads(line[5:])
+                if event.get("event_id") == event_id and event.get("msg") == "process_completed":
+                    elapsed = time.perf_counter() - started
+                    if not event.get("success", False):
+                        raise RuntimeError(f"the message failed: {event.get('output')}")
+                    return event["output"]["data"][0], elapsed
+        raise RuntimeError("the event stream ended before the message was answered")
