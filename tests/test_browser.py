@@ -344,6 +344,7 @@ def test_a_full_queue_says_so_and_keeps_the_typed_text(browser, start_app, setti
     page.wait_for_function(
         "() => document.querySelector('#replica-input textarea').value === 'Are you free next week?'", timeout=5_000
     )
+    fake_openai.closed.set()  # the line has done its part: the slow replies end now, not 8 s apart
     for job in jobs:
         try:
             job.result(timeout=30)

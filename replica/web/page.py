@@ -17,6 +17,7 @@ import html
 import json
 import logging
 import os
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator
@@ -324,6 +325,11 @@ def _check_for_owner_words(
     queue (never behind a model call, never in a model slot); the timer stops after 30 minutes without
     activity (unless the owner has the conversation) and starts again when the visitor writes."""
     timer = gr.Timer(CHECK_SECONDS)
+    # When the owner's words arrive, ``check`` changes this number, and its change redraws the chat. The
+    # check itself never touches the chatbot: Gradio builds a component anew (and its schema) for every
+    # update of it, even a ``gr.skip()``, which would be most of the cost of a check. (A gr.State's
+    # change is not reported for an event outside the queue, so a number kept in the page, unseen.)
+    arrived = gr.Number(0, visible="hidden", interactive=False, label="The owner's words arrived", precision=0)
 
     def check(request: gr.Request):
         session = session_id(request)
@@ -332,15 +338,16 @@ def _check_for_owner_words(
         except Exception as error:  # a check that fails is tried again at the next tick
             log.error("Could not check for the owner's words (%s)", type(error).__name__)
             return gr.skip(), gr.skip()
-        # The timer is running (it called us, or the page just loaded): it is only ever touched to stop
-        # it, since updating a component costs Gradio far more than the check itself.
+        # The timer is running (it called us, or the page just loaded): it is only ever touched to stop it.
         timer_update = gr.skip() if keep_checking else gr.Timer(active=False)
-        if not news:
-            return gr.skip(), timer_update
-        return bubbles.render(recorded_messages(history, session)), gr.skip()
+        return (time.monotonic_ns() // 1_000_000 if news else gr.skip()), timer_update
+
+    def redraw(request: gr.Request) -> list:
+        return bubbles.render(recorded_messages(history, session_id(request)))
 
     hidden = {"queue": False, "show_progress": "hidden", "api_visibility": "undocumented"}
-    gr.on([demo.load, timer.tick], check, None, [chatbot, timer], **hidden)
+    gr.on([demo.load, timer.tick], check, None, [arrived, timer], **hidden)
+    arrived.change(redraw, None, [chatbot], **hidden)
     textbox.submit(lambda: gr.Timer(active=True), None, timer, **hidden)
 
 
