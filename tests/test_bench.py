@@ -6,7 +6,8 @@ import os
 import subprocess
 import sys
 
-from tests.conftest import POSTGRES_ENV, ROOT, bare_env, fresh_postgres_database
+from tests.fixtures.databases import POSTGRES_ENV, fresh_postgres_database
+from tests.fixtures.environment import ROOT, bare_env
 
 
 def test_bench_quick_prints_the_table():

@@ -10,7 +10,8 @@ import pytest
 
 from replica.logs import RedactingFormatter
 from replica.settings import ConfigError, load_settings
-from tests.conftest import ROOT, run_app
+from tests.fixtures.environment import ROOT
+from tests.fixtures.processes import run_app
 
 
 def test_defaults_with_nothing_configured(tmp_path):

@@ -9,7 +9,8 @@ import sys
 
 import requests
 
-from tests.conftest import ROOT, bare_env, run_app
+from tests.fixtures.environment import ROOT, bare_env
+from tests.fixtures.processes import run_app
 
 LINK = re.compile(r"\[[^\]]+\]\(([^)\s]+)\)")
 

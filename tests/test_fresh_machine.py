@@ -6,7 +6,8 @@ import pytest
 import requests
 from gradio_client import Client
 
-from tests.conftest import ROOT, run_app, served_app
+from tests.fixtures.environment import ROOT
+from tests.fixtures.processes import run_app, served_app
 
 
 def snapshot(folder):

@@ -21,8 +21,10 @@ from gradio_client import Client
 
 from replica.settings import load_settings
 from replica.storage.volumes import records_at_risk, sqlite_journal, volume_of
-from tests.conftest import API_KEY, ROOT, run_app, run_app_process, served_app, telegram_pending, wait_until
 from tests.fakes.openai_server import call, say
+from tests.fixtures.databases import telegram_pending
+from tests.fixtures.environment import API_KEY, ROOT, wait_until
+from tests.fixtures.processes import run_app, run_app_process, served_app
 
 SHM = Path("/dev/shm")  # a mount point on Linux machines: it stands in for an attached volume
 

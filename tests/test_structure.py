@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.fixtures.environment import ROOT
 
 # Lowest first: a module may import from its own layer and those below, never from one above.
 LAYERS = [
@@ -28,7 +28,7 @@ LAYERS = [
 SQL = re.compile(r"\b(SELECT\s.+\sFROM|INSERT INTO|UPDATE\s+\w+\s+SET|DELETE FROM|CREATE (TABLE|INDEX))\b", re.S)
 # The tests' own SQL, each for a reason: databases made and dropped for a test, a database made by the
 # previous version's schema, a literal the placeholder scan must leave alone, and a disk made to refuse.
-TEST_SQL = {"conftest.py", "test_store.py", "test_supervision.py", "test_structure.py"}
+TEST_SQL = {"databases.py", "test_store.py", "test_supervision.py", "test_structure.py"}
 
 
 def modules() -> dict[str, Path]:
@@ -240,3 +240,13 @@ setattr(gr, "x", 1)
     problems = gradio_uses(ast.parse(source))
     assert len(problems) == 7, problems
     assert gradio_uses(ast.parse("import gradio as gr\nask.__name__ = 'ask'\nself._key = 1\n")) == []
+
+
+def test_the_tests_mirror_the_packages():
+    """Each folder of tests is named after the package it tests (beside the fixtures and the fakes), and
+    the fixtures are in modules of their own: ``tests/conftest.py`` only registers them."""
+    packages = {path.name for path in (ROOT / "replica").iterdir() if (path / "__init__.py").exists()}
+    folders = {path.name for path in (ROOT / "tests").iterdir() if (path / "__init__.py").exists()}
+    assert folders - {"fixtures", "fakes"} <= packages, folders - packages
+    conftest = ast.parse((ROOT / "tests" / "conftest.py").read_text())
+    assert not [node for node in conftest.body if isinstance(node, (ast.FunctionDef, ast.ClassDef))]

@@ -1,0 +1,442 @@
+"""Alerts beside Telegram, through Apprise: each channel its own delivery, state, retries and lease, in
+the same outbox; plain text within the service's length; folded when busy; no secret anywhere. Offline,
+through Apprise's json://, form:// and ntfy:// against a local stand-in."""
+
+from __future__ import annotations
+
+import csv
+import io
+import logging
+import re
+import time
+
+import pytest
+
+from replica.alerts import Alert
+from replica.alerts.apprise_channel import parse_channels
+from replica.alerts.sender import AlertSender
+from replica.alerts.telegram_channel import TelegramChannel
+from replica.settings import ConfigError, load_settings
+from replica.storage.deliveries import TELEGRAM
+from replica.storage.store import Store
+from replica.telegram.client import TelegramClient
+from tests.fakes.openai_server import FakeOpenAI, call, say
+from tests.fakes.tcp_proxy import TcpProxy
+from tests.fakes.webhook_server import FakeWebhook
+from tests.fixtures.databases import telegram_pending
+from tests.fixtures.environment import API_KEY, free_port, wait_until
+from tests.fixtures.processes import run_app, served_app
+
+SECRET = "s3cret-Passw0rd"
+TOPIC = "jordan-private-topic"
+
+
+@pytest.fixture
+def webhook():
+    server = FakeWebhook()
+    yield server
+    server.close()
+
+
+@pytest.fixture
+def other():
+    server = FakeWebhook()
+    yield server
+    server.close()
+
+
+def host_of(server) -> str:
+    return server.url.split("//", 1)[1]
+
+
+def lead_alert(email: str, notes: str = "Wants a data platform", name: str = "Jane", session: str = "s1") -> Alert:
+    return Alert("lead", "New lead", (("Name", name), ("Email", email), ("Notes", notes)), session, quoted=("Notes",))
+
+
+def record_lead(store: Store, email: str, **options) -> None:
+    alert = lead_alert(email, **options)
+    store.leads.record(email, dict(alert.fields)["Name"], dict(alert.fields)["Notes"], alert.entry())
+
+
+def open_with(tmp_path, database_url, urls, **options):
+    channels, problems = parse_channels(tuple(urls))
+    assert problems == []
+    store = Store(
+        tmp_path / "data" / "replica.sqlite3",
+        alert_caps={"lead": 1000, "question": 1000},
+        database_url=database_url,
+        alert_channels=tuple(c.key for c in channels),
+        **options,
+    )
+    return store, channels
+
+
+def beside_telegram(store) -> dict[str, int]:
+    """How many deliveries wait for each channel beside Telegram, by key."""
+    return {key: s.pending for key, s in store.deliveries.summary().items() if s.pending and key != TELEGRAM}
+
+
+def senders_for(store, channels, fold_after=5):
+    return [
+        AlertSender(
+            store, channel, fold_after, min_interval=0.01, base_delay=0.05, max_delay=0.3, idle_poll=0.1
+        ).start()
+        for channel in channels
+    ]
+
+
+def close_all(*workers):
+    for worker in workers:
+        worker.close()
+
+
+def test_every_alert_is_queued_once_per_channel_and_each_gets_it_once(
+    tmp_path, database_url, webhook, other, fake_telegram
+):
+    store, channels = open_with(
+        tmp_path, database_url, [f"json://{host_of(webhook)}/hook", f"form://{host_of(other)}/f"]
+    )
+    record_lead(store, "jane@example.com", notes="Line one\nLine two")
+    assert sorted(beside_telegram(store).values()) == [1, 1]  # queued with the lead, in its transaction
+    client = TelegramClient(fake_telegram.url, fake_telegram.token, fake_telegram.chat_id)
+    telegram = AlertSender(store, TelegramChannel(client), min_interval=0.01, base_delay=0.05).start()
+    workers = senders_for(store, channels)
+    try:
+        assert wait_until(lambda: len(webhook.received) == 1 and len(other.received) == 1)
+        assert wait_until(lambda: len(fake_telegram.delivered) == 1)
+        assert wait_until(lambda: beside_telegram(store) == {})
+    finally:
+        close_all(telegram, *workers)
+    [message] = webhook.received
+    assert message.title == "New lead #1" and "jane@example.com" in message.text
+    assert "New lead" not in message.text  # the title once, as the title
+    assert "│ Line one\n│ Line two" in message.text  # visitor text quoted, as in Telegram
+    assert "<b>" not in message.text and "Reply to this message" not in message.text
+    assert other.received[0].text == message.text
+    assert len(webhook.received) == len(other.received) == len(fake_telegram.delivered) == 1
+    store.close()
+
+
+def test_one_channel_failing_never_delays_or_repeats_another(tmp_path, database_url, webhook, other):
+    store, channels = open_with(
+        tmp_path, database_url, [f"json://{host_of(webhook)}/hook", f"json://{host_of(other)}/h"]
+    )
+    webhook.gate.clear()  # the first channel hangs, then fails
+    webhook.fail_next(503, times=4)
+    record_lead(store, "jane@example.com")
+    workers = senders_for(store, channels)
+    try:
+        assert wait_until(lambda: len(other.received) == 1)  # the other channel did not wait for it
+        assert webhook.received == []
+        webhook.gate.set()
+        assert wait_until(lambda: len(webhook.received) == 1, timeout=10)  # then it recovers
+    finally:
+        close_all(*workers)
+    assert webhook.attempts == 5 and len(other.received) == 1 and other.attempts == 1
+    store.close()
+
+
+def test_a_timeout_and_a_refused_connection_are_retried_until_the_service_takes_it(tmp_path, webhook, caplog):
+    proxy = TcpProxy("127.0.0.1", int(host_of(webhook).split(":")[1]))
+    store, [slow, refused] = open_with(
+        tmp_path, None, [f"json://{host_of(webhook)}/slow?rto=0.5", f"json://127.0.0.1:{proxy.port}/{TOPIC}"]
+    )
+    proxy.cut()  # connection refused
+    webhook.delay = 1.0  # longer than the slow channel's read timeout
+    record_lead(store, "jane@example.com")
+    workers = senders_for(store, [slow, refused])
+    try:
+        tries = lambda channel: next(r["attempts"] for r in store.deliveries.rows() if r["channel"] == channel.key)  # noqa: E731
+        assert wait_until(lambda: tries(slow) >= 2, timeout=10)
+        assert wait_until(lambda: tries(refused) >= 2, timeout=10)
+        webhook.delay = 0.0
+        proxy.restore()
+        assert wait_until(lambda: beside_telegram(store) == {}, timeout=15)
+    finally:
+        close_all(*workers)
+        proxy.close()
+    assert [r.path for r in webhook.received].count(f"/{TOPIC}") == 1
+    assert "Connection error" in caplog.text and TOPIC not in caplog.text
+    store.close()
+
+
+def test_pending_deliveries_survive_a_restart(tmp_path, database_url, webhook):
+    url = f"json://{host_of(webhook)}/hook"
+    store, _ = open_with(tmp_path, database_url, [url])
+    record_lead(store, "jane@example.com")
+    store.close()  # the app stops before the channel was reached
+    store, channels = open_with(tmp_path, database_url, [url])
+    workers = senders_for(store, channels)
+    try:
+        assert wait_until(lambda: len(webhook.received) == 1)
+        assert wait_until(lambda: beside_telegram(store) == {})
+    finally:
+        close_all(*workers)
+    store.close()
+
+
+def test_forty_leads_while_the_channel_is_slow_arrive_in_a_handful_of_messages(tmp_path, webhook):
+    # json:// rather than ntfy://: Apprise spaces consecutive ntfy messages by 5.5 s, which only slows the test.
+    store, channels = open_with(tmp_path, None, [f"json://{host_of(webhook)}/{TOPIC}"])
+    webhook.gate.clear()  # the service hangs on the first alert while the crowd arrives
+    workers = senders_for(store, channels, fold_after=5)
+    try:
+        for n in range(40):
+            record_lead(store, f"visitor{n}@example.com", name=f"Visitor {n}\n• Forged Person", session=f"s{n}")
+            workers[0].notify(None)
+        assert wait_until(lambda: webhook.attempts == 1)
+        webhook.gate.set()
+        assert wait_until(lambda: beside_telegram(store) == {}, timeout=20)
+    finally:
+        close_all(*workers)
+    messages = webhook.received
+    assert len(messages) <= 5, [m.title for m in messages]
+    named = {int(n) for m in messages for n in re.findall(r"visitor(\d+)@example\.com", m.text)}
+    counted = sum(int(n) for m in messages for n in re.findall(r"… and (\d+) more", m.text))
+    assert len(named) + counted == 40 and counted == 0  # all fit in the service's length here: every lead named
+    folds = [m for m in messages if re.fullmatch(r"\d+ new leads", m.title)]
+    assert folds and all(line.startswith("#") for m in folds for line in m.text.splitlines())
+    assert not any(line.startswith("•") for m in messages for line in m.text.splitlines())  # no forged lines
+    rows = store.deliveries.rows()
+    assert sum(1 for r in rows if r["folded"] > 1) >= 30
+    store.close()
+
+
+def test_a_fold_is_cut_at_the_channels_length_with_the_rest_counted(tmp_path, webhook):
+    store, [channel] = open_with(tmp_path, None, [f"json://{host_of(webhook)}/hook"])
+    channel.plugin.body_maxlen = 600  # a service with short messages
+    for n in range(30):
+        record_lead(store, f"visitor{n}@example.com", notes="x" * 150, session=f"s{n}")
+    workers = senders_for(store, [channel], fold_after=5)
+    try:
+        assert wait_until(lambda: beside_telegram(store) == {})
+    finally:
+        close_all(*workers)
+    [message] = webhook.received
+    named = re.findall(r"visitor(\d+)@example\.com", message.text)
+    [rest] = re.findall(r"… and (\d+) more", message.text)
+    assert len(message.text) <= 600 and len(named) + int(rest) == 30 and message.title == "30 new leads"
+    store.close()
+
+
+def test_a_long_alert_fits_the_services_length(tmp_path, webhook):
+    store, channels = open_with(tmp_path, None, [f"ntfy://{host_of(webhook)}/{TOPIC}"])
+    record_lead(store, "jane@example.com", notes="A long story. " * 1000)
+    workers = senders_for(store, channels)
+    try:
+        assert wait_until(lambda: len(webhook.received) == 1)
+    finally:
+        close_all(*workers)
+    text = webhook.received[0].text
+    assert len(text) <= 7800 and "jane@example.com" in text and "more characters" in text
+    store.close()
+
+
+def test_alert_urls_are_read_from_the_environment_and_a_wrong_one_is_named_by_place_only():
+    settings = load_settings({"ALERT_URLS": "json://a.example/x, ntfys://ntfy.sh/topic  form://b.example"}, None)
+    assert len(settings.alert_urls) == 3 and SECRET not in repr(settings)
+    with pytest.raises(ConfigError) as error:
+        load_settings({"ALERT_URLS": f"json://a.example/x,{SECRET}"}, None)
+    assert "URL 2" in str(error.value) and SECRET not in str(error.value)
+
+
+# The app as users run it, doctor and export: no secret from a URL anywhere.
+
+
+def test_python_app_py_alerts_through_a_channel_without_telegram(tmp_path, webhook):
+    model = FakeOpenAI()
+    model.default = call(("gather_user_details", {"email": "jane@example.com", "notes": "Hire"}))
+    url = f"json://owner:{SECRET}@{host_of(webhook)}/{TOPIC}"
+    env = {
+        "OPENAI_API_KEY": API_KEY,
+        "OPENAI_BASE_URL": model.base_url,
+        "ALERT_URLS": url,
+        "DATA_DIR": str(tmp_path / "data"),
+        "KNOWLEDGE_DIR": str(tmp_path / "knowledge"),
+        "OWNER_NAME": "Ada Lovelace",
+    }
+    log_file = tmp_path / "app.log"
+    try:
+        with served_app(log_file, **env) as (page, _):
+            from gradio_client import Client
+
+            model.script(model.default, say("Thanks!"))
+            Client(page, verbose=False).predict("Hire me: jane@example.com", api_name="/chat")
+            assert wait_until(lambda: len(webhook.received) == 1, timeout=15)
+    finally:
+        model.close()
+    assert "jane@example.com" in webhook.received[0].text and webhook.received[0].path == f"/{TOPIC}"
+    output = log_file.read_text()
+    assert "Telegram is not configured: alerts go to JSON, channel 1" in output
+    assert SECRET not in output and TOPIC not in output
+
+    def channel_rows():
+        exported = run_app("export", "alerts", **env).stdout
+        assert SECRET not in exported and TOPIC not in exported
+        return [r for r in csv.DictReader(io.StringIO(exported)) if r["channel"] != "Telegram"]
+
+    assert wait_until(lambda: [(r["channel"], r["status"]) for r in channel_rows()] == [("JSON, channel 1", "sent")])
+
+
+def test_doctor_checks_each_url_and_ping_sends_through_each(tmp_path, webhook, caplog):
+    urls = f"json://owner:{SECRET}@{host_of(webhook)}/{TOPIC} ntfy://{host_of(webhook)}/{TOPIC} bogus://{SECRET}"
+    env = {"ALERT_URLS": urls, "DATA_DIR": str(tmp_path / "data"), "KNOWLEDGE_DIR": str(tmp_path)}
+    done = run_app("doctor", **env)
+    lines = [line for line in done.stdout.splitlines() if " alerts: " in line]
+    assert lines == [
+        "✗ alerts: ALERT_URLS URL 3 (bogus://…) is not a URL Apprise knows — fix: write it as Apprise documents "
+        "it for the service (docs/alerts.md)",
+        "✓ alerts: JSON, channel 1: read by Apprise, its server reachable",
+        "✓ alerts: ntfy, channel 2: read by Apprise, its server reachable",
+    ]
+    pinged = run_app("doctor", "--ping", **env)
+    assert "✓ alerts: JSON, channel 1: a test message was sent" in pinged.stdout
+    assert len(webhook.received) == 2 and all("Replica doctor" in m.text for m in webhook.received)
+    for output in (done.stdout, done.stderr, pinged.stdout, pinged.stderr, caplog.text):
+        assert SECRET not in output and TOPIC not in output
+
+
+def test_doctor_counts_what_waits_for_a_channel(tmp_path):
+    url = "json://127.0.0.1:9/hook"  # nothing listens there
+    store, _ = open_with(tmp_path, None, [url])
+    record_lead(store, "jane@example.com")
+    store.close()
+    done = run_app("doctor", ALERT_URLS=url, DATA_DIR=str(tmp_path / "data"), KNOWLEDGE_DIR=str(tmp_path))
+    assert "✗ alerts: JSON, channel 1: its server cannot be reached (ConnectionRefusedError)" in done.stdout
+    assert "! alerts: 1 alert(s) waiting for JSON, channel 1" in done.stdout
+
+
+@pytest.fixture(autouse=True)
+def quiet(caplog):
+    caplog.set_level(logging.INFO)
+
+
+def test_telegram_folds_a_crowd_of_leads_into_one_message_and_sends_the_rest_one_by_one(
+    tmp_path, database_url, fake_telegram
+):
+    store, _ = open_with(tmp_path, database_url, [])
+    for n in range(12):
+        record_lead(store, f"visitor{n}@example.com", name=f"V{n}\n• Forged <b>bold</b>", session=f"s{n}")
+    client = TelegramClient(fake_telegram.url, fake_telegram.token, fake_telegram.chat_id)
+    sender = AlertSender(store, TelegramChannel(client), min_interval=0.01, base_delay=0.05, fold_after=5).start()
+    try:
+        assert wait_until(lambda: telegram_pending(store) == 0)
+        record_lead(store, "late@example.com", session="late")  # alone again: its own message, with buttons
+        sender.notify(None)
+        assert wait_until(lambda: len(fake_telegram.delivered) == 2)
+    finally:
+        sender.close()
+    crowd, late = fake_telegram.delivered
+    assert crowd.text.startswith("12 new leads\n#1 ") and "/leads" in crowd.text
+    assert all(f"visitor{n}@example.com" in crowd.text for n in range(12))
+    assert not any(line.startswith("•") for line in crowd.text.splitlines())  # no forged lines
+    assert "<b>bold</b>" in crowd.text  # visitor markup shown as typed, never as formatting
+    assert "late@example.com" in late.text and late.text.startswith("New lead #13")
+    assert crowd.payload.get("reply_markup") is None and late.payload.get("reply_markup")
+    store.close()
+
+
+def test_a_delivery_leased_to_one_instance_is_no_one_elses_until_the_lease_ends(tmp_path, database_url):
+    store, [channel] = open_with(tmp_path, database_url, ["json://127.0.0.1:9/hook"], lease_seconds=0.5)
+    record_lead(store, "jane@example.com")
+    [delivery] = store.deliveries.waiting(channel.key, 10)
+    claim = lambda: store.deliveries.claim(channel.key, [delivery.id], min_interval=0)[1]  # noqa: E731
+    assert claim() == {delivery.id}  # this instance's, then it died
+    assert claim() == set() and store.deliveries.waiting(channel.key, 10) == []
+    time.sleep(0.6)
+    assert claim() == {delivery.id}  # anyone's again
+    store.close()
+
+
+def test_python_app_py_gives_up_on_a_channel_after_alert_max_attempts_and_says_why(tmp_path, fake_openai):
+    """A channel that never takes an alert (nothing listens at its URL) is tried ``ALERT_MAX_ATTEMPTS``
+    times, then given up with the reason kept: ``export alerts`` shows it failed and why, ``doctor`` says
+    so; the lead itself is kept, its alert still waiting for Telegram."""
+    url = f"json://127.0.0.1:{free_port()}/{TOPIC}"
+    env = {
+        "OPENAI_API_KEY": API_KEY,
+        "OPENAI_BASE_URL": fake_openai.base_url,
+        "ALERT_URLS": url,
+        "ALERT_MAX_ATTEMPTS": "2",
+        "DATA_DIR": str(tmp_path / "data"),
+        "KNOWLEDGE_DIR": str(tmp_path / "knowledge"),
+        "OWNER_NAME": "Ada Lovelace",
+    }
+
+    def channel_rows():
+        return [
+            r
+            for r in csv.DictReader(io.StringIO(run_app("export", "alerts", **env).stdout))
+            if r["channel"] != "Telegram"
+        ]
+
+    with served_app(tmp_path / "app.log", **env) as (page, _):
+        from gradio_client import Client
+
+        fake_openai.script(
+            call(("gather_user_details", {"email": "jane@example.com", "notes": "Hire"})), say("Thanks!")
+        )
+        Client(page, verbose=False).predict("Hire me: jane@example.com", api_name="/chat")
+        assert wait_until(lambda: [r["status"] for r in channel_rows()] == ["failed"], timeout=30)
+    [row] = channel_rows()
+    assert row["attempts"] == "2" and row["last_error"].startswith("gave up after 2 tries: ")
+    assert "Connection error" in row["last_error"] and TOPIC not in row["last_error"]
+    done = run_app("doctor", **env)
+    assert "! alerts: JSON, channel 1 gave up on 1 alert(s); the last: gave up after 2 tries: " in done.stdout
+    assert [r["email"] for r in csv.DictReader(io.StringIO(run_app("export", "leads", **env).stdout))] == [
+        "jane@example.com"
+    ]
+
+
+def test_a_channel_gives_up_on_an_alert_older_than_its_age_limit_and_telegram_on_a_refusal(
+    tmp_path, database_url, fake_telegram
+):
+    store, [channel] = open_with(tmp_path, database_url, [f"json://127.0.0.1:{free_port()}/hook"])
+    record_lead(store, "jane@example.com")
+    fake_telegram.fail_next(401, times=1)  # Unauthorized: no retry can mend it
+    client = TelegramClient(fake_telegram.url, fake_telegram.token, fake_telegram.chat_id)
+    workers = [
+        AlertSender(store, channel, min_interval=0.01, base_delay=0.05, give_up_after=0.0).start(),
+        AlertSender(store, TelegramChannel(client), min_interval=0.01, base_delay=0.05).start(),
+    ]
+    try:
+        assert wait_until(lambda: all(s.failed == 1 for s in store.deliveries.summary().values()))
+    finally:
+        close_all(*workers)
+    summary = store.deliveries.summary()
+    assert summary[channel.key].last_failure.startswith("gave up after 0 h of tries: ")
+    assert summary[TELEGRAM].last_failure.startswith("refused: ") and len(fake_telegram.attempts) == 1
+    assert [row["alert_status"] for row in store.leads.all()] == ["failed"]
+    store.close()
+
+
+def test_every_channel_folds_leads_and_questions_only(tmp_path, webhook):
+    """Forwarded visitor messages go one by one on every channel (the owner answers each), however many wait."""
+    store, [channel] = open_with(tmp_path, None, [f"json://{host_of(webhook)}/hook"])
+    for n in range(8):
+        alert = Alert("visitor", "Visitor #1 says", (("Message", f"message {n}"),), "s1", quoted=("Message",))
+        store.outbox.queue(alert.entry())
+    workers = senders_for(store, [channel], fold_after=5)
+    try:
+        assert wait_until(lambda: beside_telegram(store) == {})
+    finally:
+        close_all(*workers)
+    assert [m.text.count("message ") for m in webhook.received] == [1] * 8
+    store.close()
+
+
+def test_a_channels_pace_is_kept_in_the_database_for_every_instance(tmp_path, database_url):
+    """Two instances on one database: once one has sent to a channel, the other waits out the channel's
+    pace before it may send, though it holds alerts of its own; another channel is not held up."""
+    urls = ["json://127.0.0.1:9/a", "json://127.0.0.1:9/b"]
+    first, [a, b] = open_with(tmp_path, database_url, urls)
+    second = Store(tmp_path / "data" / "replica.sqlite3", database_url=database_url, alert_channels=(a.key, b.key))
+    for n in range(2):
+        record_lead(first, f"v{n}@example.com", session=f"s{n}")
+    one, two = first.deliveries.waiting(a.key, 10)
+    assert first.deliveries.claim(a.key, [one.id], min_interval=60) == (0.0, {one.id})
+    wait, taken = second.deliveries.claim(a.key, [two.id], min_interval=60)
+    assert taken == set() and 55 < wait <= 60
+    assert second.deliveries.claim(b.key, [second.deliveries.waiting(b.key, 1)[0].id], min_interval=60)[0] == 0.0
+    first.close()
+    second.close()

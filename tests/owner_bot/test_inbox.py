@@ -1,0 +1,432 @@
+"""The owner's inbox in Telegram: conversations recorded and read, live takeover, handoff, one-tap
+buttons, and the daily digest; against the fake Telegram, which checks buttons as the Bot API does."""
+
+from __future__ import annotations
+
+import json
+import time
+from datetime import datetime, timezone
+
+import pytest
+from gradio_client import Client
+
+from replica.alerts import Alert
+from replica.cli.evaluate import RecordingNotifier
+from replica.conversations import Conversations
+from replica.housekeeping import DIGEST_KEY, Housekeeper
+from replica.storage import Store
+from replica.storage.deliveries import TELEGRAM
+from replica.telegram.length import utf16_units
+from tests.fakes.openai_server import call, say
+from tests.fixtures.environment import wait_until
+from tests.fixtures.processes import run_app
+
+
+@pytest.fixture
+def app(shared_app):
+    """The module's one app, as new for each test."""
+    return shared_app
+
+
+def ask(app, message, client=None):
+    client = client or Client(app.demo.local_url, verbose=False)
+    return client, client.predict(message, api_name="/chat")
+
+
+def last_sent(fake_telegram):
+    return fake_telegram.sent_texts()[-1] if fake_telegram.delivered else ""
+
+
+def command(fake_telegram, text, expect, timeout=10.0):
+    """The owner sends ``text``; wait for a message containing ``expect``; return it."""
+    before = len(fake_telegram.delivered)
+    fake_telegram.push(text)
+    assert wait_until(lambda: any(expect in t for t in fake_telegram.sent_texts()[before:]), timeout), (
+        fake_telegram.sent_texts()[before:]
+    )
+    return next(t for t in fake_telegram.sent_texts()[before:] if expect in t)
+
+
+def forwarded_messages(fake_telegram):
+    """The visitor's messages forwarded to the owner from conversation #1, as delivered."""
+    return [d for d in fake_telegram.delivered if d.text.startswith("Message in conversation #1")]
+
+
+def said_by(app, role):
+    """The words of every recorded message of ``role``, oldest first."""
+    return [m["text"] for c in app.store.reports.records() for m in c["messages"] if m["role"] == role]
+
+
+# --- recording -------------------------------------------------------------------------------------
+
+
+def test_every_message_and_reply_is_recorded_with_tools_calls_and_time(app, fake_openai):
+    fake_openai.script(call(("inform_unknown", {"question": "Opera?"})), say("I'll ask."), say("Hello!"))
+    client, _ = ask(app, "Opera?")
+    ask(app, "Hi again", client)
+    ask(app, "   ", client)  # refused: recorded too
+    [conversation] = list(app.store.reports.records())
+    rows = conversation["messages"]
+    assert [(r["role"], r["text"]) for r in rows] == [
+        ("visitor", "Opera?"),
+        ("replica", "I'll ask."),
+        ("visitor", "Hi again"),
+        ("replica", "Hello!"),
+        ("visitor", "   "),
+        ("replica", "Your message looks empty. What would you like to know?"),
+    ]
+    assert (rows[1]["tools"], rows[1]["model_calls"], rows[3]["model_calls"]) == (["inform_unknown"], 2, 1)
+    assert all(r["reply_ms"] is not None and r["reply_ms"] >= 0 for r in rows[1::2])
+    assert "127.0.0.1" not in conversation["address_hash"] and len(conversation["address_hash"]) == 24
+    assert (app.settings.data_dir / "replica.sqlite3").stat().st_mode & 0o077 == 0  # with the salt: the owner's only
+
+
+def test_the_model_sees_the_recorded_conversation_not_what_the_client_claims(app, fake_openai):
+    fake_openai.script(say("Hello Grace."), say("Noted."))
+    client, _ = ask(app, "My name is Grace")
+    ask(app, "What is my name?", client)
+    sent = [(m["role"], m["content"]) for m in fake_openai.requests[1]["messages"][1:]]
+    assert sent == [("user", "My name is Grace"), ("assistant", "Hello Grace."), ("user", "What is my name?")]
+
+
+def test_what_the_tools_did_is_kept_with_each_reply_and_read_back_in_order(store):
+    recorder = Conversations.build(store, "salt", "Ada", RecordingNotifier()).recorder
+    mine, other = recorder.begin("s1", "1.2.3.4"), recorder.begin("s2", "1.2.3.4")
+    recorder.record(mine.id, "replica", "Noted.", ("inform_unknown",), facts=("question ('Opera?') recorded",))
+    recorder.record(other.id, "replica", "Hi.", facts=("a fact of another conversation",))
+    recorder.record(mine.id, "replica", "Hello.")
+    recorder.record(mine.id, "replica", "Noted.", facts=("lead (a@example.com) recorded", "address refused"))
+    assert recorder.facts(mine.id) == [
+        "question ('Opera?') recorded",
+        "lead (a@example.com) recorded",
+        "address refused",
+    ]
+
+
+def test_retention_deletes_old_conversations_at_start(tmp_path, store):
+    now = [time.time() - 100 * 86400]
+    inbox = Conversations.build(store, "salt", "Ada", RecordingNotifier(), clock=lambda: now[0])
+    old = inbox.recorder.begin("old-session", "1.2.3.4")
+    inbox.recorder.record(old.id, "visitor", "Long ago")
+    now[0] = time.time()
+    recent = inbox.recorder.begin("new-session", "1.2.3.4")
+    inbox.recorder.record(recent.id, "visitor", "Today")
+    keeper = Housekeeper(
+        store,
+        inbox.recorder,
+        inbox.handoff,
+        RecordingNotifier(),
+        retention_days=90,
+        digest_hour_utc=None,
+        daily_budget=10,
+    )
+    keeper.start()
+    try:
+        assert wait_until(lambda: [c["conversation"] for c in store.reports.records()] == [recent.id])
+    finally:
+        keeper.close()
+    assert [m["text"] for c in store.reports.records() for m in c["messages"]] == ["Today"]
+
+
+def test_export_conversations_is_json_lines_with_messages(app, fake_openai):
+    fake_openai.script(say("One."), say("Two."))
+    ask(app, "First visitor")
+    ask(app, "Second visitor")
+    done = run_app("export", "conversations", DATA_DIR=str(app.settings.data_dir))
+    lines = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [c["conversation"] for c in lines] == [1, 2]
+    assert [(m["role"], m["text"]) for m in lines[0]["messages"]] == [("visitor", "First visitor"), ("replica", "One.")]
+    assert set(lines[0]["messages"][1]) == {"at", "role", "text", "tools", "model_calls", "reply_ms"}
+
+
+# --- reading from Telegram -------------------------------------------------------------------------
+
+
+def test_recent_and_show_and_alerts_name_their_conversation(app, fake_openai, fake_telegram):
+    fake_openai.script(call(("gather_user_details", {"email": "ada@example.org", "notes": "Role"})), say("Thanks!"))
+    ask(app, "Hire me? ada@example.org")
+    fake_openai.default = say("Sure. " + "Long answer. " * 250)  # about 3,000 characters a reply
+    client, _ = ask(app, "Tell me everything")
+    ask(app, "And more 0", client)
+    [alert] = fake_telegram.wait_for(1)
+    assert "Conversation: #1 (/show 1)" in alert.text
+    listing = command(fake_telegram, "/recent", "Recent conversations")
+    assert "#2 ·" in listing and "“Tell me everything”" in listing and "4 messages" in listing
+    assert "#1 ·" in listing and "lead" in listing
+    before = len(fake_telegram.delivered)
+    command(fake_telegram, "/show 2", "Reply to the transcript")
+    parts = fake_telegram.sent_texts()[before:-1]
+    assert len(parts) == 2 and all(utf16_units(p) <= 4096 for p in parts)
+    assert all(p.startswith(f"Conversation #2 · part {i} of {len(parts)}") for i, p in enumerate(parts, 1))
+    assert "Visitor: Tell me everything" in parts[0] and "Visitor: And more 0" in "".join(parts)
+
+    for n in range(1, 4):  # a long conversation comes as one document, not a flood of messages
+        ask(app, f"And more {n}", client)
+    before = len(fake_telegram.delivered)
+    command(fake_telegram, "/show 2", "Reply to the transcript")
+    [document] = fake_telegram.delivered[before:-1]
+    name, content = document.document
+    text = content.decode()
+    assert name == "conversation-2.txt" and document.text.startswith("Conversation #2 · 10 messages")
+    assert "Visitor: Tell me everything" in text and "Visitor: And more 3" in text
+    assert text.replace("\n│ ", "").count("Long answer.") == 1250  # every word of the 5 replies, quoted
+    fake_telegram.push("Thanks for your patience!", reply_to=document.message_id)  # replying to it reaches the visitor
+    assert wait_until(lambda: "conversation #2" in last_sent(fake_telegram))
+
+
+# --- takeover and handoff --------------------------------------------------------------------------
+
+
+def test_say_puts_the_owners_words_into_the_conversation_and_the_model_sees_them(app, fake_openai, fake_telegram):
+    fake_openai.script(say("Hello!"), say("As Ada said, Tuesday works."))
+    client, _ = ask(app, "Can we meet?")
+    reply = command(fake_telegram, "/say 1 Tuesday at 10 works for me.", "conversation #1")
+    assert "page is not open" in reply  # a gradio_client visitor has no page
+    ask(app, "Great, see you then", client)
+    history = [(m["role"], m["content"]) for m in fake_openai.requests[-1]["messages"][1:]]
+    assert ("assistant", "[Ada Lovelace, in person] Tuesday at 10 works for me.") in history
+    assert command(fake_telegram, "/say 99 Hello", "There is no conversation #99")
+
+
+def test_say_answers_at_once_and_confirms_delivery_when_the_page_shows_the_words(app, fake_openai, fake_telegram):
+    fake_openai.script(say("Hello!"))
+    client, _ = ask(app, "Hello")
+    app.conversations.page.for_page(client.session_hash)  # the visitor's page has just checked: it is open
+    started = time.monotonic()
+    reply = command(fake_telegram, "/say 1 Hi, it's Ada.", "conversation #1")
+    assert reply.startswith("Sent to conversation #1") and time.monotonic() - started < 2
+    assert command(fake_telegram, "/help", "/forget N")  # the next update is not held up meanwhile
+    assert not any("Delivered" in text for text in fake_telegram.sent_texts())
+    app.conversations.page.for_page(client.session_hash)  # the page's next check shows the words
+    assert wait_until(lambda: any("✓ Delivered to conversation #1" in t for t in fake_telegram.sent_texts()))
+
+
+def test_replying_to_a_lead_alert_writes_to_that_visitor(app, fake_openai, fake_telegram):
+    fake_openai.script(call(("gather_user_details", {"email": "ada@example.org", "notes": "Role"})), say("Thanks!"))
+    ask(app, "ada@example.org")
+    [alert] = fake_telegram.wait_for(1)
+    fake_telegram.push("Hi Ada, let's talk tomorrow.", reply_to=alert.message_id)
+    assert wait_until(lambda: "Saved in conversation #1" in last_sent(fake_telegram))
+    assert said_by(app, "owner") == ["Hi Ada, let's talk tomorrow."]
+
+
+def test_pause_forwards_the_visitors_messages_and_resume_hands_back(app, fake_openai, fake_telegram):
+    fake_openai.script(say("Hello!"))
+    client, _ = ask(app, "Hello")
+    assert "is yours" in command(fake_telegram, "/pause 1", "Conversation #1 is yours")
+    calls = fake_openai.calls
+    _, first = ask(app, "Are you there, Ada?", client)
+    _, second = ask(app, "Hello?", client)
+    assert first.startswith("Ada Lovelace is answering you in person now") and second == "Passed on to Ada Lovelace."
+    assert fake_openai.calls == calls  # the replica is quiet
+    assert wait_until(lambda: len(forwarded_messages(fake_telegram)) == 2)
+    forwarded = forwarded_messages(fake_telegram)
+    assert [f.text.split("\n")[2] for f in forwarded] == ["Are you there, Ada?", "Hello?"]
+    assert all("/resume 1 to hand back" in f.text for f in forwarded)  # the hint names the conversation
+    fake_telegram.push("Yes, I'm here.", reply_to=forwarded[0].message_id)
+    assert wait_until(lambda: "conversation #1" in last_sent(fake_telegram) and "Saved" in last_sent(fake_telegram))
+    assert "back with the replica" in command(fake_telegram, "/resume 1", "back with the replica")
+    fake_openai.script(say("I'm the replica again."))
+    assert ask(app, "Still there?", client)[1] == "I'm the replica again."
+    assert any("handed back to me" in text for text in said_by(app, "notice"))
+
+
+def test_a_handoff_resumes_by_itself_after_the_owner_is_silent(store):
+    now = [1_000_000.0]
+    inbox = Conversations.build(store, "salt", "Ada", RecordingNotifier(), handoff_seconds=1800, clock=lambda: now[0])
+    conversation = inbox.recorder.begin("s1", "1.2.3.4")
+    inbox.handoff.pause(conversation.id)
+    now[0] += 1000
+    inbox.handoff.say(conversation.id, "One moment")  # an owner message keeps the handoff alive
+    now[0] += 1500
+    assert inbox.handoff.resume_expired() == [] and inbox.recorder.begin("s1", "1.2.3.4").paused
+    now[0] += 400
+    assert inbox.handoff.resume_expired() == [conversation.id] and not inbox.recorder.begin("s1", "1.2.3.4").paused
+    assert inbox.page.for_page("s1") == (True, False)  # shown to the open page; nothing more to wait for
+    assert inbox.page.page_messages("s1")[-1] == (
+        "notice",
+        "Ada has stepped away; I'm answering again, as Ada's replica.",
+    )
+
+
+def test_a_page_left_open_during_a_handoff_keeps_checking_until_the_replica_is_back(store):
+    now = [1_000_000.0]
+    inbox = Conversations.build(store, "salt", "Ada", RecordingNotifier(), handoff_seconds=1800, clock=lambda: now[0])
+    conversation = inbox.recorder.begin("s1", "1.2.3.4")
+    inbox.recorder.record(conversation.id, "visitor", "Can I talk to Ada?")
+    inbox.handoff.pause(conversation.id)
+    assert inbox.page.for_page("s1") == (True, True)  # the handoff notice
+    now[0] += 1790  # the visitor's last message is almost 30 minutes old: the page would stop here
+    assert inbox.page.for_page("s1") == (False, True)  # but the owner has the conversation: it goes on
+    now[0] += 70
+    assert inbox.handoff.resume_expired() == [conversation.id]
+    assert inbox.page.for_page("s1") == (True, False)  # the "stepped away" notice reaches the page
+    assert inbox.page.page_messages("s1")[-1][0] == "notice" and "stepped away" in inbox.page.page_messages("s1")[-1][1]
+
+
+# --- buttons ---------------------------------------------------------------------------------------
+
+
+def test_lead_buttons_mark_handled_once_and_open_the_conversation(app, fake_openai, fake_telegram):
+    fake_openai.script(call(("gather_user_details", {"email": "ada@example.org", "notes": "Role"})), say("Thanks!"))
+    ask(app, "ada@example.org")
+    [alert] = fake_telegram.wait_for(1)
+    buttons = [b["text"] for row in alert.payload["reply_markup"]["inline_keyboard"] for b in row]
+    assert buttons == ["Open conversation", "Mark handled"]
+    for _ in range(2):  # each press is idempotent, and each is answered
+        fake_telegram.push_callback("handled:1", alert.message_id)
+    assert wait_until(lambda: len(fake_telegram.callback_answers) == 2)
+    assert [a["text"] for a in fake_telegram.callback_answers] == ["Marked handled.", "Already handled."]
+    assert len(fake_telegram.markup_edits) == 1
+    edited = [b["text"] for row in fake_telegram.markup_edits[0]["reply_markup"]["inline_keyboard"] for b in row]
+    assert edited == ["Open conversation", "✓ Handled"]
+    assert "✓ handled" in command(fake_telegram, "/leads", "Recent leads")
+    fake_telegram.push_callback("show:1", alert.message_id)
+    assert wait_until(lambda: any(t.startswith("Conversation #1 · part 1") for t in fake_telegram.sent_texts()))
+
+
+def test_question_buttons_answer_with_a_forced_reply_and_dismiss(app, fake_openai, fake_telegram):
+    for question in ("Opera?", "Cats?"):
+        fake_openai.script(call(("inform_unknown", {"question": question})), say("I'll ask."))
+        ask(app, question)
+    opera, cats = fake_telegram.wait_for(2)
+    buttons = [b["text"] for row in opera.payload["reply_markup"]["inline_keyboard"] for b in row]
+    assert buttons == ["Answer", "Dismiss", "Open conversation"]
+    fake_telegram.push_callback("answer:1", opera.message_id)
+    assert wait_until(lambda: last_sent(fake_telegram).startswith("Unanswered question #1"))
+    prompt = fake_telegram.delivered[-1]
+    assert prompt.payload["reply_markup"] == {"force_reply": True, "input_field_placeholder": "Your answer"}
+    fake_telegram.push("Tosca.", reply_to=prompt.message_id)
+    assert wait_until(lambda: "Learned answer #1" in last_sent(fake_telegram))
+    fake_telegram.push_callback("dismiss:2", cats.message_id)
+    assert wait_until(lambda: any(a["text"] == "Dismissed." for a in fake_telegram.callback_answers))
+    edited = [b["text"] for row in fake_telegram.markup_edits[-1]["reply_markup"]["inline_keyboard"] for b in row]
+    assert edited == ["✓ Dismissed", "Open conversation"]
+    assert "Dismissed: #2" in command(fake_telegram, "/unanswered", "Dismissed")
+
+
+def test_buttons_act_only_in_the_owners_chat_and_every_press_is_answered(app, fake_openai, fake_telegram):
+    fake_openai.script(call(("gather_user_details", {"email": "ada@example.org", "notes": "Role"})), say("Thanks!"))
+    ask(app, "ada@example.org")
+    [alert] = fake_telegram.wait_for(1)
+    fake_telegram.push_callback("handled:1", alert.message_id, chat_id="666")
+    fake_telegram.push_callback("explode:1", alert.message_id)
+    assert wait_until(lambda: len(fake_telegram.callback_answers) == 2)
+    assert [a["text"] for a in fake_telegram.callback_answers] == [
+        "This button only works in its owner's chat.",
+        "Unknown button.",
+    ]
+    assert app.store.leads.all()[0]["status"] == "new"
+
+
+# --- the daily digest ------------------------------------------------------------------------------
+
+
+def test_the_daily_digest_is_sent_once_a_day_even_across_restarts(tmp_path, database_url):
+    yesterday = datetime(2026, 11, 29, 15, tzinfo=timezone.utc).timestamp()
+    store = Store(tmp_path / "digest" / "replica.sqlite3", database_url=database_url, clock=lambda: yesterday)
+    inbox = Conversations.build(store, "salt", "Ada", RecordingNotifier(), clock=lambda: yesterday)
+    for n, text in enumerate(["What is your rate?", "what is your rate", "Do you do dbt?", "Hi"]):
+        conversation = inbox.recorder.begin(f"s{n}", "1.2.3.4")
+        inbox.recorder.record(conversation.id, "visitor", text)
+        inbox.recorder.record(conversation.id, "replica", "…", model_calls=2)
+    store.leads.record("a@example.org", "", "", Alert("lead", "New lead", (("Email", "a@example.org"),), "s0").entry())
+
+    def housekeeper():
+        now = datetime(2026, 11, 30, 9, 5, tzinfo=timezone.utc)
+        return Housekeeper(
+            store, inbox.recorder, inbox.handoff, RecordingNotifier(), 90, 8, daily_budget=1000, now=lambda: now
+        )
+
+    for _ in range(2):  # a restart: a second housekeeper on the same database
+        keeper = housekeeper().start()
+        assert wait_until(lambda: store.state.get(DIGEST_KEY) == "2026-11-29")
+        time.sleep(0.2)
+        keeper.close()
+    [digest] = [d.payload for d in store.deliveries.waiting(TELEGRAM, 100) if d.kind == "digest"]
+    store.close()
+    fields = dict(json.loads(digest)["fields"])
+    assert fields["Conversations"] == "4" and fields["Visitor messages"] == "4" and fields["Leads"] == "1"
+    assert fields["Model calls"] == "8 of 1000 a day"
+    assert fields["Most asked"].startswith("2× what is your rate")
+
+
+def test_no_digest_before_its_hour_or_without_the_setting(store):
+    inbox = Conversations.build(store, "salt", "Ada", RecordingNotifier())
+    early = datetime(2026, 11, 30, 7, 59, tzinfo=timezone.utc)
+    for hour in (8, None):
+        keeper = Housekeeper(
+            store, inbox.recorder, inbox.handoff, RecordingNotifier(), 90, hour, 1000, now=lambda: early
+        )
+        keeper.start()
+        time.sleep(0.3)
+        keeper.close()
+    assert store.deliveries.rows() == []
+
+
+def test_digest_hour_is_read_and_checked(tmp_path):
+    from replica.settings import ConfigError, load_settings
+
+    assert load_settings({"DIGEST_HOUR_UTC": "8"}, None).digest_hour_utc == 8
+    assert load_settings({}, None).digest_hour_utc is None
+    with pytest.raises(ConfigError, match="DIGEST_HOUR_UTC"):
+        load_settings({"DIGEST_HOUR_UTC": "24"}, None)
+
+
+def test_the_alert_for_a_forwarded_message_is_quoted_and_has_its_button(app, fake_openai, fake_telegram):
+    fake_openai.script(say("Hello!"))
+    client, _ = ask(app, "Hello")
+    command(fake_telegram, "/pause 1", "is yours")
+    ask(app, "Line one\nEmail: forged@example.org", client)
+    assert wait_until(lambda: forwarded_messages(fake_telegram))
+    [forwarded] = forwarded_messages(fake_telegram)
+    assert "<blockquote>Line one\nEmail: forged@example.org</blockquote>" in forwarded.payload["text"]
+    assert forwarded.payload["reply_markup"]["inline_keyboard"] == [
+        [{"text": "Open conversation", "callback_data": "show:1"}]
+    ]
+
+
+def test_the_page_stops_checking_after_30_minutes_without_activity(store):
+    now = [1_000_000.0]
+    inbox = Conversations.build(store, "salt", "Ada", RecordingNotifier(), clock=lambda: now[0])
+    assert inbox.page.for_page("new-page") == (False, True)  # no conversation yet: keeps checking
+    conversation = inbox.recorder.begin("s1", "1.2.3.4")
+    inbox.recorder.record(conversation.id, "visitor", "Hi")
+    now[0] += 29 * 60
+    assert inbox.page.for_page("s1") == (False, True)
+    now[0] += 2 * 60
+    assert inbox.page.for_page("s1") == (False, False)
+    inbox.handoff.say(conversation.id, "Still there?")  # the owner's words are activity too
+    assert inbox.page.for_page("s1") == (True, True)
+    assert inbox.page.page_messages("s1") == [("visitor", "Hi"), ("owner", "Still there?")]
+
+
+def test_replying_to_a_transcript_writes_to_that_visitor(app, fake_openai, fake_telegram):
+    fake_openai.script(say("Hello!"))
+    ask(app, "Hello")
+    before = len(fake_telegram.delivered)
+    command(fake_telegram, "/show 1", "Reply to the transcript")
+    transcript = fake_telegram.delivered[before]
+    fake_telegram.push("It's Ada here.", reply_to=transcript.message_id)
+    assert wait_until(lambda: "Saved in conversation #1" in last_sent(fake_telegram))
+    assert said_by(app, "owner") == ["It's Ada here."]
+
+
+def test_retention_also_clears_forwarded_messages_from_the_outbox(store):
+    now = [1_000_000.0]
+    inbox = Conversations.build(store, "salt", "Ada", RecordingNotifier(), clock=lambda: now[0])
+    conversation = inbox.recorder.begin("s1", "1.2.3.4")
+    inbox.recorder.record(conversation.id, "visitor", "Hi")
+    inbox.handoff.pause(conversation.id)
+    inbox.handoff.pass_to_owner(conversation, "My phone number is 555-0100")  # forwarded: an outbox row of visitor text
+    lead = Alert("lead", "New lead", (("Email", "ada@example.org"),), "s1", conversation=conversation.id)
+    store.leads.record("ada@example.org", "Ada", "Hiring", lead.entry())
+    for pending in store.deliveries.waiting(TELEGRAM, 100):
+        store.deliveries.mark_sent([pending.id], 100 + pending.id)
+    store.deliveries.link(555, conversation.id)
+    kinds = lambda: sorted(row["kind"] for row in store.deliveries.rows())  # noqa: E731
+    assert kinds() == ["lead", "visitor"]
+    now[0] += 91 * 86400
+    assert inbox.recorder.delete_older_than(90) == 1
+    assert kinds() == ["lead"]  # the lead is the owner's record; the visitor's forwarded words are gone
+    assert store.deliveries.conversation_of(555) is None and store.leads.all()[0]["email"] == "ada@example.org"

@@ -1,0 +1,109 @@
+"""Telegram webhook mode: registered with a secret, served by the page's own server, each update handled
+once; and polling mode cleans a webhook up."""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import replace
+
+import requests
+
+from replica.owner_bot.webhook import ALLOWED_UPDATES, SECRET_KEY, WebhookUpdates
+from replica.storage.store import Store
+from tests.fixtures.databases import fresh_postgres_database
+from tests.fixtures.environment import free_port, wait_until
+
+
+def help_update(update_id, chat_id):
+    text = "/help"
+    message = {
+        "message_id": update_id,
+        "chat": {"id": int(chat_id), "type": "private"},
+        "date": int(time.time()),
+        "text": text,
+        "entities": [{"type": "bot_command", "offset": 0, "length": len(text)}],
+    }
+    return {"update_id": update_id, "message": message}
+
+
+def start_in_webhook_mode(start_app, settings, secret="s3cret-token"):
+    port = free_port()
+    url = f"http://127.0.0.1:{port}/telegram/webhook"
+    start_app(replace(settings, telegram_webhook_url=url, telegram_webhook_secret=secret), port=port)
+    return url
+
+
+def test_webhook_mode_registers_serves_and_handles_each_update_once(start_app, settings, fake_telegram):
+    url = start_in_webhook_mode(start_app, settings)
+    assert fake_telegram.webhook == {"url": url, "secret_token": "s3cret-token", "allowed_updates": ALLOWED_UPDATES}
+    time.sleep(1.2)
+    assert fake_telegram.polls == []  # no polling beside the webhook
+
+    update = help_update(900, fake_telegram.chat_id)
+    for headers in ({}, {"X-Telegram-Bot-Api-Secret-Token": "wrong"}):
+        assert requests.post(url, json=update, headers=headers, timeout=5).status_code == 401
+    time.sleep(0.5)
+    assert fake_telegram.delivered == []  # refused requests handle nothing
+
+    right = {"X-Telegram-Bot-Api-Secret-Token": "s3cret-token"}
+    started = time.monotonic()
+    assert requests.post(url, json=update, headers=right, timeout=5).status_code == 200
+    assert time.monotonic() - started < 1.0  # Telegram gets its answer at once
+    assert wait_until(lambda: any("/forget N" in t for t in fake_telegram.sent_texts()))
+    assert requests.post(url, json=update, headers=right, timeout=5).status_code == 200  # Telegram retries
+    time.sleep(1.0)
+    assert sum("/forget N" in t for t in fake_telegram.sent_texts()) == 1
+
+
+def test_a_generated_secret_is_kept_in_the_database_across_restarts(start_app, settings, fake_telegram):
+    start_in_webhook_mode(start_app, settings, secret=None)
+    first = fake_telegram.webhook["secret_token"]
+    assert len(first) >= 32
+    start_in_webhook_mode(start_app, settings, secret=None)
+    assert fake_telegram.webhook["secret_token"] == first
+    store = Store(settings.database_path)
+    assert store.state.get(SECRET_KEY) == first
+    store.close()
+
+
+def test_polling_mode_deletes_a_webhook_first(start_app, settings, fake_telegram):
+    fake_telegram.webhook_url = "https://old.example.org/hook"
+    start_app(settings)
+    assert wait_until(lambda: fake_telegram.webhook_url == "" and len(fake_telegram.polls) > 0)
+
+
+def test_two_instances_receiving_one_update_handle_it_once(tmp_path):
+    with fresh_postgres_database() as url:
+        stores = [Store(tmp_path / f"i{n}" / "x.sqlite3", database_url=url) for n in range(2)]
+        handled = []
+        receivers = [WebhookUpdates(store, handled.append) for store in stores]
+        try:
+            update = help_update(77, "1")
+            assert [receiver.receive(update) for receiver in receivers] == [True, False]
+            assert handled == [update]
+        finally:
+            for store in stores:
+                store.close()
+
+
+def test_wrong_secrets_are_logged_at_most_once_a_minute_with_a_count(
+    start_app, settings, fake_telegram, monkeypatch, caplog
+):
+    from replica.owner_bot import webhook as telegram_webhook
+
+    monkeypatch.setattr(telegram_webhook, "REFUSAL_LOG_SECONDS", 1.0)  # a minute, shortened
+    url = start_in_webhook_mode(start_app, settings, secret="right-secret")
+    session = requests.Session()
+    with caplog.at_level(logging.WARNING, logger="replica.owner_bot.webhook"):
+        statuses = {
+            session.post(
+                url, json={"update_id": n}, headers={"X-Telegram-Bot-Api-Secret-Token": "wrong"}, timeout=5
+            ).status_code
+            for n in range(300)
+        }
+        time.sleep(1.1)
+        session.post(url, json={"update_id": 1}, headers={"X-Telegram-Bot-Api-Secret-Token": "wrong"}, timeout=5)
+    refusals = [r.getMessage() for r in caplog.records if "Refused" in r.getMessage()]
+    assert statuses == {401} and len(refusals) == 2
+    assert refusals[0].startswith("Refused 1 request") and refusals[1].startswith("Refused 300 request")

@@ -1,0 +1,159 @@
+"""A database outage neither duplicates an alert nor loses a lead.
+
+PostgreSQL goes away for real (the app reaches it through a TCP proxy that is cut, as a stopped server
+is: open connections dropped, new ones refused), and SQLite's disk fills up. The outage lasts longer than
+an outbox lease: ``REPLICA_TEST_OUTAGE_SECONDS`` (3 s by default, with a lease of a third of it; at 95,
+the real 60 s lease is used, as in production).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import sqlite3
+import time
+from urllib.parse import urlsplit
+
+import openai
+import pytest
+
+from replica import wording
+from replica.alerts import Alert
+from replica.alerts.sender import AlertSender
+from replica.alerts.telegram_channel import TelegramChannel
+from replica.chat.limits import UsageLimits
+from replica.chat.openai_model import OpenAIChatModel
+from replica.chat.reply import Visitor
+from replica.cli.evaluate import RecordingNotifier
+from replica.conversations import Conversations
+from replica.settings import Settings
+from replica.storage import Store
+from replica.storage.deliveries import LEASE_SECONDS
+from replica.telegram.client import TelegramClient
+from replica.wiring import build_replica
+from tests.fakes.openai_server import call, say
+from tests.fakes.tcp_proxy import TcpProxy
+from tests.fixtures.databases import fresh_postgres_database
+from tests.fixtures.environment import API_KEY, wait_until
+
+OUTAGE = float(os.environ.get("REPLICA_TEST_OUTAGE_SECONDS", "3"))
+LEASE = LEASE_SECONDS if OUTAGE > LEASE_SECONDS else OUTAGE / 3
+
+
+def quietly(check):
+    """``check`` as a predicate that is simply false while the database cannot answer."""
+
+    def predicate():
+        try:
+            return check()
+        except Exception:
+            return False
+
+    return predicate
+
+
+@pytest.fixture
+def postgres_behind_a_proxy():
+    with fresh_postgres_database() as url:
+        parts = urlsplit(url)
+        proxy = TcpProxy(parts.hostname, parts.port or 5432)
+        yield proxy.url_for(url), proxy
+        proxy.close()
+
+
+class SqliteDisk:
+    """A SQLite store's disk filling up: while ``cut``, every write fails as SQLite fails it on a full
+    disk ("database or disk is full"), and reads go on; ``restore`` frees it. (Injected at the
+    database's write, which a test cannot make fail for real short of mounting a small filesystem.)"""
+
+    def __init__(self, store: Store):
+        self.full = False
+        write = store.db.write
+
+        def write_unless_full(steps):
+            if self.full:
+                raise sqlite3.OperationalError("database or disk is full")
+            return write(steps)
+
+        store.db.write = write_unless_full
+
+    def cut(self) -> None:
+        self.full = True
+
+    def restore(self) -> None:
+        self.full = False
+
+
+@pytest.fixture(params=["postgres-stopped", "sqlite-disk-full"])
+def outage(request, tmp_path):
+    """``(store, database)``: a store whose ``database.cut()`` makes it fail and ``restore()`` heals it."""
+    caps = {"lead": 3, "question": 3}
+    if request.param == "sqlite-disk-full":
+        store = Store(tmp_path / "data" / "replica.sqlite3", alert_caps=caps, lease_seconds=LEASE)
+        yield store, SqliteDisk(store)
+    else:
+        url, proxy = request.getfixturevalue("postgres_behind_a_proxy")
+        store = Store(tmp_path / "unused.sqlite3", alert_caps=caps, database_url=url, lease_seconds=LEASE)
+        yield store, proxy
+    store.close()
+
+
+def test_an_alert_telegram_accepted_during_the_outage_is_never_sent_again(outage, fake_telegram, caplog):
+    store, database = outage
+    alert = Alert("lead", "New lead", (("Email", "ada@example.org"), ("Notes", "Hiring")), "s1", quoted=("Notes",))
+    store.leads.record("ada@example.org", "Ada", "Hiring", alert.entry())
+    fake_telegram.delay = 0.3
+    fake_telegram.on_send = database.cut  # the database goes away while the alert is on its way
+    client = TelegramClient(fake_telegram.url, fake_telegram.token, fake_telegram.chat_id)
+    sender = AlertSender(store, TelegramChannel(client), min_interval=0.05, base_delay=0.2, max_delay=OUTAGE).start()
+    try:
+        with caplog.at_level(logging.INFO):
+            fake_telegram.wait_for(1)
+            fake_telegram.on_send = None
+            time.sleep(OUTAGE)  # longer than the alert's lease
+            database.restore()
+            assert wait_until(quietly(lambda: store.leads.all()[0]["alert_status"] == "sent"), timeout=OUTAGE + 30)
+            time.sleep(LEASE + 1)  # time enough for a second send, were one coming
+    finally:
+        sender.close()
+    assert len(fake_telegram.delivered) == 1
+    assert "reached Telegram but could not be marked sent" in caplog.text and "not sending it again" in caplog.text
+
+
+def test_a_lead_given_during_the_outage_is_logged_whole_and_the_first_message_after_it_succeeds(
+    outage, fake_openai, caplog, tmp_path
+):
+    store, database = outage
+    notifier = RecordingNotifier()
+    inbox = Conversations.build(store, "salt", "Ada Lovelace", notifier)
+    client = openai.OpenAI(api_key=API_KEY, base_url=fake_openai.base_url, max_retries=0, timeout=5)
+    replica = build_replica(
+        Settings(owner_name="Ada Lovelace", knowledge_dir=tmp_path / "knowledge", reply_deadline_seconds=20),
+        model=OpenAIChatModel(client, "fake-model"),
+        system_prompt=lambda message: "SYSTEM PROMPT",
+        store=store,
+        notifier=notifier,
+        conversations=inbox,
+        limits=UsageLimits.shared(store, 30, 120, 1000, address_key=inbox.recorder.address_hash),
+    )
+    visitor = Visitor("s1", "203.0.113.9")
+    replica.reply("Hello", visitor)  # a conversation under way, and pooled connections that the outage breaks
+    database.cut()
+    lead = {"email": "ada@example.org", "notes": "Wants to hire Ada for a data platform", "name": "Ada"}
+    fake_openai.script(call(("gather_user_details", lead)), say("Thanks, Ada will write to you."))
+    with caplog.at_level(logging.ERROR):
+        started = time.monotonic()
+        answer = replica.reply("Hire me? ada@example.org", visitor)
+        took = time.monotonic() - started
+    assert took < 20 and answer == f"Thanks, Ada will write to you.\n\n{wording.SAVE_FAILED}"
+    [record] = [r for r in caplog.records if "record of last resort" in r.getMessage()]
+    assert record.levelno == logging.ERROR and json.dumps(lead["notes"]) in record.getMessage()
+    assert "ada@example.org" in record.getMessage() and "Traceback" not in answer
+
+    database.restore()
+    time.sleep(1.1)  # the database is back
+    fake_openai.script(call(("gather_user_details", {"email": "grace@example.org", "notes": "n"})), say("Noted!"))
+    assert replica.reply("grace@example.org", visitor) == "Noted!"
+    assert [row["email"] for row in store.leads.all()] == ["grace@example.org"]
+    assert [alert.kind for alert in notifier.alerts] == ["lead"]

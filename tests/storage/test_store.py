@@ -1,0 +1,292 @@
+"""The SQLite store: records and their alerts written together, once, and kept across reopenings."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import replace
+from datetime import datetime, timezone
+
+import pytest
+
+from replica.alerts import Alert
+from replica.storage import Recorded, Store
+from replica.storage.deliveries import TELEGRAM
+from replica.storage.migrations import MIGRATIONS, applied
+from tests.fixtures.processes import run_app
+
+
+def for_telegram(store):
+    """The deliveries waiting for Telegram, oldest first, as its sender sees them."""
+    return store.deliveries.waiting(TELEGRAM, 1000)
+
+
+def next_for_telegram(store):
+    waiting = for_telegram(store)
+    return waiting[0] if waiting else None
+
+
+def alert(kind="lead", session="s1", email="a@example.org"):
+    return Alert(kind, "New lead" if kind == "lead" else "Unanswered question", (("Email", email),), session)
+
+
+def test_lead_and_its_alert_are_stored_together_once(store):
+    assert store.leads.record("a@example.org", "Ada", "hi", alert().entry()) is Recorded.ALERTED
+    assert store.leads.record("a@example.org", "Ada", "hi again", alert().entry()) is Recorded.DUPLICATE
+    assert [row["notes"] for row in store.leads.all()] == ["hi"]
+    pending = next_for_telegram(store)
+    assert Alert.from_pending(pending) == replace(alert(), ref=1) and len(for_telegram(store)) == 1  # #1
+
+
+def test_the_same_email_from_another_visitor_is_a_new_lead(store):
+    store.leads.record("a@example.org", "Ada", "hi", alert(session="s1").entry())
+    assert store.leads.record("a@example.org", "Ada", "hi", alert(session="s2").entry()) is Recorded.ALERTED
+
+
+def test_caps_count_per_visitor_and_per_kind(store):
+    outcomes = [
+        store.leads.record(f"{n}@example.org", "", "", alert(email=f"{n}@example.org").entry()) for n in range(5)
+    ]
+    assert outcomes == [Recorded.ALERTED] * 3 + [Recorded.CAPPED] * 2
+    assert store.questions.record("q?", alert("question").entry()) is Recorded.ALERTED
+    assert (
+        store.leads.record("x@example.org", "", "", alert(session="other", email="x@example.org").entry())
+        is Recorded.ALERTED
+    )
+    assert [row["alert_status"] for row in store.leads.all()] == ["pending"] * 3 + ["capped"] * 2 + ["pending"]
+
+
+def test_pending_alerts_survive_reopening_and_sent_ones_do_not_return(tmp_path):
+    path = tmp_path / "db.sqlite3"
+    first = Store(path)
+    first.leads.record("a@example.org", "", "", alert(email="a@example.org").entry())
+    first.leads.record("b@example.org", "", "", alert(email="b@example.org").entry())
+    first.deliveries.mark_sent([next_for_telegram(first).id])
+    first.close()
+    again = Store(path)
+    assert dict(Alert.from_pending(next_for_telegram(again)).fields)["Email"] == "b@example.org"
+    assert again.db.read("PRAGMA journal_mode")[0][0] == "wal"
+    assert applied(again.db) == [(m.number, m.name) for m in MIGRATIONS]
+    again.close()
+
+
+def test_failed_and_rescheduled_alerts(store):
+    store.leads.record("a@example.org", "", "", alert().entry())
+    pending = next_for_telegram(store)
+    store.deliveries.reschedule([pending.id], due_at=pending.due_at + 60, error="HTTP 500")
+    again = next_for_telegram(store)
+    assert again.attempts == 1 and again.due_at == pending.due_at + 60
+    store.deliveries.give_up([pending.id], "refused: Unauthorized")
+    assert next_for_telegram(store) is None and store.leads.all()[0]["alert_status"] == "failed"
+    assert store.deliveries.summary()[TELEGRAM].last_failure == "refused: Unauthorized"
+
+
+def test_concurrent_writers_lose_nothing(store):
+    def write(n):
+        store.leads.record(f"{n}@example.org", "", "", alert(session=f"s{n}", email=f"{n}@example.org").entry())
+        store.questions.record(f"q{n}", alert("question", session=f"s{n}").entry())
+
+    threads = [threading.Thread(target=write, args=(n,)) for n in range(20)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(store.leads.all()) == 20 and len(store.questions.all()) == 20
+    assert len(store.deliveries.rows()) == 40
+
+
+def test_small_state_such_as_the_bots_offset_is_kept_and_replaced(store):
+    assert store.state.get("telegram_update_offset") is None
+    store.state.set("telegram_update_offset", "501")
+    store.state.set("telegram_update_offset", "502")
+    assert store.state.get("telegram_update_offset") == "502"
+
+
+def test_the_same_question_from_the_same_visitor_is_stored_once(store):
+    question = Alert("question", "Unanswered question", (("Question", "q"),), "s1")
+    assert store.questions.record("What is your salary?", question.entry()) is Recorded.ALERTED
+    assert store.questions.record("what is your  salary", question.entry()) is Recorded.DUPLICATE
+    assert (
+        store.questions.record("What is your salary?", replace(question, session_id="s2").entry()) is Recorded.ALERTED
+    )
+
+
+def test_the_sqlite_database_and_its_wal_are_the_owners_only(tmp_path):
+    folder = tmp_path / "data"
+    folder.mkdir()
+    (folder / "replica.sqlite3").touch(mode=0o644)  # made by an earlier version, readable by all
+    store = Store(folder / "replica.sqlite3")
+    try:
+        store.state.set("k", "v")
+        files = [folder / name for name in ("replica.sqlite3", "replica.sqlite3-wal", "replica.sqlite3-shm")]
+        assert all(path.exists() and path.stat().st_mode & 0o777 == 0o600 for path in files)
+    finally:
+        store.close()
+
+
+def test_usage_is_counted_under_salted_hashes_and_swept_on_a_clock(store, monkeypatch):
+    from replica import housekeeping
+    from replica.chat.limits import UsageLimits
+    from replica.cli.evaluate import RecordingNotifier
+    from replica.conversations import Conversations
+    from replica.housekeeping import Housekeeper
+    from tests.fixtures.environment import wait_until
+
+    inbox = Conversations.build(store, "salt", "Ada", RecordingNotifier())
+    limits = UsageLimits.shared(store, 10, 10, 10, address_key=inbox.recorder.address_hash)
+    assert limits.admit_message("s1", "203.0.113.9") and limits.take_model_call()
+    [key] = store.usage.keys()
+    assert key == "address:" + inbox.recorder.address_hash("203.0.113.9") and "203.0.113" not in key
+    monkeypatch.setattr(housekeeping, "USAGE_WINDOW_SECONDS", 0.0)  # every count is past its window
+    keeper = Housekeeper(store, inbox.recorder, inbox.handoff, RecordingNotifier(), 90, None, 10, interval=0.05).start()
+    try:
+        assert wait_until(lambda: store.usage.keys() == [])
+    finally:
+        keeper.close()
+
+
+def test_a_database_made_by_the_previous_schema_is_migrated_with_its_times(tmp_path, database_url):
+    from replica.storage.database import open_database
+
+    path = tmp_path / "old" / "replica.sqlite3"
+    path.parent.mkdir()
+    old = open_database(path, database_url)  # as the previous version left it: seven migrations, counted, ISO times
+    for migration in MIGRATIONS[:7]:
+        old.write(lambda tx, m=migration: [tx.execute(statement) for statement in m.statements(tx.dialect)])
+    if old.dialect == "sqlite":
+        old.read("PRAGMA user_version = 7")
+    else:
+        old.write(lambda tx: tx.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)"))
+        old.write(lambda tx: tx.execute("INSERT INTO schema_version (version) VALUES (7)"))
+    then = "2026-11-29T15:00:00+00:00"
+    old.write(
+        lambda tx: [
+            tx.execute(sql, params)
+            for sql, params in [
+                (
+                    "INSERT INTO leads (email, name, notes, session, created_at) VALUES (?, '', '', 's1', ?)",
+                    ("a@x.org", then),
+                ),
+                ("INSERT INTO questions (question, session, created_at) VALUES ('Opera?', 's1', ?)", (then,)),
+                ("INSERT INTO answers (question_id, answer, created_at) VALUES (1, 'Tosca.', ?)", (then,)),
+                (
+                    "INSERT INTO outbox (kind, session, alert, lead_id, status, due_at, created_at, sent_at) "
+                    "VALUES ('lead', 's1', '{}', 1, 'sent', 0, ?, ?)",
+                    (then, then),
+                ),
+            ]
+        ]
+    )
+    old.close()
+    store = Store(path, database_url=database_url)
+    try:
+        assert applied(store.db) == [(m.number, m.name) for m in MIGRATIONS]  # the seven recorded by name, then 8
+        day = datetime(2026, 11, 29, tzinfo=timezone.utc).timestamp()
+        assert store.leads.all()[0]["created_at"] == then and store.leads.count_between(day, day + 86400) == 1
+        assert store.questions.count_between(day, day + 86400) == 1 and store.answers.all()[0]["created_at"] == then
+        [delivery] = store.deliveries.rows()  # Telegram's, moved out of the outbox row by migration 12
+        assert (delivery["channel"], delivery["sent_at"], delivery["created_at"]) == (TELEGRAM, then, then)
+    finally:
+        store.close()
+    again = Store(path, database_url=database_url)  # opening again applies nothing
+    again.close()
+
+
+def test_a_question_mark_or_percent_sign_in_a_literal_is_never_taken_for_a_placeholder(store):
+    from replica.storage.database import psycopg_sql
+
+    assert psycopg_sql("SELECT '?', 'it''s ? 5%', \"a?b\" WHERE x = ?") == (
+        "SELECT '?', 'it''s ? 5%%', \"a?b\" WHERE x = %s"
+    )
+    [row] = store.db.read("SELECT 'why?' AS literal, 'it''s 5%' AS percent, ? AS value", (7,))
+    assert (row["literal"], row["percent"], row["value"]) == ("why?", "it's 5%", 7)
+
+
+def test_a_record_is_never_stored_without_its_alert(store, monkeypatch):
+    def broken(*args, **kwargs):
+        raise RuntimeError("the outbox insert failed")
+
+    monkeypatch.setattr(store.outbox, "queue_in", broken)
+    with pytest.raises(RuntimeError):
+        store.leads.record("a@example.org", "Ada", "hi", alert().entry())
+    monkeypatch.undo()
+    assert store.leads.all() == [] and store.deliveries.rows() == []  # the transaction was rolled back whole
+
+
+def test_doctor_reads_a_database_of_the_previous_schema_and_changes_nothing(tmp_path, database_url):
+    from replica.storage.database import open_database
+    from replica.storage.migrations import migrate
+
+    path = tmp_path / "data" / "replica.sqlite3"
+    path.parent.mkdir()
+    old = open_database(path, database_url)
+    migrate(old, MIGRATIONS[:-1])  # as the previous version left it: every migration but the newest
+    old.close()
+    before = path.read_bytes() if path.exists() and not database_url else None
+    env = {"DATA_DIR": str(path.parent), "KNOWLEDGE_DIR": str(tmp_path), "DATABASE_URL": database_url or ""}
+    done = run_app("doctor", **env)
+    newest = MIGRATIONS[-1]
+    assert f"! storage: the database is 1 migration(s) behind: {newest.number} ({newest.name})" in done.stdout
+    assert "Traceback" not in done.stderr, done.stderr
+    after = open_database(path, database_url)
+    try:
+        assert [row["number"] for row in after.read("SELECT number FROM schema_migrations")] == [
+            m.number for m in MIGRATIONS[:-1]
+        ]
+    finally:
+        after.close()
+    if before is not None:
+        assert path.read_bytes() == before and sorted(p.name for p in path.parent.iterdir()) == ["replica.sqlite3"]
+
+
+def test_migration_12_moves_telegrams_deliveries_out_of_the_outbox_with_their_message_ids(tmp_path, database_url):
+    """A database of the previous schema (eleven migrations), with one alert sent to Telegram (its message
+    id answers the owner's replies) and one still pending after two failed tries: after migration 12 the
+    pending one waits for Telegram with its tries and error, the sent one still finds its question and
+    conversation, and the outbox holds only the alerts."""
+    from replica.storage.database import open_database
+    from replica.storage.migrations import migrate
+
+    path = tmp_path / "old" / "replica.sqlite3"
+    path.parent.mkdir()
+    old = open_database(path, database_url)
+    migrate(old, MIGRATIONS[:11])
+    question = Alert("question", "Unanswered question", (("Question", "Opera?"),), "s1", conversation=1)
+    old.write(
+        lambda tx: [
+            tx.execute(sql, params)
+            for sql, params in [
+                ("INSERT INTO conversations (session, address_hash, started_at, last_at) VALUES ('s1', 'h', 1, 1)", ()),
+                ("INSERT INTO questions (question, session, created_at) VALUES ('Opera?', 's1', 1)", ()),
+                ("INSERT INTO leads (email, name, notes, session, created_at) VALUES ('a@x.org', '', '', 's1', 2)", ()),
+                (
+                    "INSERT INTO outbox (kind, session, alert, question_id, conversation_id, status, attempts, due_at,"
+                    " created_at, sent_at, telegram_message_id) VALUES ('question', 's1', ?, 1, 1, 'sent', 1, 1, 1, 1,"
+                    " 777)",
+                    (question.to_json(),),
+                ),
+                (
+                    "INSERT INTO outbox (kind, session, alert, lead_id, status, attempts, due_at, last_error,"
+                    " created_at) VALUES ('lead', 's1', ?, 1, 'pending', 2, 5, 'HTTP 502', 2)",
+                    (alert().to_json(),),
+                ),
+            ]
+        ]
+    )
+    old.close()
+    store = Store(path, database_url=database_url)
+    try:
+        assert applied(store.db)[-1] == (12, "Telegram is a delivery channel like the others")
+        [pending] = for_telegram(store)
+        assert (pending.kind, pending.attempts, pending.due_at, pending.ref) == ("lead", 2, 5, 1)
+        assert dict(Alert.from_pending(pending).fields)["Email"] == "a@example.org"
+        assert store.questions.for_alert(777)["question"] == "Opera?" and store.deliveries.conversation_of(777) == 1
+        assert [row["alert_status"] for row in store.questions.all()] == ["sent"]
+        assert [row["alert_status"] for row in store.leads.all()] == ["pending"]
+        assert [(r["channel"], r["status"], r["last_error"]) for r in store.deliveries.rows()] == [
+            (TELEGRAM, "sent", None),
+            (TELEGRAM, "pending", "HTTP 502"),
+        ]
+        columns = set(store.db.read("SELECT * FROM outbox LIMIT 1")[0].keys())
+        assert columns.isdisjoint({"status", "attempts", "due_at", "telegram_message_id", "lease_until"})
+    finally:
+        store.close()

@@ -1,0 +1,417 @@
+"""The page in a real browser: Debian's Chromium driven by Playwright, against the app and the fake model.
+
+Where Chromium or Playwright is missing the tests skip with how to install them; with ``CI=true`` that is
+a failure instead. No browser is ever downloaded by the tests.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from dataclasses import replace
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+import requests
+
+from tests.fakes.openai_server import say
+from tests.fixtures.environment import ROOT, wait_until
+
+CHROMIUM = Path("/usr/bin/chromium")
+FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+ANSWER = "I design data pipelines and warehouses, mostly with Airflow, dbt and BigQuery, for small teams."
+
+
+def missing(what: str) -> None:
+    message = f"{what} is missing: install it with `apt-get install -y chromium` and `pip install playwright`"
+    if os.environ.get("CI") == "true":
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+class Pages:
+    """What a test opens pages with: each page in a fresh context (its own storage and viewport) of the
+    one Chromium the module shares; closed after the test."""
+
+    def __init__(self, chromium):
+        self._chromium = chromium
+        self._contexts = []
+
+    def new_page(self, **options):
+        context = self._chromium.new_context(**options)
+        self._contexts.append(context)
+        return context.new_page()
+
+    def close(self) -> None:
+        for context in self._contexts:
+            context.close()
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    """One Chromium for the module: launching it is the slow part."""
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        missing("The playwright package")
+    if not CHROMIUM.exists():
+        missing("Debian's Chromium (/usr/bin/chromium)")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def browser(chromium):
+    pages = Pages(chromium)
+    yield pages
+    pages.close()
+
+
+@pytest.mark.parametrize("width, height", [(1280, 800), (390, 844)], ids=["desktop", "phone"])
+def test_a_typed_message_gets_its_streamed_reply_on_the_page(browser, app_url, fake_openai, tmp_path, width, height):
+    fake_openai.default = say(ANSWER, pieces=10, piece_delay=0.25)
+    page = browser.new_page(viewport={"width": width, "height": height})
+    outside = []
+    page.on("request", lambda r: outside.append(r.url) if not r.url.startswith((app_url, "data:", "blob:")) else None)
+    page.goto(app_url)
+
+    page.get_by_text("Ada Lovelace — AI replica").first.wait_for()
+    assert "Ada Lovelace" in page.title()
+    page.get_by_text("Are you available for new projects?").first.wait_for()  # examples from prompts/examples.txt
+    page.get_by_placeholder("Ask me something…").first.wait_for()  # count() does not wait for the box to render
+    assert page.get_by_placeholder("Ask me something…").count() == 1
+    box = page.locator("textarea").first
+    box.fill("What do you do?")
+    box.press("Enter")
+
+    page.get_by_text("I design data pipelines", exact=False).first.wait_for(timeout=10_000)
+    assert page.get_by_text(ANSWER).count() == 0  # a partial reply is on the page before the whole one
+    page.get_by_text(ANSWER).first.wait_for(timeout=10_000)
+    page.screenshot(path=str(tmp_path / f"chat-{width}.png"), full_page=True)
+
+    assert fake_openai.requests[0]["messages"][-1]["content"] == "What do you do?"
+
+    fake_openai.default = say("Yes, from next month.")
+    box.fill("Are you available?")
+    box.press("Enter")
+    page.get_by_text("Yes, from next month.").first.wait_for(timeout=10_000)
+    history = [(m["role"], m["content"]) for m in fake_openai.requests[1]["messages"][1:]]
+    assert history == [("user", "What do you do?"), ("assistant", ANSWER), ("user", "Are you available?")]
+    assert page.evaluate("document.documentElement.scrollWidth") <= width  # no sideways scrolling
+
+    # While a reply is written, stop takes send's place; pressing it ends the reply and opens the box.
+    fake_openai.default = say(ANSWER, pieces=10, piece_delay=0.5)
+    box.fill("Tell me more.")
+    box.press("Enter")
+    page.get_by_text("I design data pipelines", exact=False).nth(1).wait_for(timeout=10_000)
+    assert page.get_by_role("button", name="Send").count() == 0
+    page.get_by_role("button", name="Stop").click()
+    page.wait_for_function("() => !document.querySelector('#replica-input textarea').disabled", timeout=10_000)
+    page.get_by_role("button", name="Send").wait_for(timeout=5_000)
+    assert page.get_by_text(ANSWER).count() == 1  # the stopped reply was never finished on the page
+    assert outside == []  # nothing fetched from outside: the page works offline
+
+
+def test_the_owners_words_appear_in_an_open_page_without_the_visitor_typing(
+    browser, start_app, settings, fake_openai, fake_telegram, tmp_path, monkeypatch
+):
+    from replica.web import page as page_module
+
+    monkeypatch.setattr(page_module, "CHECK_SECONDS", 1)  # the page checks every 4 s; here, every second
+    app = start_app(settings)
+    fake_openai.default = say("Hello! Ada will be glad you asked.")
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(app.demo.local_url)
+    box = page.locator("textarea").first
+    box.fill("Can I talk to Ada herself?")
+    box.press("Enter")
+    page.get_by_text("Ada will be glad you asked.").first.wait_for(timeout=10_000)
+
+    fake_telegram.push("/say 1 Hi, this is Ada: happy to talk!")
+    started = time.monotonic()
+    page.get_by_text("happy to talk!").first.wait_for(timeout=8_000)
+    assert time.monotonic() - started < 3  # the page checks every second here
+    page.screenshot(path=str(tmp_path / "takeover.png"), full_page=True)
+    bubbles = page.evaluate(
+        """() => Array.from(document.querySelectorAll('#replica-chat .message')).map(m => ({
+            text: m.innerText.trim(), owner: !!m.querySelector('.replica-owner-label'),
+            notice: !!m.querySelector('.replica-notice'), border: getComputedStyle(m).borderTopStyle}))"""
+    )
+    texts = [b["text"] for b in bubbles]
+    assert texts[0].startswith("Hi! I'm Ada Lovelace's AI replica")  # the greeting stays the first bubble
+    assert texts[1:3] == ["Can I talk to Ada herself?", "Hello! Ada will be glad you asked."]
+    [own] = [b for b in bubbles if "happy to talk!" in b["text"]]
+    assert own["owner"] and own["text"].startswith("Ada Lovelace · in person")  # a bubble of its own, named
+    assert "happy to talk!" not in texts[2]  # never merged into the replica's
+    avatars = page.locator("#replica-chat .message-row img, #replica-chat .avatar-container img")
+    assert avatars.count() >= 2  # the owner's face beside their own bubble too
+
+    fake_telegram.push("/pause 1")
+    page.get_by_text("is answering you in person now").first.wait_for(timeout=8_000)
+    notice = page.locator("#replica-chat .message", has=page.locator(".replica-notice")).first
+    assert notice.evaluate("m => getComputedStyle(m.querySelector('.replica-notice')).fontStyle") == "italic"
+    fake_telegram.push("/resume 1")
+    page.get_by_text("handed back to me").first.wait_for(timeout=8_000)
+    page.screenshot(path=str(tmp_path / "takeover-notices.png"), full_page=True)
+    deadline = time.monotonic() + 10
+    while (
+        not any("Delivered to conversation #1" in t for t in fake_telegram.sent_texts()) and time.monotonic() < deadline
+    ):
+        time.sleep(0.1)
+    assert any("Delivered to conversation #1" in t for t in fake_telegram.sent_texts()), fake_telegram.sent_texts()
+
+    fake_openai.default = say("Noted.")
+    box.fill("Thanks!")
+    box.press("Enter")
+    page.get_by_text("Noted.").first.wait_for(timeout=10_000)
+    history = [(m["role"], m["content"]) for m in fake_openai.requests[-1]["messages"][1:]]
+    assert ("assistant", "[Ada Lovelace, in person] Hi, this is Ada: happy to talk!") in history
+    assert page.get_by_text("happy to talk!").count() >= 1  # still on the page after the next reply
+
+
+# --- a page visitors enjoy on any screen -----------------------------------------------------------
+
+SIZES = [(1280, 900), (390, 844)]
+LONG = "I build data pipelines for small teams, with Airflow, dbt and BigQuery, and I keep them boring. " * 3
+VISITOR_BUTTONS = {"Send", "Stop", "Copy message"}
+
+
+def serious_accessibility_problems(page) -> list[str]:
+    """axe-core's serious and critical violations on the page, as "rule: target" lines."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    violations = Axe().run(page).response["violations"]
+    return [
+        f"{v['id']}: {node['target']}"
+        for v in violations
+        if v["impact"] in ("serious", "critical")
+        for node in v["nodes"]
+    ]
+
+
+def visible_buttons(page) -> list[str]:
+    """The accessible name of every visible button ("" for one without a name)."""
+    return page.evaluate(
+        """Array.from(document.querySelectorAll('button'))
+            .filter(b => b.offsetParent !== null && getComputedStyle(b).visibility !== 'hidden')
+            .map(b => (b.getAttribute('aria-label') || b.innerText || '').trim())"""
+    )
+
+
+def send(page, text, with_button=False):
+    box = page.locator("#replica-input textarea")
+    box.fill(text)
+    if with_button:
+        page.get_by_role("button", name="Send").click()
+    else:
+        box.press("Enter")
+
+
+@pytest.mark.parametrize("width, height", SIZES, ids=["desktop", "phone"])
+def test_the_page_fills_the_screen_keeps_focus_and_offers_only_what_visitors_use(
+    browser, app_url, fake_openai, tmp_path, width, height
+):
+    fake_openai.default = say(LONG, pieces=4, piece_delay=0.05)
+    page = browser.new_page(viewport={"width": width, "height": height})
+    page.goto(app_url)
+    page.get_by_text("What kind of work do you do?").first.wait_for()
+    assert serious_accessibility_problems(page) == []
+    page.screenshot(path=str(tmp_path / f"empty-{width}.png"))
+
+    # 5: the greeting is a bubble; the examples are chips, and tapping one asks it
+    greeting = page.locator("#replica-chat .placeholder").first
+    style = greeting.evaluate("e => getComputedStyle(e)")
+    assert float(style["paddingLeft"].rstrip("px")) >= 8 and float(style["borderTopLeftRadius"].rstrip("px")) >= 8
+    chips = page.locator("#replica-chat button.example")
+    assert chips.count() == 4
+    for chip in chips.all():
+        chip_style = chip.evaluate("e => getComputedStyle(e)")
+        assert float(chip_style["borderTopLeftRadius"].rstrip("px")) >= 12 and chip_style["borderTopStyle"] == "solid"
+    chips.first.click()
+    page.get_by_text("I keep them boring").first.wait_for(timeout=10_000)
+    assert fake_openai.requests[0]["messages"][-1]["content"] == "What kind of work do you do?"
+
+    # 1: focus stays in the box after sending by Enter and by the button; the placeholder stays
+    box = page.locator("#replica-input textarea")
+    for n, with_button in enumerate([False, True, False]):
+        send(page, f"Question {n}", with_button)
+        page.wait_for_function(
+            f"() => document.querySelectorAll('#replica-chat .message-row, #replica-chat .message').length >= {2 * (n + 2)}",
+            timeout=10_000,
+        )
+        page.wait_for_function("() => !document.querySelector('#replica-input textarea').disabled", timeout=10_000)
+        if width > 800:  # "on desktop"
+            page.wait_for_function(
+                "() => document.activeElement === document.querySelector('#replica-input textarea')", timeout=5_000
+            )
+        assert box.get_attribute("placeholder") == "Ask me something…"
+    page.wait_for_timeout(500)
+
+    # 2: the chat fills the height below the header; the newest message is in view; the page does not scroll
+    layout = page.evaluate(
+        """() => {
+            const chat = document.getElementById('replica-chat').getBoundingClientRect();
+            const input = document.getElementById('replica-input').getBoundingClientRect();
+            const title = document.querySelector('h1').getBoundingClientRect();
+            const bubbles = document.querySelectorAll('#replica-chat .message');
+            const last = bubbles[bubbles.length - 1].getBoundingClientRect();
+            return {chatTop: chat.top, chatBottom: chat.bottom, inputBottom: input.bottom, titleBottom: title.bottom,
+                    lastTop: last.top, lastBottom: last.bottom, pageHeight: document.scrollingElement.scrollHeight};
+        }"""
+    )
+    assert layout["titleBottom"] <= layout["chatTop"] and layout["inputBottom"] >= height - 48  # no blank band
+    assert layout["pageHeight"] <= height + 2  # the page itself never scrolls the header away
+    assert layout["chatTop"] <= layout["lastTop"] and layout["lastBottom"] <= layout["chatBottom"] + 1
+
+    # 3: only send, stop and copy; every button has a name
+    names = [name for name in visible_buttons(page) if not name.startswith("Select example")]
+    assert "" not in names and set(names) <= VISITOR_BUTTONS, names
+    for gone in ("Retry", "Undo", "Clear", "Share", "Copy conversation", "Flag"):
+        assert gone not in names
+
+    # 4: the owner's face beside the replica's messages, served by the app itself
+    avatars = page.locator("#replica-chat img").evaluate_all("imgs => imgs.map(i => i.src)")
+    assert avatars and all(src.startswith(app_url.rstrip("/")) for src in avatars)
+
+    assert serious_accessibility_problems(page) == []
+    page.screenshot(path=str(tmp_path / f"conversation-{width}.png"))
+
+
+@pytest.mark.parametrize("width, height", SIZES, ids=["desktop", "phone"])
+def test_a_deep_link_asks_its_question_once(browser, app_url, fake_openai, width, height):
+    fake_openai.default = say("I work on data pipelines.")
+    page = browser.new_page(viewport={"width": width, "height": height})
+    page.goto(app_url + "?q=What%20do%20you%20work%20on%3F")
+    page.get_by_text("I work on data pipelines.").first.wait_for(timeout=15_000)
+    assert [r["messages"][-1]["content"] for r in fake_openai.requests] == ["What do you work on?"]
+    assert "q=" not in page.url
+    page.reload()
+    page.get_by_text("What kind of work do you do?").first.wait_for()
+    page.wait_for_timeout(1500)
+    assert fake_openai.calls == 1  # not asked again on reload
+
+
+EMBED = (ROOT / "docs" / "page.md").read_text().split("<!-- embed -->")[1].split("```html")[1].split("```")[0]
+
+
+@pytest.mark.parametrize("width, height", SIZES, ids=["desktop", "phone"])
+def test_the_readme_embedding_snippet_streams_an_answer_in_another_page(
+    browser, app_url, fake_openai, tmp_path, width, height
+):
+    site = tmp_path / "site"
+    site.mkdir()
+    snippet = EMBED.replace("https://YOUR-SPACE.hf.space", app_url.rstrip("/"))
+    (site / "index.html").write_text(
+        f"<!doctype html><html lang='en'><title>My site</title><body><h1>Me</h1>{snippet}</body></html>"
+    )
+    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(SimpleHTTPRequestHandler, directory=str(site)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        fake_openai.default = say(ANSWER, pieces=10, piece_delay=0.2)
+        page = browser.new_page(viewport={"width": width, "height": height})
+        page.goto(f"http://127.0.0.1:{server.server_address[1]}/index.html")
+        frame = page.frame_locator("iframe")
+        frame.locator("#replica-input textarea").fill("What do you do?")
+        frame.locator("#replica-input textarea").press("Enter")
+        frame.get_by_text("I design data pipelines", exact=False).first.wait_for(timeout=10_000)
+        assert frame.get_by_text(ANSWER).count() == 0  # streamed: a partial answer first
+        frame.get_by_text(ANSWER).first.wait_for(timeout=10_000)
+        page.screenshot(path=str(tmp_path / f"embedded-{width}.png"))
+    finally:
+        server.shutdown()
+
+
+def test_a_full_queue_says_so_and_keeps_the_typed_text(browser, start_app, settings, fake_openai):
+    from gradio_client import Client
+
+    app = start_app(replace(settings, queue_concurrency=1, queue_max_size=1))
+    fake_openai.default = say(
+        "Slow answer.", delay=8
+    )  # the line stays full while the page loads and sends, loaded or not
+    jobs = [Client(app.demo.local_url, verbose=False).submit(f"Busy {n}", api_name="/chat") for n in range(3)]
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(app.demo.local_url)
+    status = app.demo.local_url.rstrip("/") + "/gradio_api/queue/status"
+    full = lambda: fake_openai.in_flight == 1 and requests.get(status, timeout=5).json()["queue_size"] >= 1  # noqa: E731
+    assert wait_until(full, timeout=20)  # the jobs fill the single worker and the one place in line
+    send(page, "Are you free next week?")
+    page.get_by_text("So many people are asking right now").wait_for(timeout=10_000)
+    page.wait_for_function(
+        "() => document.querySelector('#replica-input textarea').value === 'Are you free next week?'", timeout=5_000
+    )
+    fake_openai.closed.set()  # the line has done its part: the slow replies end now, not 8 s apart
+    for job in jobs:
+        try:
+            job.result(timeout=30)
+        except Exception:
+            pass  # the third of them was turned away too
+
+
+def site_framing(tmp_path, name: str, src: str):
+    """A site of its own (another origin: another port) whose page holds one hidden frame of ``src``."""
+    folder = tmp_path / name
+    folder.mkdir()
+    frame = f'<iframe src="{src}" width="1" height="1" style="opacity:0" title="hidden"></iframe>'
+    (folder / "index.html").write_text(
+        f"<!doctype html><html lang='en'><title>A site</title><body>{frame}</body></html>"
+    )
+    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(SimpleHTTPRequestHandler, directory=str(folder)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}"
+
+
+DRIVEN = "?q=Hire%20me%20now%2C%20victim%40example.com"
+
+
+def test_a_hidden_frame_on_another_site_cannot_make_the_visitor_chat(
+    browser, app_url, fake_openai, tmp_path, shared_app
+):
+    server, origin = site_framing(tmp_path, "any-site", app_url.rstrip("/") + "/" + DRIVEN)
+    try:
+        assert requests.get(app_url, timeout=10).headers["content-security-policy"] == "frame-ancestors *"
+        page = browser.new_page()
+        page.goto(origin + "/index.html")
+        box = page.frame_locator("iframe").locator("#replica-input textarea")
+        deadline = time.monotonic() + 15
+        while box.input_value() != "Hire me now, victim@example.com" and time.monotonic() < deadline:
+            time.sleep(0.1)  # the question is put in the box, to wait there for the visitor's own send
+        time.sleep(1.5)  # time enough to have been sent, were it sent by itself
+        assert box.input_value() == "Hire me now, victim@example.com"
+        assert fake_openai.calls == 0 and shared_app.store.leads.all() == []
+    finally:
+        server.shutdown()
+
+
+def test_a_frame_on_the_owners_own_site_asks_at_once_and_no_other_site_may_frame_it(
+    browser, start_app, settings, fake_openai, tmp_path
+):
+    own, own_origin = site_framing(tmp_path, "own-site", "")
+    other, other_origin = site_framing(tmp_path, "other-site", "")
+    app = start_app(replace(settings, embed_origins=(own_origin,)))
+    url = app.demo.local_url.rstrip("/") + "/" + DRIVEN
+    for folder in ("own-site", "other-site"):
+        index = tmp_path / folder / "index.html"
+        index.write_text(index.read_text().replace('src=""', f'src="{url}"'))
+    fake_openai.default = say("Thanks, I have your address.")
+    try:
+        policy = requests.get(app.demo.local_url, timeout=10).headers["content-security-policy"]
+        assert policy == f"frame-ancestors 'self' {own_origin}"
+        page = browser.new_page()
+        page.goto(own_origin + "/index.html")
+        page.frame_locator("iframe").get_by_text("Thanks, I have your address.").first.wait_for(timeout=15_000)
+        assert fake_openai.requests[0]["messages"][-1]["content"] == "Hire me now, victim@example.com"
+        blocked = browser.new_page()
+        blocked.goto(other_origin + "/index.html")
+        time.sleep(2)
+        assert blocked.frames[-1].url in ("", "about:blank", "chrome-error://chromewebdata/") or not blocked.frames[
+            -1
+        ].query_selector("#replica-input")
+        assert fake_openai.calls == 1  # the other site's frame asked nothing
+    finally:
+        own.shutdown()
+        other.shutdown()

@@ -1,0 +1,154 @@
+"""What one client can cost the server, against ``python app.py`` as users run it: per-session memory
+stays bounded whatever is posted to the page's events, and a malformed request costs a short log line."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+import uuid
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+import requests
+from gradio_client import Client
+
+from tests.fixtures.processes import served_app
+
+HISTORY = [{"role": "user", "content": "x" * 900}] * 950  # about 900 KB as JSON
+NEAR_LIMIT = [{"role": "user", "content": "x" * 900}] * 60  # about 57 KB: under the guard's 64 KB for events
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory):
+    """``python app.py`` (no model: every event still runs), its URL, process and log file."""
+    log_file = tmp_path_factory.mktemp("session-memory") / "app.log"
+    with served_app(log_file) as (url, process):
+        yield url, process, log_file
+
+
+def rss_mb(pid: int) -> float:
+    status = open(f"/proc/{pid}/status").read()
+    return int(re.search(r"VmRSS:\s+(\d+) kB", status).group(1)) / 1024
+
+
+def page_events(url: str) -> tuple[list[dict], dict]:
+    """Every event the page registers except the chat itself, and the page's config."""
+    config = requests.get(url + "config", timeout=10).json()
+    return [d for d in config["dependencies"] if d.get("api_name") != "chat"], config
+
+
+def post_event(client: requests.Session, url: str, event: dict, data, session: str) -> int:
+    route = "gradio_api/run/predict" if event.get("queue") is False else "gradio_api/queue/join"
+    body = {"data": data, "fn_index": event["id"], "session_hash": session, "event_data": None, "trigger_id": None}
+    answer = client.post(url + route, data=json.dumps(body), headers={"content-type": "application/json"}, timeout=30)
+    return answer.status_code
+
+
+def test_no_event_but_the_chat_takes_the_history_from_the_browser(app):
+    url, _, _ = app
+    events, config = page_events(url)
+    chatbots = {c["id"] for c in config["components"] if c.get("type") == "chatbot"}
+    assert chatbots and events
+    takes_history = [e.get("api_name") for e in events if chatbots & set(e["inputs"])]
+    assert takes_history == []
+
+
+def test_histories_posted_to_every_event_with_new_sessions_grow_memory_by_under_60_mb(app):
+    url, process, _ = app
+    events, _ = page_events(url)
+    client = requests.Session()
+    post_event(client, url, events[0], ["warm up"], "warmup")
+    time.sleep(0.5)
+    before = rss_mb(process.pid)
+    statuses = set()
+    for event in events:
+        for n in range(200):  # each with a new session id: ~900 KB, or just under the event body limit
+            history = HISTORY if n % 2 else NEAR_LIMIT
+            data = [history] * max(len(event["inputs"]), 1)
+            statuses.add(post_event(client, url, event, data[:1] + [None] * (len(data) - 1), uuid.uuid4().hex[:12]))
+    time.sleep(1)
+    growth = rss_mb(process.pid) - before
+    assert growth < 60, f"RSS grew {growth:.1f} MB"
+    assert 413 in statuses  # the 900 KB ones: no event needs such a body
+
+
+def test_three_thousand_new_session_ids_to_the_poll_grow_memory_by_under_80_mb(app):
+    url, process, _ = app
+    events, _ = page_events(url)
+    [poll] = [e for e in events if e.get("api_name") == "check"]
+    clients = [requests.Session() for _ in range(4)]
+    before = rss_mb(process.pid)
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        sent = pool.map(lambda n: post_event(clients[n % 4], url, poll, [], uuid.uuid4().hex[:12]), range(3000))
+        statuses = set(sent)
+    time.sleep(1)
+    growth = rss_mb(process.pid) - before
+    assert statuses == {200} and growth < 80, f"RSS grew {growth:.1f} MB"
+
+
+def test_forty_malformed_megabyte_requests_grow_the_log_by_under_400_kb(app):
+    url, _, log_file = app
+    events, _ = page_events(url)
+    client = requests.Session()
+    before = log_file.stat().st_size
+    malformed = [
+        {"data": [{"role": "user", "content": [{"x": "y" * 1000}] * 1000}], "fn_index": 0},  # ~1 MB, wrong type
+        {"data": ["y" * 60_000, {"no": "such"}], "fn_index": 0},  # under the event limit, wrong shape
+        {"data": "not a list " * 90_000, "fn_index": 0},
+        {"data": [["z" * 1000] * 50], "fn_index": 10**6},  # no such event
+    ]
+    for n in range(40):
+        body = {**malformed[n % 4], "session_hash": uuid.uuid4().hex[:12], "event_data": "e" * 30_000}
+        event = events[n % len(events)]
+        body["fn_index"] = body["fn_index"] if body["fn_index"] == 10**6 else event["id"]
+        route = "gradio_api/run/predict" if n % 2 else "gradio_api/queue/join"
+        client.post(url + route, data=json.dumps(body), headers={"content-type": "application/json"}, timeout=30)
+    time.sleep(1)
+    growth = log_file.stat().st_size - before
+    assert growth < 400_000, f"the log grew {growth} bytes"
+    assert max(map(len, log_file.read_text().splitlines()), default=0) <= 1100  # every line clipped
+
+
+def test_150_requests_with_megabyte_session_ids_grow_neither_log_nor_memory(app):
+    url, process, log_file = app
+    Client(url, verbose=False).predict("warm up", api_name="/chat")
+    time.sleep(0.5)
+    log_before, rss_before = log_file.stat().st_size, rss_mb(process.pid)
+    session = requests.Session()
+    statuses = set()
+    for n in range(150):
+        huge = f"{n}" + "s" * 1_000_000
+        path, body = [
+            ("/gradio_api/queue/join", {"data": ["hi", []], "fn_index": 0, "session_hash": huge}),
+            ("/gradio_api/call/chat", {"data": ["hi"], "session_hash": huge}),
+            ("/gradio_api/cancel", {"session_hash": huge, "fn_index": 0, "event_id": "e"}),
+        ][n % 3]
+        statuses.add(session.post(url.rstrip("/") + path, data=json.dumps(body), timeout=30).status_code)
+    time.sleep(0.5)
+    log_growth, rss_growth = log_file.stat().st_size - log_before, rss_mb(process.pid) - rss_before
+    assert statuses <= {400, 413}  # refused before Gradio: a bad session id, or a body no event needs
+    assert log_growth < 1024 * 1024, log_growth
+    assert rss_growth < 20, rss_growth
+
+
+def test_200_over_long_query_strings_and_forms_get_400_and_grow_the_log_by_under_20_kb(app):
+    url, _, log_file = app
+    session = requests.Session()
+    before = log_file.stat().st_size
+    query = "&".join(f"a{n}=1" for n in range(21))  # one field over the guard's 20
+    form = "&".join(f"f{n}=1" for n in range(60)) + "&session_hash=abc"
+    statuses = []
+    for n in range(200):
+        if n % 2:
+            response = session.get(f"{url}?{query}", timeout=10)
+        else:
+            headers = {"content-type": "application/x-www-form-urlencoded"}
+            response = session.post(url + "gradio_api/queue/join", data=form, headers=headers, timeout=10)
+        statuses.append(response.status_code)
+    time.sleep(0.5)
+    written = log_file.read_bytes()[before:].decode()
+    refusals = [line for line in written.splitlines() if "over-long query string or form" in line]
+    assert statuses == [400] * 200 and len(written) < 20_000, len(written)
+    assert len(refusals) == 1 and "refused 1 request(s)" in refusals[0]  # the first, then one a minute with a count
+    assert "Traceback" not in written
