@@ -72,7 +72,7 @@ class Deliveries:
         """One pending delivery of alert ``alert_id`` per channel, inside ``tx``."""
         for channel in self.channels:
             tx.execute(
-                "INSERT INTO deliveries (alert_id, channel, due_at) VALUES (?, ?, ?)", (alert_id, channel, time.time())
+                "INSERT INTO deliveries (alert_id, channel, due_at) VALUES (?, ?, ?)", (alert_id, channel, self._clock())
             )
 
     def waiting(self, channel: str, limit: int, skip: Collection[int] = ()) -> list[PendingDelivery]:
@@ -83,7 +83,7 @@ class Deliveries:
             "SELECT d.id, o.kind, o.alert, d.attempts, d.due_at, o.created_at, COALESCE(o.lead_id, o.question_id) AS ref "
             "FROM deliveries d JOIN outbox o ON o.id = d.alert_id WHERE d.channel = ? AND d.status = 'pending' "
             f"AND (d.lease_until IS NULL OR d.lease_until < ?) {skipped}ORDER BY d.alert_id LIMIT ?",
-            (channel, time.time(), *skip, limit),
+            (channel, self._clock(), *skip, limit),
         )
         return [
             PendingDelivery(r["id"], r["kind"], r["alert"], r["attempts"], r["due_at"], r["created_at"], r["ref"])
@@ -97,7 +97,7 @@ class Deliveries:
         marks = ",".join("?" * len(ids))
 
         def steps(tx: Transaction) -> tuple[float, set[int]]:
-            now = time.time()
+            now = self._clock()
             key = f"{channel}_last_send"
             last = tx.execute_locked("SELECT value FROM state WHERE key = ?", (key,)).fetchone()
             wait = float(last["value"]) + min_interval - now if last else 0.0

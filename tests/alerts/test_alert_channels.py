@@ -337,14 +337,18 @@ def test_telegram_folds_a_crowd_of_leads_into_one_message_and_sends_the_rest_one
 
 
 def test_a_delivery_leased_to_one_instance_is_no_one_elses_until_the_lease_ends(tmp_path, database_url):
-    store, [channel] = open_with(tmp_path, database_url, ["json://127.0.0.1:9/hook"], lease_seconds=0.5)
+    now = [time.time()]
+    store, [channel] = open_with(
+        tmp_path, database_url, ["json://127.0.0.1:9/hook"], lease_seconds=30, clock=lambda: now[0]
+    )
     record_lead(store, "jane@example.com")
     [delivery] = store.deliveries.waiting(channel.key, 10)
     claim = lambda: store.deliveries.claim(channel.key, [delivery.id], min_interval=0)[1]  # noqa: E731
     assert claim() == {delivery.id}  # this instance's, then it died
-    assert claim() == set() and store.deliveries.waiting(channel.key, 10) == []
-    time.sleep(0.6)
-    assert claim() == {delivery.id}  # anyone's again
+    now[0] += 29
+    assert claim() == set() and store.deliveries.waiting(channel.key, 10) == []  # still its own
+    now[0] += 2
+    assert claim() == {delivery.id}  # the lease is over: anyone's again
     store.close()
 
 

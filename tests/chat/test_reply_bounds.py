@@ -16,6 +16,7 @@ from replica import wording
 from replica.chat.limits import UsageLimits
 from replica.chat.reply import Visitor
 from tests.fakes.openai_server import call, fail, say
+from tests.fixtures.environment import wait_until
 
 NEVER_ENDS = say("Still thinking. ", forever=True, piece_delay=0.2)
 
@@ -37,7 +38,7 @@ def test_three_endless_streams_end_at_the_deadline_and_a_fourth_visitor_is_answe
     ask(clients[3], "hello")  # the server's first reply, which is held whole (replica/chat/markup.py)
     with ThreadPoolExecutor(max_workers=4) as pool:
         stuck = [pool.submit(timed, ask, c, "stuck") for c in clients[:3]]
-        time.sleep(0.5)  # all three workers are now busy with endless streams
+        assert wait_until(lambda: fake_openai.in_flight == 3)  # all three workers are busy with endless streams
         fourth = pool.submit(timed, ask, clients[3], "hello")
         for future in stuck:
             answer, seconds = future.result(timeout=30)
@@ -45,10 +46,9 @@ def test_three_endless_streams_end_at_the_deadline_and_a_fourth_visitor_is_answe
             assert seconds < 4.5
         answer, seconds = fourth.result(timeout=30)
     assert answer == "Answered." and seconds < 6
-    deadline = time.monotonic() + 5
-    while fake_openai.in_flight and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert fake_openai.in_flight == 0  # the endless streams were closed, not left running
+    assert wait_until(
+        lambda: fake_openai.in_flight == 0, timeout=5
+    )  # the endless streams were closed, not left running
 
 
 def test_a_provider_that_never_answers_is_given_up_at_the_deadline_despite_sdk_retries(fake_openai, make_replica):

@@ -21,7 +21,8 @@ from replica.storage.deliveries import TELEGRAM
 from replica.storage.migrations import MIGRATIONS, applied
 from replica.telegram.client import TelegramClient
 from tests.fakes.openai_server import call, say
-from tests.fixtures.databases import fresh_postgres_database
+from tests.fixtures.databases import fresh_postgres_database, telegram_pending
+from tests.fixtures.environment import wait_until
 from tests.fixtures.processes import run_app
 
 
@@ -90,7 +91,8 @@ def test_two_instances_deliver_every_alert_exactly_once_at_one_shared_pace(postg
         for sender in senders:
             sender.start()
         delivered = fake_telegram.wait_for(12, timeout=20)
-        time.sleep(0.5)
+        # Every delivery recorded sent: nothing is left for either sender, so no duplicate can follow.
+        assert wait_until(lambda: telegram_pending(stores[0]) == 0)
     finally:
         for sender in senders:
             sender.close()
