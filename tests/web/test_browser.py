@@ -158,12 +158,8 @@ def test_the_owners_words_appear_in_an_open_page_without_the_visitor_typing(
     fake_telegram.push("/resume 1")
     page.get_by_text("handed back to me").first.wait_for(timeout=8_000)
     page.screenshot(path=str(tmp_path / "takeover-notices.png"), full_page=True)
-    deadline = time.monotonic() + 10
-    while (
-        not any("Delivered to conversation #1" in t for t in fake_telegram.sent_texts()) and time.monotonic() < deadline
-    ):
-        time.sleep(0.1)
-    assert any("Delivered to conversation #1" in t for t in fake_telegram.sent_texts()), fake_telegram.sent_texts()
+    delivered = lambda: any("Delivered to conversation #1" in t for t in fake_telegram.sent_texts())  # noqa: E731
+    assert wait_until(delivered), fake_telegram.sent_texts()
 
     fake_openai.default = say("Noted.")
     box.fill("Thanks!")
@@ -250,7 +246,13 @@ def test_the_page_fills_the_screen_keeps_focus_and_offers_only_what_visitors_use
                 "() => document.activeElement === document.querySelector('#replica-input textarea')", timeout=5_000
             )
         assert box.get_attribute("placeholder") == "Ask me something…"
-    page.wait_for_timeout(500)
+    # The chat scrolls the newest message into view: wait for it to be there, then measure the page.
+    page.wait_for_function(
+        """() => { const chat = document.getElementById('replica-chat').getBoundingClientRect();
+                   const bubbles = document.querySelectorAll('#replica-chat .message');
+                   return bubbles[bubbles.length - 1].getBoundingClientRect().bottom <= chat.bottom + 1; }""",
+        timeout=5_000,
+    )
 
     # 2: the chat fills the height below the header; the newest message is in view; the page does not scroll
     layout = page.evaluate(
@@ -377,9 +379,8 @@ def test_a_hidden_frame_on_another_site_cannot_make_the_visitor_chat(
         page = browser.new_page()
         page.goto(origin + "/index.html")
         box = page.frame_locator("iframe").locator("#replica-input textarea")
-        deadline = time.monotonic() + 15
-        while box.input_value() != "Hire me now, victim@example.com" and time.monotonic() < deadline:
-            time.sleep(0.1)  # the question is put in the box, to wait there for the visitor's own send
+        # The question is put in the box, to wait there for the visitor's own send.
+        assert wait_until(lambda: box.input_value() == "Hire me now, victim@example.com", timeout=15)
         time.sleep(1.5)  # time enough to have been sent, were it sent by itself
         assert box.input_value() == "Hire me now, victim@example.com"
         assert fake_openai.calls == 0 and shared_app.store.leads.all() == []
