@@ -17,7 +17,7 @@ from typing import Callable
 
 from replica.alerts import Alert, Notifier
 from replica.conversations import Handoff, Recorder
-from replica.storage.records import VISITOR
+from replica.storage.records import VISITOR, AlertKind
 from replica.storage.store import Store
 from replica.workers import Worker
 
@@ -53,7 +53,7 @@ def digest(store: Store, day: date, daily_budget: int) -> Alert:
         ("Model calls", f"{stats['model_calls']} of {daily_budget} a day"),
         ("Most asked", top),
     )
-    return Alert("digest", f"Daily digest for {day_text}", fields, quoted=("Most asked",))
+    return Alert(AlertKind.DIGEST, f"Daily digest for {day_text}", fields, quoted=("Most asked",))
 
 
 class Housekeeper(Worker):

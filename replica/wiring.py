@@ -37,6 +37,7 @@ from replica.knowledge.prompts import read_lines, render_prompt
 from replica.owner_bot.bot import OwnerBot
 from replica.owner_bot.webhook import webhook_secret
 from replica.settings import Settings
+from replica.storage.records import AlertKind
 from replica.storage.store import Store
 from replica.storage.volumes import KEEP_RECORDS, records_at_risk
 from replica.telegram.client import TelegramClient
@@ -122,7 +123,7 @@ def embed_origins(settings: Settings) -> tuple[str, ...]:
 def open_store(settings: Settings) -> Store:
     """The database in ``DATA_DIR``, with the per-visitor alert caps applied, queueing each alert for
     Telegram and for every channel of ``ALERT_URLS``."""
-    caps = {"lead": settings.lead_alerts_per_visitor, "question": settings.question_alerts_per_visitor}
+    caps = {AlertKind.LEAD: settings.lead_alerts_per_visitor, AlertKind.QUESTION: settings.question_alerts_per_visitor}
     keys = tuple(channel.key for channel in parse_channels(settings.alert_urls)[0])
     return Store(
         settings.database_path,

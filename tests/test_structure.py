@@ -250,3 +250,30 @@ def test_the_tests_mirror_the_packages():
     assert folders - {"fixtures", "fakes"} <= packages, folders - packages
     conftest = ast.parse((ROOT / "tests" / "conftest.py").read_text())
     assert not [node for node in conftest.body if isinstance(node, (ast.FunctionDef, ast.ClassDef))]
+
+
+def test_alert_kinds_and_message_roles_are_enums_not_strings():
+    """An alert's kind and a message's role are :class:`AlertKind` and :class:`Role` members: no module
+    names one by its text (``kind="lead"``, ``alert.kind == "question"``, ``Alert("digest", …)``)."""
+    from replica.storage.records import AlertKind, Role
+
+    texts = {member.value for member in (*AlertKind, *Role)}
+    found = []
+    for name, path in modules().items():
+        if name == "replica.storage.records":
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            literal = lambda n: isinstance(n, ast.Constant) and n.value in texts  # noqa: E731
+            if isinstance(node, ast.keyword) and node.arg in ("kind", "role") and literal(node.value):
+                found.append(f"{name}: {node.arg}={node.value.value!r}")
+            if (
+                isinstance(node, ast.Compare)
+                and isinstance(node.left, ast.Attribute)
+                and node.left.attr in ("kind", "role")
+            ):
+                found += [
+                    f"{name}: .{node.left.attr} compared with {c.value!r}" for c in node.comparators if literal(c)
+                ]
+            if isinstance(node, ast.Call) and ast.unparse(node.func) == "Alert" and node.args and literal(node.args[0]):
+                found.append(f"{name}: Alert({node.args[0].value!r}, …)")
+    assert found == []

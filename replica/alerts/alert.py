@@ -12,7 +12,7 @@ from typing import Protocol
 
 from replica.logs import clip
 from replica.storage.deliveries import PendingDelivery
-from replica.storage.records import OutboxEntry
+from replica.storage.records import AlertKind, OutboxEntry
 
 QUESTION_TITLE = "Unanswered question"
 # Older outbox rows were written before alerts named their quoted fields.
@@ -27,7 +27,7 @@ class Alert:
     the record the alert is about (the store sets it), shown in the title, e.g. "Unanswered question #3".
     """
 
-    kind: str  # "lead" or "question"
+    kind: AlertKind
     title: str
     fields: tuple[tuple[str, str], ...]
     session_id: str = ""
@@ -73,7 +73,7 @@ class Alert:
         fields = tuple((label, value) for label, value in data["fields"])
         quoted = tuple(data.get("quoted", DEFAULT_QUOTED))
         return cls(
-            data["kind"],
+            AlertKind(data["kind"]),
             data["title"],
             fields,
             data["session_id"],

@@ -14,6 +14,7 @@ import re
 from typing import Callable, NamedTuple
 
 from replica.alerts.alert import Alert
+from replica.storage.records import AlertKind
 from replica.telegram.length import TELEGRAM_LIMIT, utf16_units
 
 CUT_MARKER = " … [cut: {n} more characters]"
@@ -131,9 +132,9 @@ def keyboard_for(alert: Alert) -> dict | None:
     opener = (
         [{"text": "Open conversation", "callback_data": f"show:{alert.conversation}"}] if alert.conversation else []
     )
-    if alert.kind == "lead" and alert.ref:
+    if alert.kind == AlertKind.LEAD and alert.ref:
         rows = [opener + [{"text": "Mark handled", "callback_data": f"handled:{alert.ref}"}]]
-    elif alert.kind == "question" and alert.ref:
+    elif alert.kind == AlertKind.QUESTION and alert.ref:
         answer = {"text": "Answer", "callback_data": f"answer:{alert.ref}"}
         rows = [[answer, {"text": "Dismiss", "callback_data": f"dismiss:{alert.ref}"}]] + [opener] * bool(opener)
     else:
@@ -152,7 +153,12 @@ def to_plain(alert: Alert, limit: int = TELEGRAM_LIMIT) -> str:
     return _render(alert, fit_values(alert, limit, PLAIN), PLAIN)
 
 
-FOLD_TITLES = {"lead": "new leads", "question": "new questions", "visitor": "visitor messages", "digest": "digests"}
+FOLD_TITLES = {
+    AlertKind.LEAD: "new leads",
+    AlertKind.QUESTION: "new questions",
+    AlertKind.VISITOR: "visitor messages",
+    AlertKind.DIGEST: "digests",
+}
 FOLD_HINT = "Reply to none of these: /leads and /unanswered list them, /answer N answers question N."
 FOLD_REST = "… and {n} more (python app.py export lists them)"
 

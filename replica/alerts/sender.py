@@ -26,11 +26,15 @@ from replica.alerts.alert import Alert, Notifier
 from replica.alerts.channel import Channel, ChannelError
 from replica.settings import default
 from replica.storage import PendingDelivery, Store
+from replica.storage.records import AlertKind
 from replica.workers import Worker
 
 log = logging.getLogger(__name__)
 
-FOLDED_KINDS = ("lead", "question")  # forwarded visitor messages and digests go one by one: the owner replies to each
+FOLDED_KINDS = (
+    AlertKind.LEAD,
+    AlertKind.QUESTION,
+)  # forwarded visitor messages and digests go one by one: the owner replies to each
 MAX_FOLD = 200  # alerts looked at for one folded message; the rest go in the next
 
 

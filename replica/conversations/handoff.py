@@ -15,6 +15,7 @@ from replica import wording
 from replica.alerts import Alert, Notifier
 from replica.conversations.page_channel import PageChannel
 from replica.conversations.recorder import NOTICE, OWNER, Conversation, Recorder
+from replica.storage.records import AlertKind
 
 HANDOFF_SECONDS = 30 * 60
 
@@ -70,7 +71,7 @@ class Handoff:
         """In a handed-over conversation: forward the visitor's message to the owner; return what the
         visitor is told (that the owner answers in person, the first time; a short receipt after)."""
         alert = Alert(
-            kind="visitor",
+            kind=AlertKind.VISITOR,
             title=f"Message in conversation #{conversation.id}",
             fields=(("Visitor", message),),
             session_id=conversation.session,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from replica.storage.database import Database, Row, Transaction
-from replica.storage.records import VISITOR
+from replica.storage.records import VISITOR, AlertKind
 
 
 class ConversationRecords:
@@ -175,12 +175,13 @@ class ConversationRecords:
             tx.execute(f"DELETE FROM telegram_links WHERE conversation_id IN ({old})", (cutoff,))
             # Delivered copies only: an alert still waiting for Telegram or another channel stays.
             doomed = (
-                "SELECT id FROM outbox WHERE kind NOT IN ('lead', 'question') "
+                "SELECT id FROM outbox WHERE kind NOT IN (?, ?) "
                 f"AND (conversation_id IN ({old}) OR created_at < ?) AND NOT EXISTS "
                 "(SELECT 1 FROM deliveries d WHERE d.alert_id = outbox.id AND d.status = 'pending')"
             )
-            tx.execute(f"DELETE FROM deliveries WHERE alert_id IN ({doomed})", (cutoff, cutoff))
-            tx.execute(f"DELETE FROM outbox WHERE id IN ({doomed})", (cutoff, cutoff))
+            kept = (AlertKind.LEAD, AlertKind.QUESTION)  # the records' own alerts go with the records
+            tx.execute(f"DELETE FROM deliveries WHERE alert_id IN ({doomed})", (*kept, cutoff, cutoff))
+            tx.execute(f"DELETE FROM outbox WHERE id IN ({doomed})", (*kept, cutoff, cutoff))
             return tx.execute("DELETE FROM conversations WHERE last_at < ?", (cutoff,)).rowcount
 
         return self.db.write(steps)

@@ -72,7 +72,8 @@ class Deliveries:
         """One pending delivery of alert ``alert_id`` per channel, inside ``tx``."""
         for channel in self.channels:
             tx.execute(
-                "INSERT INTO deliveries (alert_id, channel, due_at) VALUES (?, ?, ?)", (alert_id, channel, self._clock())
+                "INSERT INTO deliveries (alert_id, channel, due_at) VALUES (?, ?, ?)",
+                (alert_id, channel, self._clock()),
             )
 
     def waiting(self, channel: str, limit: int, skip: Collection[int] = ()) -> list[PendingDelivery]:

@@ -6,8 +6,35 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from enum import Enum
 
-# Who wrote a message of a conversation: the visitor, the replica, the owner in person, or the app (a note).
-VISITOR, REPLICA, OWNER, NOTICE = "visitor", "replica", "owner", "notice"
+
+class TextEnum(str, Enum):
+    """An enum whose members are their text everywhere: in SQL, JSON, f-strings and comparisons with
+    ``str`` (``enum.StrEnum`` is Python 3.11+, and 3.10 is supported)."""
+
+    __str__ = str.__str__
+    __format__ = str.__format__
+
+
+class Role(TextEnum):
+    """Who wrote a message of a conversation: the visitor, the replica, the owner in person, or the app (a note)."""
+
+    VISITOR = "visitor"
+    REPLICA = "replica"
+    OWNER = "owner"
+    NOTICE = "notice"
+
+
+VISITOR, REPLICA, OWNER, NOTICE = Role.VISITOR, Role.REPLICA, Role.OWNER, Role.NOTICE
+
+
+class AlertKind(TextEnum):
+    """What an alert is about: a lead, a question passed on, a visitor's message forwarded to the owner
+    who has the conversation, or the daily digest."""
+
+    LEAD = "lead"
+    QUESTION = "question"
+    VISITOR = "visitor"
+    DIGEST = "digest"
 
 
 class Recorded(Enum):
@@ -23,7 +50,7 @@ class OutboxEntry:
     """An alert to queue, as the outbox keeps it: its kind, visitor session and address (for the caps), the alert
     itself as JSON (the alerts package reads and writes it), and the conversation it is about."""
 
-    kind: str
+    kind: AlertKind
     session: str
     payload: str
     conversation: int | None = None

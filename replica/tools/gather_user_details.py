@@ -16,6 +16,7 @@ from email_validator import EmailNotValidError, validate_email
 from replica.alerts import Alert
 from replica.alerts.render import one_line
 from replica.logs import clip
+from replica.storage.records import AlertKind
 from replica.tools.keeping import keep
 from replica.tools.tool import Outcome, ToolContext, ToolResult
 
@@ -73,7 +74,7 @@ def gather_user_details(context: ToolContext, email: str, notes: str, name: str 
         )
     name = (name or "").strip()
     alert = Alert(
-        kind="lead",
+        kind=AlertKind.LEAD,
         title=context.title("New lead"),
         fields=(("Name", name or "(not given)"), ("Email", valid.normalized), ("Notes", notes)),
         session_id=context.session_id,

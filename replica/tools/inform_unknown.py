@@ -8,6 +8,7 @@ from __future__ import annotations
 from replica.alerts import Alert
 from replica.alerts.alert import QUESTION_TITLE
 from replica.alerts.render import one_line
+from replica.storage.records import AlertKind
 from replica.tools.keeping import keep
 from replica.tools.tool import Outcome, ToolContext, ToolResult
 
@@ -19,7 +20,7 @@ def inform_unknown(context: ToolContext, question: str) -> ToolResult:
         question: The visitor's question, as they asked it.
     """
     alert = Alert(
-        kind="question",
+        kind=AlertKind.QUESTION,
         title=context.title(QUESTION_TITLE),
         fields=(("Question", question),),
         session_id=context.session_id,
