@@ -277,3 +277,55 @@ def test_alert_kinds_and_message_roles_are_enums_not_strings():
             if isinstance(node, ast.Call) and ast.unparse(node.func) == "Alert" and node.args and literal(node.args[0]):
                 found.append(f"{name}: Alert({node.args[0].value!r}, …)")
     assert found == []
+
+
+# Where anything may go wrong and the app must go on: a thread's loop, one request (a visitor's message,
+# an owner's message, update or button, a page check, a tool call), a plugin of another project, and
+# the record of last resort for a lead or question (nothing is lost, whatever the store raises).
+BOUNDARIES = {
+    ("replica.workers", "_run"),
+    ("replica.housekeeping", "step"),
+    ("replica.owner_bot.polling", "step"),
+    ("replica.owner_bot.dispatcher", "handle"),
+    ("replica.owner_bot.buttons", "press"),
+    ("replica.chat.deadline", "produce"),
+    ("replica.web.page", "replies"),
+    ("replica.web.page", "check"),
+    ("replica.chat.reply", "_model_reply"),
+    ("replica.tools.registry", "run"),
+    ("replica.tools.keeping", "keep"),
+    ("replica.alerts.apprise_channel", "send_text"),
+}
+
+
+def own_handlers(function: ast.AST) -> list[ast.ExceptHandler]:
+    """The except clauses of ``function`` itself, not of the functions defined inside it."""
+    found, todo = [], list(ast.iter_child_nodes(function))
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            continue
+        if isinstance(node, ast.ExceptHandler):
+            found.append(node)
+        todo.extend(ast.iter_child_nodes(node))
+    return found
+
+
+def test_anything_is_caught_only_at_boundaries_and_each_catch_keeps_its_cause():
+    """``except Exception`` only where a thread, a request, a plugin or the record of last resort ends; each
+    such handler logs the traceback or hands the error on (its name is used). A handler that undoes and
+    raises again is no catch. Elsewhere the errors caught are named (a failing database: ``storage_errors()``)."""
+    found, mute = set(), []
+    for name, path in modules().items():
+        for function in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            for node in own_handlers(function):
+                caught = ast.unparse(node.type) if node.type else "BaseException"
+                if caught not in ("Exception", "BaseException") or isinstance(node.body[-1], ast.Raise):
+                    continue
+                found.add((name, function.name))
+                body = ast.unparse(ast.Module(node.body, []))
+                if "log.exception" not in body and not (node.name and re.search(rf"\b{node.name}\b", body)):
+                    mute.append(f"{name}.{function.name}")
+    assert found == BOUNDARIES and mute == []

@@ -26,6 +26,7 @@ from replica.alerts.alert import Alert, Notifier
 from replica.alerts.channel import Channel, ChannelError
 from replica.settings import default
 from replica.storage import PendingDelivery, Store
+from replica.storage.database import storage_errors
 from replica.storage.records import AlertKind
 from replica.workers import Worker
 
@@ -168,7 +169,7 @@ class AlertSender(Worker):
                 continue
             try:
                 self._store.deliveries.mark_sent(ids, message_id)
-            except Exception as error:  # the database is down: keep the send in memory, try the record later
+            except storage_errors() as error:  # the database is down: keep the send in memory, try the record later
                 delay = self.backoff(failures + 1)
                 self._unrecorded[ids] = (message_id, failures + 1, time.monotonic() + delay)
                 log.error(

@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Callable
 
+from replica.storage.database import storage_errors
+
 log = logging.getLogger(__name__)
 
 
@@ -141,7 +143,7 @@ class SharedWindow:
         """Count one event for ``key`` if it has room, across instances; return whether it had."""
         try:
             allowed = self._counter(f"{self._name}:{self._key(key)}", self.limit, self.window)
-        except Exception as error:
+        except storage_errors() as error:
             self._fallback.failed(error)
             return self._memory.take(key)
         self._fallback.recovered()
@@ -163,7 +165,7 @@ class SharedBudget:
         """Use one unit of today's allowance, if any is left."""
         try:
             allowed = self._counter(self._today(), self.limit)
-        except Exception as error:
+        except storage_errors() as error:
             self._fallback.failed(error)
             return self._memory.take()
         self._fallback.recovered()

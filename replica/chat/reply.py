@@ -29,6 +29,7 @@ from replica.conversations import Conversation, Conversations
 from replica.knowledge.prompts import render_prompt
 from replica.settings import Settings
 from replica.storage import Store
+from replica.storage.database import storage_errors
 from replica.storage.records import NOTICE, VISITOR
 from replica.tools import Outcome, ToolContext, ToolRegistry
 
@@ -153,7 +154,7 @@ class Replica:
     def _pass_to_owner(self, conversation: Conversation, message: str) -> str:
         try:
             return self.conversations.handoff.pass_to_owner(conversation, message)
-        except Exception as error:
+        except storage_errors() as error:
             log.error("Could not pass a message on to the owner (%s)", type(error).__name__, exc_info=True)
             return wording.NOT_PASSED_ON
 

@@ -305,7 +305,13 @@ def _lenient(text: str) -> Any:
         pass
     try:
         return json_repair.loads(text)
-    except Exception:  # json-repair is lenient by design; anything it still cannot read is not a call
+    except (
+        ValueError,
+        TypeError,
+        IndexError,
+        KeyError,
+        RecursionError,
+    ):  # json-repair is lenient; what it still cannot read is no call
         return None
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from replica.storage import Store
+from replica.storage.database import storage_errors
 from replica.storage.records import NOTICE, OWNER, REPLICA, VISITOR
 
 log = logging.getLogger(__name__)
@@ -60,7 +61,7 @@ class Recorder:
         now = self._clock()
         try:
             row = self.store.conversations.begin(session, self.address_hash(address), now)
-        except Exception as error:
+        except storage_errors() as error:
             log.error("Could not record the conversation (%s); answering without it", type(error).__name__)
             return None
         paused = row["paused_until"] is not None and row["paused_until"] > now
@@ -92,7 +93,7 @@ class Recorder:
                 activity=role in (VISITOR, OWNER),
                 facts=facts,
             )
-        except Exception as error:
+        except storage_errors() as error:
             log.error("Could not record a %s message (%s)", role, type(error).__name__)
             return None
 
@@ -101,7 +102,7 @@ class Recorder:
         Empty (and logged) when the database cannot be read."""
         try:
             rows = self.store.conversations.messages(conversation_id, leave_out_role=NOTICE)
-        except Exception as error:
+        except storage_errors() as error:
             log.error("Could not read the conversation (%s); answering without its history", type(error).__name__)
             return []
         own = f"[{self.owner_name}, in person] "
@@ -118,7 +119,7 @@ class Recorder:
         the database cannot be read."""
         try:
             return self.store.conversations.facts(conversation_id)
-        except Exception as error:
+        except storage_errors() as error:
             log.error("Could not read the conversation's facts (%s)", type(error).__name__)
             return []
 

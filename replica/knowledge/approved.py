@@ -25,6 +25,7 @@ from typing import Callable
 import bm25s
 
 from replica.knowledge.files import knowledge_files
+from replica.storage.database import storage_errors
 
 log = logging.getLogger(__name__)
 
@@ -167,7 +168,7 @@ class ApprovedAnswers:
     def _refresh(self) -> None:
         try:
             rows = self._learned()
-        except Exception as error:
+        except storage_errors() as error:
             log.error("Could not read the learned answers (%s); using the ones read last", type(error).__name__)
             return
         key = tuple((row["id"], row["answer"]) for row in rows)

@@ -7,12 +7,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pypdf import PdfReader
+from pypdf.errors import PyPdfError
 
 log = logging.getLogger(__name__)
 
 TEXT_SUFFIXES = {".md", ".markdown", ".txt"}
 PDF_SUFFIXES = {".pdf"}
 KNOWLEDGE_SUFFIXES = TEXT_SUFFIXES | PDF_SUFFIXES
+# What reading a file can meet: the disk, text that is not UTF-8, and a damaged PDF (pypdf's own errors,
+# and the lookups and types a malformed one trips in it).
+UNREADABLE = (OSError, ValueError, PyPdfError, KeyError, IndexError, TypeError, AttributeError)
 
 
 @dataclass(frozen=True)
@@ -42,7 +46,7 @@ def read_documents(folder: Path) -> tuple[list[Document], list[tuple[Path, str]]
     for path in knowledge_files(folder):
         try:
             text = _read_pdf(path) if path.suffix.lower() in PDF_SUFFIXES else path.read_text(encoding="utf-8")
-        except Exception as exc:  # a bad file must never stop the app
+        except UNREADABLE as exc:  # a bad file must never stop the app
             unreadable.append((path, f"{type(exc).__name__}: {exc}"))
             continue
         if text.strip():

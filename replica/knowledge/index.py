@@ -142,7 +142,7 @@ class KnowledgeIndex:
                 retriever = bm25s.BM25.load(str(cache / "bm25")) if data["chunks"] else None
                 log.info("Knowledge index loaded from cache %s (%d chunks)", cache, len(data["chunks"]))
                 return cls([Chunk(**c) for c in data["chunks"]], data["whole_text"], retriever)
-        except Exception as exc:  # a damaged cache is rebuilt, never fatal
+        except (OSError, ValueError, KeyError, TypeError, EOFError) as exc:  # a damaged cache is rebuilt, never fatal
             log.warning("Ignoring unreadable knowledge cache %s: %s", cache, exc)
         index = cls.from_documents(load_documents(folder))
         index._save(cache, cache_root)

@@ -9,6 +9,7 @@ import logging
 from replica.knowledge.index import KnowledgeIndex
 from replica.knowledge.prompts import render_prompt
 from replica.settings import default
+from replica.storage.database import storage_errors
 from replica.storage.store import Store
 
 log = logging.getLogger(__name__)
@@ -43,7 +44,7 @@ class SystemPrompt:
     def __call__(self, query: str) -> str:
         try:
             self._answers = learned_answers_text(self.store)
-        except Exception as error:
+        except storage_errors() as error:
             log.error("Could not read the learned answers (%s); using the ones read last", type(error).__name__)
         # The owner's own answers come first; they may use up to half the budget.
         answers = self._answers[: self.budget_chars // 2]

@@ -17,6 +17,7 @@ from __future__ import annotations
 import logging
 import os
 import sqlite3
+import sys
 import threading
 import time
 from pathlib import Path
@@ -33,6 +34,14 @@ class DatabaseError(Exception):
 
 class DatabaseUnavailable(Exception):
     """The database cannot be reached just now; callers log it, fall back, and carry on."""
+
+
+def storage_errors() -> tuple[type[BaseException], ...]:
+    """What a failing database raises, for ``except storage_errors() as error``: SQLite's errors, the
+    store's own, the disk's, and psycopg's once PostgreSQL is in use (psycopg is imported only then, so
+    ``python app.py export`` on SQLite never pays for it)."""
+    psycopg = sys.modules.get("psycopg")
+    return (sqlite3.Error, DatabaseError, DatabaseUnavailable, OSError) + ((psycopg.Error,) if psycopg else ())
 
 
 class Cursor(Protocol):
@@ -219,7 +228,7 @@ class PostgresDatabase:
         try:
             psycopg.connect(url, connect_timeout=10).close()  # a wrong address or password fails at once
             self._pool = self._open_pool()
-        except Exception as error:
+        except (psycopg.Error, OSError) as error:
             raise DatabaseError(
                 f"DATABASE_URL cannot be reached ({type(error).__name__}); check the address, user and password"
             ) from None
@@ -269,7 +278,7 @@ class PostgresDatabase:
             try:
                 self._psycopg.connect(self._url, connect_timeout=2).close()
                 fresh = self._open_pool()
-            except Exception as error:
+            except (self._psycopg.Error, OSError) as error:
                 raise DatabaseUnavailable(f"PostgreSQL is still unreachable ({type(error).__name__})") from None
             finally:
                 self._last_probe = time.monotonic()

@@ -15,7 +15,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from replica.storage.database import Database, DatabaseError, Transaction
+from replica.storage.database import Database, DatabaseError, Transaction, storage_errors
 
 MIGRATION_LOCK = 72_001  # pg_advisory_xact_lock key: one migrating instance at a time
 
@@ -316,7 +316,7 @@ def pending(db: Database, migrations: list[Migration] = MIGRATIONS) -> list[Migr
     migration record counts as having had none)."""
     try:
         done = {row["number"] for row in db.read("SELECT number FROM schema_migrations")}
-    except Exception:  # no record table yet: an empty database, or one from before migrations were recorded
+    except storage_errors():  # no record table yet: an empty database, or one from before migrations were recorded
         done = set()
     return [migration for migration in migrations if migration.number not in done]
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Callable
 
 from replica.storage.conversation_records import ConversationRecords
-from replica.storage.database import Database, DatabaseError, Transaction, open_database
+from replica.storage.database import Database, DatabaseError, Transaction, open_database, storage_errors
 from replica.storage.deliveries import LEASE_SECONDS, TELEGRAM, Deliveries
 from replica.storage.leads import Leads
 from replica.storage.migrations import migrate, pending
@@ -114,7 +114,7 @@ class Store:
                 migrate(self.db)
         except DatabaseError as error:
             raise StoreError(str(error)) from None
-        except Exception as error:  # a file SQLite opens but cannot use: a migration fails on it
+        except storage_errors() as error:  # a file SQLite opens but cannot use: a migration fails on it
             raise StoreError(
                 f"{path} cannot be used as the database ({error}); move that file aside or set DATA_DIR to another folder"
             ) from None

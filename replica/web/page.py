@@ -28,6 +28,7 @@ from starlette.middleware import Middleware
 from replica import wording
 from replica.chat.reply import Visitor
 from replica.settings import default
+from replica.storage.database import storage_errors
 from replica.storage.records import NOTICE, OWNER, VISITOR
 from replica.web.guard import RequestGuard, max_event_bytes, valid_session_id
 
@@ -215,7 +216,7 @@ def recorded_messages(history: History, session: str) -> list[tuple[str, str]]:
     """The session's recorded messages; none when the record cannot be read (the page still works)."""
     try:
         return history(session)
-    except Exception as error:
+    except storage_errors() as error:
         log.error("Could not read the conversation for the page (%s)", type(error).__name__)
         return []
 
