@@ -9,18 +9,16 @@ The per-chat pace is set to 20 messages a second here, so the run measures the a
 from __future__ import annotations
 
 import time
-import uuid
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 from typing import Callable
 
-import psycopg
 from gradio_client import Client
 
 from replica.settings import Settings
+from replica.storage.provisioning import scratch_database
 from replica.wiring import Timings, create_app
-from tests.fakes.databases import drop_database
 from tests.fakes.openai_server import call, say
 from tests.fakes.telegram_server import FakeTelegram
 
@@ -84,17 +82,11 @@ def run(
             lambda app: len(app.store.leads.all()),
         )
     ]
-    name = f"replica_bench_{uuid.uuid4().hex[:8]}"
-    with psycopg.connect(database_url, autocommit=True) as admin:
-        admin.execute(f"CREATE DATABASE {name}")
-    url = database_url.rsplit("/", 1)[0] + "/" + name
-    try:
+    with scratch_database(database_url, "replica_bench") as url:
         settings = [replace(base(work / f"pg-{n}"), database_url=url) for n in range(instances)]
         rows.append(
             measure(f"PostgreSQL, {instances} instances", settings, visitors, lambda app: len(app.store.leads.all()))
         )
-    finally:
-        drop_database(database_url, name)
     return rows
 
 

@@ -136,7 +136,9 @@ def test_alerts_go_out_in_order_at_a_paced_rate(fake_telegram, store, start_send
         queue_lead(store, sender, email=f"v{n}@example.org", session=f"s{n}")
     delivered = fake_telegram.wait_for(4)
     assert [d.text.split("Email: ")[1].split("\n")[0] for d in delivered] == [f"v{n}@example.org" for n in range(4)]
-    assert all(b.at - a.at >= 0.29 for a, b in zip(delivered, delivered[1:]))
+    # Paced: four messages take three intervals. Measured where they arrive, where a busy machine holds a
+    # send up now and then (which narrows the gap after it): so the span, with room for that, not each gap.
+    assert delivered[-1].at - delivered[0].at >= 3 * 0.3 * 0.8
 
 
 def test_network_errors_do_not_carry_the_token():
