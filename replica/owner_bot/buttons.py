@@ -15,6 +15,7 @@ from replica.logs import EveryMinute
 from replica.owner_bot.conversation_commands import ConversationCommands
 from replica.owner_bot.listing_text import NUMBER
 from replica.storage import Store
+from replica.storage.records import LeadStatus
 from replica.telegram.client import TelegramClient, TelegramError
 
 log = logging.getLogger(__name__)
@@ -72,7 +73,7 @@ class Buttons:
         return f"Conversation #{number} is below."
 
     def _handled(self, lead_id: int, message: dict[str, Any]) -> str:
-        changed = self._store.leads.set_status(lead_id, "handled")
+        changed = self._store.leads.set_status(lead_id, LeadStatus.HANDLED)
         self._replace_keyboard(message, "handled", f"handled:{lead_id}", "✓ Handled")
         return "Marked handled." if changed else "Already handled."
 

@@ -12,6 +12,7 @@ from replica.alerts.render import one_line
 from replica.owner_bot.commands import BY_NAME
 from replica.owner_bot.listing_text import NUMBER, fit, number_and_text, when_iso
 from replica.storage import Store
+from replica.storage.records import QuestionStatus
 
 log = logging.getLogger(__name__)
 
@@ -28,8 +29,8 @@ class QuestionCommands:
 
     def unanswered(self, _: str) -> str:
         """``/unanswered``: open questions, oldest first, each with the number to answer it by."""
-        questions = self._store.questions.in_status("open")
-        dismissed = self._store.questions.in_status("dismissed")
+        questions = self._store.questions.in_status(QuestionStatus.OPEN)
+        dismissed = self._store.questions.in_status(QuestionStatus.DISMISSED)
         # Only the bold numbers are the bot's: a question is one line, in quotes, and cannot add one.
         lines = ["<b>Open questions</b>, oldest first. Reply to a question's alert, or send /answer N your answer:"] + [
             f"<b>{row['id']}.</b> “{html.escape(one_line(row['question'], 300))}” ({when_iso(row['created_at'])})"

@@ -8,7 +8,7 @@ from typing import Callable
 from replica.storage.database import Database, Transaction
 from replica.storage.deliveries import ALERT_STATUS
 from replica.storage.outbox import Outbox
-from replica.storage.records import OutboxEntry, Recorded, iso
+from replica.storage.records import LeadStatus, OutboxEntry, Recorded, iso
 
 
 class Leads:
@@ -34,7 +34,7 @@ class Leads:
 
         return self.db.write(steps)
 
-    def set_status(self, lead_id: int, status: str) -> bool:
+    def set_status(self, lead_id: int, status: LeadStatus) -> bool:
         """Set a lead's triage state (``new``, ``handled``); False when it already had it, or there is no such lead."""
         return self.db.write(
             lambda tx: (

@@ -8,7 +8,7 @@ from typing import Callable
 from replica.storage.database import Database, Row, Transaction
 from replica.storage.deliveries import ALERT_STATUS, TELEGRAM
 from replica.storage.outbox import Outbox
-from replica.storage.records import OutboxEntry, Recorded, iso
+from replica.storage.records import OutboxEntry, QuestionStatus, Recorded, iso
 
 
 def same_question(a: str, b: str) -> bool:
@@ -77,7 +77,7 @@ class Questions:
         )
         return [{**row, "created_at": iso(row["created_at"])} for row in rows]
 
-    def in_status(self, status: str = "open") -> list[dict]:
+    def in_status(self, status: QuestionStatus = QuestionStatus.OPEN) -> list[dict]:
         """Questions in ``status`` (unanswered ones by default), oldest first."""
         rows = self.db.read("SELECT id, question, created_at FROM questions WHERE status = ? ORDER BY id", (status,))
         return [{**row, "created_at": iso(row["created_at"])} for row in rows]

@@ -37,6 +37,47 @@ class AlertKind(TextEnum):
     DIGEST = "digest"
 
 
+class LeadStatus(TextEnum):
+    """Where the owner is with a lead."""
+
+    NEW = "new"
+    HANDLED = "handled"
+
+
+class QuestionStatus(TextEnum):
+    """Where a question passed on stands."""
+
+    OPEN = "open"
+    ANSWERED = "answered"
+    DISMISSED = "dismissed"
+
+
+class AnswerStatus(TextEnum):
+    """A learned answer: in use, replaced by a newer one, or withdrawn by the owner."""
+
+    ACTIVE = "active"
+    REPLACED = "replaced"
+    WITHDRAWN = "withdrawn"
+
+
+class DeliveryStatus(TextEnum):
+    """One alert's delivery to one channel."""
+
+    PENDING = "pending"
+    SENT = "sent"
+    FAILED = "failed"
+
+
+class AlertStatus(TextEnum):
+    """An alert's state in the owner's records: some channel took it, one may yet, every one gave up,
+    or none was raised (the visitor's cap was reached)."""
+
+    SENT = "sent"
+    PENDING = "pending"
+    FAILED = "failed"
+    CAPPED = "capped"
+
+
 class Recorded(Enum):
     """What became of a lead or question handed to the store."""
 
