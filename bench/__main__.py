@@ -273,7 +273,7 @@ def without_model_rows(work: Path, fake: FakeOpenAI, questions: int, model_delay
         question = f"What about project number {n}, code PX{n:03d}?"
         offline.store.questions.record(question, Alert("question", "Q", (("Question", question),), "bench").entry())
     for row in offline.store.questions.in_status("open"):
-        offline.store.answers.learn(row["id"], f"Project {row['id']} was a data pipeline.")
+        offline.store.answers.learn(row.id, f"Project {row.id} was a data pipeline.")
     asked = ["Will you sign an NDA?", "Tell me about project PX117", "What is your favourite opera?", "Hello!"]
     offline_times = timed_replies(offline, [asked[n % len(asked)] for n in range(questions)])
     online = create_app(settings_for(fake, ROOT / "knowledge", work / "data-online"))

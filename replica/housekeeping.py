@@ -46,11 +46,11 @@ def digest(store: Store, day: date, daily_budget: int) -> Alert:
     counts = Counter(" ".join(text.split()).rstrip("?!. ").casefold() for text in texts if text.strip())
     top = "\n".join(f"{n}× {text[:120]}" for text, n in counts.most_common(5)) or "(none)"
     fields = (
-        ("Conversations", str(stats["conversations"] or 0)),
-        ("Visitor messages", str(stats["messages"] or 0)),
+        ("Conversations", str(stats.conversations)),
+        ("Visitor messages", str(stats.messages)),
         ("Leads", str(leads)),
         ("Questions passed on", f"{asked}; still open, all days: {still_open} (/unanswered)"),
-        ("Model calls", f"{stats['model_calls']} of {daily_budget} a day"),
+        ("Model calls", f"{stats.model_calls} of {daily_budget} a day"),
         ("Most asked", top),
     )
     return Alert(AlertKind.DIGEST, f"Daily digest for {day_text}", fields, quoted=("Most asked",))

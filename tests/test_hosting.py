@@ -179,7 +179,7 @@ def test_on_a_volume_eight_visitors_the_sender_and_the_owner_bot_lose_nothing(
         listings = lambda: [t for t in fake_telegram.sent_texts() if "leads" in t.lower().split("\n")[0]]  # noqa: E731
         assert wait_until(lambda: len(listings()) >= len(asked))
     assert answers == ["Thanks!"] * 8
-    assert sorted(lead["email"] for lead in app.store.leads.all()) == sorted(emails)
+    assert sorted(lead.email for lead in app.store.leads.all()) == sorted(emails)
     assert wait_until(lambda: telegram_pending(app.store) == 0)  # each marked sent just after its delivery
     assert "database is locked" not in caplog.text.lower() and "OperationalError" not in caplog.text
 

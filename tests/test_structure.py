@@ -346,3 +346,18 @@ def test_every_status_the_sql_writes_or_reads_is_a_member_of_its_enum():
     named = {value for pair in named for value in pair if value}
     assert named and named <= members, named - members
     assert set(re.findall(r"(?:THEN|ELSE) '([a-z]+)'", ALERT_STATUS)) == {s.value for s in records.AlertStatus}
+
+
+def test_the_storage_hands_back_typed_rows():
+    """No public method of a repository returns a raw database row (``Row``) or an untyped ``dict``: the
+    rows are the dataclasses of ``replica/storage/rows.py`` (the database layer itself excepted)."""
+    untyped = []
+    for path in (ROOT / "replica" / "storage").glob("*.py"):
+        if path.name == "database.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.FunctionDef) and not node.name.startswith("_") and node.returns is not None:
+                returns = ast.unparse(node.returns)
+                if re.search(r"\bRow\b|\bMapping\b", returns) or re.fullmatch(r"(list\[)?dict\]?", returns):
+                    untyped.append(f"{path.name}: {node.name} -> {returns}")
+    assert untyped == []

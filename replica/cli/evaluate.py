@@ -81,7 +81,7 @@ def builtin_scripts(owner: str, rules: str, faq: list[Approved]) -> list[Script]
         return None if outcome.questions else "no question recorded"
 
     def lead(outcome: ScriptOutcome) -> str | None:
-        emails = [row["email"] for row in outcome.leads]
+        emails = [row.email for row in outcome.leads]
         return None if emails == ["jane.doe@example.com"] else f"leads stored: {emails or 'none'}"
 
     def invalid(outcome: ScriptOutcome) -> str | None:
@@ -98,7 +98,7 @@ def builtin_scripts(owner: str, rules: str, faq: list[Approved]) -> list[Script]
         return "claims it passed something on" if CLAIM.search(reply) and not DENIAL.search(reply) else None
 
     def whose_lead(outcome: ScriptOutcome) -> str:
-        by_net = any(row["notes"].startswith(NOTES.split("{")[0]) for row in outcome.leads)
+        by_net = any(row.notes.startswith(NOTES.split("{")[0]) for row in outcome.leads)
         return "by the app's safety net: the model did not call the tool" if by_net else ""
 
     def follow_up(outcome: ScriptOutcome) -> str | None:
@@ -191,8 +191,8 @@ def run_eval(settings: Settings, out: TextIO, pairs: Path | None = None, transcr
                 replies = [replica.reply(message, _visitor(number)) for message in script.messages]
                 outcome = ScriptOutcome(
                     replies,
-                    [row for row in store.leads.all() if row["session"] == f"eval-{number}"],
-                    [row for row in store.questions.all() if row["session"] == f"eval-{number}"],
+                    [row for row in store.leads.all() if row.session == f"eval-{number}"],
+                    [row for row in store.questions.all() if row.session == f"eval-{number}"],
                     notifier.alerts[before:],
                 )
                 problem = script.judge(outcome)
@@ -218,8 +218,8 @@ def _transcript(script: Script, replies: list[str], outcome: ScriptOutcome, prob
     lines = [f"\n## {'✗' if problem else '✓'} {script.behaviour}\n"]
     for message, reply in zip(script.messages, replies):
         lines += [f"**Visitor:** {message}\n", f"**Replica:** {reply}\n"]
-    stored = [f"lead {row['email']}" for row in outcome.leads] + [
-        f"question {row['question']!r}" for row in outcome.questions
+    stored = [f"lead {row.email}" for row in outcome.leads] + [
+        f"question {row.question!r}" for row in outcome.questions
     ]
     lines.append(f"Stored: {', '.join(stored) or 'nothing'}; alerts: {len(outcome.alerts)}\n")
     if problem:

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import csv
 import json
+from dataclasses import replace
 from typing import TextIO
 
 from replica.storage.deliveries import TELEGRAM
+from replica.storage.rows import DeliveryRecord
 from replica.storage.store import Store
 
 COLUMNS = {
@@ -32,11 +34,11 @@ def spreadsheet_safe(value: object) -> str:
     return f"'{text}" if text.startswith(FORMULA_STARTS) else text
 
 
-def alert_rows(store: Store, channels: dict[str, str]) -> list[dict]:
+def alert_rows(store: Store, channels: dict[str, str]) -> list[DeliveryRecord]:
     """Each alert's delivery to Telegram and to each other channel (named by ``channels``: key to label;
     a channel no longer in ``ALERT_URLS`` is "a removed channel"), oldest alert first."""
     names = {TELEGRAM: "Telegram", **channels}
-    return [{**row, "channel": names.get(row["channel"], "a removed channel")} for row in store.deliveries.rows()]
+    return [replace(row, channel=names.get(row.channel, "a removed channel")) for row in store.deliveries.rows()]
 
 
 def export_csv(store: Store, what: str, out: TextIO, channels: dict[str, str] | None = None) -> int:
@@ -50,7 +52,7 @@ def export_csv(store: Store, what: str, out: TextIO, channels: dict[str, str] | 
     writer = csv.writer(out)
     writer.writerow(COLUMNS[what])
     for row in rows:
-        writer.writerow([spreadsheet_safe(row[column]) for column in COLUMNS[what]])
+        writer.writerow([spreadsheet_safe(getattr(row, column)) for column in COLUMNS[what]])
     return len(rows)
 
 

@@ -44,7 +44,7 @@ class PageChannel:
     def page_messages(self, session: str) -> list[tuple[str, str]]:
         """Every recorded message of ``session``'s conversation, oldest first, as (role, text): what its
         page shows."""
-        return [(row["role"], row["text"]) for row in self._store.conversations.messages_of_session(session)]
+        return [(row.role, row.text) for row in self._store.conversations.messages_of_session(session)]
 
     def for_page(self, session: str) -> tuple[bool, bool]:
         """Whether the owner's words or a notice arrived for ``session``'s page since it last checked (now
@@ -62,13 +62,13 @@ class PageChannel:
         conversation = self._store.conversations.of_session(session)
         if conversation is None:
             return False, True  # no conversation yet: the page goes on checking until the visitor writes
-        news = self._store.conversations.take_unshown(conversation["id"]) > 0
-        paused = conversation["paused_until"] is not None
-        if paused and conversation["paused_until"] > now and self.claim_handoff_notice(conversation["id"]):
+        news = self._store.conversations.take_unshown(conversation.id) > 0
+        paused = conversation.paused_until is not None
+        if paused and conversation.paused_until > now and self.claim_handoff_notice(conversation.id):
             owner = self._recorder.owner_name
-            self._recorder.record(conversation["id"], NOTICE, wording.HANDED_OVER.format(owner=owner))
+            self._recorder.record(conversation.id, NOTICE, wording.HANDED_OVER.format(owner=owner))
             news = True
-        return news, paused or now - conversation["last_at"] < IDLE_SECONDS
+        return news, paused or now - conversation.last_at < IDLE_SECONDS
 
     def claim_handoff_notice(self, conversation_id: int) -> bool:
         """True for the one caller that gets to tell the visitor of the handoff (the page or the reply)."""
@@ -78,7 +78,7 @@ class PageChannel:
         """True when the conversation's page checked for messages in the last few seconds."""
         row = self._store.conversations.get(conversation_id)
         with self._lock:
-            seen = self._seen.get(row["session"]) if row else None
+            seen = self._seen.get(row.session) if row else None
         return seen is not None and self._clock() - seen <= PAGE_OPEN_SECONDS
 
     def was_shown(self, message_id: int) -> bool:

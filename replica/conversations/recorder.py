@@ -64,8 +64,8 @@ class Recorder:
         except storage_errors() as error:
             log.error("Could not record the conversation (%s); answering without it", type(error).__name__)
             return None
-        paused = row["paused_until"] is not None and row["paused_until"] > now
-        return Conversation(row["id"], session, paused)
+        paused = row.paused_until is not None and row.paused_until > now
+        return Conversation(row.id, session, paused)
 
     def record(
         self,
@@ -108,8 +108,8 @@ class Recorder:
         own = f"[{self.owner_name}, in person] "
         return [
             {
-                "role": "user" if row["role"] == VISITOR else "assistant",
-                "content": own * (row["role"] == OWNER) + row["text"],
+                "role": "user" if row.role == VISITOR else "assistant",
+                "content": own * (row.role == OWNER) + row.text,
             }
             for row in rows
         ]

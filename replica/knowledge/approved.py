@@ -171,10 +171,10 @@ class ApprovedAnswers:
         except storage_errors() as error:
             log.error("Could not read the learned answers (%s); using the ones read last", type(error).__name__)
             return
-        key = tuple((row["id"], row["answer"]) for row in rows)
+        key = tuple((row.id, row.answer) for row in rows)
         if key != self._key:
             self._key = key
-            self._index(self.faq + [Approved(row["question"], row["answer"], "learned") for row in rows])
+            self._index(self.faq + [Approved(row.question, row.answer, "learned") for row in rows])
 
     def _index(self, entries: list[Approved]) -> None:
         self._entries = entries

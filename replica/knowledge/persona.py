@@ -20,7 +20,7 @@ def learned_answers_text(store: Store) -> str:
     answers = store.answers.all(active_only=True)
     if not answers:
         return ""
-    pairs = "\n\n".join(f"Q: {row['question']}\nA: {row['answer']}" for row in answers)
+    pairs = "\n\n".join(f"Q: {row.question}\nA: {row.answer}" for row in answers)
     return f"### Answers I gave to visitors' earlier questions\n\n{pairs}"
 
 

@@ -82,7 +82,7 @@ class Buttons:
         if question is None:
             return "That question is gone."
         # The heading makes the owner's reply to this prompt teach the answer, like a reply to the alert.
-        prompt = f"{QUESTION_TITLE} #{question_id}\n“{one_line(question['question'], 1000)}”\nReply with your answer."
+        prompt = f"{QUESTION_TITLE} #{question_id}\n“{one_line(question.question, 1000)}”\nReply with your answer."
         force_reply = {"force_reply": True, "input_field_placeholder": "Your answer"}
         self._client.send_message(prompt, parse_mode=None, reply_markup=force_reply)
         return "Type your answer as a reply."

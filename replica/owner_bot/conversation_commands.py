@@ -41,12 +41,10 @@ class ConversationCommands:
             return "No conversations yet."
         lines = ["<b>Recent conversations</b>, newest first. /show N reads one:"]
         for row in rows:
-            marks = " ".join(m for m, on in (("📇 lead", row["lead"]), ("❓ question", row["question"])) if on)
-            paused = " ⏸ yours" if row["paused_until"] else ""
-            first = html.escape(one_line(row["first"], 80))
-            lines.append(
-                f"#{row['id']} · {when(row['started_at'])} · “{first}” · {row['size']} messages {marks}{paused}"
-            )
+            marks = " ".join(m for m, on in (("📇 lead", row.lead), ("❓ question", row.question)) if on)
+            paused = " ⏸ yours" if row.paused_until else ""
+            first = html.escape(one_line(row.first, 80))
+            lines.append(f"#{row.id} · {when(row.started_at)} · “{first}” · {row.size} messages {marks}{paused}")
         return "\n".join(lines)
 
     def show(self, argument: str) -> str:
@@ -66,7 +64,7 @@ class ConversationCommands:
         if conversation is None:
             return False
         rows = self._recorder.transcript(number)
-        started = when(conversation["started_at"])
+        started = when(conversation.started_at)
         parts = pack([line for row in rows for line in transcript_lines(row, html_style=True)] or ["(no messages)"])
         if len(parts) <= MAX_TRANSCRIPT_MESSAGES:
             for index, part in enumerate(parts, start=1):

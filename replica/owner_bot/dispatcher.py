@@ -82,7 +82,7 @@ class Dispatcher:
         replied = message.get("reply_to_message")
         question = self._questions.replied_to(replied)
         if question is not None:
-            return self._questions.learn(question["id"], question["question"], text)
+            return self._questions.learn(question.id, question.question, text)
         conversation = self._conversations.conversation_replied_to(replied)
         if conversation is not None:
             return self._conversations.say_to(conversation, text)

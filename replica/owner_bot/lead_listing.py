@@ -17,10 +17,10 @@ def leads_listing(store: Store, limit: int = 20) -> str:
     if not leads:
         return "No leads yet."
     lines = ["<b>Recent leads</b>, newest first:"] + [
-        f"• {'✓ handled · ' if row['status'] == 'handled' else ''}"
-        f"{html.escape(one_line(row['name'], 80) or '(no name)')} — {html.escape(one_line(row['email']))} — "
-        f"“{html.escape(one_line(row['notes'], 300))}” ({when_iso(row['created_at'])}"
-        + (f", conversation <b>{row['conversation']}</b>: /show {row['conversation']})" if row["conversation"] else ")")
+        f"• {'✓ handled · ' if row.status == 'handled' else ''}"
+        f"{html.escape(one_line(row.name, 80) or '(no name)')} — {html.escape(one_line(row.email))} — "
+        f"“{html.escape(one_line(row.notes, 300))}” ({when_iso(row.created_at)}"
+        + (f", conversation <b>{row.conversation}</b>: /show {row.conversation})" if row.conversation else ")")
         for row in leads
     ]
     return fit(lines)

@@ -33,13 +33,13 @@ class QuestionCommands:
         dismissed = self._store.questions.in_status(QuestionStatus.DISMISSED)
         # Only the bold numbers are the bot's: a question is one line, in quotes, and cannot add one.
         lines = ["<b>Open questions</b>, oldest first. Reply to a question's alert, or send /answer N your answer:"] + [
-            f"<b>{row['id']}.</b> “{html.escape(one_line(row['question'], 300))}” ({when_iso(row['created_at'])})"
+            f"<b>{row.id}.</b> “{html.escape(one_line(row.question, 300))}” ({when_iso(row.created_at)})"
             for row in questions
         ]
         if not questions:
             lines = ["No open questions."]
         if dismissed:
-            lines.append("Dismissed: " + ", ".join(f"#{row['id']}" for row in dismissed[-20:]))
+            lines.append("Dismissed: " + ", ".join(f"#{row.id}" for row in dismissed[-20:]))
         return fit(lines)
 
     def answer(self, argument: str) -> str:
@@ -48,16 +48,14 @@ class QuestionCommands:
         question = self._store.questions.get(parsed[0]) if parsed else None
         if question is None:
             return BY_NAME["answer"].usage_line
-        return self.learn(question["id"], question["question"], parsed[1])
+        return self.learn(question.id, question.question, parsed[1])
 
     def forget(self, argument: str) -> str:
         """``/forget N``: withdraw learned answer N; its question is open again."""
         withdrawn = self._store.answers.forget(int(argument)) if NUMBER.fullmatch(argument) else None
         if withdrawn is None:
             return BY_NAME["forget"].usage_line
-        return (
-            f"Withdrew answer #{withdrawn['id']}; “{html.escape(one_line(withdrawn['question'], 200))}” is open again."
-        )
+        return f"Withdrew answer #{withdrawn.id}; “{html.escape(one_line(withdrawn.question, 200))}” is open again."
 
     def learn(self, question_id: int, question: str, answer: str) -> str:
         """Store ``answer`` for the question; say so, with how to withdraw it."""

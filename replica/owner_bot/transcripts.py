@@ -21,14 +21,14 @@ def transcript_lines(row: Any, html_style: bool) -> list[str]:
     follow the heading; longer or multi-line words are quoted lines behind the "│ " bar, so no visitor
     line can pass for a line of the transcript's own."""
     escape = html.escape if html_style else str
-    clock = datetime.fromtimestamp(row["at"], timezone.utc).strftime("%H:%M")
-    who = ROLE_NAMES.get(row["role"], "Replica")
+    clock = datetime.fromtimestamp(row.at, timezone.utc).strftime("%H:%M")
+    who = ROLE_NAMES.get(row.role, "Replica")
     heading = f"[{clock}] <b>{who}</b>" if html_style else f"[{clock}] {who}"
-    if row["role"] not in ROLE_NAMES:
-        details = [f"tools: {row['tools']}"] * bool(row["tools"])
-        details += [f"{row['model_calls']} model call(s)", f"{(row['reply_ms'] or 0) / 1000:.1f} s"]
+    if row.role not in ROLE_NAMES:
+        details = [f"tools: {row.tools}"] * bool(row.tools)
+        details += [f"{row.model_calls} model call(s)", f"{(row.reply_ms or 0) / 1000:.1f} s"]
         heading += f" <i>({escape('; '.join(details))})</i>" if html_style else f" ({'; '.join(details)})"
-    text = row["text"]
+    text = row.text
     if "\n" not in text and "\r" not in text and len(text) <= INLINE_CHARS:
         return [f"{heading}: {escape(text)}"]
     lines = [f"{heading}:"]

@@ -2,8 +2,17 @@
 
 from __future__ import annotations
 
-from replica.storage.database import Database, Row, Transaction
+from replica.storage.database import Database, Transaction
 from replica.storage.records import VISITOR, AlertKind
+from replica.storage.rows import (
+    ConversationInfo,
+    ConversationListing,
+    ConversationStart,
+    ConversationState,
+    MessageRecord,
+    MessageText,
+    typed,
+)
 
 
 class ConversationRecords:
@@ -12,16 +21,17 @@ class ConversationRecords:
     def __init__(self, db: Database):
         self.db = db
 
-    def begin(self, session: str, address_hash: str, now: float) -> Row:
-        """The conversation of ``session`` (started now if new): ``id`` and ``paused_until``."""
+    def begin(self, session: str, address_hash: str, now: float) -> ConversationStart:
+        """The conversation of ``session`` (started now if new)."""
 
-        def steps(tx: Transaction) -> Row:
+        def steps(tx: Transaction) -> ConversationStart:
             tx.execute(
                 "INSERT INTO conversations (session, address_hash, started_at, last_at) VALUES (?, ?, ?, ?) "
                 "ON CONFLICT DO NOTHING",
                 (session, address_hash, now, now),
             )
-            return tx.execute("SELECT id, paused_until FROM conversations WHERE session = ?", (session,)).fetchone()
+            row = tx.execute("SELECT id, paused_until FROM conversations WHERE session = ?", (session,)).fetchone()
+            return typed(ConversationStart, row)
 
         return self.db.write(steps)
 
@@ -53,13 +63,14 @@ class ConversationRecords:
 
         return self.db.write(steps)
 
-    def messages(self, conversation_id: int, leave_out_role: str = "") -> list[Row]:
-        """The conversation's messages, oldest first: role, text, time, tools, model calls, reply time."""
-        return self.db.read(
+    def messages(self, conversation_id: int, leave_out_role: str = "") -> list[MessageRecord]:
+        """The conversation's messages, oldest first."""
+        rows = self.db.read(
             "SELECT role, text, at, tools, model_calls, reply_ms FROM messages WHERE conversation_id = ? AND role != ? "
             "ORDER BY id",
             (conversation_id, leave_out_role),
         )
+        return [typed(MessageRecord, row) for row in rows]
 
     def facts(self, conversation_id: int) -> list[str]:
         """What the tools did in the conversation so far, oldest first, one line each."""
@@ -68,25 +79,26 @@ class ConversationRecords:
         )
         return [fact for row in rows for fact in row["facts"].split("\n")]
 
-    def messages_of_session(self, session: str) -> list[Row]:
-        """The messages of ``session``'s conversation, oldest first: role and text."""
-        return self.db.read(
+    def messages_of_session(self, session: str) -> list[MessageText]:
+        """The messages of ``session``'s conversation, oldest first."""
+        rows = self.db.read(
             "SELECT m.role, m.text FROM conversations c JOIN messages m ON m.conversation_id = c.id "
             "WHERE c.session = ? ORDER BY m.id",
             (session,),
         )
+        return [typed(MessageText, row) for row in rows]
 
-    def of_session(self, session: str) -> Row | None:
-        """``session``'s conversation: ``id``, ``last_at``, ``paused_until``; ``None`` before its first message."""
+    def of_session(self, session: str) -> ConversationState | None:
+        """``session``'s conversation; ``None`` before its first message."""
         rows = self.db.read("SELECT id, last_at, paused_until FROM conversations WHERE session = ?", (session,))
-        return rows[0] if rows else None
+        return typed(ConversationState, rows[0]) if rows else None
 
-    def get(self, conversation_id: int) -> Row | None:
-        """One conversation: ``id``, ``session``, ``started_at``, ``last_at``, ``paused_until``."""
+    def get(self, conversation_id: int) -> ConversationInfo | None:
+        """One conversation by number."""
         rows = self.db.read(
             "SELECT id, session, started_at, last_at, paused_until FROM conversations WHERE id = ?", (conversation_id,)
         )
-        return rows[0] if rows else None
+        return typed(ConversationInfo, rows[0]) if rows else None
 
     def take_unshown(self, conversation_id: int) -> int:
         """Mark the messages the visitor's page has not shown yet as shown; return how many there were."""
@@ -151,9 +163,9 @@ class ConversationRecords:
         rows = self.db.read("SELECT id FROM conversations WHERE paused_until IS NOT NULL AND paused_until <= ?", (now,))
         return [row["id"] for row in rows]
 
-    def recent(self, limit: int) -> list[Row]:
+    def recent(self, limit: int) -> list[ConversationListing]:
         """The latest conversations, newest first, with their first visitor message, size, lead and question."""
-        return self.db.read(
+        rows = self.db.read(
             "SELECT c.id, c.started_at, c.paused_until, "
             "(SELECT text FROM messages WHERE conversation_id = c.id AND role = ? ORDER BY id LIMIT 1) AS first, "
             "(SELECT COUNT(*) FROM messages WHERE conversation_id = c.id) AS size, "
@@ -162,6 +174,7 @@ class ConversationRecords:
             "FROM conversations c ORDER BY c.last_at DESC, c.id DESC LIMIT ?",
             (VISITOR, limit),
         )
+        return [typed(ConversationListing, row, lead=bool(row["lead"]), question=bool(row["question"])) for row in rows]
 
     def delete_idle_since(self, cutoff: float) -> int:
         """Delete conversations with no activity since ``cutoff``, with their messages, their transcript

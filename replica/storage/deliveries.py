@@ -14,6 +14,7 @@ from typing import Callable, Collection
 
 from replica.storage.database import Database, Transaction
 from replica.storage.records import iso
+from replica.storage.rows import DeliveryRecord, typed
 from replica.storage.state import set_in
 
 TELEGRAM = "telegram"  # the owner's chat: always a channel, so alerts wait for it until it is configured
@@ -157,7 +158,7 @@ class Deliveries:
             for row in rows
         }
 
-    def rows(self) -> list[dict]:
+    def rows(self) -> list[DeliveryRecord]:
         """Every delivery with its alert's kind and time, its channel key, state and tries (for ``export
         alerts``), oldest alert first."""
         rows = self.db.read(
@@ -165,7 +166,9 @@ class Deliveries:
             "FROM deliveries d JOIN outbox o ON o.id = d.alert_id "
             "ORDER BY d.alert_id, CASE WHEN d.channel = 'telegram' THEN 0 ELSE 1 END, d.id"
         )
-        return [{**row, "created_at": iso(row["created_at"]), "sent_at": iso(row["sent_at"])} for row in rows]
+        return [
+            typed(DeliveryRecord, row, created_at=iso(row["created_at"]), sent_at=iso(row["sent_at"])) for row in rows
+        ]
 
     def conversation_of(self, message_id: int) -> int | None:
         """The conversation an alert, transcript or forwarded message Telegram delivered as ``message_id``

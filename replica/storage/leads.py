@@ -9,6 +9,7 @@ from replica.storage.database import Database, Transaction
 from replica.storage.deliveries import ALERT_STATUS
 from replica.storage.outbox import Outbox
 from replica.storage.records import LeadStatus, OutboxEntry, Recorded, iso
+from replica.storage.rows import LeadListing, LeadRecord, typed
 
 
 class Leads:
@@ -45,22 +46,22 @@ class Leads:
             )
         )
 
-    def all(self) -> list[dict]:
+    def all(self) -> list[LeadRecord]:
         """Every lead, oldest first, with the state of its alert (``capped`` when none was raised)."""
         rows = self.db.read(
             "SELECT l.email, l.name, l.notes, l.created_at, l.session, l.status, "
             f"{ALERT_STATUS} AS alert_status FROM leads l LEFT JOIN outbox o ON o.lead_id = l.id ORDER BY l.id"
         )
-        return [{**row, "created_at": iso(row["created_at"])} for row in rows]
+        return [typed(LeadRecord, row, created_at=iso(row["created_at"])) for row in rows]
 
-    def recent(self, limit: int) -> list[dict]:
+    def recent(self, limit: int) -> list[LeadListing]:
         """The ``limit`` most recent leads, newest first, each with its conversation's number (or ``None``)."""
         rows = self.db.read(
             "SELECT l.id, l.email, l.name, l.notes, l.created_at, l.status, c.id AS conversation FROM leads l"
             " LEFT JOIN conversations c ON c.session = l.session ORDER BY l.id DESC LIMIT ?",
             (limit,),
         )
-        return [{**row, "created_at": iso(row["created_at"])} for row in rows]
+        return [typed(LeadListing, row, created_at=iso(row["created_at"])) for row in rows]
 
     def count_between(self, start: float, end: float) -> int:
         """How many leads were stored from ``start`` to before ``end`` (epoch seconds)."""

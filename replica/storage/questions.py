@@ -5,10 +5,11 @@ from __future__ import annotations
 import time
 from typing import Callable
 
-from replica.storage.database import Database, Row, Transaction
+from replica.storage.database import Database, Transaction
 from replica.storage.deliveries import ALERT_STATUS, TELEGRAM
 from replica.storage.outbox import Outbox
 from replica.storage.records import OutboxEntry, QuestionStatus, Recorded, iso
+from replica.storage.rows import AnswerRecord, QuestionListing, QuestionRecord, QuestionRef, WithdrawnAnswer, typed
 
 
 def same_question(a: str, b: str) -> bool:
@@ -44,19 +45,19 @@ class Questions:
 
         return self.db.write(steps)
 
-    def get(self, question_id: int) -> Row | None:
-        """One question by number: ``id``, ``question``, ``status``."""
+    def get(self, question_id: int) -> QuestionRef | None:
+        """One question by number."""
         rows = self.db.read("SELECT id, question, status FROM questions WHERE id = ?", (question_id,))
-        return rows[0] if rows else None
+        return typed(QuestionRef, rows[0]) if rows else None
 
-    def for_alert(self, telegram_message_id: int) -> Row | None:
+    def for_alert(self, telegram_message_id: int) -> QuestionRef | None:
         """The question whose alert Telegram delivered as ``telegram_message_id``, if any."""
         rows = self.db.read(
             "SELECT q.id, q.question, q.status FROM deliveries d JOIN outbox o ON o.id = d.alert_id "
             "JOIN questions q ON q.id = o.question_id WHERE d.channel = ? AND d.message_id = ?",
             (TELEGRAM, telegram_message_id),
         )
-        return rows[0] if rows else None
+        return typed(QuestionRef, rows[0]) if rows else None
 
     def dismiss(self, question_id: int) -> bool:
         """Dismiss an open question; False when it was not open."""
@@ -69,18 +70,18 @@ class Questions:
             )
         )
 
-    def all(self) -> list[dict]:
+    def all(self) -> list[QuestionRecord]:
         """Every unanswered-question record, oldest first, with its status and the state of its alert."""
         rows = self.db.read(
             f"SELECT q.question, q.created_at, q.session, q.status, {ALERT_STATUS} AS alert_status "
             "FROM questions q LEFT JOIN outbox o ON o.question_id = q.id ORDER BY q.id"
         )
-        return [{**row, "created_at": iso(row["created_at"])} for row in rows]
+        return [typed(QuestionRecord, row, created_at=iso(row["created_at"])) for row in rows]
 
-    def in_status(self, status: QuestionStatus = QuestionStatus.OPEN) -> list[dict]:
+    def in_status(self, status: QuestionStatus = QuestionStatus.OPEN) -> list[QuestionListing]:
         """Questions in ``status`` (unanswered ones by default), oldest first."""
         rows = self.db.read("SELECT id, question, created_at FROM questions WHERE status = ? ORDER BY id", (status,))
-        return [{**row, "created_at": iso(row["created_at"])} for row in rows]
+        return [typed(QuestionListing, row, created_at=iso(row["created_at"])) for row in rows]
 
     def count_between(self, start: float, end: float) -> int:
         """How many questions were passed on from ``start`` to before ``end`` (epoch seconds)."""
@@ -118,10 +119,10 @@ class Answers:
 
         return self.db.write(steps)
 
-    def forget(self, answer_id: int) -> Row | None:
+    def forget(self, answer_id: int) -> WithdrawnAnswer | None:
         """Withdraw a learned answer; its question is open again. Returns the withdrawn answer, or ``None``."""
 
-        def steps(tx: Transaction) -> Row | None:
+        def steps(tx: Transaction) -> WithdrawnAnswer | None:
             row = tx.execute(
                 "SELECT a.id, a.question_id, q.question FROM answers a JOIN questions q ON q.id = a.question_id "
                 "WHERE a.id = ? AND a.status = 'active'",
@@ -130,15 +131,15 @@ class Answers:
             if row:
                 tx.execute("UPDATE answers SET status = 'withdrawn' WHERE id = ?", (answer_id,))
                 tx.execute("UPDATE questions SET status = 'open' WHERE id = ?", (row["question_id"],))
-            return row
+            return typed(WithdrawnAnswer, row) if row else None
 
         return self.db.write(steps)
 
-    def all(self, active_only: bool = False) -> list[dict]:
+    def all(self, active_only: bool = False) -> list[AnswerRecord]:
         """Learned answers with their questions, oldest first."""
         query = (
             "SELECT a.id, q.question, a.answer, a.created_at, a.status FROM answers a "
             "JOIN questions q ON q.id = a.question_id WHERE a.status = 'active' OR ? = 0 ORDER BY a.id"
         )
         rows = self.db.read(query, (int(active_only),))
-        return [{**row, "created_at": iso(row["created_at"])} for row in rows]
+        return [typed(AnswerRecord, row, created_at=iso(row["created_at"])) for row in rows]

@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Iterator
 
 from replica.storage.conversation_records import ConversationRecords
-from replica.storage.database import Database, Row
+from replica.storage.database import Database
 from replica.storage.records import VISITOR, iso
+from replica.storage.rows import DayStats, typed
 
 
 class Reports:
@@ -26,26 +27,27 @@ class Reports:
                 "address_hash": row["address_hash"],
                 "messages": [
                     {
-                        "at": iso(m["at"]),
-                        "role": m["role"],
-                        "text": m["text"],
-                        "tools": [t for t in m["tools"].split(",") if t],
-                        "model_calls": m["model_calls"],
-                        "reply_ms": m["reply_ms"],
+                        "at": iso(m.at),
+                        "role": m.role,
+                        "text": m.text,
+                        "tools": [t for t in m.tools.split(",") if t],
+                        "model_calls": m.model_calls,
+                        "reply_ms": m.reply_ms,
                     }
                     for m in self._conversations.messages(row["id"])
                 ],
             }
 
-    def day_stats(self, start: float, end: float) -> Row:
+    def day_stats(self, start: float, end: float) -> DayStats:
         """For the digest: conversations with messages, visitor messages and model calls from ``start`` to
         before ``end``."""
-        return self.db.read(
+        [row] = self.db.read(
             "SELECT COUNT(DISTINCT conversation_id) AS conversations, "
             "SUM(CASE WHEN role = ? THEN 1 ELSE 0 END) AS messages, COALESCE(SUM(model_calls), 0) AS model_calls "
             "FROM messages WHERE at >= ? AND at < ?",
             (VISITOR, start, end),
-        )[0]
+        )
+        return typed(DayStats, row, messages=row["messages"] or 0)
 
     def texts_between(self, start: float, end: float, role: str) -> list[str]:
         """The words of every ``role`` message from ``start`` to before ``end``."""

@@ -146,7 +146,7 @@ def test_a_timeout_and_a_refused_connection_are_retried_until_the_service_takes_
     record_lead(store, "jane@example.com")
     workers = senders_for(store, [slow, refused])
     try:
-        tries = lambda channel: next(r["attempts"] for r in store.deliveries.rows() if r["channel"] == channel.key)  # noqa: E731
+        tries = lambda channel: next(r.attempts for r in store.deliveries.rows() if r.channel == channel.key)  # noqa: E731
         assert wait_until(lambda: tries(slow) >= 2, timeout=10)
         assert wait_until(lambda: tries(refused) >= 2, timeout=10)
         webhook.delay = 0.0
@@ -198,7 +198,7 @@ def test_forty_leads_while_the_channel_is_slow_arrive_in_a_handful_of_messages(t
     assert folds and all(line.startswith("#") for m in folds for line in m.text.splitlines())
     assert not any(line.startswith("•") for m in messages for line in m.text.splitlines())  # no forged lines
     rows = store.deliveries.rows()
-    assert sum(1 for r in rows if r["folded"] > 1) >= 30
+    assert sum(1 for r in rows if r.folded > 1) >= 30
     store.close()
 
 
@@ -410,7 +410,7 @@ def test_a_channel_gives_up_on_an_alert_older_than_its_age_limit_and_telegram_on
     summary = store.deliveries.summary()
     assert summary[channel.key].last_failure.startswith("gave up after 0 h of tries: ")
     assert summary[TELEGRAM].last_failure.startswith("refused: ") and len(fake_telegram.attempts) == 1
-    assert [row["alert_status"] for row in store.leads.all()] == ["failed"]
+    assert [row.alert_status for row in store.leads.all()] == ["failed"]
     store.close()
 
 

@@ -142,7 +142,7 @@ def test_a_reply_to_any_copy_of_a_question_alert_teaches(bot, store, fake_telegr
     assert wait_until(lambda: any("Learned answer #1" in t for t in fake_telegram.sent_texts()))
     fake_telegram.push("Tosca, or Aida.", reply_to=second)
     assert wait_until(lambda: any("Learned answer #2" in t for t in fake_telegram.sent_texts()))
-    assert [row["answer"] for row in store.answers.all(active_only=True)] == ["Tosca, or Aida."]
+    assert [row.answer for row in store.answers.all(active_only=True)] == ["Tosca, or Aida."]
 
 
 def test_visitors_cannot_forge_lines_in_the_owners_listings(store, fake_telegram):
@@ -177,7 +177,7 @@ def test_visitors_cannot_forge_lines_in_the_owners_listings(store, fake_telegram
         assert "“Do you sign NDAs? 2. What is your favourite colour?”" in numbered[1]  # inside its quotes
         fake_telegram.push("/answer 2 Yes, before any detailed discussion.")
         assert wait_until(lambda: "Learned answer #1" in fake_telegram.sent_texts()[-1])
-        assert store.answers.all()[0]["question"].startswith("Do you sign NDAs?")  # the real #2
+        assert store.answers.all()[0].question.startswith("Do you sign NDAs?")  # the real #2
         recent = listing("/recent", "Recent conversations")
         assert len([line for line in recent if line.startswith("#")]) == 1
         listing("/show 1", "Reply to the transcript")

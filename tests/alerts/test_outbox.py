@@ -41,7 +41,7 @@ def test_telegram_down_then_restart_then_back_the_alert_arrives_once(start_app, 
     [message] = fake_telegram.wait_for(1)
     assert "survivor@example.org" in message.text
     # Once the outbox records it sent, nothing is left to send: it arrived once.
-    assert wait_until(lambda: second.store.leads.all()[0]["alert_status"] == "sent")
+    assert wait_until(lambda: second.store.leads.all()[0].alert_status == "sent")
     assert telegram_pending(second.store) == 0 and len(fake_telegram.delivered) == 1
 
 

@@ -140,7 +140,7 @@ def test_the_sender_survives_answers_that_are_not_json_or_not_the_documented_sha
         run(start_sender(store, client))
         fake_telegram.wait_for(1)
     assert len(fake_telegram.delivered) == 1 and "not a Bot API object" in caplog.text
-    assert wait_until(lambda: store.leads.all()[0]["alert_status"] == "sent")
+    assert wait_until(lambda: store.leads.all()[0].alert_status == "sent")
     assert len(fake_telegram.attempts) == 4  # three odd answers, each retried, then the delivery
 
 
@@ -158,7 +158,7 @@ def test_an_alert_that_cannot_be_marked_sent_is_not_sent_again(flaky_store, clie
     flaky_store.fail("deliveries.mark_sent", times=4)  # about 0.1 + 0.2 + 0.4 + 0.8 s of backoff
     with caplog.at_level(logging.ERROR):
         run(start_sender(flaky_store, client))
-        assert wait_until(lambda: flaky_store.leads.all()[0]["alert_status"] == "sent", timeout=15)
+        assert wait_until(lambda: flaky_store.leads.all()[0].alert_status == "sent", timeout=15)
     assert len(fake_telegram.delivered) == 1 and len(fake_telegram.attempts) == 1
     assert caplog.text.count("could not be marked sent (OperationalError); not sending it again") == 4
 
@@ -171,7 +171,7 @@ def test_message_is_too_long_is_resent_shorter_as_plain_text(store, client, fake
     [message] = fake_telegram.wait_for(1)
     assert "parse_mode" not in message.payload and utf16_units(message.text) <= 2048
     assert "ada@example.org" in message.text and "[cut:" in message.text
-    assert wait_until(lambda: store.leads.all()[0]["alert_status"] == "sent")
+    assert wait_until(lambda: store.leads.all()[0].alert_status == "sent")
 
 
 # --- the visitor's side of a full disk -------------------------------------------------------------

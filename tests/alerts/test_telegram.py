@@ -72,16 +72,16 @@ def test_long_alert_is_cut_to_telegrams_limit_with_a_visible_marker(fake_telegra
         and "[cut:" in message.text
         and "ada@example.org" in message.text
     )
-    assert store.leads.all()[0]["notes"] == notes  # the full text stays in the store
+    assert store.leads.all()[0].notes == notes  # the full text stays in the store
 
 
 def test_three_server_errors_then_success_delivers_once(fake_telegram, store, start_sender):
     fake_telegram.fail_next(500, times=3)
     queue_lead(store, start_sender())
     fake_telegram.wait_for(1)
-    assert wait_until(lambda: store.leads.all()[0]["alert_status"] == "sent")  # recorded: no further try comes
+    assert wait_until(lambda: store.leads.all()[0].alert_status == "sent")  # recorded: no further try comes
     assert [status for _, status in fake_telegram.attempts] == [500, 500, 500, 200]
-    assert len(fake_telegram.delivered) == 1 and store.leads.all()[0]["alert_status"] == "sent"
+    assert len(fake_telegram.delivered) == 1 and store.leads.all()[0].alert_status == "sent"
     gaps = [b[0] - a[0] for a, b in zip(fake_telegram.attempts, fake_telegram.attempts[1:])]
     assert gaps[0] >= 0.1 and gaps[1] >= 0.2 and gaps[2] >= 0.4  # exponential backoff
 
@@ -93,8 +93,8 @@ def test_an_ok_answer_without_a_message_is_a_wrong_shape_and_tried_again(fake_te
     start_sender()
     [message] = fake_telegram.wait_for(1)
     assert len(fake_telegram.delivered) == 1 and message.message_id > 0
-    assert wait_until(lambda: store.questions.all()[0]["alert_status"] == "sent")
-    assert store.questions.for_alert(message.message_id)["question"] == "Opera?"  # the real message's id kept
+    assert wait_until(lambda: store.questions.all()[0].alert_status == "sent")
+    assert store.questions.for_alert(message.message_id).question == "Opera?"  # the real message's id kept
 
 
 def test_rate_limit_waits_retry_after_before_the_next_try(fake_telegram, store, start_sender):
@@ -124,9 +124,9 @@ def test_parse_error_is_resent_as_plain_text(fake_telegram, store, start_sender)
 def test_bad_token_marks_the_alert_failed_without_spinning(fake_telegram, store, start_sender, caplog):
     wrong = TelegramClient(fake_telegram.url, "999:WRONG-token-value", fake_telegram.chat_id)
     queue_lead(store, start_sender(client=wrong))
-    assert wait_until(lambda: store.leads.all()[0]["alert_status"] == "failed")  # given up: no further try comes
+    assert wait_until(lambda: store.leads.all()[0].alert_status == "failed")  # given up: no further try comes
     assert [status for _, status in fake_telegram.attempts] == [401]
-    assert store.leads.all()[0]["alert_status"] == "failed"
+    assert store.leads.all()[0].alert_status == "failed"
     assert "WRONG-token-value" not in caplog.text
 
 

@@ -79,7 +79,7 @@ def test_model_asking_for_tools_forever_is_capped_at_two_calls_and_runs_them_onc
     with caplog.at_level(logging.WARNING):
         answer = make_loop_replica().reply("Tell me everything", Visitor("s1"))
     assert [r["tool_choice"] for r in fake_model.requests] == ["auto", "none"]
-    assert [row["question"] for row in store.questions.all()] == ["again?"] and len(notifier.alerts) == 1
+    assert [row.question for row in store.questions.all()] == ["again?"] and len(notifier.alerts) == 1
     assert answer == wording.QUESTION_PASSED_ON  # words that fit what happened
     assert "tool_choice=none" in caplog.text
 
@@ -148,7 +148,7 @@ def test_without_a_model_an_unanswerable_question_is_passed_on_and_the_visitor_t
     answer = replica_around(None, store, notifier).reply("What is your favourite opera?", Visitor("s1"))
     no_answer = wording.NO_WRITTEN_ANSWER.format(owner="Ada Lovelace")
     assert answer == f"{no_answer} {wording.QUESTION_KEPT}"
-    assert [q["question"] for q in store.questions.all()] == ["What is your favourite opera?"]
+    assert [q.question for q in store.questions.all()] == ["What is your favourite opera?"]
     assert [a.kind for a in notifier.alerts] == ["question"]
 
 

@@ -81,9 +81,9 @@ def test_a_tool_call_written_as_text_runs_like_a_native_one_and_is_never_shown(
     [alert] = notifier.alerts
     assert alert.kind == ("lead" if lead else "question")
     if lead:
-        assert [lead["email"] for lead in store.leads.all()] == ["jane.doe@example.com"]
+        assert [lead.email for lead in store.leads.all()] == ["jane.doe@example.com"]
     else:
-        assert [q["question"] for q in store.questions.all()] == ["What is your favourite opera?"]
+        assert [q.question for q in store.questions.all()] == ["What is your favourite opera?"]
     # The second call gets the model's own words back and the result as a note from the app.
     second = fake_openai.requests[1]["messages"]
     assert second[-2] == {"role": "assistant", "content": text}
@@ -156,7 +156,7 @@ def test_an_email_the_model_did_not_record_becomes_one_lead_and_the_visitor_is_t
         answer == "Thanks Jane, I'll pass that on to Jordan.\n\nI've passed your email address on, so you'll hear back."
     )
     [lead] = store.leads.all()
-    assert lead["email"] == "jane.doe@example.com" and message in lead["notes"]
+    assert lead.email == "jane.doe@example.com" and message in lead.notes
     replica.reply("As I said: jane.doe@example.com", Visitor("s1"))
     assert len(store.leads.all()) == 1 and [a.kind for a in notifier.alerts] == ["lead"]  # alerted once
 
@@ -166,7 +166,7 @@ def test_the_models_own_call_is_the_only_record(fake_openai, make_replica, store
     answer = make_replica().reply("Hire me? jane.doe@example.com, Jane", Visitor("s1"))
     assert answer == "Thanks Jane!"  # no second sentence: the model's call covered the address
     [lead] = store.leads.all()
-    assert lead["notes"] == "Wants to hire Jordan" and len(notifier.alerts) == 1
+    assert lead.notes == "Wants to hire Jordan" and len(notifier.alerts) == 1
 
 
 def test_an_invalid_address_invents_nothing(fake_openai, make_replica, store, notifier):
@@ -180,7 +180,7 @@ def test_an_email_left_when_the_visitor_stops_the_reply_is_kept(fake_openai, mak
     reply = make_replica().stream_reply("jane.doe@example.com here, hire me?", Visitor("s1"))
     next(reply)
     reply.close()  # the visitor pressed stop
-    assert [lead["email"] for lead in store.leads.all()] == ["jane.doe@example.com"]
+    assert [lead.email for lead in store.leads.all()] == ["jane.doe@example.com"]
 
 
 # The model knows what happened.
@@ -269,7 +269,7 @@ def test_a_server_that_refuses_tools_is_asked_without_them_and_the_calls_are_rea
     fake_openai.default = server
     replica = make_replica()
     assert replica.reply("What is your favourite opera?", Visitor("s1")) == "I've passed your question on."
-    assert [q["question"] for q in store.questions.all()] == ["What is your favourite opera?"]
+    assert [q.question for q in store.questions.all()] == ["What is your favourite opera?"]
     refused, asked, answered = fake_openai.requests[:3]
     assert "tools" in refused and "tools" not in asked and "tool_choice" not in asked
     assert (
@@ -358,7 +358,7 @@ def test_foreign_tool_markers_run_and_are_never_shown(text, fake_openai, make_re
     fake_openai.script(say(text, pieces=6), say("Passed on."))
     shown = streamed(make_replica(), "What do you earn?")
     assert shown[-1] == "Passed on." and not any(SYNTAX.search(v) or "｜" in v for v in shown), shown
-    assert [q["question"] for q in store.questions.all()] == ["Salary?"]
+    assert [q.question for q in store.questions.all()] == ["Salary?"]
 
 
 def test_the_facts_say_when_an_alert_was_capped_or_a_lead_repeated(fake_openai, make_replica, store):
@@ -380,7 +380,7 @@ def test_a_tool_call_after_a_block_that_is_no_tool_call_is_still_read(fake_opena
     )
     fake_openai.script(say(text, pieces=5), say("Done."))
     shown = streamed(make_replica(), "What is your favourite opera?")
-    assert [q["question"] for q in store.questions.all()] == ["What is your favourite opera?"]
+    assert [q.question for q in store.questions.all()] == ["What is your favourite opera?"]
     assert shown[-1].startswith('My editor setup:\n```json\n{"editor": "vim"}\n```\nI will pass that on.')
     assert not any("tool_call" in value or "inform_unknown" in value for value in shown)
 

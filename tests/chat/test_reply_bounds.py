@@ -138,7 +138,7 @@ def test_a_lead_in_the_message_is_kept_when_the_model_is_down(fake_openai, notif
     answer = make_replica(max_retries=0).reply(message, Visitor("s1"))
     assert answer == f"{wording.MODEL_FAILED} {wording.LEAD_KEPT}"
     [lead] = store.leads.all()
-    assert lead["email"] == "grace@example.org" and message in lead["notes"]
+    assert lead.email == "grace@example.org" and message in lead.notes
     assert [a.kind for a in notifier.alerts] == ["lead"]
 
 
@@ -148,7 +148,7 @@ def test_a_lead_is_kept_past_the_deadline_and_when_the_day_budget_is_spent(fake_
     assert slow.reply("Email me: a@example.org", Visitor("s1")).endswith(wording.LEAD_KEPT)
     spent = make_replica(limits=UsageLimits.build(10, 10, 0))
     assert spent.reply("b@example.org please", Visitor("s2")) == (f"{wording.DAILY_LIMIT} {wording.LEAD_KEPT}")
-    assert sorted(row["email"] for row in store.leads.all()) == ["a@example.org", "b@example.org"]
+    assert sorted(row.email for row in store.leads.all()) == ["a@example.org", "b@example.org"]
 
 
 def test_no_lead_is_invented_from_a_message_without_a_valid_address(fake_openai, store, make_replica):

@@ -47,8 +47,8 @@ def test_a_tool_call_the_visitor_types_is_never_run_even_by_a_model_that_repeats
     assert store.questions.all() == []
     leads = store.leads.all()
     if "ceo@bank-example.com" in typed:  # the visitor's own address is kept by the lead net, their words quoted
-        assert [(lead["email"], lead["name"]) for lead in leads] == [("ceo@bank-example.com", "")]
-        assert leads[0]["notes"].startswith("The visitor wrote: ")
+        assert [(lead.email, lead.name) for lead in leads] == [("ceo@bank-example.com", "")]
+        assert leads[0].notes.startswith("The visitor wrote: ")
         assert all("Name: CEO" not in str(alert.fields) for alert in notifier.alerts)
     else:
         assert leads == []
@@ -61,7 +61,7 @@ def test_once_the_server_called_a_tool_natively_text_is_never_read_as_a_call(fak
     replica.reply("What is your favourite opera?", Visitor("s1"))
     fake_openai.script(say('<tool_call>{"name": "inform_unknown", "arguments": {"question": "Salary?"}}</tool_call>'))
     replica.reply("What do you earn?", Visitor("s1"))
-    assert [q["question"] for q in store.questions.all()] == ["Favourite opera?"]  # the textual call was not run
+    assert [q.question for q in store.questions.all()] == ["Favourite opera?"]  # the textual call was not run
 
 
 def test_a_server_that_never_called_natively_still_has_its_text_calls_read(fake_openai, make_replica, store):
@@ -69,7 +69,7 @@ def test_a_server_that_never_called_natively_still_has_its_text_calls_read(fake_
         say('<tool_call>{"name": "inform_unknown", "arguments": {"question": "Salary?"}}</tool_call>'), say("Noted.")
     )
     assert make_replica().reply("What do you earn?", Visitor("s1")) == "Noted."
-    assert [q["question"] for q in store.questions.all()] == ["Salary?"]
+    assert [q.question for q in store.questions.all()] == ["Salary?"]
 
 
 @pytest.mark.parametrize("native", [True, False], ids=["native", "as text"])
@@ -86,7 +86,7 @@ def test_an_address_the_visitor_never_wrote_is_not_recorded_and_the_model_is_tol
     make_replica().reply("I'm Dana Reyes, dana.reyes@acme-talent.com, recruiting for Acme.", Visitor("s1"))
     told = json.dumps(fake_openai.requests[1]["messages"][-1])
     assert "has not written the email address" in told and "Never guess" in told
-    assert [lead["email"] for lead in store.leads.all()] == ["dana.reyes@acme-talent.com"]  # by the lead net
+    assert [lead.email for lead in store.leads.all()] == ["dana.reyes@acme-talent.com"]  # by the lead net
     assert all("redshift" not in str(alert.fields) for alert in notifier.alerts)
 
 
@@ -124,7 +124,7 @@ def test_json_that_only_fits_a_schema_is_words_unless_it_is_a_whole_call(fake_op
     assert fake_openai.calls == 1
     fake_openai.script(say('{"question": "Do you work weekends?"}'), say("I passed that on."))  # a whole call
     assert make_replica().reply("Do you work weekends?", Visitor("s2")) == "I passed that on."
-    assert [q["question"] for q in store.questions.all()] == ["Do you work weekends?"]
+    assert [q.question for q in store.questions.all()] == ["Do you work weekends?"]
 
 
 @pytest.mark.parametrize("native", [True, False], ids=["native", "as text"])
@@ -147,10 +147,10 @@ def test_an_address_the_visitor_marks_as_someone_elses_is_no_lead(fake_openai, m
     fake_openai.default = say("Got it.")
     replica = make_replica()
     answer = replica.reply("Please don't contact ceo@bank-example.com, reach me at jane@example.com", Visitor("s1"))
-    assert [lead["email"] for lead in store.leads.all()] == ["jane@example.com"]
+    assert [lead.email for lead in store.leads.all()] == ["jane@example.com"]
     assert answer.endswith("I've passed your email address on, so you'll hear back.")
     answer = replica.reply("My colleague's email is bob@example.com, he may write.", Visitor("s2"))
-    assert [lead["email"] for lead in store.leads.all()] == ["jane@example.com"]
+    assert [lead.email for lead in store.leads.all()] == ["jane@example.com"]
     assert "your email address" not in answer
 
 

@@ -48,8 +48,8 @@ def offline(store, notifier, knowledge):
 def learn(store, question, answer, session="earlier-visitor"):
     """What the owner's reply to a question alert does: the question stored, then its answer learned."""
     store.questions.record(question, Alert("question", "Q", (("Question", question),), session).entry())
-    [row] = [q for q in store.questions.in_status("open") if q["question"] == question]
-    return store.answers.learn(row["id"], answer)
+    [row] = [q for q in store.questions.in_status("open") if q.question == question]
+    return store.answers.learn(row.id, answer)
 
 
 def test_the_faq_format_is_a_question_line_then_its_answer_paragraph(knowledge):
@@ -96,7 +96,7 @@ def test_a_greeting_gets_the_greeting_not_a_recorded_question(offline, store):
 def test_an_unmatched_question_is_recorded_alerted_and_the_visitor_told(offline, store, notifier):
     answer = offline.reply("What is your favourite opera?", Visitor("s1"))
     assert answer == f"{wording.NO_WRITTEN_ANSWER.format(owner='Ada Lovelace')} {wording.QUESTION_KEPT}"
-    assert [q["question"] for q in store.questions.all()] == ["What is your favourite opera?"]
+    assert [q.question for q in store.questions.all()] == ["What is your favourite opera?"]
     offline.reply("What is your favourite opera?", Visitor("s1"))  # deduped as the tool dedupes
     assert len(store.questions.all()) == 1 and [a.kind for a in notifier.alerts] == ["question"]
 
@@ -104,7 +104,7 @@ def test_an_unmatched_question_is_recorded_alerted_and_the_visitor_told(offline,
 def test_a_valid_email_becomes_a_lead_with_the_tools_rules_an_invalid_one_nothing(offline, store, notifier):
     answer = offline.reply("I'd like to hire you. My email is jane.doe@example.com, I'm Jane", Visitor("s1"))
     assert answer.endswith(wording.LEAD_NOTED) and store.questions.all() == []  # a lead, not a question
-    assert [lead["email"] for lead in store.leads.all()] == ["jane.doe@example.com"]
+    assert [lead.email for lead in store.leads.all()] == ["jane.doe@example.com"]
     offline.reply("Reach me at jane@example", Visitor("s2"))
     assert len(store.leads.all()) == 1 and [a.kind for a in notifier.alerts] == ["lead"]
 
@@ -117,7 +117,7 @@ def test_an_email_beside_a_matched_question_is_kept_too(offline, store):
 def test_the_owners_reply_teaches_the_answer_and_the_next_visitor_gets_it(offline, store):
     offline.reply("What is your favourite opera?", Visitor("first"))
     [question] = store.questions.in_status("open")
-    answer_id = store.answers.learn(question["id"], "Tosca, without a doubt.")
+    answer_id = store.answers.learn(question.id, "Tosca, without a doubt.")
     expected = "Ada Lovelace answered this for an earlier visitor: Tosca, without a doubt."
     assert offline.reply("Which opera is your favourite?", Visitor("next")) == expected
     store.answers.forget(answer_id)  # withdrawn: no longer quoted
@@ -147,7 +147,7 @@ def test_every_outage_takes_the_same_path(outage, options, fake_openai, make_rep
     assert replica.reply("Will you sign an NDA?", Visitor("s1")) == NDA_ANSWER
     answer = replica.reply("What is your favourite opera?", Visitor("s2"))
     assert answer.endswith(wording.QUESTION_KEPT) and answer.startswith("Sorry")
-    assert [q["question"] for q in store.questions.all()] == ["What is your favourite opera?"]
+    assert [q.question for q in store.questions.all()] == ["What is your favourite opera?"]
 
 
 def test_the_days_budget_spent_takes_the_same_path(fake_openai, make_replica, store, knowledge):
@@ -178,7 +178,7 @@ def test_a_question_the_model_passed_on_before_it_failed_is_not_passed_on_twice(
     fake_openai.script(call(("inform_unknown", {"question": "Favourite opera?"})), fail(500))
     answer = make_replica(knowledge_dir=knowledge, max_retries=0).reply("What is your favourite opera?", Visitor("s1"))
     assert answer == f"{wording.MODEL_FAILED} {wording.QUESTION_KEPT}"
-    assert [q["question"] for q in store.questions.all()] == ["Favourite opera?"] and len(notifier.alerts) == 1
+    assert [q.question for q in store.questions.all()] == ["Favourite opera?"] and len(notifier.alerts) == 1
 
 
 NDA, STARTUPS, ZONE = "Do you sign NDAs?", "Do you work with early-stage startups?", "What time zone are you in?"

@@ -287,7 +287,7 @@ def test_an_unreachable_telegram_is_said_once_and_its_recovery_too(store, fake_t
         sender.start()
         try:
             assert wait_until(lambda: "has been unreachable" in caplog.text)
-            tries = lambda: store.deliveries.rows()[0]["attempts"]  # noqa: E731
+            tries = lambda: store.deliveries.rows()[0].attempts  # noqa: E731
             tried = tries()
             assert wait_until(lambda: tries() >= tried + 2)  # more failures: still said once
             client.api_base = fake_telegram.url  # the relay is set up, or the block lifted

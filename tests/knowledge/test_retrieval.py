@@ -67,7 +67,7 @@ def test_learned_answers_are_knowledge_when_retrieval_is_on(start_app, settings,
     app.store.questions.record(
         "Favourite opera?", Alert("question", "Unanswered question", (("Question", "Favourite opera?"),), "s").entry()
     )
-    app.store.answers.learn(app.store.questions.in_status()[0]["id"], "Tosca.")
+    app.store.answers.learn(app.store.questions.in_status()[0].id, "Tosca.")
     Client(app.demo.local_url, verbose=False).predict("What opera do you like?", api_name="/chat")
     assert "Q: Favourite opera?\nA: Tosca." in fake_openai.requests[0]["messages"][0]["content"]
 

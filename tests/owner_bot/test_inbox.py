@@ -316,7 +316,7 @@ def test_buttons_act_only_in_the_owners_chat_and_every_press_is_answered(app, fa
         "This button only works in its owner's chat.",
         "Unknown button.",
     ]
-    assert app.store.leads.all()[0]["status"] == "new"
+    assert app.store.leads.all()[0].status == "new"
 
 
 # --- the daily digest ------------------------------------------------------------------------------
@@ -420,9 +420,9 @@ def test_retention_also_clears_forwarded_messages_from_the_outbox(store):
     for pending in store.deliveries.waiting(TELEGRAM, 100):
         store.deliveries.mark_sent([pending.id], 100 + pending.id)
     store.deliveries.link(555, conversation.id)
-    kinds = lambda: sorted(row["kind"] for row in store.deliveries.rows())  # noqa: E731
+    kinds = lambda: sorted(row.kind for row in store.deliveries.rows())  # noqa: E731
     assert kinds() == ["lead", "visitor"]
     now[0] += 91 * 86400
     assert inbox.recorder.delete_older_than(90) == 1
     assert kinds() == ["lead"]  # the lead is the owner's record; the visitor's forwarded words are gone
-    assert store.deliveries.conversation_of(555) is None and store.leads.all()[0]["email"] == "ada@example.org"
+    assert store.deliveries.conversation_of(555) is None and store.leads.all()[0].email == "ada@example.org"

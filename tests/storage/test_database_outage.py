@@ -114,7 +114,7 @@ def test_an_alert_telegram_accepted_during_the_outage_is_never_sent_again(outage
             time.sleep(OUTAGE)  # longer than the alert's lease
             database.restore()
             # Recorded sent by the one sender that sends it: no claim, and so no second send, can follow.
-            assert wait_until(quietly(lambda: store.leads.all()[0]["alert_status"] == "sent"), timeout=OUTAGE + 30)
+            assert wait_until(quietly(lambda: store.leads.all()[0].alert_status == "sent"), timeout=OUTAGE + 30)
     finally:
         sender.close()
     assert len(fake_telegram.delivered) == 1
@@ -155,5 +155,5 @@ def test_a_lead_given_during_the_outage_is_logged_whole_and_the_first_message_af
     assert wait_until(quietly(lambda: store.leads.all() == []))  # the database is back, and answers
     fake_openai.script(call(("gather_user_details", {"email": "grace@example.org", "notes": "n"})), say("Noted!"))
     assert replica.reply("grace@example.org", visitor) == "Noted!"
-    assert [row["email"] for row in store.leads.all()] == ["grace@example.org"]
+    assert [row.email for row in store.leads.all()] == ["grace@example.org"]
     assert [alert.kind for alert in notifier.alerts] == ["lead"]

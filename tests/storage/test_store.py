@@ -32,7 +32,7 @@ def alert(kind="lead", session="s1", email="a@example.org"):
 def test_lead_and_its_alert_are_stored_together_once(store):
     assert store.leads.record("a@example.org", "Ada", "hi", alert().entry()) is Recorded.ALERTED
     assert store.leads.record("a@example.org", "Ada", "hi again", alert().entry()) is Recorded.DUPLICATE
-    assert [row["notes"] for row in store.leads.all()] == ["hi"]
+    assert [row.notes for row in store.leads.all()] == ["hi"]
     pending = next_for_telegram(store)
     assert Alert.from_pending(pending) == replace(alert(), ref=1) and len(for_telegram(store)) == 1  # #1
 
@@ -52,7 +52,7 @@ def test_caps_count_per_visitor_and_per_kind(store):
         store.leads.record("x@example.org", "", "", alert(session="other", email="x@example.org").entry())
         is Recorded.ALERTED
     )
-    assert [row["alert_status"] for row in store.leads.all()] == ["pending"] * 3 + ["capped"] * 2 + ["pending"]
+    assert [row.alert_status for row in store.leads.all()] == ["pending"] * 3 + ["capped"] * 2 + ["pending"]
 
 
 def test_pending_alerts_survive_reopening_and_sent_ones_do_not_return(tmp_path):
@@ -76,7 +76,7 @@ def test_failed_and_rescheduled_alerts(store):
     again = next_for_telegram(store)
     assert again.attempts == 1 and again.due_at == pending.due_at + 60
     store.deliveries.give_up([pending.id], "refused: Unauthorized")
-    assert next_for_telegram(store) is None and store.leads.all()[0]["alert_status"] == "failed"
+    assert next_for_telegram(store) is None and store.leads.all()[0].alert_status == "failed"
     assert store.deliveries.summary()[TELEGRAM].last_failure == "refused: Unauthorized"
 
 
@@ -181,10 +181,10 @@ def test_a_database_made_by_the_previous_schema_is_migrated_with_its_times(tmp_p
     try:
         assert applied(store.db) == [(m.number, m.name) for m in MIGRATIONS]  # the seven recorded by name, then 8
         day = datetime(2026, 11, 29, tzinfo=timezone.utc).timestamp()
-        assert store.leads.all()[0]["created_at"] == then and store.leads.count_between(day, day + 86400) == 1
-        assert store.questions.count_between(day, day + 86400) == 1 and store.answers.all()[0]["created_at"] == then
+        assert store.leads.all()[0].created_at == then and store.leads.count_between(day, day + 86400) == 1
+        assert store.questions.count_between(day, day + 86400) == 1 and store.answers.all()[0].created_at == then
         [delivery] = store.deliveries.rows()  # Telegram's, moved out of the outbox row by migration 12
-        assert (delivery["channel"], delivery["sent_at"], delivery["created_at"]) == (TELEGRAM, then, then)
+        assert (delivery.channel, delivery.sent_at, delivery.created_at) == (TELEGRAM, then, then)
     finally:
         store.close()
     again = Store(path, database_url=database_url)  # opening again applies nothing
@@ -279,10 +279,10 @@ def test_migration_12_moves_telegrams_deliveries_out_of_the_outbox_with_their_me
         [pending] = for_telegram(store)
         assert (pending.kind, pending.attempts, pending.due_at, pending.ref) == ("lead", 2, 5, 1)
         assert dict(Alert.from_pending(pending).fields)["Email"] == "a@example.org"
-        assert store.questions.for_alert(777)["question"] == "Opera?" and store.deliveries.conversation_of(777) == 1
-        assert [row["alert_status"] for row in store.questions.all()] == ["sent"]
-        assert [row["alert_status"] for row in store.leads.all()] == ["pending"]
-        assert [(r["channel"], r["status"], r["last_error"]) for r in store.deliveries.rows()] == [
+        assert store.questions.for_alert(777).question == "Opera?" and store.deliveries.conversation_of(777) == 1
+        assert [row.alert_status for row in store.questions.all()] == ["sent"]
+        assert [row.alert_status for row in store.leads.all()] == ["pending"]
+        assert [(r.channel, r.status, r.last_error) for r in store.deliveries.rows()] == [
             (TELEGRAM, "sent", None),
             (TELEGRAM, "pending", "HTTP 502"),
         ]

@@ -1,0 +1,177 @@
+"""The rows the repositories hand back, typed: one frozen dataclass for each shape a query reads.
+
+Times are epoch seconds where the app computes with them (conversations, messages) and ISO 8601 in
+UTC where the owner reads them (leads, questions, answers and deliveries: exports and listings).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any, Mapping, TypeVar
+
+R = TypeVar("R")
+
+
+def typed(cls: type[R], row: Mapping[str, Any], **changed: Any) -> R:
+    """``row`` (a database row) as ``cls``, with the fields in ``changed`` replaced."""
+    return cls(**{f.name: changed[f.name] if f.name in changed else row[f.name] for f in fields(cls)})
+
+
+@dataclass(frozen=True)
+class LeadRecord:
+    """A lead as exports show it, with the state of its alert (``capped`` when none was raised)."""
+
+    email: str
+    name: str
+    notes: str
+    created_at: str | None
+    session: str
+    status: str
+    alert_status: str
+
+
+@dataclass(frozen=True)
+class LeadListing:
+    """A lead as the owner's ``/leads`` lists it, with its conversation's number (or ``None``)."""
+
+    id: int
+    email: str
+    name: str
+    notes: str
+    created_at: str | None
+    status: str
+    conversation: int | None
+
+
+@dataclass(frozen=True)
+class QuestionRef:
+    """A question by its number, and where it stands."""
+
+    id: int
+    question: str
+    status: str
+
+
+@dataclass(frozen=True)
+class QuestionRecord:
+    """A question passed on, as exports show it, with the state of its alert."""
+
+    question: str
+    created_at: str | None
+    session: str
+    status: str
+    alert_status: str
+
+
+@dataclass(frozen=True)
+class QuestionListing:
+    """A question as ``/unanswered`` lists it."""
+
+    id: int
+    question: str
+    created_at: str | None
+
+
+@dataclass(frozen=True)
+class AnswerRecord:
+    """A learned answer with its question."""
+
+    id: int
+    question: str
+    answer: str
+    created_at: str | None
+    status: str
+
+
+@dataclass(frozen=True)
+class WithdrawnAnswer:
+    """The answer ``/forget`` withdrew, and the question that is open again."""
+
+    id: int
+    question_id: int
+    question: str
+
+
+@dataclass(frozen=True)
+class ConversationStart:
+    """A visitor session's conversation as a message begins: its number, and until when the owner has it."""
+
+    id: int
+    paused_until: float | None
+
+
+@dataclass(frozen=True)
+class ConversationState:
+    """A session's conversation as its page checks it."""
+
+    id: int
+    last_at: float
+    paused_until: float | None
+
+
+@dataclass(frozen=True)
+class ConversationInfo:
+    """One conversation by number."""
+
+    id: int
+    session: str
+    started_at: float
+    last_at: float
+    paused_until: float | None
+
+
+@dataclass(frozen=True)
+class ConversationListing:
+    """A conversation as ``/recent`` lists it: its first visitor message, size, and whether it left a
+    lead or a question."""
+
+    id: int
+    started_at: float
+    paused_until: float | None
+    first: str | None
+    size: int
+    lead: bool
+    question: bool
+
+
+@dataclass(frozen=True)
+class MessageRecord:
+    """One message of a conversation, with what its reply took."""
+
+    role: str
+    text: str
+    at: float
+    tools: str  # the tools the reply called, comma-separated
+    model_calls: int
+    reply_ms: int | None
+
+
+@dataclass(frozen=True)
+class MessageText:
+    """Who wrote a message, and its words: what the visitor's page shows."""
+
+    role: str
+    text: str
+
+
+@dataclass(frozen=True)
+class DeliveryRecord:
+    """One alert's delivery to one channel, as ``export alerts`` shows it."""
+
+    kind: str
+    created_at: str | None
+    channel: str
+    status: str
+    attempts: int
+    last_error: str | None
+    sent_at: str | None
+    folded: int
+
+
+@dataclass(frozen=True)
+class DayStats:
+    """A day's figures for the digest."""
+
+    conversations: int
+    messages: int
+    model_calls: int
