@@ -171,7 +171,7 @@ class Replica:
             yield from self._reply_without_model(message, context, run, "")
             return
         deadline = Deadline(self.settings.reply_deadline_seconds)
-        if self._slots and not self._slots.acquire(timeout=deadline.remaining()):
+        if not self._slots.acquire(timeout=deadline.remaining()):
             log.warning("No free reply slot within the deadline; visitor %s told to try again", context.session_id)
             run.add(Ended("busy"))
             yield from self._reply_without_model(message, context, run, wording.BUSY)
@@ -179,8 +179,7 @@ class Replica:
         try:
             yield from self._model_reply(message, history, conversation, context, deadline, run)
         finally:
-            if self._slots:
-                self._slots.release()
+            self._slots.release()
 
     def _model_reply(
         self,
