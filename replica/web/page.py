@@ -283,7 +283,7 @@ def build_demo(
             api_visibility="undocumented" if mcp_tool else "public",
             **REPLY_QUEUE,
         )
-        _check_for_owner_words(demo, chatbot, textbox, history, owner_words, bubbles)
+        _check_for_owner_words(demo, chatbot, textbox, chat, owner_words)
         if mcp_tool:
             gr.api(mcp_tool, api_name=mcp_tool.__name__)
     # api_open=False: no REST route may run the chat outside the queue and its concurrency limit.
@@ -318,9 +318,8 @@ def _check_for_owner_words(
     demo: gr.Blocks,
     chatbot: gr.Chatbot,
     textbox: gr.Textbox,
-    history: History,
+    chat: ChatPage,
     owner_words: OwnerWords,
-    bubbles: Bubbles,
 ) -> None:
     """When the page loads and every few seconds after, show what the owner sent in person. Outside the
     queue (never behind a model call, never in a model slot); the timer stops after 30 minutes without
@@ -344,7 +343,7 @@ def _check_for_owner_words(
         return (time.monotonic_ns() // 1_000_000 if news else gr.skip()), timer_update
 
     def redraw(request: gr.Request) -> list:
-        return bubbles.render(recorded_messages(history, session_id(request)))
+        return chat.page(request)
 
     hidden = {"queue": False, "show_progress": "hidden", "api_visibility": "undocumented"}
     gr.on([demo.load, timer.tick], check, None, [arrived, timer], **hidden)
