@@ -19,6 +19,7 @@ from typing import Any, Callable, Iterator
 
 import httpx
 import openai
+from openai.types.chat import ChatCompletion, ChatCompletionChunk
 
 from replica.chat.model import ModelError, ToolCall, Turn
 from replica.knowledge.prompts import render_prompt
@@ -86,14 +87,20 @@ class OpenAIChatModel:
         timeout: float,
         stop: threading.Event,
     ) -> Iterator[Turn]:
-        stream = self.client.chat.completions.create(
-            model=self.model,
-            messages=messages,
-            tools=tools if tools else openai.omit,
-            tool_choice=tool_choice if tools else openai.omit,
-            max_tokens=max_tokens,
+        body: dict[str, Any] = {"model": self.model, "messages": messages, "max_tokens": max_tokens, "stream": True}
+        if tools:
+            body |= {"tools": tools, "tool_choice": tool_choice}
+        # Not chat.completions.create(): it walks every message and schema field by field to transform
+        # its params, 2.5 ms a message at ten messages and 13 ms at ninety, and these are plain JSON
+        # already. The client's post() (the SDK's README, "Undocumented endpoints") sends them as they
+        # are, with the client's key, retries and errors all the same.
+        stream = self.client.post(
+            "/chat/completions",
+            body=body,
+            cast_to=ChatCompletion,
+            options={"timeout": self._timeout(timeout)},
             stream=True,
-            timeout=self._timeout(timeout),
+            stream_cls=openai.Stream[ChatCompletionChunk],
         )
         turn, calls = Turn(), {}
         with stream:
