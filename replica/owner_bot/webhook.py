@@ -26,7 +26,6 @@ log = logging.getLogger(__name__)
 
 SECRET_KEY = "telegram_webhook_secret"
 ALLOWED_UPDATES = ["message", "callback_query"]
-REFUSAL_LOG_SECONDS = 60.0
 
 
 def webhook_secret(store: Store, given: str | None) -> str:
@@ -88,7 +87,6 @@ class WebhookReceiver:
         self._refusals = EveryMinute(
             log,
             "Refused %d request(s) to the Telegram webhook without the right secret token (logged at most once a minute)",
-            REFUSAL_LOG_SECONDS,
         )
 
     async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:

@@ -380,8 +380,10 @@ def test_a_hidden_frame_on_another_site_cannot_make_the_visitor_chat(
         page.goto(origin + "/index.html")
         box = page.frame_locator("iframe").locator("#replica-input textarea")
         # The question is put in the box, to wait there for the visitor's own send.
-        assert wait_until(lambda: box.input_value() == "Hire me now, victim@example.com", timeout=15)
-        time.sleep(1.5)  # time enough to have been sent, were it sent by itself
+        # The page decided not to send it, and says so; the question waits in the box.
+        status = page.frame_locator("iframe").locator("#replica-status")
+        status.wait_for(timeout=15_000)
+        assert status.inner_text() == "Your question is in the box: press Enter to send it."
         assert box.input_value() == "Hire me now, victim@example.com"
         assert fake_openai.calls == 0 and shared_app.store.leads.all() == []
     finally:
@@ -408,10 +410,8 @@ def test_a_frame_on_the_owners_own_site_asks_at_once_and_no_other_site_may_frame
         assert fake_openai.requests[0]["messages"][-1]["content"] == "Hire me now, victim@example.com"
         blocked = browser.new_page()
         blocked.goto(other_origin + "/index.html")
-        time.sleep(2)
-        assert blocked.frames[-1].url in ("", "about:blank", "chrome-error://chromewebdata/") or not blocked.frames[
-            -1
-        ].query_selector("#replica-input")
+        # The browser refuses the frame (frame-ancestors): it shows its error page in its place.
+        assert wait_until(lambda: blocked.frames[-1].url == "chrome-error://chromewebdata/", timeout=15)
         assert fake_openai.calls == 1  # the other site's frame asked nothing
     finally:
         own.shutdown()

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import re
-import time
 import uuid
 from concurrent.futures import ThreadPoolExecutor
 
@@ -13,6 +12,7 @@ import pytest
 import requests
 from gradio_client import Client
 
+from tests.fixtures.environment import wait_until
 from tests.fixtures.processes import served_app
 
 HISTORY = [{"role": "user", "content": "x" * 900}] * 950  # about 900 KB as JSON
@@ -38,6 +38,13 @@ def page_events(url: str) -> tuple[list[dict], dict]:
     return [d for d in config["dependencies"] if d.get("api_name") != "chat"], config
 
 
+def served_everything(url: str) -> None:
+    """Return once the app has served all it was sent: its queue is empty, and a message sent after
+    it all (``/chat``, which queues behind it) is answered."""
+    assert wait_until(lambda: requests.get(url + "gradio_api/queue/status", timeout=10).json()["queue_size"] == 0, 60)
+    Client(url, verbose=False).predict("Are you there?", api_name="/chat")
+
+
 def post_event(client: requests.Session, url: str, event: dict, data, session: str) -> int:
     route = "gradio_api/run/predict" if event.get("queue") is False else "gradio_api/queue/join"
     body = {"data": data, "fn_index": event["id"], "session_hash": session, "event_data": None, "trigger_id": None}
@@ -59,7 +66,7 @@ def test_histories_posted_to_every_event_with_new_sessions_grow_memory_by_under_
     events, _ = page_events(url)
     client = requests.Session()
     post_event(client, url, events[0], ["warm up"], "warmup")
-    time.sleep(0.5)
+    served_everything(url)
     before = rss_mb(process.pid)
     statuses = set()
     for event in events:
@@ -67,7 +74,7 @@ def test_histories_posted_to_every_event_with_new_sessions_grow_memory_by_under_
             history = HISTORY if n % 2 else NEAR_LIMIT
             data = [history] * max(len(event["inputs"]), 1)
             statuses.add(post_event(client, url, event, data[:1] + [None] * (len(data) - 1), uuid.uuid4().hex[:12]))
-    time.sleep(1)
+    served_everything(url)
     growth = rss_mb(process.pid) - before
     assert growth < 60, f"RSS grew {growth:.1f} MB"
     assert 413 in statuses  # the 900 KB ones: no event needs such a body
@@ -82,7 +89,7 @@ def test_three_thousand_new_session_ids_to_the_poll_grow_memory_by_under_80_mb(a
     with ThreadPoolExecutor(max_workers=4) as pool:
         sent = pool.map(lambda n: post_event(clients[n % 4], url, poll, [], uuid.uuid4().hex[:12]), range(3000))
         statuses = set(sent)
-    time.sleep(1)
+    served_everything(url)
     growth = rss_mb(process.pid) - before
     assert statuses == {200} and growth < 80, f"RSS grew {growth:.1f} MB"
 
@@ -112,8 +119,7 @@ def test_forty_malformed_megabyte_requests_grow_the_log_by_under_400_kb(app):
 
 def test_150_requests_with_megabyte_session_ids_grow_neither_log_nor_memory(app):
     url, process, log_file = app
-    Client(url, verbose=False).predict("warm up", api_name="/chat")
-    time.sleep(0.5)
+    served_everything(url)  # warmed up
     log_before, rss_before = log_file.stat().st_size, rss_mb(process.pid)
     session = requests.Session()
     statuses = set()
@@ -125,7 +131,7 @@ def test_150_requests_with_megabyte_session_ids_grow_neither_log_nor_memory(app)
             ("/gradio_api/cancel", {"session_hash": huge, "fn_index": 0, "event_id": "e"}),
         ][n % 3]
         statuses.add(session.post(url.rstrip("/") + path, data=json.dumps(body), timeout=30).status_code)
-    time.sleep(0.5)
+    served_everything(url)
     log_growth, rss_growth = log_file.stat().st_size - log_before, rss_mb(process.pid) - rss_before
     assert statuses <= {400, 413}  # refused before Gradio: a bad session id, or a body no event needs
     assert log_growth < 1024 * 1024, log_growth

@@ -26,16 +26,23 @@
     const b = box();
     if (b && event.target === b && event.key === "Enter" && !event.shiftKey && b.value.trim()) {
       lastSent = b.value;
-      refocusSoon();
+      sent();
     }
   }, true);
   document.addEventListener("click", (event) => {
     const b = box();
     if (b && event.target.closest && event.target.closest("#replica-input button.submit-button")) {
       lastSent = b.value;
-      refocusSoon();
+      sent();
     }
   }, true);
+
+  // The visitor sent: the cursor goes back to the box, and a notice about the last message goes.
+  function sent() {
+    const notice = document.getElementById("replica-status");
+    if (notice) notice.hidden = true;
+    refocusSoon();
+  }
 
   function typeInto(text) {
     const b = box();
@@ -44,18 +51,24 @@
     b.dispatchEvent(new Event("input", { bubbles: true }));
   }
 
-  // A full queue: say so in the page, and give the visitor their words back.
-  function showBusy() {
-    let notice = document.getElementById("replica-busy");
+  // A line above the box that says what the page did on the visitor's behalf (read out, too).
+  function showNotice(text) {
+    let notice = document.getElementById("replica-status");
     if (!notice) {
       notice = document.createElement("div");
-      notice.id = "replica-busy";
+      notice.id = "replica-status";
       notice.setAttribute("role", "status");
       const input = document.getElementById("replica-input");
       (input ? input.parentNode : document.body).insertBefore(notice, input);
     }
-    notice.textContent = "So many people are asking right now. Please try again in a minute: your message is still in the box.";
+    notice.textContent = text;
     notice.hidden = false;
+    return notice;
+  }
+
+  // A full queue: say so in the page, and give the visitor their words back.
+  function showBusy() {
+    const notice = showNotice("So many people are asking right now. Please try again in a minute: your message is still in the box.");
     const words = lastSent;
     setTimeout(() => { typeInto(words); const b = box(); if (b) b.focus(); }, 400);
     setTimeout(() => { notice.hidden = true; }, 60000);
@@ -96,7 +109,8 @@
       if (b && send && !b.disabled) {
         clearInterval(ask);
         typeInto(question);
-        if (mayAskAtOnce()) setTimeout(() => { lastSent = question; send.click(); refocusSoon(); }, 100);
+        if (mayAskAtOnce()) setTimeout(() => { lastSent = question; send.click(); sent(); }, 100);
+        else showNotice("Your question is in the box: press Enter to send it.");
       }
     }, 100);
   }
