@@ -104,8 +104,11 @@ class Replica:
         run, reply = Run(), ""
         try:
             with self.conversations.page.replying(visitor.session_id):
+                shown = None
                 for reply in self._reply(message, history, visitor, conversation, run):
-                    yield reply
+                    if reply != shown:  # the same words again would cost the page a message for nothing
+                        shown = reply
+                        yield reply
         finally:
             elapsed_ms = int((time.monotonic() - started) * 1000)
             if conversation:
