@@ -10,7 +10,6 @@ import io
 import logging
 import os
 import socket
-import sqlite3
 import subprocess
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
@@ -20,6 +19,7 @@ import pytest
 from gradio_client import Client
 
 from replica.settings import load_settings
+from replica.storage.database import open_database
 from replica.storage.volumes import records_at_risk, sqlite_journal, volume_of
 from tests.fakes.openai_server import call, say
 from tests.fixtures.databases import telegram_pending
@@ -157,8 +157,9 @@ def test_on_a_volume_eight_visitors_the_sender_and_the_owner_bot_lose_nothing(
     an address at once while the sender delivers and the owner asks the bot for the leads."""
     app = start_app(replace(settings, sqlite_journal="delete", lead_alerts_per_visitor=8))  # all from 127.0.0.1
     assert app.store.db.journal == "delete"
-    with sqlite3.connect(settings.database_path) as other:  # what the file itself says
-        assert other.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
+    other = open_database(settings.database_path, None, read_only=True)  # what the file itself says
+    assert other.journal == "delete"
+    other.close()
     assert not settings.database_path.with_name("replica.sqlite3-shm").exists()
 
     def respond(body):

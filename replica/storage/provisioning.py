@@ -1,7 +1,10 @@
-"""PostgreSQL databases made for one run and dropped after it: the benchmark's and the tests'.
+"""Databases for the benchmark and the tests, so that their SQL, too, lives in the storage package.
 
-On a server whose user may create databases: ``python -m bench --instances`` runs its instances on one,
-and each test on PostgreSQL gets one of its own.
+- PostgreSQL databases made for one run and dropped after it, on a server whose user may create
+  databases: ``python -m bench --instances`` runs its instances on one, and each test on PostgreSQL
+  gets one of its own;
+- databases in states the app never puts one in itself: as an earlier version left it (an older
+  schema, rows in its shape), or full (it refuses new records); and what a table's columns are.
 """
 
 from __future__ import annotations
@@ -10,7 +13,11 @@ import contextlib
 import time
 import uuid
 import warnings
-from typing import Iterator
+from pathlib import Path
+from typing import Any, Iterator, Sequence
+
+from replica.storage.database import Database, open_database
+from replica.storage.migrations import Migration, migrate
 
 
 @contextlib.contextmanager
@@ -41,3 +48,56 @@ def drop_database(admin_url: str, name: str, tries: int = 10) -> None:
         except psycopg.errors.InsufficientPrivilege:
             time.sleep(0.3)
     warnings.warn(f"database {name} was left behind: an autovacuum worker held it", stacklevel=2)
+
+
+def database_at(
+    path: Path,
+    url: str | None,
+    migrations: Sequence[Migration],
+    rows: Sequence[tuple[str, dict[str, Any]]] = (),
+    counted: bool = False,
+) -> None:
+    """Leave at ``path`` (or ``url``) a database as an earlier version of the app left it: ``migrations``
+    applied, then ``rows`` inserted in order, each ``(table, {column: value})`` in that schema's shape.
+    ``counted``: the migrations recorded as the first versions did, by count (SQLite's ``user_version``,
+    a ``schema_version`` table on PostgreSQL), not by name."""
+    db = open_database(path, url)
+    try:
+        if counted:
+            db.write(lambda tx: [tx.execute(sql) for m in migrations for sql in m.statements(tx.dialect)])
+            if db.dialect == "sqlite":
+                db.read(f"PRAGMA user_version = {len(migrations)}")
+            else:
+                db.write(lambda tx: tx.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)"))
+                db.write(lambda tx: tx.execute("INSERT INTO schema_version (version) VALUES (?)", (len(migrations),)))
+        else:
+            migrate(db, list(migrations))
+        for table, values in rows:
+            columns = ", ".join(values)
+            marks = ", ".join("?" for _ in values)
+            db.write(
+                lambda tx, t=table, v=values, c=columns, m=marks: tx.execute(
+                    f"INSERT INTO {t} ({c}) VALUES ({m})", tuple(v.values())
+                )
+            )
+    finally:
+        db.close()
+
+
+def refuse_new_records(db: Database, tables: Sequence[str]) -> None:
+    """Make ``db`` refuse new rows in ``tables``, as a full disk would: SQLite may grow no further (the
+    next write that needs a page fails, "database or disk is full"); PostgreSQL no longer permits inserts."""
+    if db.dialect == "sqlite":
+        db.read("VACUUM")  # no free pages left for new rows to reuse
+        pages = db.read("PRAGMA page_count")[0][0]
+        db.read(f"PRAGMA max_page_count = {pages}")
+    else:
+        db.write(lambda tx: tx.execute(f"REVOKE INSERT ON {', '.join(tables)} FROM CURRENT_USER"))
+
+
+def columns(db: Database, table: str) -> set[str]:
+    """The names of ``table``'s columns."""
+    if db.dialect == "sqlite":
+        return {row["name"] for row in db.read(f"PRAGMA table_info({table})")}
+    found = db.read("SELECT column_name FROM information_schema.columns WHERE table_name = ?", (table,))
+    return {row["column_name"] for row in found}

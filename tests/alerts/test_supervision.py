@@ -19,6 +19,7 @@ from replica.alerts.sender import AlertSender
 from replica.alerts.telegram_channel import TelegramChannel
 from replica.chat.reply import Visitor
 from replica.owner_bot.bot import OwnerBot
+from replica.storage.provisioning import refuse_new_records
 from replica.storage.store import Store
 from replica.telegram.client import TelegramClient
 from replica.telegram.length import utf16_units
@@ -177,17 +178,6 @@ def test_message_is_too_long_is_resent_shorter_as_plain_text(store, client, fake
 # --- the visitor's side of a full disk -------------------------------------------------------------
 
 
-def fill_up(store: Store) -> None:
-    """Make the database refuse new records: on SQLite it may grow no further (the next write that needs
-    a page fails, "database or disk is full"); on PostgreSQL inserts are no longer permitted."""
-    if store.db.dialect == "sqlite":
-        store.db.read("VACUUM")  # no free pages left for new rows to reuse
-        pages = store.db.read("PRAGMA page_count")[0][0]
-        store.db.read(f"PRAGMA max_page_count = {pages}")
-    else:
-        store.db.write(lambda tx: tx.execute("REVOKE INSERT ON leads, questions, outbox FROM CURRENT_USER"))
-
-
 @pytest.mark.parametrize(
     "tool_call, kind, what",
     [
@@ -203,7 +193,7 @@ def fill_up(store: Store) -> None:
 def test_a_record_the_full_disk_refuses_is_logged_whole_and_the_visitor_told(
     fake_openai, notifier, store, make_replica, caplog, tool_call, kind, what
 ):
-    fill_up(store)
+    refuse_new_records(store.db, ["leads", "questions", "outbox"])  # as a full disk would
     fake_openai.script(call(tool_call), say("Thanks!"))
     with caplog.at_level(logging.ERROR):
         answer = make_replica().reply(f"Here you go: {what}", Visitor("s1"))  # a lead's address is the visitor's
@@ -217,7 +207,7 @@ def test_a_record_the_full_disk_refuses_is_logged_whole_and_the_visitor_told(
 
 
 def test_a_lead_the_net_could_not_save_is_said_to_the_visitor(fake_openai, notifier, store, make_replica, caplog):
-    fill_up(store)
+    refuse_new_records(store.db, ["leads", "questions", "outbox"])  # as a full disk would
     for n in range(2000):  # what room the last pages still have, taken, so that a short lead fits nowhere
         try:
             store.leads.record(f"filler{n}@example.org", "", "", Alert("lead", "x", (), f"f{n}").entry())

@@ -12,6 +12,7 @@ from replica.alerts import Alert
 from replica.storage import Recorded, Store
 from replica.storage.deliveries import TELEGRAM
 from replica.storage.migrations import MIGRATIONS, applied
+from replica.storage.provisioning import columns, database_at
 from tests.fixtures.processes import run_app
 
 
@@ -64,7 +65,7 @@ def test_pending_alerts_survive_reopening_and_sent_ones_do_not_return(tmp_path):
     first.close()
     again = Store(path)
     assert dict(Alert.from_pending(next_for_telegram(again)).fields)["Email"] == "b@example.org"
-    assert again.db.read("PRAGMA journal_mode")[0][0] == "wal"
+    assert again.db.journal == "wal"
     assert applied(again.db) == [(m.number, m.name) for m in MIGRATIONS]
     again.close()
 
@@ -145,38 +146,26 @@ def test_usage_is_counted_under_salted_hashes_and_swept_on_a_clock(store, monkey
 
 
 def test_a_database_made_by_the_previous_schema_is_migrated_with_its_times(tmp_path, database_url):
-    from replica.storage.database import open_database
-
     path = tmp_path / "old" / "replica.sqlite3"
     path.parent.mkdir()
-    old = open_database(path, database_url)  # as the previous version left it: seven migrations, counted, ISO times
-    for migration in MIGRATIONS[:7]:
-        old.write(lambda tx, m=migration: [tx.execute(statement) for statement in m.statements(tx.dialect)])
-    if old.dialect == "sqlite":
-        old.read("PRAGMA user_version = 7")
-    else:
-        old.write(lambda tx: tx.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)"))
-        old.write(lambda tx: tx.execute("INSERT INTO schema_version (version) VALUES (7)"))
     then = "2026-11-29T15:00:00+00:00"
-    old.write(
-        lambda tx: [
-            tx.execute(sql, params)
-            for sql, params in [
-                (
-                    "INSERT INTO leads (email, name, notes, session, created_at) VALUES (?, '', '', 's1', ?)",
-                    ("a@x.org", then),
-                ),
-                ("INSERT INTO questions (question, session, created_at) VALUES ('Opera?', 's1', ?)", (then,)),
-                ("INSERT INTO answers (question_id, answer, created_at) VALUES (1, 'Tosca.', ?)", (then,)),
-                (
-                    "INSERT INTO outbox (kind, session, alert, lead_id, status, due_at, created_at, sent_at) "
-                    "VALUES ('lead', 's1', '{}', 1, 'sent', 0, ?, ?)",
-                    (then, then),
-                ),
-            ]
-        ]
+    # As the version before named migrations left it: seven migrations, counted; times as ISO text.
+    database_at(
+        path,
+        database_url,
+        MIGRATIONS[:7],
+        [
+            ("leads", {"email": "a@x.org", "name": "", "notes": "", "session": "s1", "created_at": then}),
+            ("questions", {"question": "Opera?", "session": "s1", "created_at": then}),
+            ("answers", {"question_id": 1, "answer": "Tosca.", "created_at": then}),
+            (
+                "outbox",
+                {"kind": "lead", "session": "s1", "alert": "{}", "lead_id": 1, "status": "sent", "due_at": 0}
+                | {"created_at": then, "sent_at": then},
+            ),
+        ],
+        counted=True,
     )
-    old.close()
     store = Store(path, database_url=database_url)
     try:
         assert applied(store.db) == [(m.number, m.name) for m in MIGRATIONS]  # the seven recorded by name, then 8
@@ -214,13 +203,10 @@ def test_a_record_is_never_stored_without_its_alert(store, monkeypatch):
 
 def test_doctor_reads_a_database_of_the_previous_schema_and_changes_nothing(tmp_path, database_url):
     from replica.storage.database import open_database
-    from replica.storage.migrations import migrate
 
     path = tmp_path / "data" / "replica.sqlite3"
     path.parent.mkdir()
-    old = open_database(path, database_url)
-    migrate(old, MIGRATIONS[:-1])  # as the previous version left it: every migration but the newest
-    old.close()
+    database_at(path, database_url, MIGRATIONS[:-1])  # as the previous version left it: all but the newest
     before = path.read_bytes() if path.exists() and not database_url else None
     env = {"DATA_DIR": str(path.parent), "KNOWLEDGE_DIR": str(tmp_path), "DATABASE_URL": database_url or ""}
     done = run_app("doctor", **env)
@@ -229,9 +215,7 @@ def test_doctor_reads_a_database_of_the_previous_schema_and_changes_nothing(tmp_
     assert "Traceback" not in done.stderr, done.stderr
     after = open_database(path, database_url)
     try:
-        assert [row["number"] for row in after.read("SELECT number FROM schema_migrations")] == [
-            m.number for m in MIGRATIONS[:-1]
-        ]
+        assert applied(after) == [(m.number, m.name) for m in MIGRATIONS[:-1]]
     finally:
         after.close()
     if before is not None:
@@ -243,36 +227,33 @@ def test_migration_12_moves_telegrams_deliveries_out_of_the_outbox_with_their_me
     id answers the owner's replies) and one still pending after two failed tries: after migration 12 the
     pending one waits for Telegram with its tries and error, the sent one still finds its question and
     conversation, and the outbox holds only the alerts."""
-    from replica.storage.database import open_database
-    from replica.storage.migrations import migrate
-
     path = tmp_path / "old" / "replica.sqlite3"
     path.parent.mkdir()
-    old = open_database(path, database_url)
-    migrate(old, MIGRATIONS[:11])
     question = Alert("question", "Unanswered question", (("Question", "Opera?"),), "s1", conversation=1)
-    old.write(
-        lambda tx: [
-            tx.execute(sql, params)
-            for sql, params in [
-                ("INSERT INTO conversations (session, address_hash, started_at, last_at) VALUES ('s1', 'h', 1, 1)", ()),
-                ("INSERT INTO questions (question, session, created_at) VALUES ('Opera?', 's1', 1)", ()),
-                ("INSERT INTO leads (email, name, notes, session, created_at) VALUES ('a@x.org', '', '', 's1', 2)", ()),
-                (
-                    "INSERT INTO outbox (kind, session, alert, question_id, conversation_id, status, attempts, due_at,"
-                    " created_at, sent_at, telegram_message_id) VALUES ('question', 's1', ?, 1, 1, 'sent', 1, 1, 1, 1,"
-                    " 777)",
-                    (question.to_json(),),
-                ),
-                (
-                    "INSERT INTO outbox (kind, session, alert, lead_id, status, attempts, due_at, last_error,"
-                    " created_at) VALUES ('lead', 's1', ?, 1, 'pending', 2, 5, 'HTTP 502', 2)",
-                    (alert().to_json(),),
-                ),
-            ]
-        ]
+    sent = {"status": "sent", "attempts": 1, "due_at": 1, "created_at": 1, "sent_at": 1, "telegram_message_id": 777}
+    waiting = {"status": "pending", "attempts": 2, "due_at": 5, "last_error": "HTTP 502", "created_at": 2}
+    database_at(
+        path,
+        database_url,
+        MIGRATIONS[:11],
+        [
+            ("conversations", {"session": "s1", "address_hash": "h", "started_at": 1, "last_at": 1}),
+            ("questions", {"question": "Opera?", "session": "s1", "created_at": 1}),
+            ("leads", {"email": "a@x.org", "name": "", "notes": "", "session": "s1", "created_at": 2}),
+            (
+                "outbox",
+                {
+                    "kind": "question",
+                    "session": "s1",
+                    "alert": question.to_json(),
+                    "question_id": 1,
+                    "conversation_id": 1,
+                }
+                | sent,
+            ),
+            ("outbox", {"kind": "lead", "session": "s1", "alert": alert().to_json(), "lead_id": 1} | waiting),
+        ],
     )
-    old.close()
     store = Store(path, database_url=database_url)
     try:
         assert applied(store.db)[-1] == (12, "Telegram is a delivery channel like the others")
@@ -286,7 +267,8 @@ def test_migration_12_moves_telegrams_deliveries_out_of_the_outbox_with_their_me
             (TELEGRAM, "sent", None),
             (TELEGRAM, "pending", "HTTP 502"),
         ]
-        columns = set(store.db.read("SELECT * FROM outbox LIMIT 1")[0].keys())
-        assert columns.isdisjoint({"status", "attempts", "due_at", "telegram_message_id", "lease_until"})
+        assert columns(store.db, "outbox").isdisjoint(
+            {"status", "attempts", "due_at", "telegram_message_id", "lease_until"}
+        )
     finally:
         store.close()
