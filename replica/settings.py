@@ -356,6 +356,13 @@ class Settings:
         "Characters of earlier conversation sent to the model; older turns are left out.",
         REPLIES,
     )
+    check_replies: bool = setting(
+        "CHECK_REPLIES",
+        True,
+        flag,
+        "Check each reply before the visitor reads it: no invented specific, no claim the records do not back; true or false.",
+        REPLIES,
+    )
     email_check_deliverability: bool = setting(
         "EMAIL_CHECK_DELIVERABILITY",
         False,

@@ -242,10 +242,11 @@ def build_replica(
     notifier: Notifier,
     conversations: Conversations,
     limits: UsageLimits | None = None,
+    knowledge: str = "",
 ) -> Replica:
     """The one way a :class:`Replica` is made (the app, ``eval`` and the tests): the default tools, the
     replies without a model from ``settings``' owner and knowledge, and ``bounds`` (by default the
-    settings')."""
+    settings'). ``knowledge``: the owner's files whole, which replies are checked against."""
     registry = default_registry()
     return Replica(
         model=model,
@@ -257,6 +258,7 @@ def build_replica(
         without_model=without_model(settings.owner_name, settings.knowledge_dir, store, registry),
         limits=limits,
         settings=settings,
+        knowledge=knowledge,
     )
 
 
@@ -298,6 +300,7 @@ def create_app(
         notifier=notifier,
         conversations=conversations,
         limits=make_limits(settings, store, conversations),
+        knowledge=index.whole_text,
     )
     mcp_tool = make_mcp_tool(settings, replica, store) if settings.mcp_enabled else None
     demo = build_demo(
@@ -349,6 +352,7 @@ def evaluation_replica(settings: Settings, folder: Path, notifier: Notifier) -> 
         store=store,
         notifier=notifier,
         conversations=conversations,
+        knowledge=index.whole_text,
     )
     return replica, store, owner
 

@@ -20,6 +20,10 @@ SAVE_FAILED = (
 )
 EMAIL_INVALID = "That email address doesn't look right to me. Could you check it and send it again?"
 LEAD_NOTED = "I've passed your email address on, so you'll hear back."
+# In place of a sentence of the model's that the reply check held back (replica/chat/reply_check.py).
+NOT_IN_NOTES = "I don't have that in my notes."
+NO_ADDRESS_YET = "I don't have your email address yet; you can leave it here."
+NOTHING_PASSED_ON = "I haven't passed anything on yet; ask me anything, or leave your email here."
 # Replies without a model (no key, or the model could not answer): the owner's approved answers, framed.
 FROM_FAQ = "From {owner}'s FAQ: {answer}"
 FROM_LEARNED = "{owner} answered this for an earlier visitor: {answer}"

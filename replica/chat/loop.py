@@ -19,6 +19,7 @@ from typing import Any, Iterator
 
 from replica import wording
 from replica.chat.deadline import Deadline
+from replica.chat.debris import without_debris
 from replica.chat.history import join, text_of
 from replica.chat.limits import UsageLimits
 from replica.chat.markup import has_stray_closing, without_markup
@@ -83,6 +84,8 @@ class TurnLoop:
             if reply.text.strip():  # learned from the first reply with words: its template opens a block, or not
                 self.model.opens_thinking = has_stray_closing(reply.text) or bool(self.model.opens_thinking)
             calls, text, source = self._read(reply, visitor_wrote_a_call)
+            if not without_debris(text):
+                text = ""  # nothing but markup, template tokens or repeats: no words, and the retry below
             run.add(Words(text))
             if text:
                 cut = cut_short(reply)

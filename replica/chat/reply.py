@@ -23,6 +23,8 @@ from replica.chat.lead_net import NOTES, OUTAGE_NOTES, keep_lead
 from replica.chat.limits import UsageLimits
 from replica.chat.loop import DailyBudgetSpent, TurnLoop
 from replica.chat.model import ChatModel, ModelError
+from replica.chat.question_net import pass_question_on, records_of
+from replica.chat.reply_check import ReplyChecker
 from replica.chat.run import Ended, Run
 from replica.chat.without_model import WithoutModel, in_steps
 from replica.conversations import Conversation, Conversations
@@ -48,14 +50,11 @@ class Visitor:
 class Replica:
     """Answers visitors as the owner.
 
-    ``model`` is ``None`` when no key is configured. ``system_prompt(query)`` gives the system prompt for
-    each message, so knowledge can change (or be chosen for the message) without a restart.
-    ``conversations`` records every message and reply; the history the model sees is the recorded
-    conversation, the owner's own words included. ``without_model`` replies when there is no model, or
-    the model cannot answer: from the owner's approved answers, capturing the rest. ``settings`` bound
-    each message: model calls, characters, seconds, tokens, and how many are worked on at once
-    (``QUEUE_CONCURRENCY``, whatever route a message arrives by).
-    """
+    ``model`` is ``None`` when no key is configured; ``system_prompt(query)`` is each message's system
+    prompt; ``conversations`` records every message and reply (the history the model sees, the owner's
+    words included); ``without_model`` answers from the owner's approved answers when there is no model;
+    ``settings`` bound each message; ``knowledge``, the owner's files whole, is what replies are checked
+    against (:mod:`replica.chat.reply_check`)."""
 
     def __init__(
         self,
@@ -69,6 +68,7 @@ class Replica:
         without_model: WithoutModel,
         limits: UsageLimits | None = None,
         settings: Settings = Settings(),
+        knowledge: str = "",
     ):
         self.model = model
         self.system_prompt = system_prompt
@@ -80,6 +80,7 @@ class Replica:
         self.limits = limits or UsageLimits.build(10**9, 10**9, 10**9)
         self.settings = settings
         self._slots = threading.BoundedSemaphore(settings.queue_concurrency)
+        self.checker = ReplyChecker(knowledge, settings.owner_name)  # each reply checked against these
 
     def reply(self, message: str, visitor: Visitor) -> str:
         """The complete answer to ``message`` (the last value :meth:`stream_reply` yields)."""
@@ -136,7 +137,7 @@ class Replica:
             return
         if conversation and conversation.paused:
             run.add(Ended("passed to the owner", role=NOTICE))
-            yield self._pass_to_owner(conversation, message)
+            yield pass_to_owner(self.conversations, conversation, message)
             return
         context = ToolContext(
             visitor.session_id,
@@ -152,14 +153,7 @@ class Replica:
             yield from self._answer(message, history, conversation, context, run)
         finally:
             if not run.lead_net_ran:  # the visitor stopped the reply: an address they gave is still kept
-                self._keep_lead(message, context, run, NOTES)
-
-    def _pass_to_owner(self, conversation: Conversation, message: str) -> str:
-        try:
-            return self.conversations.handoff.pass_to_owner(conversation, message)
-        except storage_errors() as error:
-            log.error("Could not pass a message on to the owner (%s)", type(error).__name__, exc_info=True)
-            return wording.NOT_PASSED_ON
+                keep_lead(message, self.registry, context, run, NOTES)
 
     def _answer(
         self,
@@ -202,15 +196,22 @@ class Replica:
             {"role": "user", "content": as_visitor_words(message)},
         ]
         loop = TurnLoop(self.model, self.registry, self.limits, self.settings.max_turns, self.settings.max_reply_tokens)
-        shown = ""
+        check = self.checker.begin(system, earlier, message, on=self.settings.check_replies)
+        shown = words = ""
         try:
-            for shown in run_until(deadline, lambda stop: loop.run(messages, context, deadline, stop, run)):
+            for words in run_until(deadline, lambda stop: loop.run(messages, context, deadline, stop, run)):
+                shown = check.visible(words)
                 yield shown
             mark = run.mark()
-            if self._keep_lead(message, context, run, NOTES):
+            kept = keep_lead(message, self.registry, context, run, NOTES)
+            records = records_of(self.store, context, run)
+            shown = check.finish(words, records, lambda: pass_question_on(message, self.registry, context, run))
+            if kept:
                 yield join(shown, wording.LEAD_NOTED)
             elif Outcome.SAVE_FAILED in run.outcomes_since(mark) and wording.SAVE_FAILED not in shown:
                 yield join(shown, wording.SAVE_FAILED)  # the net's lead could not be saved: the visitor is told
+            else:
+                yield shown
             return
         except DeadlineExceeded:
             log.warning("Reply deadline of %.0f s passed; the visitor gets what streamed so far", deadline.seconds)
@@ -238,13 +239,18 @@ class Replica:
 
     def _apology(self, apology: str, message: str, context: ToolContext, run: Run) -> str:
         """An apology for not answering, saying so when the visitor's address was kept all the same."""
-        if self._keep_lead(message, context, run, OUTAGE_NOTES):
+        if keep_lead(message, self.registry, context, run, OUTAGE_NOTES):
             apology = f"{apology} {wording.LEAD_KEPT}"
         return join(apology, wording.SAVE_FAILED if Outcome.SAVE_FAILED in run.outcomes else "")
 
-    def _keep_lead(self, message: str, context: ToolContext, run: Run, notes: str) -> bool:
-        """The lead net (:mod:`replica.chat.lead_net`), its calls added to ``run``."""
-        return keep_lead(message, self.registry, context, run, notes)
+
+def pass_to_owner(conversations: Conversations, conversation: Conversation, message: str) -> str:
+    """Hand a message of a conversation the owner has taken over to them; the notice the visitor reads."""
+    try:
+        return conversations.handoff.pass_to_owner(conversation, message)
+    except storage_errors() as error:
+        log.error("Could not pass a message on to the owner (%s)", type(error).__name__, exc_info=True)
+        return wording.NOT_PASSED_ON
 
 
 def refusal_for(message: str, visitor: Visitor, settings: Settings, limits: UsageLimits) -> str | None:

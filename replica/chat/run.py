@@ -23,6 +23,7 @@ class Source(Enum):
     TEXT = "text"  # a call the model wrote as text
     VISITORS_WORDS = "gather_user_details from the visitor's words"  # the lead net
     WITHOUT_MODEL = "without a model"
+    REPLY_CHECK = "inform_unknown from the reply check"  # a reply that declined, invented or claimed
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from urllib.parse import urlparse
 import openai
 
 from replica.alerts.apprise_channel import AppriseChannel, parse_channels
+from replica.chat.claims import ClaimPatterns
 from replica.chat.openai_model import with_tools_described
 from replica.chat.tool_text import read_tool_text
 from replica.knowledge.approved import faq_entries
@@ -442,6 +443,24 @@ def check_knowledge(settings: Settings) -> Iterator[Check]:
         yield fail("prompts", str(error), "fix the template in prompts/")
         return
     yield ok("prompts", "the templates in prompts/ render")
+    yield from check_replies(settings)
+
+
+def check_replies(settings: Settings) -> Iterator[Check]:
+    """Whether replies are checked before visitors read them, and whether the claim patterns load."""
+    if not settings.check_replies:
+        yield warn(
+            "replies",
+            "CHECK_REPLIES is off: replies reach visitors unchecked (a model may invent a phone number, or say it saved an address it never got)",
+            "set CHECK_REPLIES=true",
+        )
+        return
+    try:
+        ClaimPatterns.load()
+    except (ValueError, OSError) as error:
+        yield fail("replies", str(error), "fix prompts/claims.md")
+        return
+    yield ok("replies", "each reply is checked before a visitor reads it (CHECK_REPLIES; prompts/claims.md)")
 
 
 def check_approved_answers(settings: Settings) -> Check:

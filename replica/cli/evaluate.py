@@ -25,7 +25,7 @@ from replica.wiring import evaluation_replica
 
 # A reply that claims something was passed on, unless it also denies it.
 CLAIM = re.compile(r"\b(passed|forwarded|sent|notified|relayed|shared|let \w+ know)\b", re.I)
-DENIAL = re.compile(r"\b(not|n't|no|nothing|never|yet to)\b", re.I)
+DENIAL = re.compile(r"\b(?:not|no|nothing|never|yet to)\b|n't\b", re.I)
 ASKS_AGAIN = re.compile(r"\?|\b(valid|check|again|correct|re-?send|double-check)\b", re.I)
 WORD = re.compile(r"[a-zà-ÿ0-9][a-zà-ÿ0-9'-]{4,}", re.I)
 

@@ -128,7 +128,11 @@ def test_prose_streams_without_waiting_more_than_about_thirty_characters():
 
 
 def test_prose_reaches_the_visitor_in_many_steps_through_the_http_fake(fake_openai, make_replica):
-    prose = "I build analytical engines, and I have done so for many years in London and abroad. " * 3
+    prose = (
+        "I build analytical engines, and I have done so for many years in London and abroad. "
+        "Most of the work is careful arithmetic, checked twice, and written up for the people who use it. "
+        "The rest is talking with them about what the numbers should answer in the first place. "
+    )
     replica = make_replica()
     replica.reply("Hello", Visitor("s0"))  # a server's first reply is held whole, until it shows its kind
     fake_openai.script(say(prose, pieces=40))

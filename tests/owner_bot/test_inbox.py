@@ -145,7 +145,8 @@ def test_export_conversations_is_json_lines_with_messages(app, fake_openai):
 def test_recent_and_show_and_alerts_name_their_conversation(app, fake_openai, fake_telegram):
     fake_openai.script(call(("gather_user_details", {"email": "ada@example.org", "notes": "Role"})), say("Thanks!"))
     ask(app, "Hire me? ada@example.org")
-    fake_openai.default = say("Sure. " + "Long answer. " * 250)  # about 3,000 characters a reply
+    # About 3,000 characters a reply, in one sentence: a sentence said over and over would be debris.
+    fake_openai.default = say("Sure. Long answer, " + "long answer, " * 249 + "done.")
     client, _ = ask(app, "Tell me everything")
     ask(app, "And more 0", client)
     [alert] = fake_telegram.wait_for(1)
@@ -169,7 +170,7 @@ def test_recent_and_show_and_alerts_name_their_conversation(app, fake_openai, fa
     text = content.decode()
     assert name == "conversation-2.txt" and document.text.startswith("Conversation #2 · 10 messages")
     assert "Visitor: Tell me everything" in text and "Visitor: And more 3" in text
-    assert text.replace("\n│ ", "").count("Long answer.") == 1250  # every word of the 5 replies, quoted
+    assert text.replace("\n│ ", "").lower().count("long answer,") == 1250  # every word of the 5 replies, quoted
     fake_telegram.push("Thanks for your patience!", reply_to=document.message_id)  # replying to it reaches the visitor
     assert wait_until(lambda: "conversation #2" in last_sent(fake_telegram))
 

@@ -22,7 +22,7 @@ from tests.fixtures.environment import ROOT, wait_until
 
 CHROMIUM = Path("/usr/bin/chromium")
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
-ANSWER = "I design data pipelines and warehouses, mostly with Airflow, dbt and BigQuery, for small teams."
+ANSWER = "I work on analytical engines and write about computing, mostly for small teams in London."  # from the profile
 
 
 def missing(what: str) -> None:
@@ -89,7 +89,7 @@ def test_a_typed_message_gets_its_streamed_reply_on_the_page(browser, app_url, f
     box.fill("What do you do?")
     box.press("Enter")
 
-    page.get_by_text("I design data pipelines", exact=False).first.wait_for(timeout=10_000)
+    page.get_by_text("I work on analytical engines", exact=False).first.wait_for(timeout=10_000)
     assert page.get_by_text(ANSWER).count() == 0  # a partial reply is on the page before the whole one
     page.get_by_text(ANSWER).first.wait_for(timeout=10_000)
     page.screenshot(path=str(tmp_path / f"chat-{width}.png"), full_page=True)
@@ -108,7 +108,7 @@ def test_a_typed_message_gets_its_streamed_reply_on_the_page(browser, app_url, f
     fake_openai.default = say(ANSWER, pieces=10, piece_delay=0.5)
     box.fill("Tell me more.")
     box.press("Enter")
-    page.get_by_text("I design data pipelines", exact=False).nth(1).wait_for(timeout=10_000)
+    page.get_by_text("I work on analytical engines", exact=False).nth(1).wait_for(timeout=10_000)
     assert page.get_by_role("button", name="Send").count() == 0
     page.get_by_role("button", name="Stop").click()
     page.wait_for_function("() => !document.querySelector('#replica-input textarea').disabled", timeout=10_000)
@@ -173,7 +173,11 @@ def test_the_owners_words_appear_in_an_open_page_without_the_visitor_typing(
 # --- a page visitors enjoy on any screen -----------------------------------------------------------
 
 SIZES = [(1280, 900), (390, 844)]
-LONG = "I build data pipelines for small teams, with Airflow, dbt and BigQuery, and I keep them boring. " * 3
+LONG = (  # from the profile, and no sentence said three times (that would be debris)
+    "I work on analytical engines for small teams in London, and I keep them boring. "
+    "I also write about computing, for the people who use the engines every day. "
+    "Most days are careful arithmetic, checked twice, and written up plainly. "
+)
 VISITOR_BUTTONS = {"Send", "Stop", "Copy message"}
 
 
@@ -320,7 +324,7 @@ def test_the_readme_embedding_snippet_streams_an_answer_in_another_page(
         frame = page.frame_locator("iframe")
         frame.locator("#replica-input textarea").fill("What do you do?")
         frame.locator("#replica-input textarea").press("Enter")
-        frame.get_by_text("I design data pipelines", exact=False).first.wait_for(timeout=10_000)
+        frame.get_by_text("I work on analytical engines", exact=False).first.wait_for(timeout=10_000)
         assert frame.get_by_text(ANSWER).count() == 0  # streamed: a partial answer first
         frame.get_by_text(ANSWER).first.wait_for(timeout=10_000)
         page.screenshot(path=str(tmp_path / f"embedded-{width}.png"))

@@ -1,0 +1,71 @@
+"""What a reply claims the app did: saved the visitor's address, passed a question on, will follow up;
+and whether it declines to answer. The phrasings are the owner's to extend, in ``prompts/claims.md``
+(English as shipped), one regular expression a line under each heading."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import Enum
+from pathlib import Path
+
+from replica.knowledge.prompts import PROMPTS_DIR
+
+CLAIMS_FILE = "claims.md"
+
+
+class Claim(Enum):
+    """A heading of ``prompts/claims.md``: what a sentence says."""
+
+    LEAD = "lead"  # the visitor's address or details were saved or passed on
+    QUESTION = "question"  # a question was passed on
+    FOLLOW_UP = "follow up"  # the owner will answer, follow up, be in touch
+    DECLINED = "declined"  # it cannot help, does not know
+    NEVER = "never a claim"  # asks, offers or denies: none of the above
+    ABOUT_RECORDS = "asks about the records"  # a visitor's message asking what was saved or passed on
+    HOLD_FROM = "hold from"  # where a claim may begin, while a reply streams
+
+
+@dataclass(frozen=True)
+class ClaimPatterns:
+    """The patterns of each heading."""
+
+    patterns: dict[Claim, tuple[re.Pattern, ...]]
+
+    @classmethod
+    def load(cls, prompts_dir: Path = PROMPTS_DIR) -> "ClaimPatterns":
+        """Read ``claims.md``; a heading it does not know, or a line that is no regular expression, stops
+        the start with the line named (never a visitor's message)."""
+        found: dict[Claim, list[re.Pattern]] = {claim: [] for claim in Claim}
+        heading = None
+        path = prompts_dir / CLAIMS_FILE
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if line.startswith("## "):
+                names = {claim.value: claim for claim in Claim}
+                if line[3:].strip().lower() not in names:
+                    raise ValueError(f"{path}:{number}: no such heading {line[3:].strip()!r}: {', '.join(names)}")
+                heading = names[line[3:].strip().lower()]
+            elif heading and line.strip() and not line.startswith((">", "#")):
+                try:
+                    found[heading].append(re.compile(line.strip(), re.I))
+                except re.error as error:
+                    raise ValueError(f"{path}:{number}: not a regular expression ({error})") from None
+        return cls({claim: tuple(patterns) for claim, patterns in found.items()})
+
+    def claims(self, sentence: str) -> set[Claim]:
+        """What ``sentence`` claims (never :attr:`Claim.NEVER` or :attr:`Claim.HOLD_FROM`)."""
+        if any(p.search(sentence) for p in self.patterns[Claim.NEVER]):
+            return {Claim.DECLINED} if self._says(Claim.DECLINED, sentence) else set()
+        return {c for c in (Claim.LEAD, Claim.QUESTION, Claim.FOLLOW_UP, Claim.DECLINED) if self._says(c, sentence)}
+
+    def asks_about_records(self, message: str) -> bool:
+        """Whether a visitor's ``message`` asks whether something was saved or passed on."""
+        return self._says(Claim.ABOUT_RECORDS, message)
+
+    def hold_from(self, text: str) -> int | None:
+        """Where in ``text`` (a sentence still arriving) a claim may begin, or ``None``."""
+        starts = [m.start() for p in self.patterns[Claim.HOLD_FROM] for m in [p.search(text)] if m]
+        return min(starts, default=None)
+
+    def _says(self, claim: Claim, sentence: str) -> bool:
+        return any(p.search(sentence) for p in self.patterns[claim])

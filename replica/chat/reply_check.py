@@ -1,0 +1,321 @@
+"""Each reply checked before the visitor reads it: nothing specific invented, no claim the records do not
+back, no debris; a question the reply could not answer is passed on.
+
+The words stream as they come until the point where a specific or a claim may begin; from there the
+sentence is held until it is complete and checked, so what is withheld never reaches the screen, and a
+reply with nothing withheld reads exactly as the model wrote it. :meth:`ReplyCheck.visible` is asked as
+the reply grows; :meth:`ReplyCheck.finish`, once it is done (its tools and the lead net run, so the
+records are complete), decides the held sentences:
+
+- a sentence holding a specific the sources do not hold is replaced by ``wording.NOT_IN_NOTES``,
+  and the visitor's question is passed on (``inform_unknown``, with its de-duplication and caps);
+- a claim that the visitor's address was saved, with no lead in the records, is replaced by the truth;
+  a claim that a question was passed on, or that the owner will follow up, is made true by passing the
+  visitor's message on (or replaced, if that fails);
+- a reply that declines ("I don't know") passes the question on, unless this message already did.
+
+The app's own sentences (:mod:`replica.wording`) are never checked. Words the model had begun a held
+sentence with stay on screen, and the truth follows them after an ellipsis.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from replica import wording
+from replica.chat.claims import Claim, ClaimPatterns
+from replica.chat.debris import FENCE, REPEATS, TEMPLATE_TOKENS, without_debris
+from replica.chat.specifics import Sources, Specific, specifics
+
+log = logging.getLogger(__name__)
+
+# A finished sentence: up to its closing punctuation and the space after it, or to the end of its line.
+SENTENCE_END = re.compile(r"[.!?…]+[\"'”’)\]*_]*(?=\s)\s*|\n\s*")
+MARKUP_ONLY = re.compile(r"^[ \t]*[#`~*_>•=-]*[ \t]*$")
+# Words that may open a claim ("I've …passed your question on"): held at the end of what shows, until
+# the next word says whether a claim follows.
+OPENERS = re.compile(
+    r"(?:\b(?:i['’]?ve|i['’]?ll|i|we['’]?ve|we|have|has|had|will|been|just|already|also|your"
+    r"|yes|sure|of course|absolutely|certainly|done|great)[,!]?\s+)+$",
+    re.I,
+)
+
+
+@dataclass(frozen=True)
+class Records:
+    """What this conversation's records say: a lead is kept, a question is on record, and whether this
+    message already passed one on."""
+
+    lead: bool = False
+    question: bool = False
+    asked_now: bool = False
+
+
+@dataclass
+class Verdict:
+    """What the check did to one reply, for the log and the tests (kinds, never text)."""
+
+    withheld: list[str] = field(default_factory=list)  # the kinds of the specifics withheld
+    claims: list[str] = field(default_factory=list)  # the claims replaced, or made true
+    passed_on: bool | None = None  # None: nothing needed passing on
+
+
+ASKING = re.compile(
+    r"\W*(?:what|who|whom|whose|where|when|why|how|which|do|does|did|are|is|was|were|can|could|would|will|have|has"
+    r"|should|may|tell|share|give|send|show|explain|describe|list|let me know)\b",
+    re.I,
+)
+
+
+def asks(message: str) -> bool:
+    """Whether ``message`` asks something the owner could answer (a question, or a request to tell,
+    share or explain), not a greeting or thanks."""
+    return "?" in message or bool(ASKING.match(message))
+
+
+def key(sentence: str) -> str:
+    """A sentence for comparisons: lower case, words only."""
+    return " ".join(re.sub(r"[^\w]+", " ", sentence.lower()).split())
+
+
+def app_sentences(owner: str) -> frozenset[str]:
+    """Every sentence the app writes itself, as :func:`key` gives it: never checked."""
+    found = set()
+    for name in dir(wording):
+        value = getattr(wording, name)
+        if name.isupper() and isinstance(value, str):
+            text = value.replace("{owner}", owner)
+            found.update(key(part) for part in re.split(r"(?<=[.!?])\s+", text) if "{" not in part)
+    return frozenset(found - {""})
+
+
+class ReplyChecker:
+    """Makes each message's :class:`ReplyCheck`; what replies are checked against and for is read once:
+    the owner's files whole (``knowledge``), the claim patterns, the app's own sentences."""
+
+    def __init__(self, knowledge: str, owner: str):
+        self.knowledge = Sources(knowledge, owner)  # the owner's name is always theirs to say
+        self.owner = owner
+        self.patterns = ClaimPatterns.load()
+        self.exempt = app_sentences(owner)
+
+    def begin(
+        self, system: str, earlier: list[dict[str, Any]], message: str, on: bool = True
+    ) -> "ReplyCheck | Unchecked":
+        """The check for one message's reply (``on``: ``CHECK_REPLIES``). Its sources: the owner's files,
+        the system prompt (the persona, the knowledge chosen, the learned answers, the records), the
+        visitor's message, and the visitor's and the owner's words earlier in the conversation."""
+        if not on:
+            return Unchecked()
+        owner = f"[{self.owner}, in person] "
+        spoken = [m["content"] for m in earlier if m["role"] == "user" or m["content"].startswith(owner)]
+        check = ReplyCheck(self.knowledge + Sources(system, message, *spoken), self.patterns, self.exempt)
+        # A greeting or thanks is not passed on, nor a question about what was saved or passed on.
+        check.askable = asks(message) and not self.patterns.asks_about_records(message)
+        return check
+
+
+class Unchecked:
+    """A reply as the model wrote it (``CHECK_REPLIES=false``): only its debris goes, once it is done."""
+
+    def visible(self, text: str) -> str:
+        return text
+
+    def finish(self, text: str, records: Records, pass_on: Callable[[], bool]) -> str:
+        return without_debris(text) or text
+
+
+class ReplyCheck:
+    """One reply's check, against ``sources``, with ``patterns`` for claims; ``exempt``: the app's own
+    sentences (:func:`app_sentences`)."""
+
+    def __init__(self, sources: Sources, patterns: ClaimPatterns, exempt: frozenset[str]):
+        self.sources = sources
+        self.patterns = patterns
+        self.exempt = exempt
+        self.out = ""  # the finished sentences shown, as shown
+        self.pos = 0  # how much of the reply they cover
+        self.partial = ""  # what is shown of the sentence being written
+        self.held = False  # a sentence waits for the end: nothing after it shows before then
+        self._shown: list[str] = []  # the keys of the finished sentences shown, in order
+        self.askable = True  # the visitor's message asks something the owner could answer
+
+    def visible(self, text: str) -> str:
+        """What the visitor may read of ``text``, the reply so far; it only ever grows."""
+        text = TEMPLATE_TOKENS.sub("", text)
+        while not self.held:
+            end = SENTENCE_END.search(text, self.pos)
+            if not end:
+                break
+            sentence = text[self.pos : end.end()]
+            if not self._fine_while_streaming(sentence):
+                self.held = True
+                break
+            self.out, self.pos, self.partial = self.out + sentence, end.end(), ""
+            if sentence.strip():
+                self._shown.append(key(sentence))
+        if not self.held:
+            safe = self._safe_prefix(text[self.pos :])
+            if len(safe) > len(self.partial):
+                self.partial = safe
+        return self.out + self.partial
+
+    def finish(self, text: str, records: Records, pass_on: Callable[[], bool]) -> str:
+        """The reply to show and record, ``text`` being the model's whole reply; ``pass_on()`` passes the
+        visitor's question on (once, when needed) and says whether it is on record now. What was done
+        is in :attr:`verdict`."""
+        verdict = self.verdict = Verdict()
+        self.visible(text)
+        pairs = _sentences(TEMPLATE_TOKENS.sub("", text))
+        # The sentences on screen stay as they are; should the finished reply differ from what streamed
+        # (a turn that was all debris), the rest is checked from where they agree.
+        agreed = 0
+        while agreed < min(len(pairs), len(self._shown)) and key(pairs[agreed][0]) == self._shown[agreed]:
+            agreed += 1
+        head, rest = pairs[:agreed], pairs[agreed:]
+        counts = {k: 1 for k in self._shown}
+        for sentence, _ in rest:
+            counts[key(sentence)] = counts.get(key(sentence), 0) + 1
+        said = set(self._shown)
+        code = _in_code(rest)
+        plans = [
+            code[i] or self._plan(sentence, records, counts, said, verdict) for i, (sentence, _) in enumerate(rest)
+        ]
+        unanswered = "withhold" in plans or ("declined" in plans and not records.asked_now)
+        needs = "make true" in plans or (unanswered and self.askable)
+        passed = pass_on() if needs else False
+        verdict.passed_on = passed if needs else None
+        final = "".join(sentence + space for sentence, space in head)
+        said_passed_on = False
+        for index, ((sentence, space), plan) in enumerate(zip(rest, plans)):
+            shown = self.partial if index == 0 and sentence.startswith(self.partial.strip()) else ""
+            if plan == "drop":
+                continue
+            if plan == "withhold":
+                final += _after(shown, wording.NOT_IN_NOTES) + space
+            elif plan == "false lead":
+                final += _after(shown, wording.NO_ADDRESS_YET) + space
+            elif plan == "make true" and not passed:
+                final += _after(shown, wording.NOT_PASSED_ON) + space
+            elif plan == "false question":
+                final += _after(shown, wording.NOTHING_PASSED_ON) + space
+            else:
+                final += sentence + space
+                said_passed_on = said_passed_on or plan == "make true"
+        final = final.strip()
+        if passed and not said_passed_on:
+            final = f"{final}\n\n{wording.QUESTION_KEPT}".strip()
+        self._log(verdict)
+        return final
+
+    def _fine_while_streaming(self, sentence: str) -> bool:
+        """Whether a finished sentence may show at once (its fate does not wait for the records)."""
+        if self._exempt(sentence) or not sentence.strip():
+            return True
+        if MARKUP_ONLY.match(sentence.strip()) or FENCE.match(sentence.strip()):
+            return False  # debris, or a code block: both are settled at the end
+        if key(sentence) in self._shown:
+            return False  # said before: should it come a third time, it is debris, as the end tells
+        if self.sources.missing(specifics(sentence)):
+            return False
+        return not self.patterns.claims(sentence) - {Claim.DECLINED}
+
+    def _safe_prefix(self, partial: str) -> str:
+        """How much of a sentence still arriving may show: up to its last whole word, and not past where
+        a claim may begin (the words that may open one, "I've", "your", held with it), a specific not yet
+        complete or not in the sources, or the start of a sentence said before."""
+        if MARKUP_ONLY.match(partial.split("\n")[0]) and "\n" not in partial:
+            return ""
+        if key(partial) and any(shown.startswith(key(partial)) for shown in self._shown):
+            return ""  # a sentence said before, perhaps again: a repeat is settled once it is whole
+        cut = max(partial.rfind(" "), partial.rfind("\t"))
+        judged = partial[: cut + 1] if cut >= 0 else ""
+        stops = [len(judged)]
+        claim = self.patterns.hold_from(judged)
+        if claim is not None:
+            stops.append(claim)
+        for found in specifics(judged):
+            complete = judged[found.start + len(found.text) :].strip() != ""
+            if not complete or not self.sources.holds(found):
+                stops.append(len(judged[: found.start].rstrip("+($€£¥#")))
+                break
+        head = judged[: min(stops)]
+        opener = OPENERS.search(head)
+        return head[: opener.start()] if opener else head
+
+    def _plan(self, sentence: str, records: Records, counts: dict[str, int], said: set[str], verdict: Verdict) -> str:
+        """What becomes of one sentence the stream did not show."""
+        if self._exempt(sentence) or not sentence.strip():
+            return "keep"
+        if MARKUP_ONLY.match(sentence.strip()):
+            return "drop"
+        if counts.get(key(sentence), 0) >= REPEATS and key(sentence) in said:
+            return "drop"  # its first saying is kept; the others are debris
+        said.add(key(sentence))
+        missing: list[Specific] = self.sources.missing(specifics(sentence))
+        if missing:
+            verdict.withheld += [s.kind.value for s in missing]
+            return "withhold"
+        claims = self.patterns.claims(sentence)
+        if Claim.LEAD in claims and not records.lead:
+            verdict.claims.append(Claim.LEAD.value)
+            return "false lead"
+        if (Claim.QUESTION in claims and not records.question) or (
+            Claim.FOLLOW_UP in claims and not (records.lead or records.question)
+        ):
+            verdict.claims.append((Claim.QUESTION if Claim.QUESTION in claims else Claim.FOLLOW_UP).value)
+            return "make true" if self.askable else "false question"
+        if Claim.DECLINED in claims:
+            return "declined"
+        return "keep"
+
+    def _exempt(self, sentence: str) -> bool:
+        return key(sentence) in self.exempt
+
+    def _log(self, verdict: Verdict) -> None:
+        if verdict.withheld:
+            kinds = ", ".join(sorted(set(verdict.withheld)))
+            log.warning("Reply check: withheld a sentence holding what the sources do not (%s)", kinds)
+        if verdict.claims:
+            log.warning("Reply check: a claim the records did not back (%s)", ", ".join(verdict.claims))
+        if verdict.passed_on is not None:
+            log.info(
+                "Reply check: the visitor's question %s", "passed on" if verdict.passed_on else "could not be passed on"
+            )
+
+
+def _sentences(text: str) -> list[tuple[str, str]]:
+    """``text`` as (sentence, the spacing after it) pairs."""
+    found, start = [], 0
+    for end in SENTENCE_END.finditer(text):
+        body = text[start : end.end()]
+        stripped = body.rstrip()
+        found.append((stripped, body[len(stripped) :]))
+        start = end.end()
+    if text[start:].strip():
+        found.append((text[start:].rstrip(), ""))
+    return found
+
+
+def _in_code(pairs: list[tuple[str, str]]) -> list[str]:
+    """For each sentence: "keep" inside a code block (a fence and what it holds: code is not checked),
+    "drop" for a fence nothing closes, "" otherwise."""
+    fences = [i for i, (sentence, _) in enumerate(pairs) if FENCE.fullmatch(sentence.strip())]
+    lone = fences[-1] if len(fences) % 2 else None
+    marks, inside = [""] * len(pairs), False
+    for i, (sentence, _) in enumerate(pairs):
+        if i == lone:
+            marks[i] = "drop"
+        elif i in fences:
+            marks[i], inside = "keep", not inside
+        elif inside:
+            marks[i] = "keep"
+    return marks
+
+
+def _after(shown: str, truth: str) -> str:
+    """The truth in place of a held sentence, after any words of it already on screen."""
+    return f"{shown.rstrip()}… {truth}" if shown.strip() else truth

@@ -1,0 +1,211 @@
+"""The reply check: nothing specific invented, no claim the records do not back, no debris, and a
+question the reply could not answer passed on; words streamed as they come, and nothing withheld ever
+on screen. The tables are written from the example knowledge (``knowledge/``)."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from replica import wording
+from replica.chat.reply_check import Records, ReplyChecker
+from replica.chat.specifics import specifics
+from tests.fixtures.environment import ROOT
+
+KNOWLEDGE = "\n\n".join(p.read_text() for p in sorted((ROOT / "knowledge").iterdir()))
+OWNER = "Jordan Avery"
+VISITOR = "Hi, I'm Dana Reyes from Acme Talent (dana.reyes@acme-talent.com). What do you do?"
+
+
+@pytest.fixture(scope="module")
+def checker():
+    return ReplyChecker(KNOWLEDGE, OWNER)
+
+
+def checked(checker, reply, message=VISITOR, records=Records(), pieces=None):
+    """The reply as the visitor sees it stream, then as finished, and whether the question was passed on."""
+    check = checker.begin("You are Jordan Avery's AI replica.", [], message)
+    seen, step = [], pieces or 3
+    for end in range(step, len(reply) + step, step):
+        seen.append(check.visible(reply[:end]))
+    passed = []
+    final = check.finish(reply, records, lambda: passed.append(True) or True)
+    # It only ever grows, and nothing shown is taken back.
+    assert all(b.startswith(a) for a, b in zip(seen, seen[1:])) and final.startswith(seen[-1].rstrip()), seen
+    return final, bool(passed), check.verdict, seen
+
+
+GROUNDED = {
+    "who": "I'm Jordan Avery, a freelance data engineer based in Lisbon, Portugal.",
+    "what": "I help small and mid-sized companies build reliable data pipelines and analytics platforms.",
+    "since": "I've been freelancing since 2021.",
+    "employer": "From 2017 to 2021 I was a senior data engineer at Mareva Logistics.",
+    "first employer": "Before that, from 2014 to 2017, I was a software engineer at Quinta Labs.",
+    "team": "At Mareva Logistics I led a team of four and built the company's first event pipeline on Kafka.",
+    "project": "On project TIDE-22 I moved a logistics company's nightly reports from 6 hours to 25 minutes.",
+    "tools": "I work with Python, SQL, Apache Airflow, dbt and Kafka.",
+    "warehouses": "I set up cloud data warehouses such as BigQuery and Snowflake.",
+    "degree": "I have an MSc in Computer Science from the University of Lisbon, 2014.",
+    "NDA": "Yes, I sign NDAs before any detailed discussion of a client's data.",
+    "time zone": "I'm on Western European Time (Lisbon), and I overlap comfortably with US East Coast mornings.",
+    "availability": "I'm available for new projects from next month, remote or on-site in Lisbon.",
+    "languages": "I speak English, Portuguese and Spanish.",
+    "startups": "Yes, I often help early-stage startups set up a warehouse and a handful of reliable pipelines.",
+    "how to start": "The best way to start is to leave your email here with a line about your project.",
+    "visitor's name": "Thanks, Dana! Nice to meet you.",
+    "visitor's address": "Sure, I can write to you at dana.reyes@acme-talent.com once we've talked.",
+    "visitor's company": "For Acme Talent, I'd suggest a short call first.",
+    "rescue": "I review and rescue existing data platforms that have become slow, expensive or unreliable.",
+    "sectors": "My clients are in retail, logistics and fintech.",
+    "pipelines": "I build batch and streaming data pipelines, and the dashboards on top of the warehouses.",
+    "Kafka": "Happy to talk about your Kafka setup.",
+    "PostgreSQL": "I've worked with PostgreSQL since my time at Quinta Labs.",
+    "home": "Lisbon is home, but I work remotely too.",
+    "event pipeline": "My first event pipeline was built on Kafka at Mareva Logistics.",
+    "four": "I led a team of four engineers.",
+    "reports": "The nightly reports went from 6 hours to 25 minutes.",
+    "short NDA": "Yes, I sign NDAs.",
+    "country": "I'm based in Portugal.",
+    "asks back": "Tell me more about your project, Dana.",
+    "fit": "That sounds like a good fit for Airflow and dbt.",
+    "BigQuery": "I'd be glad to help with BigQuery.",
+    "studies": "I studied Computer Science at the University of Lisbon.",
+    "plain": "Good question! I usually start with a review of the existing platform.",
+    "since 2014": "I've been building software since 2014, in Python and PostgreSQL.",
+    "offer": "If you leave your email address, I'll get back to you.",
+    "asks to pass on": "Would you like me to pass your question on?",
+    "denies": "I haven't saved your email yet, so feel free to leave it here.",
+    "history": "My work history: Mareva Logistics, then Quinta Labs before it, and freelance since 2021.",
+    "list": "What I do:\n- Data pipelines (Python, SQL)\n- Warehouses (BigQuery, Snowflake)\n- Rescues",
+    "heading": "### Experience\nSenior data engineer at Mareva Logistics, 2017–2021.",
+    "code": "Here is a dbt model:\n```sql\nselect id, 42 as answer from orders where total > 1000\n```\nThat's all.",
+}
+
+
+@pytest.mark.parametrize("reply", GROUNDED.values(), ids=GROUNDED.keys())
+def test_a_grounded_reply_passes_unchanged_and_passes_nothing_on(checker, reply):
+    final, passed, verdict, _ = checked(checker, reply)
+    assert (final, passed, verdict.withheld, verdict.claims) == (reply, False, [], [])
+
+
+UNGROUNDED = {  # each: the reply, and what gives it away
+    "phone": ("You can call me on +351 912 345 678.", "phone number"),
+    "phone without a plus": ("Call me at 912 345 678 any time.", "phone number"),
+    "street address": ("My office is at 123 Main St, Lisbon.", "street address"),
+    "street, the other way": ("I live at 45 Rua Augusta, close to the river.", "number"),
+    "email": ("Write to me at jordan@averydata.dev.", "email address"),
+    "URL": ("My portfolio is at https://jordanavery.dev/work.", "URL"),
+    "domain": ("See averydata.io for case studies.", "URL"),
+    "LinkedIn": ("Find me on linkedin.com/in/jordanavery.", "URL"),
+    "day rate": ("My day rate is €650.", "amount of money"),
+    "hourly rate": ("I charge $120 an hour.", "amount of money"),
+    "project price": ("A project usually costs around 5,000 euros.", "amount of money"),
+    "percentage": ("I cut costs by 40% for one client.", "percentage"),
+    "percent in words": ("I'm booked at 80 percent capacity.", "percentage"),
+    "year": ("I started freelancing in 2012.", "date"),
+    "date": ("I'm free on March 14 for a call.", "date"),
+    "employer": ("I worked at Google for three years.", "name"),
+    "employer and year": ("In 2019 I joined Spotify as a data engineer.", "date"),
+    "mentor": ("I was trained by Martin Kleppmann.", "name"),
+    "university": ("I studied at Stanford University.", "name"),
+    "client": ("One of my clients is Zalando.", "name"),
+    "certificate": ("I'm a certified AWS Solutions Architect.", "name"),
+    "count": ("I've built over 50 pipelines.", "number"),
+    "team size": ("My team at Mareva Logistics had 12 engineers.", "number"),
+    "chess opening": ("My favourite opening is the Sicilian Defense.", "name"),
+}
+
+
+@pytest.mark.parametrize("reply, kind", UNGROUNDED.values(), ids=UNGROUNDED.keys())
+def test_an_invented_specific_never_reaches_the_screen_and_the_question_is_passed_on(checker, reply, kind, caplog):
+    with caplog.at_level(logging.WARNING, logger="replica.chat.reply_check"):
+        final, passed, verdict, seen = checked(checker, reply)
+    assert wording.NOT_IN_NOTES in final and passed and kind in verdict.withheld
+    invented = [s.text for s in specifics(reply) if not checker.knowledge.holds(s)]
+    assert invented and not any(text in shown for text in invented for shown in seen + [final]), (invented, seen)
+    assert reply not in caplog.text and kind in caplog.text  # the log names the kind, never the text
+
+
+FALSE_CLAIMS = {  # the reply, the records, what the visitor reads instead (None: the claim made true)
+    "email saved, none given": ("I've saved your email address.", Records(), wording.NO_ADDRESS_YET),
+    "email recorded, none given": ("Yes, I have recorded your email.", Records(), wording.NO_ADDRESS_YET),
+    "details passed on": ("Your details have been passed on to Jordan.", Records(), wording.NO_ADDRESS_YET),
+    "question passed on, none on record": ("I've passed your question on to Jordan.", Records(), None),
+    "follow-up promised": ("Jordan will get back to you shortly.", Records(), None),
+    "declines": ("I'm sorry, I don't have any information about that.", Records(), None),
+    "cannot answer": ("I can't answer that one.", Records(), None),
+    "not sure": ("I'm not sure about that.", Records(), None),
+}
+
+
+@pytest.mark.parametrize("reply, records, instead", FALSE_CLAIMS.values(), ids=FALSE_CLAIMS.keys())
+def test_a_claim_the_records_do_not_back_is_replaced_or_made_true(checker, reply, records, instead):
+    final, passed, _, _ = checked(checker, reply, message="What's your favourite chess opening?", records=records)
+    if instead:
+        assert instead in final and reply not in final and not passed
+    else:  # the visitor's question is passed on, so what the reply says is so
+        assert passed and reply in final
+
+
+@pytest.mark.parametrize(
+    "reply, records",
+    [
+        ("I've saved your email address.", Records(lead=True)),
+        ("I've passed your question on to Jordan.", Records(question=True)),
+        ("Jordan will get back to you shortly.", Records(lead=True)),
+        ("I don't have any information about that.", Records(question=True, asked_now=True)),
+    ],
+    ids=["lead on record", "question on record", "follow-up after a lead", "declined, already passed on"],
+)
+def test_a_claim_the_records_back_is_shown_as_written(checker, reply, records):
+    final, passed, verdict, _ = checked(checker, reply, records=records)
+    assert (final, passed, verdict.claims) == (reply, False, [])
+
+
+def test_a_greeting_is_never_passed_on_to_make_a_claim_true(checker):
+    final, passed, _, _ = checked(checker, "I've passed it on to the owner.", message="Hello!")
+    assert (final, passed) == (wording.NOTHING_PASSED_ON, False)
+
+
+def test_asking_whether_it_was_passed_on_is_answered_with_the_records_not_passed_on(checker):
+    final, passed, _, _ = checked(checker, "Yes, I've passed your question on.", message="Did you pass my question on?")
+    assert (final, passed) == (wording.NOTHING_PASSED_ON, False)
+
+
+@pytest.mark.parametrize(
+    "reply, expected",
+    [
+        ("###\nI'm based in Lisbon.", "I'm based in Lisbon."),
+        ("I'm based in Lisbon.\n```", "I'm based in Lisbon."),
+        ("I'm based in Lisbon.<s> I speak English.", "I'm based in Lisbon. I speak English."),
+        ("I can help. I can help. I can help. I can help.", "I can help."),
+        ("I can help. I can help. Tell me more.", "I can help. I can help. Tell me more."),  # twice is allowed
+    ],
+    ids=["a heading mark alone", "a lone fence", "a template token", "a sentence four times", "twice"],
+)
+def test_debris_never_reaches_the_visitor(checker, reply, expected):
+    final, _, _, seen = checked(checker, reply, pieces=2)
+    assert final == expected
+    assert not any("###" in s or "```" in s or "<s>" in s for s in seen)
+
+
+def test_words_stream_until_a_specific_begins_and_a_grounded_one_lets_them_go_on(checker):
+    reply = "I'm on Western European Time, and I overlap comfortably with US East Coast mornings."
+    _, _, _, seen = checked(checker, reply, pieces=1)
+    assert seen[5] == "I'm "  # the first words stream at once
+    # Held at the name until it is whole and found, then on at once, before the sentence ends.
+    assert any(s.startswith("I'm on Western European Time, and") and not s.endswith(".") for s in seen)
+
+
+def test_the_words_before_a_withheld_specific_stay_and_the_truth_follows_them(checker):
+    final, _, _, seen = checked(checker, "Sure. My phone number is +351 912 345 678.", pieces=1)
+    assert "Sure. My phone number is " in seen and not any("351" in s for s in seen)
+    assert final.startswith(f"Sure. My phone number is… {wording.NOT_IN_NOTES}")
+    assert final.endswith(wording.QUESTION_KEPT)
+
+
+def test_the_apps_own_sentences_are_never_checked(checker):
+    reply = f"{wording.QUESTION_PASSED_ON}\n\n{wording.LEAD_NOTED}"
+    final, passed, verdict, _ = checked(checker, reply)
+    assert (final, passed, verdict.claims) == (reply, False, [])
