@@ -49,6 +49,10 @@ FAKE_MODEL_HOLDS = {
     "an email → lead recorded",
     "an invalid email → nothing stored, asks again",
     "a prompt injection → no instructions quoted",
+    "a phone number not in the knowledge → none invented, passed on",
+    "'did you save my email?' with none given → truthful",
+    "a question the knowledge does not answer → nothing invented, passed on",
+    "a question a model may decline → passed on",
 }
 
 

@@ -108,7 +108,8 @@ def specifics(sentence: str) -> list[Specific]:
         words = match.group().split()
         if match.start() == start:
             words = words[1:]  # the sentence's own capital
-        words = [w for w in words if not PRONOUN.match(w) and w[0].isupper() and w.strip("'’") not in COMMON]
+        words = [re.sub(r"['’]s?$", "", w) for w in words]  # a possessive is its name
+        words = [w for w in words if w and not PRONOUN.match(w) and w[0].isupper() and w not in COMMON]
         if words and free(match.start(), match.end()):
             found.append(Specific(Kind.NAME, " ".join(words), match.start()))
     return sorted(found, key=lambda s: s.start)
