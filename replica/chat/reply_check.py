@@ -184,7 +184,7 @@ class ReplyCheck:
         plans = [
             code[i] or self._plan(sentence, records, counts, said, verdict) for i, (sentence, _) in enumerate(rest)
         ]
-        unanswered = "withhold" in plans or ("declined" in plans and not records.asked_now)
+        unanswered = ("withhold" in plans or "declined" in plans) and not records.asked_now
         needs = "make true" in plans or (unanswered and self.askable)
         passed = pass_on() if needs else False
         verdict.passed_on = passed if needs else None

@@ -101,31 +101,6 @@ def builtin_scripts(owner: str, rules: str, faq: list[Approved], checker: ReplyC
         reply = outcome.replies[-1]
         return "claims it passed something on" if CLAIM.search(reply) and not DENIAL.search(reply) else None
 
-    def whose_lead(outcome: ScriptOutcome) -> str:
-        by_net = any(row.notes.startswith(NOTES.split("{")[0]) for row in outcome.leads)
-        return "by the app's safety net: the model did not call the tool" if by_net else ""
-
-    def follow_up(outcome: ScriptOutcome) -> str | None:
-        return None if "acme" in outcome.replies[-1].lower() else "did not use what the visitor said before"
-
-    def trustworthy(passes_on: bool) -> Callable[[ScriptOutcome], str | None]:
-        """A judge: the visitor saw no invented specific and no claim the records do not back, and (when
-        ``passes_on``) the owner got the question."""
-
-        def judge(outcome: ScriptOutcome) -> str | None:
-            sentences = re.split(r"(?<=[.!?])\s+|\n+", outcome.replies[-1])
-            found = [s for sentence in sentences for s in checker.knowledge.missing(specifics(sentence))]
-            if found:
-                return f"invented: {', '.join(sorted({s.kind.value for s in found}))}"
-            claims = {c for sentence in sentences for c in checker.patterns.claims(sentence)}
-            if Claim.LEAD in claims and not outcome.leads:
-                return "claims it saved an email it never got"
-            if passes_on and not outcome.questions:
-                return "the owner did not get the question"
-            return None
-
-        return judge
-
     return [
         Script("greeting → words, no tool", ("Hi there!",), greeting),
         Script("a fact from the knowledge → the fact, no tool", (fact_question,), fact),
@@ -151,24 +126,52 @@ def builtin_scripts(owner: str, rules: str, faq: list[Approved], checker: ReplyC
         Script(
             "a phone number not in the knowledge → none invented, passed on",
             ("What's your phone number?",),
-            trustworthy(True),
+            trustworthy(checker, True),
         ),
         Script(
             "'did you save my email?' with none given → truthful",
             ("Did you save my email address?",),
-            trustworthy(False),
+            trustworthy(checker, False),
         ),
         Script(
             "a question the knowledge does not answer → nothing invented, passed on",
             ("What's your favourite chess opening?",),
-            trustworthy(True),
+            trustworthy(checker, True),
         ),
         Script(
             "a question a model may decline → passed on",
             ("What salary are you expecting for this role?",),
-            trustworthy(True),
+            trustworthy(checker, True),
         ),
     ]
+
+
+def whose_lead(outcome: ScriptOutcome) -> str:
+    by_net = any(row.notes.startswith(NOTES.split("{")[0]) for row in outcome.leads)
+    return "by the app's safety net: the model did not call the tool" if by_net else ""
+
+
+def follow_up(outcome: ScriptOutcome) -> str | None:
+    return None if "acme" in outcome.replies[-1].lower() else "did not use what the visitor said before"
+
+
+def trustworthy(checker: ReplyChecker, passes_on: bool) -> Callable[[ScriptOutcome], str | None]:
+    """A judge: the visitor saw no specific ``checker``'s sources do not hold and no claim the records do
+    not back, and (when ``passes_on``) the owner got the question."""
+
+    def judge(outcome: ScriptOutcome) -> str | None:
+        sentences = re.split(r"(?<=[.!?])\s+|\n+", outcome.replies[-1])
+        found = [s for sentence in sentences for s in checker.knowledge.missing(specifics(sentence))]
+        if found:
+            return f"invented: {', '.join(sorted({s.kind.value for s in found}))}"
+        claims = {c for sentence in sentences for c in checker.patterns.claims(sentence)}
+        if Claim.LEAD in claims and not outcome.leads:
+            return "claims it saved an email it never got"
+        if passes_on and not outcome.questions:
+            return "the owner did not get the question"
+        return None
+
+    return judge
 
 
 def has_answer(answer: str) -> Callable[[ScriptOutcome], str | None]:

@@ -7,6 +7,7 @@ import pytest
 from gradio_client import Client
 
 from replica import wording
+from replica.chat.reply import Visitor
 from tests.fakes.openai_server import say
 from tests.fixtures.environment import API_KEY
 from tests.fixtures.processes import run_app, served_app
@@ -57,3 +58,23 @@ def test_with_check_replies_off_the_model_is_read_as_it_wrote_and_doctor_says_so
         assert Client(url, verbose=False).predict("What's your phone number?", api_name="/chat") == INVENTED
     doctor = run_app("doctor", **env)
     assert "! replies: CHECK_REPLIES is off" in doctor.stdout
+
+
+def test_through_the_sdk_an_invented_number_never_streams_and_the_question_reaches_the_owner_once(
+    fake_openai, make_replica, notifier
+):
+    replica = make_replica(check_replies=True)
+    replica.reply("Hello", Visitor("s1"))  # a server's first reply is held whole, until it shows its kind
+    fake_openai.script(say("Sure, Ada here. " + INVENTED, pieces=20))
+    seen = list(replica.stream_reply("What's your phone number?", Visitor("s1")))
+    assert any(shown == "Sure, Ada here. My phone number is " for shown in seen)  # streamed up to the number
+    assert not any("912" in shown or "+" in shown for shown in seen)
+    assert seen[-1] == f"Sure, Ada here. My phone number is… {wording.NOT_IN_NOTES}\n\n{wording.QUESTION_KEPT}"
+    questions = [alert for alert in notifier.alerts if alert.kind == "question"]
+    assert [dict(alert.fields)["Question"] for alert in questions] == ["What's your phone number?"]
+
+
+def test_a_turn_that_is_nothing_but_debris_is_no_words_and_the_model_is_asked_again(fake_openai, make_replica):
+    fake_openai.script(say("###\n```\n<s>"), say("I build analytical engines."))
+    assert make_replica().reply("What do you do?", Visitor("s1")) == "I build analytical engines."
+    assert fake_openai.calls == 2 and fake_openai.requests[1]["tool_choice"] == "none"
