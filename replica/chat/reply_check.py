@@ -142,6 +142,7 @@ class ReplyCheck:
         self.held = False  # a sentence waits for the end: nothing after it shows before then
         self._shown: list[str] = []  # the keys of the finished sentences shown, in order
         self.askable = True  # the visitor's message asks something the owner could answer
+        self.verdict = Verdict()  # what finish() did
 
     def visible(self, text: str) -> str:
         """What the visitor may read of ``text``, the reply so far; it only ever grows."""
@@ -167,7 +168,7 @@ class ReplyCheck:
         """The reply to show and record, ``text`` being the model's whole reply; ``pass_on()`` passes the
         visitor's question on (once, when needed) and says whether it is on record now. What was done
         is in :attr:`verdict`."""
-        verdict = self.verdict = Verdict()
+        verdict = self.verdict
         self.visible(text)
         pairs = _sentences(TEMPLATE_TOKENS.sub("", text))
         # The sentences on screen stay as they are; should the finished reply differ from what streamed
