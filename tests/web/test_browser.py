@@ -247,7 +247,7 @@ def test_the_page_fills_the_screen_keeps_focus_and_offers_only_what_visitors_use
         page.wait_for_function("() => !document.querySelector('#replica-input textarea').disabled", timeout=10_000)
         if width > 800:  # "on desktop"
             page.wait_for_function(
-                "() => document.activeElement === document.querySelector('#replica-input textarea')", timeout=5_000
+                "() => document.activeElement === document.querySelector('#replica-input textarea')", timeout=10_000
             )
         assert box.get_attribute("placeholder") == "Ask me something…"
     # The chat scrolls the newest message into view: wait for it to be there, then measure the page.
@@ -255,7 +255,7 @@ def test_the_page_fills_the_screen_keeps_focus_and_offers_only_what_visitors_use
         """() => { const chat = document.getElementById('replica-chat').getBoundingClientRect();
                    const bubbles = document.querySelectorAll('#replica-chat .message');
                    return bubbles[bubbles.length - 1].getBoundingClientRect().bottom <= chat.bottom + 1; }""",
-        timeout=5_000,
+        timeout=10_000,
     )
 
     # 2: the chat fills the height below the header; the newest message is in view; the page does not scroll

@@ -8,16 +8,20 @@
   let lastSent = "";
   let refocusTimer = null;
 
-  // After a message is sent, put the cursor back in the box as soon as Gradio enables it again.
+  // After a message is sent, put the cursor back in the box as soon as Gradio enables it again, and
+  // for two seconds after, should Gradio's last updates (the send button swapped back) drop the focus
+  // to the page; focus the visitor moves elsewhere themselves is left alone.
   function refocusSoon() {
     clearInterval(refocusTimer);
     const until = Date.now() + 120000;
+    let settled = null;
     refocusTimer = setInterval(() => {
       const b = box();
-      if (Date.now() > until) clearInterval(refocusTimer);
+      if (Date.now() > until || (settled && Date.now() > settled)) clearInterval(refocusTimer);
       if (b && !b.disabled && desktop()) {
-        if (document.activeElement !== b) b.focus();
-        clearInterval(refocusTimer);
+        const dropped = document.activeElement === document.body || document.activeElement === null;
+        if (document.activeElement !== b && (!settled || dropped)) b.focus();
+        settled = settled || Date.now() + 2000;
       }
     }, 100);
   }
