@@ -273,10 +273,12 @@ GROUNDED = (  # from the example knowledge: nothing in it is withheld
 )
 
 
-def first_words_rows(work: Path, fake: FakeOpenAI, messages: int) -> list[tuple[str, str, str]]:
+def first_words_rows(
+    work: Path, fake: FakeOpenAI, messages: int, piece_delay: float = 0.05
+) -> list[tuple[str, str, str]]:
     """First words with the reply check and without it, the model streaming a grounded reply slowly (40
-    pieces 50 ms apart); in process, through the app's replica, a new visitor each time."""
-    fake.default = say(GROUNDED, pieces=40, piece_delay=0.05)
+    pieces ``piece_delay`` apart); in process, through the app's replica, a new visitor each time."""
+    fake.default = say(GROUNDED, pieces=40, piece_delay=piece_delay)
     firsts, finals = {}, {}
     for checked in (False, True):
         app = create_app(
@@ -295,7 +297,7 @@ def first_words_rows(work: Path, fake: FakeOpenAI, messages: int) -> list[tuple[
     added = firsts[True] - firsts[False]
     return [
         (
-            f"First words, a slow-streaming model (40 pieces 50 ms apart; median of {messages})",
+            f"First words, a slow-streaming model (40 pieces {piece_delay * 1000:.0f} ms apart; median of {messages})",
             f"checked {firsts[True]:.0f} ms, unchecked {firsts[False]:.0f} ms; "
             f"the reply {'reads' if finals[True] == GROUNDED else 'does NOT read'} as the model wrote it",
             f"+{added:.0f} ms (target ≤ +150 ms)",
@@ -387,7 +389,7 @@ def main() -> None:
     with contextlib.redirect_stdout(sys.stderr):  # Gradio prints as servers start and close: the table alone is stdout
         rows = latency_rows(work, fake, turns, model_delay=0.05 if args.quick else 0.2)
         rows += per_message_rows(work, fake, *((1, 4) if args.quick else (3, 10)))
-        rows += first_words_rows(work, fake, 3 if args.quick else 10)
+        rows += first_words_rows(work, fake, *((1, 0.01) if args.quick else (10, 0.05)))
         rows += without_model_rows(work, fake, 20 if args.quick else 200, model_delay=0.05 if args.quick else 0.2)
         for label, size in sizes:
             rows += knowledge_rows(work, fake, label, size, questions, warm=not args.quick)
