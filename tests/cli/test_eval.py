@@ -113,6 +113,7 @@ def test_eval_of_a_model_that_misbehaves_names_each_failure_and_exits_1(
     # The app's own net still kept the email the model ignored, and the scorecard says whose work it was.
     assert "✓ an email → lead recorded (by the app's safety net: the model did not call the tool)" in done.stdout
     assert done.stdout.splitlines()[-1].startswith("8/13 behaviours held with fake-model")
+    assert all(f"✓ {behaviour}" in done.stdout for behaviour in TRUST)  # the reply check holds them
 
 
 LIAR = "Sure! My phone number is +44 20 7946 0958, and I've saved your email address."
@@ -124,19 +125,15 @@ TRUST = {  # the new scripts, and what each says of a model that invents and cla
 }
 
 
-@pytest.mark.parametrize("check", ["false", "true"])
-def test_a_model_that_invents_and_claims_falsely_fails_each_trust_script_unless_replies_are_checked(
-    tmp_path, knowledge_dir, fake_openai, check
+def test_a_model_that_invents_and_claims_falsely_fails_each_trust_script_when_replies_are_unchecked(
+    tmp_path, knowledge_dir, fake_openai
 ):
+    """Checked (as shipped), the same scripts hold for a misbehaving model: the test above counts them."""
     fake_openai.default = say(LIAR)
-    env = {**eval_env(tmp_path, knowledge_dir, fake_openai), "CHECK_REPLIES": check}
-    lines = run_app("eval", cwd=tmp_path, **env).stdout.splitlines()
-    verdicts = {line[2:].split(": “")[0]: line[0] for line in lines if line[:1] in "✓✗"}
+    env = {**eval_env(tmp_path, knowledge_dir, fake_openai), "CHECK_REPLIES": "false"}
+    scorecard = run_app("eval", cwd=tmp_path, **env).stdout
     for behaviour, why in TRUST.items():
-        if check == "false":
-            assert f"✗ {behaviour} ({why})" in "\n".join(lines), "\n".join(lines)
-        else:  # the check withholds the number, tells the truth about the email, and passes the question on
-            assert verdicts[behaviour] == "✓", "\n".join(lines)
+        assert f"✗ {behaviour} ({why})" in scorecard, scorecard
 
 
 @pytest.mark.parametrize("unset", [("OPENAI_API_KEY",)])
