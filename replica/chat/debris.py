@@ -31,27 +31,28 @@ def without_debris(text: str) -> str:
     return re.sub(r"\n{3,}", "\n\n", text).strip()
 
 
-def _key(sentence: str) -> str:
+def key(sentence: str) -> str:
+    """A sentence for comparisons: lower case, words only."""
     return " ".join(re.sub(r"[^\w]+", " ", sentence.lower()).split())
 
 
 def _without_repeats(text: str) -> str:
-    sentences = [m for m in SENTENCE.finditer(text) if _key(m.group())]
+    sentences = [m for m in SENTENCE.finditer(text) if key(m.group())]
     counts: dict[str, int] = {}
     for match in sentences:
-        counts[_key(match.group())] = counts.get(_key(match.group()), 0) + 1
-    repeated = {key for key, count in counts.items() if count >= REPEATS}
+        counts[key(match.group())] = counts.get(key(match.group()), 0) + 1
+    repeated = {said for said, count in counts.items() if count >= REPEATS}
     if not repeated:
         return text
     seen: set[str] = set()
     kept, last = [], 0
     for match in sentences:
-        key = _key(match.group())
-        if key in repeated:
-            if key in seen:
+        said = key(match.group())
+        if said in repeated:
+            if said in seen:
                 kept.append(text[last : match.start()])
                 last = match.end()
                 continue
-            seen.add(key)
+            seen.add(said)
     kept.append(text[last:])
     return re.sub(r"[ \t]{2,}", " ", "".join(kept))

@@ -27,7 +27,7 @@ from typing import Any, Callable
 
 from replica import wording
 from replica.chat.claims import Claim, ClaimPatterns
-from replica.chat.debris import FENCE, REPEATS, TEMPLATE_TOKENS, without_debris
+from replica.chat.debris import FENCE, REPEATS, TEMPLATE_TOKENS, key, without_debris
 from replica.chat.specifics import Sources, Specific, specifics
 
 log = logging.getLogger(__name__)
@@ -74,11 +74,6 @@ def asks(message: str) -> bool:
     """Whether ``message`` asks something the owner could answer (a question, or a request to tell,
     share or explain), not a greeting or thanks."""
     return "?" in message or bool(ASKING.match(message))
-
-
-def key(sentence: str) -> str:
-    """A sentence for comparisons: lower case, words only."""
-    return " ".join(re.sub(r"[^\w]+", " ", sentence.lower()).split())
 
 
 def app_sentences(owner: str) -> frozenset[str]:
