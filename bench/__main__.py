@@ -202,18 +202,20 @@ def settings_for(fake: FakeOpenAI, knowledge: Path, data: Path) -> Settings:
     )
 
 
-def latency_rows(work: Path, fake: FakeOpenAI, turns: int, model_delay: float = 0.2) -> list[tuple[str, str, str]]:
-    """Latency per turn, and a burst of 12 visitors: the app against a bare ChatInterface."""
+def latency_rows(
+    work: Path, fake: FakeOpenAI, turns: int, model_delay: float = 0.2, visitors: int = 12
+) -> list[tuple[str, str, str]]:
+    """Latency per turn, and a burst of ``visitors`` at once: the app against a bare ChatInterface."""
     app = create_app(settings_for(fake, ROOT / "knowledge", work / "data-latency"))
     app.serve(block=False, quiet=True)
     bare = bare_chat_interface(fake.base_url)
     bare.launch(prevent_thread_lock=True, quiet=True)
     fake.default = say("I design data pipelines for small teams.", delay=model_delay)
-    timed_turns(app.demo.local_url, 2), timed_turns(bare.local_url, 2)  # warm-up
+    timed_turns(app.demo.local_url, 1), timed_turns(bare.local_url, 1)  # warm-up
     app_turn = statistics.median(timed_turns(app.demo.local_url, turns))
     bare_turn = statistics.median(timed_turns(bare.local_url, turns))
     fake.default = say("I design data pipelines for small teams.", delay=model_delay * 2.5)
-    app_burst, bare_burst = burst(app.demo.local_url, 12), burst(bare.local_url, 12)
+    app_burst, bare_burst = burst(app.demo.local_url, visitors), burst(bare.local_url, visitors)
     app.close()
     bare.close()
     return [
@@ -223,7 +225,7 @@ def latency_rows(work: Path, fake: FakeOpenAI, turns: int, model_delay: float = 
             f"{app_turn / bare_turn:.2f}x (target ≤ 1.25x)",
         ),
         (
-            f"12 visitors at once, {model_delay * 2.5:g} s model (all answered)",
+            f"{visitors} visitors at once, {model_delay * 2.5:g} s model (all answered)",
             f"app {app_burst:.2f} s, bare {bare_burst:.2f} s",
             f"{app_burst / bare_burst:.2f}x (target ≤ 1.2x)",
         ),
@@ -387,7 +389,7 @@ def main() -> None:
     work = Path(tempfile.mkdtemp(prefix="replica-bench-"))
     fake = FakeOpenAI()
     with contextlib.redirect_stdout(sys.stderr):  # Gradio prints as servers start and close: the table alone is stdout
-        rows = latency_rows(work, fake, turns, model_delay=0.05 if args.quick else 0.2)
+        rows = latency_rows(work, fake, turns, *((0.05, 4) if args.quick else (0.2, 12)))
         rows += per_message_rows(work, fake, *((1, 4) if args.quick else (3, 10)))
         rows += first_words_rows(work, fake, *((1, 0.01) if args.quick else (10, 0.05)))
         rows += without_model_rows(work, fake, 20 if args.quick else 200, model_delay=0.05 if args.quick else 0.2)
