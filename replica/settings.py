@@ -93,6 +93,19 @@ def webhook_url(name: str, raw: str) -> str:
     return raw
 
 
+def web_address(name: str, raw: str) -> str:
+    """An http(s) address with a host (a profile link, the page's own public address)."""
+    if not re.fullmatch(r"https?://[A-Za-z0-9.-]+(:\d{1,5})?(/\S*)?", raw):
+        raise ConfigError(f"{name} must be an address such as https://you.example, got {raw[:80]!r}")
+    return raw
+
+
+def email_address(name: str, raw: str) -> str:
+    if not re.fullmatch(r"[^@\s]+@[^@\s]+\.[^@\s]+", raw):
+        raise ConfigError(f"{name} must be an email address such as you@example.com, got {raw[:80]!r}")
+    return raw
+
+
 def origins(name: str, raw: str) -> tuple[str, ...]:
     """Web origins (``https://example.com``, a port allowed), separated by commas or spaces."""
     found = tuple(part.rstrip("/").lower() for part in re.split(r"[\s,]+", raw) if part)
@@ -259,6 +272,52 @@ class Settings:
         example="knowledge/avatar.jpg",
         shown_default="`avatar.*` in `KNOWLEDGE_DIR`, else initials",
     )
+    owner_website: str | None = setting(
+        "OWNER_WEBSITE",
+        None,
+        web_address,
+        "Your site, in the page's links row (default: the website: line of your profile).",
+        OWNER,
+        example="https://you.example",
+        shown_default="from the profile",
+    )
+    owner_linkedin: str | None = setting(
+        "OWNER_LINKEDIN",
+        None,
+        web_address,
+        "Your LinkedIn page, in the links row (default: the linkedin: line of your profile).",
+        OWNER,
+        example="https://www.linkedin.com/in/you",
+        shown_default="from the profile",
+    )
+    owner_github: str | None = setting(
+        "OWNER_GITHUB",
+        None,
+        web_address,
+        "Your GitHub page, in the links row (default: the github: line of your profile).",
+        OWNER,
+        example="https://github.com/you",
+        shown_default="from the profile",
+    )
+    owner_email: str | None = setting(
+        "OWNER_EMAIL",
+        None,
+        email_address,
+        "An email address visitors may write to, in the links row (default: the email: line of your profile).",
+        OWNER,
+        example="you@example.com",
+        shown_default="from the profile",
+    )
+    owner_booking: str | None = setting(
+        "OWNER_BOOKING",
+        None,
+        web_address,
+        "Your booking page (Cal.com, Calendly…): in the links row, offered when a lead is saved and when a "
+        "visitor asks to meet (default: the booking: line of your profile).",
+        OWNER,
+        example="https://cal.com/you/30min",
+        shown_default="from the profile",
+    )
     knowledge_dir: Path = setting(
         "KNOWLEDGE_DIR", Path("knowledge"), path, "Folder of .md, .txt and .pdf files the replica answers from.", OWNER
     )
@@ -401,6 +460,16 @@ class Settings:
         example="https://you.example",
         shown_default="none",
     )
+    public_url: str | None = setting(
+        "PUBLIC_URL",
+        None,
+        web_address,
+        "The page's public address, for link previews and the widget (default: https:// and SPACE_HOST on a Space, "
+        "else the address each request was made to).",
+        SERVING,
+        example="https://you-replica.hf.space",
+        shown_default="from the request",
+    )
     mcp_enabled: bool = setting(
         "MCP_ENABLED",
         False,
@@ -443,6 +512,14 @@ class Settings:
     )
     space_id: str | None = setting(
         "SPACE_ID", None, text, "Set by Hugging Face Spaces itself; do not set it by hand.", SERVING, example=""
+    )
+    space_host: str | None = setting(
+        "SPACE_HOST",
+        None,
+        text,
+        "The Space's own host name (you-replica.hf.space), set by Hugging Face Spaces itself; do not set it by hand.",
+        SERVING,
+        example="",
     )
 
     @property
@@ -509,6 +586,9 @@ def load_settings(environ: Mapping[str, str], dotenv_path: str | Path | None = "
             parsed[setting.field] = setting.parse(setting.env, raw)
     if "trusted_proxy_hops" not in parsed and parsed.get("space_id"):
         parsed["trusted_proxy_hops"] = 1  # Hugging Face Spaces puts one proxy in front of the app
+    if "public_url" not in parsed and parsed.get("space_host"):
+        # A comma-separated list when the Space has a custom domain too: the first is the Space's own.
+        parsed["public_url"] = "https://" + parsed["space_host"].split(",")[0].strip()
     return Settings(**parsed)
 
 

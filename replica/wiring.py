@@ -32,6 +32,7 @@ from replica.knowledge.approved import ApprovedAnswers, faq_entries
 from replica.knowledge.files import knowledge_files
 from replica.knowledge.identity import owner_avatar, owner_name
 from replica.knowledge.index import KnowledgeIndex
+from replica.knowledge.links import owner_links, with_owner_links
 from replica.knowledge.persona import SystemPrompt
 from replica.knowledge.prompts import read_lines, render_prompt
 from replica.owner_bot.bot import OwnerBot
@@ -47,6 +48,7 @@ if TYPE_CHECKING:  # Gradio takes seconds to import: the owner's commands (expor
     import gradio as gr
 
     from replica.web.page import PageText
+    from replica.web.site import SiteFiles
 
 log = logging.getLogger(__name__)
 
@@ -81,6 +83,7 @@ class App:
     middleware: list = field(default_factory=list)  # served in front of the page (the Telegram webhook)
     closed_events: frozenset[int] = frozenset()  # registered with Gradio, run for no one (ZeroGPU's placeholder)
     closed_names: frozenset[str] = frozenset()
+    site: SiteFiles | None = None  # served beside the page: the face, the widget, the privacy page, the preview
 
     def serve(self, block: bool = True, **launch_options) -> None:
         """Serve the page (behind the HTTP guard, with the webhook and MCP if configured); with ``block``,
@@ -97,6 +100,7 @@ class App:
             closed_events=self.closed_events,
             closed_names=self.closed_names,
             embed_origins=embed_origins(self.settings),
+            site=self.site,
             **launch_options,
         )
 
@@ -210,8 +214,9 @@ def make_model(settings: Settings, timings: Timings) -> OpenAIChatModel | None:
 
 
 def page_text(settings: Settings) -> PageText:
-    """The page's words, from the templates in ``prompts/``, and the owner's face."""
+    """The page's words, from the templates in ``prompts/``, the owner's face and links, and the privacy line."""
     from replica.web.page import PageText
+    from replica.web.privacy import privacy_line
 
     owner = settings.owner_name
     return PageText(
@@ -223,6 +228,31 @@ def page_text(settings: Settings) -> PageText:
         examples=read_lines("examples.txt")[:4],
         avatar=owner_avatar(settings, owner),
         owner_name=owner,
+        links=tuple(owner_links(settings)),
+        privacy=privacy_line(settings.conversation_retention_days),
+    )
+
+
+def site_files(settings: Settings, page: PageText) -> SiteFiles:
+    """What the app serves beside the page: the owner's face, the widget script, the privacy page, and
+    the link preview put on the page."""
+    from replica.web.face import owner_face
+    from replica.web.preview import Preview, one_line
+    from replica.web.privacy import privacy_html
+    from replica.web.site import WIDGET_JS, SiteFiles, widget_script
+
+    face = owner_face(page.avatar or "", page.owner_name)
+    image = face.path if face else (page.avatar or "")
+    privacy = render_prompt(
+        "privacy.md", owner_name=page.owner_name, retention_days=str(settings.conversation_retention_days)
+    )
+    return SiteFiles(
+        face=face,
+        widget_js=widget_script(WIDGET_JS, page.owner_name, image),
+        privacy_html=privacy_html(privacy, f"Privacy · {page.title}"),
+        preview=Preview(page.title, one_line(page.description), image),
+        public_url=settings.public_url,
+        trusted_proxy_hops=settings.trusted_proxy_hops,
     )
 
 
@@ -276,9 +306,11 @@ def create_app(
     at_risk = records_at_risk(settings.space_id, settings.database_url, settings.data_dir)
     if at_risk:
         log.warning("Storage: %s; to keep them, %s", at_risk, KEEP_RECORDS)
-    settings = replace(settings, owner_name=owner_name(settings))  # the page always names a person
+    settings = with_owner_links(replace(settings, owner_name=owner_name(settings)))  # the page always names a person
     index = KnowledgeIndex.load(settings.knowledge_dir, settings.data_dir / "knowledge-index")
-    system_prompt = SystemPrompt(settings.owner_name, index, store, settings.knowledge_budget_chars)
+    system_prompt = SystemPrompt(
+        settings.owner_name, index, store, settings.knowledge_budget_chars, booking_url=settings.owner_booking
+    )
     system_prompt("")  # a template mistake stops the start, not a visitor's message
     notifier = make_notifier(settings, store, timings)
     conversations = Conversations.build(store, address_salt(store, settings.data_dir), settings.owner_name, notifier)
@@ -303,9 +335,10 @@ def create_app(
         knowledge=index.whole_text,
     )
     mcp_tool = make_mcp_tool(settings, replica, store) if settings.mcp_enabled else None
+    page = page_text(settings)
     demo = build_demo(
         replica.stream_reply,
-        page_text(settings),
+        page,
         settings.queue_concurrency,
         settings.queue_max_size,
         history=conversations.page.page_messages,
@@ -334,6 +367,7 @@ def create_app(
         middleware,
         closed_events=closed_events,
         closed_names=closed_names,
+        site=site_files(settings, page),
     )
 
 

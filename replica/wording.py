@@ -31,6 +31,7 @@ NO_WRITTEN_ANSWER = "I can only answer from {owner}'s written answers right now,
 QUESTION_KEPT = "I've passed your question on, so you'll get a proper answer."
 LEAVE_AN_ADDRESS = "If you leave your email address, {owner} will get back to you."
 LEAD_KEPT = "I did pass your email address on, though, so you'll hear back."
+BOOK_A_TIME = "If you'd rather talk sooner, you can also book a time: {link}"  # after a lead, with OWNER_BOOKING
 NOT_PASSED_ON = "Sorry, your message could not be passed on just now. Please try again in a minute."
 CUT_OFF = "(My answer was cut off there. Ask me to go on if you'd like the rest.)"
 UNEXPECTED = "Sorry, something went wrong on my side. Please try again."

@@ -110,6 +110,10 @@ class Replica:
                     if reply != shown:  # the same words again would cost the page a message for nothing
                         shown = reply
                         yield reply
+                offered = with_booking(reply, run, self.settings.owner_booking)
+                if offered != reply:
+                    reply = offered
+                    yield reply
         finally:
             elapsed_ms = int((time.monotonic() - started) * 1000)
             if conversation:
@@ -242,6 +246,13 @@ class Replica:
         if keep_lead(message, self.registry, context, run, OUTAGE_NOTES):
             apology = f"{apology} {wording.LEAD_KEPT}"
         return join(apology, wording.SAVE_FAILED if Outcome.SAVE_FAILED in run.outcomes else "")
+
+
+def with_booking(reply: str, run: Run, booking_url: str | None) -> str:
+    """The reply, offering the owner's booking page when this message left a lead (unless it already does)."""
+    if not booking_url or Outcome.LEAD_SAVED not in run.outcomes or booking_url in reply:
+        return reply
+    return join(reply, wording.BOOK_A_TIME.format(link=booking_url))
 
 
 def pass_to_owner(conversations: Conversations, conversation: Conversation, message: str) -> str:

@@ -58,15 +58,24 @@ def owner_avatar(settings: Settings, name: str) -> str:
     return str(initials_svg(name, settings.data_dir))
 
 
+def initials(name: str) -> str:
+    """The name's initials (two at most), ``?`` when it has none."""
+    return "".join(word[0] for word in name.split()[:2] if word[:1].isalnum()).upper() or "?"
+
+
+def name_hue(name: str) -> int:
+    """A colour of the name's own (a hue, 0-359): the same name is always drawn the same."""
+    return int(hashlib.sha256(name.encode()).hexdigest()[:4], 16) % 360
+
+
 def initials_svg(name: str, folder: Path) -> Path:
     """Draw the name's initials on a colour of its own, as an SVG file in ``folder``."""
-    initials = "".join(word[0] for word in name.split()[:2] if word[:1].isalnum()).upper() or "?"
-    hue = int(hashlib.sha256(name.encode()).hexdigest()[:4], 16) % 360
+    hue = name_hue(name)
     svg = (
         '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64" role="img">'
         f'<circle cx="32" cy="32" r="32" fill="hsl({hue}, 45%, 32%)"/>'
         '<text x="32" y="40" font-family="system-ui, sans-serif" font-size="24" font-weight="600" '
-        f'fill="#ffffff" text-anchor="middle">{html.escape(initials)}</text></svg>'
+        f'fill="#ffffff" text-anchor="middle">{html.escape(initials(name))}</text></svg>'
     )
     path = folder / "avatar-initials.svg"
     path.write_text(svg, encoding="utf-8")

@@ -26,7 +26,8 @@ def learned_answers_text(store: Store) -> str:
 
 class SystemPrompt:
     """Callable: ``prompt(query)`` is the system prompt for a visitor message (``query``: that message
-    plus recent history, used to pick knowledge when it does not all fit ``budget_chars``)."""
+    plus recent history, used to pick knowledge when it does not all fit ``budget_chars``); with a
+    ``booking_url``, it ends with when to offer it."""
 
     def __init__(
         self,
@@ -34,8 +35,11 @@ class SystemPrompt:
         index: KnowledgeIndex,
         store: Store,
         budget_chars: int = default("knowledge_budget_chars"),
+        booking_url: str | None = None,
     ):
         self.owner_name = owner_name
+        # With a booking page, the persona may offer it to a visitor who asks to meet (prompts/booking.md).
+        self.booking = render_prompt("booking.md", booking_url=booking_url) if booking_url else ""
         self.index = index
         self.store = store
         self.budget_chars = budget_chars
@@ -50,6 +54,7 @@ class SystemPrompt:
         answers = self._answers[: self.budget_chars // 2]
         files = self.index.select(query, self.budget_chars - len(answers))
         knowledge = "\n\n".join(filter(None, [files, answers]))
-        return render_prompt(
+        persona = render_prompt(
             "system.md", owner_name=self.owner_name, knowledge=knowledge or render_prompt("no_knowledge.md")
         )
+        return f"{persona.rstrip()}\n\n{self.booking}" if self.booking else persona

@@ -31,6 +31,8 @@ from replica.settings import default
 from replica.storage.database import storage_errors
 from replica.storage.records import NOTICE, OWNER, VISITOR
 from replica.web.guard import RequestGuard, max_event_bytes, valid_session_id
+from replica.web.links_row import links_row
+from replica.web.site import SiteFiles, SiteRoutes
 
 log = logging.getLogger(__name__)
 
@@ -46,13 +48,17 @@ THEME = gr.themes.Soft(
 PAGE_DIR = Path(__file__).resolve().parent / "assets"
 CSS = (PAGE_DIR / "page.css").read_text(encoding="utf-8")
 PAGE_JS = (PAGE_DIR / "page.js").read_text(encoding="utf-8")
+HEAD_CSS = (PAGE_DIR / "head.css").read_text(encoding="utf-8")
 
 
-def page_head(askers: tuple[str, ...], max_message_chars: int) -> str:
+def page_head(askers: tuple[str, ...], max_message_chars: int, face: str = "") -> str:
     """The page's script, told which sites' frames may ask a ``?q=`` question at once (``askers``) and
-    the longest question a ``?q=`` link may ask."""
+    the longest question a ``?q=`` link may ask; and the owner's ``face`` (a path the app serves, or a
+    URL) for the greeting's avatar, drawn by the page's styles before the chat has a message."""
     allowed = json.dumps(list(askers)).replace("</", "<\\/")
+    style = f":root {{ --replica-face: url({json.dumps(face.lstrip('/'))}); }}" if face else ""
     return (
+        f"<style>{style.replace('</', '')}\n{HEAD_CSS}</style>\n"
         f"<script>\nwindow.REPLICA_ASKERS = {allowed};\nwindow.REPLICA_MAX_QUESTION = {int(max_message_chars)};\n"
         f"{PAGE_JS}\n</script>"
     )
@@ -77,6 +83,8 @@ class PageText:
     examples: list[str]
     avatar: str | None = None  # the owner's face beside the replica's messages: a file path or a URL
     owner_name: str = ""
+    links: tuple[tuple[str, str], ...] = ()  # the owner's links row: (kind, address), in order
+    privacy: str = ""  # the line under the box (HTML): how long conversations are kept, and the privacy link
 
 
 def client_address(request: gr.Request | None, trusted_proxy_hops: int) -> str:
@@ -122,7 +130,8 @@ class Bubbles:
             return []
         # A blank message sent by mistake shows no empty bubble (its reply says it looked empty).
         shown = [self.bubble(role, text) for role, text in messages if role != VISITOR or text.strip()]
-        return [{"role": "assistant", "content": self.page.greeting}] + shown
+        greeting = f'<div class="replica-greeting">\n\n{self.page.greeting}\n\n</div>'  # marked: no copy button
+        return [{"role": "assistant", "content": greeting}] + shown
 
     def bubble(self, role: str, text: str) -> dict[str, str]:
         if role == VISITOR:
@@ -243,9 +252,11 @@ def build_demo(
     chat = ChatPage(answer, history, bubbles, max_message_chars, trusted_proxy_hops)
     with gr.Blocks(title=page.title, fill_height=True, delete_cache=(600, 600)) as demo:  # temp files: swept
         with gr.Column(scale=1):
-            gr.Markdown(f"<h1 style='text-align: center; margin-bottom: 1rem'>{html.escape(page.title)}</h1>")
+            gr.Markdown(f"<h1>{html.escape(page.title)}</h1>", elem_id="replica-title")
             if page.description:
-                gr.Markdown(page.description)
+                gr.Markdown(page.description, elem_id="replica-description")
+            if page.links:
+                gr.HTML(links_row(list(page.links), page.owner_name), elem_id="replica-links-row", padding=False)
             # The greeting is the empty chat's placeholder (styled as the first bubble), so the example
             # questions show beside it; once the visitor writes, it is the first bubble of the page.
             chatbot = gr.Chatbot(
@@ -270,6 +281,8 @@ def build_demo(
                     autofocus=True,
                     max_length=max_message_chars,
                 )
+            if page.privacy:
+                gr.HTML(page.privacy, elem_id="replica-privacy", padding=False)
         saved_input = gr.State(time_to_live=STATE_SECONDS)  # the message, from the box to its reply
         _wire_chat(chat, chatbot, textbox, saved_input, examples=bool(page.examples))
         # The /chat endpoint: the message in, the reply out (gradio_client's predict(msg, api_name="/chat")).
@@ -372,6 +385,7 @@ def serve(
     closed_events: frozenset[int] = frozenset(),
     closed_names: frozenset[str] = frozenset(),
     embed_origins: tuple[str, ...] = (),
+    site: SiteFiles | None = None,
     **launch_options: Any,
 ) -> None:
     """Launch ``demo`` with the page's theme and styles (Gradio takes them at launch), behind the
@@ -379,7 +393,8 @@ def serve(
     given (the Telegram webhook); then, with ``block``, serve until interrupted. The guard refuses the
     events in ``closed_events`` (by id) and ``closed_names`` (by API name) on every route. Only the sites
     in ``embed_origins`` may frame the page, and ask a ``?q=`` question from a frame (any site may frame
-    it when none is named; a ``?q=`` then waits in a framed page for the visitor's send).
+    it when none is named; a ``?q=`` then waits in a framed page for the visitor's send). ``site``: the
+    app's own files (face, widget, privacy page) and the owner's link preview on ``/``.
 
     With ``mcp``, the MCP server offers exactly one tool, the ``ask_…`` one: Gradio makes a tool of each
     documented endpoint, and :func:`build_demo` leaves ``/chat`` undocumented when there is an MCP tool.
@@ -393,14 +408,15 @@ def serve(
         closed_names=closed_names,
         frame_ancestors=" ".join(("'self'", *embed_origins)) if embed_origins else "*",
     )
+    own = [Middleware(SiteRoutes, site=site)] if site else []
     demo.launch(
         theme=THEME,
         css=CSS,
-        head=page_head(embed_origins, max_message_chars),
+        head=page_head(embed_origins, max_message_chars, site.preview.image if site else ""),
         footer_links=[],
         max_file_size="1mb",
         state_session_capacity=SESSION_CAPACITY,
-        app_kwargs={"middleware": [guard, *(middleware or [])]},
+        app_kwargs={"middleware": [guard, *own, *(middleware or [])]},
         mcp_server=mcp,
         prevent_thread_lock=True,
         **launch_options,

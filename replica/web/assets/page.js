@@ -33,6 +33,11 @@
       sent();
     }
   }, true);
+  // In the widget's panel (a frame on their own site), Escape closes the panel: the site cannot see
+  // keys pressed in here, so the page tells it.
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && window.top !== window.self) window.parent.postMessage({ type: "replica-close" }, "*");
+  });
   document.addEventListener("click", (event) => {
     const b = box();
     if (b && event.target.closest && event.target.closest("#replica-input button.submit-button")) {

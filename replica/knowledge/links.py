@@ -1,0 +1,82 @@
+"""Where visitors can reach the real person: the owner's site, LinkedIn, GitHub, email and booking page.
+
+Each comes from its setting (``OWNER_WEBSITE``, ``OWNER_LINKEDIN``, ``OWNER_GITHUB``, ``OWNER_EMAIL``,
+``OWNER_BOOKING``), else from a line beside ``name:`` at the top of a knowledge file (``website:``,
+``linkedin:``, ``github:``, ``email:``, ``booking:``, each followed by an address). A profile line whose
+address is not one is skipped with a warning naming the file and line (``doctor`` reports it too), so a
+typo never becomes a broken link on the page.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from replica.knowledge.files import TEXT_SUFFIXES, knowledge_files
+from replica.settings import ConfigError, Settings, email_address, web_address
+
+log = logging.getLogger(__name__)
+
+# The profile's line name -> the Settings field it fills, in the order the page shows them.
+LINES = {
+    "website": "owner_website",
+    "linkedin": "owner_linkedin",
+    "github": "owner_github",
+    "email": "owner_email",
+    "booking": "owner_booking",
+}
+LINE = re.compile(r"^\s*(website|linkedin|github|email|booking)\s*:\s*(\S+)\s*$", re.IGNORECASE)
+HEAD_LINES = 12  # the links sit at the top, beside name:
+
+
+@dataclass(frozen=True)
+class ProfileLine:
+    """One links line of a profile, where it was found, and what is wrong with it ("" when nothing)."""
+
+    kind: str
+    address: str
+    place: str  # "knowledge/profile.md, line 2"
+    problem: str = ""
+
+
+def profile_lines(knowledge_dir: Path) -> list[ProfileLine]:
+    """Every links line at the top of the knowledge files, the first file's first, each checked."""
+    found = []
+    for path in knowledge_files(knowledge_dir):
+        if path.suffix.lower() not in TEXT_SUFFIXES:
+            continue
+        try:
+            with path.open(encoding="utf-8") as file:
+                head = [file.readline() for _ in range(HEAD_LINES)]
+        except (OSError, UnicodeDecodeError):
+            continue
+        for number, line in enumerate(head, 1):
+            if match := LINE.match(line):
+                kind, address = match.group(1).lower(), match.group(2)
+                check = email_address if kind == "email" else web_address
+                try:
+                    check(kind, address)
+                    problem = ""
+                except ConfigError as error:
+                    problem = str(error)
+                found.append(ProfileLine(kind, address, f"{path}, line {number}", problem))
+    return found
+
+
+def with_owner_links(settings: Settings) -> Settings:
+    """``settings`` with each link not set filled in from the profile's lines (the first good one)."""
+    filled = {}
+    for line in profile_lines(settings.knowledge_dir):
+        field = LINES[line.kind]
+        if line.problem:
+            log.warning("Profile links: %s skipped (%s)", line.place, line.problem)
+        elif getattr(settings, field) is None and field not in filled:
+            filled[field] = line.address
+    return replace(settings, **filled)
+
+
+def owner_links(settings: Settings) -> list[tuple[str, str]]:
+    """The owner's links as (kind, address) pairs, in the page's order; only those that are set."""
+    return [(kind, getattr(settings, field)) for kind, field in LINES.items() if getattr(settings, field)]
