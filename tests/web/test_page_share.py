@@ -1,0 +1,175 @@
+"""A page worth sharing, over HTTP: the owner's link preview and face, their links, the privacy text,
+the widget script, and the booking page offered after a lead. ``python app.py`` as users start it."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+from html.parser import HTMLParser
+
+import pytest
+import requests
+
+from replica.chat.reply import Visitor
+from replica.knowledge.links import with_owner_links
+from replica.settings import ConfigError, Settings, load_settings
+from replica.web.preview import page_url
+from replica.web.privacy import privacy_html
+from tests.fakes.openai_server import call, say
+from tests.fixtures.processes import served_app
+
+LINKS = """name: Grace Hopper
+website: https://grace.example
+linkedin: https://www.linkedin.com/in/grace-example
+github: https://github.com/grace-example
+email: grace@grace.example
+booking: https://cal.com/grace-example/intro
+
+# Grace Hopper
+
+I build compilers and teach programming. I work in Arlington.
+"""
+GRADIO_PREVIEW = ("Gradio", "Click to try out the app!", "@Gradio", "@teamGradio", "raw.githubusercontent.com")
+
+
+class Head(HTMLParser):
+    """The served page's ``<meta>`` and ``<link>`` tags, as (attribute dict) lists."""
+
+    def __init__(self):
+        super().__init__()
+        self.metas: list[dict] = []
+        self.links: list[dict] = []
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "meta":
+            self.metas.append(dict(attrs))
+        elif tag == "link":
+            self.links.append(dict(attrs))
+
+    def content(self, key: str) -> list[str]:
+        return [m["content"] for m in self.metas if m.get("property") == key or m.get("name") == key]
+
+
+def parsed(html: str) -> Head:
+    head = Head()
+    head.feed(html)
+    return head
+
+
+def knowledge_with_links(folder):
+    folder.mkdir()
+    (folder / "profile.md").write_text(LINKS, encoding="utf-8")
+    return folder
+
+
+def test_the_served_page_previews_as_the_owner_and_every_url_it_names_is_served(tmp_path):
+    knowledge = knowledge_with_links(tmp_path / "knowledge")
+    public = "https://grace-replica.example"
+    with served_app(
+        tmp_path / "app.log", KNOWLEDGE_DIR=str(knowledge), PUBLIC_URL=public, CONVERSATION_RETENTION_DAYS="30"
+    ) as (url, _):
+        page = requests.get(url, timeout=10)
+        head = parsed(page.text)
+        for key in ("og:title", "og:description", "og:url", "og:image", "og:type", "twitter:card", "twitter:image"):
+            assert len(head.content(key)) == 1, key  # one set of tags, not Gradio's and then the app's
+        assert head.content("og:title") == ["Grace Hopper — AI replica"]
+        assert head.content("twitter:title") == ["Grace Hopper — AI replica"]
+        [description] = head.content("og:description")
+        assert description.startswith("An AI replica of Grace Hopper") and "\n" not in description  # prompts/page*.md
+        assert head.content("og:url") == [public + "/"]
+        assert not [m for m in head.metas if any(g in str(m.get("content")) for g in GRADIO_PREVIEW)]
+        assert not [m for m in head.metas if m.get("name") == "twitter:creator"]
+
+        # Each URL the preview names is the app's own, and is served: the face as a PNG, the favicon too.
+        [image] = head.content("og:image")
+        [icon] = [link["href"] for link in head.links if link.get("rel") == "icon"]
+        assert image == icon == public + "/face.png"
+        face = requests.get(url + "face.png", timeout=10)
+        assert face.status_code == 200 and face.headers["content-type"] == "image/png"
+        assert face.content.startswith(b"\x89PNG") and len(face.content) > 1000  # the initials, drawn
+
+        # The links row: five labelled links, in the profile's order, with icons drawn in the page itself.
+        config = requests.get(url + "config", timeout=10).text
+        for address in ("https://grace.example", "https://www.linkedin.com/in/grace-example",
+                        "https://github.com/grace-example", "mailto:grace@grace.example",
+                        "https://cal.com/grace-example/intro"):  # fmt: skip
+            assert address in config
+        assert config.count('class=\\"replica-link replica-link-') == 5 and config.count("<svg aria-hidden") >= 5
+
+        # The privacy line and the privacy text say how long conversations are kept.
+        assert "Conversations are kept for 30 days after their last message." in config
+        privacy = requests.get(url + "privacy", timeout=10)
+        assert privacy.status_code == 200 and privacy.headers["content-type"].startswith("text/html")
+        assert "deleted 30 days after its last message" in privacy.text and "Grace Hopper" in privacy.text
+
+        widget = requests.get(url + "widget.js", timeout=10)
+        assert widget.headers["content-type"].startswith("text/javascript")
+        assert '{"owner": "Grace Hopper", "face": "/face.png"}' in widget.text
+        assert "http" not in widget.text.split("const config")[1].split("\n")[0]  # nothing of another host
+
+
+def test_without_public_url_the_preview_names_the_address_asked_as_the_trusted_proxy_reports_it(app_url, shared_app):
+    head = parsed(requests.get(app_url, timeout=10).text)
+    assert head.content("og:url") == [app_url]
+    assert head.content("og:image") == [app_url + "face.png"]
+    scope = {
+        "scheme": "http",
+        "server": ("10.0.0.5", 7860),
+        "headers": [
+            (b"host", b"10.0.0.5:7860"),
+            (b"x-forwarded-proto", b"https"),
+            (b"x-forwarded-host", b"evil.example, ada-replica.hf.space"),
+        ],
+    }
+    assert page_url(scope, None, trusted_proxy_hops=1) == "https://ada-replica.hf.space/"  # our proxy's entry
+    assert page_url(scope, None, trusted_proxy_hops=0) == "http://10.0.0.5:7860/"  # no proxy: headers not taken
+    assert page_url(scope, "https://you.example/", trusted_proxy_hops=1) == "https://you.example/"
+    junk = {**scope, "headers": [(b"host", b"<script>")]}
+    assert page_url(junk, None, 0) == "http://10.0.0.5:7860/"
+
+
+def test_on_a_space_the_public_url_is_the_space_host():
+    settings = load_settings({"SPACE_ID": "ada/replica", "SPACE_HOST": "ada-replica.hf.space,ada.example"}, None)
+    assert settings.public_url == "https://ada-replica.hf.space"
+    assert load_settings({"PUBLIC_URL": "https://ada.example"}, None).public_url == "https://ada.example"
+    with pytest.raises(ConfigError, match="PUBLIC_URL"):
+        load_settings({"PUBLIC_URL": "ada.example"}, None)
+
+
+def test_profile_links_fill_what_settings_leave_and_a_bad_line_is_skipped_with_its_place(tmp_path, caplog):
+    folder = tmp_path / "knowledge"
+    folder.mkdir()
+    (folder / "profile.md").write_text(
+        LINKS.replace("github: https://github.com/grace-example", "github: github.com/grace-example"), encoding="utf-8"
+    )
+    settings = Settings(knowledge_dir=folder, owner_website="https://hopper.example")
+    with caplog.at_level(logging.WARNING):
+        filled = with_owner_links(settings)
+    assert filled.owner_website == "https://hopper.example"  # the setting wins over the profile line
+    assert filled.owner_linkedin == "https://www.linkedin.com/in/grace-example"
+    assert filled.owner_email == "grace@grace.example" and filled.owner_booking == "https://cal.com/grace-example/intro"
+    assert filled.owner_github is None  # not an address: no broken link on the page
+    assert "profile.md, line 4 skipped" in caplog.text
+
+
+def test_the_privacy_text_is_shown_as_written_never_run_as_html():
+    page = privacy_html("# Privacy\n\nKept **30 days**. <script>alert(1)</script> [More](https://x.example)", "P")
+    assert "<h1>Privacy</h1>" in page and "<strong>30 days</strong>" in page
+    assert "<script>alert" not in page and "&lt;script&gt;" in page
+    assert '<a href="https://x.example">More</a>' in page
+
+
+def test_a_saved_lead_is_offered_the_booking_page_and_the_persona_may_offer_it(start_app, settings, fake_openai):
+    booking = "https://cal.com/ada-example/intro"
+    app = start_app(replace(settings, owner_booking=booking))
+    fake_openai.script(
+        call(("gather_user_details", {"email": "jane@example.com", "notes": "wants a call"})),
+        say("Thanks Jane, I've noted your address."),
+    )
+    reply = app.replica.reply("Can we talk? I'm Jane, jane@example.com", Visitor("booking-1", "10.9.0.1"))
+    assert reply.startswith("Thanks Jane, I've noted your address.")
+    assert reply.endswith(f"If you'd rather talk sooner, you can also book a time: {booking}")
+    system = fake_openai.requests[0]["messages"][0]["content"]
+    assert booking in system and "asks to meet" in system  # prompts/booking.md
+    fake_openai.default = say("I work on analytical engines.")
+    assert booking not in app.replica.reply("What do you do?", Visitor("booking-2", "10.9.0.2"))  # no lead: not offered
