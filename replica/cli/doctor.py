@@ -24,6 +24,7 @@ from replica.chat.tool_text import read_tool_text
 from replica.knowledge.approved import faq_entries
 from replica.knowledge.files import read_documents, render_knowledge
 from replica.knowledge.identity import owner_name
+from replica.knowledge.links import owner_links, profile_lines, with_owner_links
 from replica.knowledge.prompts import PromptError, render_prompt
 from replica.logs import shown_url
 from replica.settings import DEFAULT_OWNER_NAME, Settings
@@ -439,6 +440,8 @@ def check_knowledge(settings: Settings) -> Iterator[Check]:
     try:
         for name in ("system.md", "page.md", "page_no_model.md", "greeting.md", "facts.md", "tool_results.md"):
             render_prompt(name, owner_name=settings.owner_name, knowledge="(knowledge)", facts="-", results="-")
+        render_prompt("privacy.md", owner_name=settings.owner_name, retention_days="1")
+        render_prompt("booking.md", booking_url="https://example.com")
     except (PromptError, OSError) as error:
         yield fail("prompts", str(error), "fix the template in prompts/")
         return
@@ -487,8 +490,16 @@ def check_approved_answers(settings: Settings) -> Check:
 
 
 def check_page(settings: Settings) -> Iterator[Check]:
-    """The name on the page."""
+    """The name on the page, and the links row (a profile line that is not an address is named)."""
     if settings.owner_name == DEFAULT_OWNER_NAME:
         yield warn("page", f"OWNER_NAME is not set: the page calls you {owner_name(settings)!r}", "set OWNER_NAME")
     else:
         yield ok("page", f"OWNER_NAME is {settings.owner_name!r}")
+    for line in profile_lines(settings.knowledge_dir):
+        if line.problem:
+            yield warn("page", f"{line.place}: {line.problem}; left out of the links row", "write it as https://…")
+    links = [kind for kind, _ in owner_links(with_owner_links(settings))]
+    if links:
+        yield ok(
+            "page", f"links row: {', '.join(links)}" + (" (booking offered after a lead)" if "booking" in links else "")
+        )

@@ -16,7 +16,7 @@ from replica.settings import ConfigError, Settings, load_settings
 from replica.web.preview import page_url
 from replica.web.privacy import privacy_html
 from tests.fakes.openai_server import call, say
-from tests.fixtures.processes import served_app
+from tests.fixtures.processes import run_app, served_app
 
 LINKS = """name: Grace Hopper
 website: https://grace.example
@@ -150,6 +150,9 @@ def test_profile_links_fill_what_settings_leave_and_a_bad_line_is_skipped_with_i
     assert filled.owner_email == "grace@grace.example" and filled.owner_booking == "https://cal.com/grace-example/intro"
     assert filled.owner_github is None  # not an address: no broken link on the page
     assert "profile.md, line 4 skipped" in caplog.text
+    doctor = run_app("doctor", KNOWLEDGE_DIR=str(folder)).stdout
+    assert "profile.md, line 4: github must be an address" in doctor and "left out of the links row" in doctor
+    assert "links row: website, linkedin, email, booking (booking offered after a lead)" in doctor
 
 
 def test_the_privacy_text_is_shown_as_written_never_run_as_html():
