@@ -77,7 +77,9 @@ def test_python_app_py_with_port_alone_chats_alerts_a_lead_and_exports_it(tmp_pa
         fake_openai.script(
             call(("gather_user_details", {"email": "jane@example.com", "notes": "Hiring"})), say("Thanks!")
         )
-        assert client.predict("Reach me at jane@example.com", api_name="/chat") == "Thanks!"
+        # The example profile names a booking page: the app offers it after the lead.
+        booked = "Thanks!\n\nIf you'd rather talk sooner, you can also book a time: https://cal.com/jordan-avery-example/intro"
+        assert client.predict("Reach me at jane@example.com", api_name="/chat") == booked
         assert wait_until(lambda: any("jane@example.com" in text for text in fake_telegram.sent_texts()), timeout=15)
     assert fake_openai.requests[0]["messages"][-1]["content"] == "What do you do?"
     alerts = [text for text in fake_telegram.sent_texts() if "jane@example.com" in text]

@@ -262,7 +262,9 @@ def test_the_page_fills_the_screen_keeps_focus_and_offers_only_what_visitors_use
     layout = page.evaluate(
         """() => {
             const chat = document.getElementById('replica-chat').getBoundingClientRect();
-            const input = document.getElementById('replica-input').getBoundingClientRect();
+            // The last thing on the page: the privacy line under the box (the box, without one).
+            const last_line = document.getElementById('replica-privacy') || document.getElementById('replica-input');
+            const input = last_line.getBoundingClientRect();
             const title = document.querySelector('h1').getBoundingClientRect();
             const bubbles = document.querySelectorAll('#replica-chat .message');
             const last = bubbles[bubbles.length - 1].getBoundingClientRect();
