@@ -87,23 +87,22 @@ def postgres_url(name: str, raw: str) -> str:
     return raw
 
 
-def webhook_url(name: str, raw: str) -> str:
-    if not re.fullmatch(r"https?://[^/\s]+/\S*", raw):
-        raise ConfigError(f"{name} must be an https:// address such as https://you.hf.space/telegram/webhook")
-    return raw
+def matching(pattern: str, wanted: str, quoted: bool = False) -> Parser:
+    """Text that matches ``pattern`` whole; else an error saying it must be ``wanted`` (and, ``quoted``,
+    what it was: never for a value that may hold a secret)."""
+
+    def parse(name: str, raw: str) -> str:
+        if not re.fullmatch(pattern, raw):
+            raise ConfigError(f"{name} must be {wanted}" + (f", got {raw[:80]!r}" if quoted else ""))
+        return raw
+
+    return parse
 
 
-def web_address(name: str, raw: str) -> str:
-    """An http(s) address with a host (a profile link, the page's own public address)."""
-    if not re.fullmatch(r"https?://[A-Za-z0-9.-]+(:\d{1,5})?(/\S*)?", raw):
-        raise ConfigError(f"{name} must be an address such as https://you.example, got {raw[:80]!r}")
-    return raw
-
-
-def email_address(name: str, raw: str) -> str:
-    if not re.fullmatch(r"[^@\s]+@[^@\s]+\.[^@\s]+", raw):
-        raise ConfigError(f"{name} must be an email address such as you@example.com, got {raw[:80]!r}")
-    return raw
+webhook_url = matching(r"https?://[^/\s]+/\S*", "an https:// address such as https://you.hf.space/telegram/webhook")
+# An http(s) address with a host: a profile link, the page's own public address.
+web_address = matching(r"https?://[A-Za-z0-9.-]+(:\d{1,5})?(/\S*)?", "an address such as https://you.example", True)
+email_address = matching(r"[^@\s]+@[^@\s]+\.[^@\s]+", "an email address such as you@example.com", True)
 
 
 def origins(name: str, raw: str) -> tuple[str, ...]:

@@ -41,8 +41,8 @@ class SiteFiles:
             "/widget.js": (self.widget_js.encode(), "text/javascript; charset=utf-8"),
             "/privacy": (self.privacy_html.encode(), "text/html; charset=utf-8"),
         }
-        if self.face:
-            served[self.face.path] = (self.face.data, self.face.media_type)
+        if self.face:  # also as /favicon.ico, which browsers and crawlers ask for by name (else Gradio's logo)
+            served[self.face.path] = served["/favicon.ico"] = (self.face.data, self.face.media_type)
         return served
 
 

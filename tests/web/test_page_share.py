@@ -9,6 +9,7 @@ from html.parser import HTMLParser
 
 import pytest
 import requests
+from gradio_client import Client
 
 from replica.chat.reply import Visitor
 from replica.knowledge.links import with_owner_links
@@ -65,8 +66,13 @@ def knowledge_with_links(folder):
 def test_the_served_page_previews_as_the_owner_and_every_url_it_names_is_served(tmp_path):
     knowledge = knowledge_with_links(tmp_path / "knowledge")
     public = "https://grace-replica.example"
+    booking = "https://calendly.com/grace-example"  # the setting wins over the profile's booking: line
     with served_app(
-        tmp_path / "app.log", KNOWLEDGE_DIR=str(knowledge), PUBLIC_URL=public, CONVERSATION_RETENTION_DAYS="30"
+        tmp_path / "app.log",
+        KNOWLEDGE_DIR=str(knowledge),
+        PUBLIC_URL=public,
+        CONVERSATION_RETENTION_DAYS="30",
+        OWNER_BOOKING=booking,
     ) as (url, _):
         page = requests.get(url, timeout=10)
         head = parsed(page.text)
@@ -92,8 +98,9 @@ def test_the_served_page_previews_as_the_owner_and_every_url_it_names_is_served(
         config = requests.get(url + "config", timeout=10).text
         for address in ("https://grace.example", "https://www.linkedin.com/in/grace-example",
                         "https://github.com/grace-example", "mailto:grace@grace.example",
-                        "https://cal.com/grace-example/intro"):  # fmt: skip
+                        booking):  # fmt: skip
             assert address in config
+        assert "https://cal.com/grace-example/intro" not in config
         assert config.count('class=\\"replica-link replica-link-') == 5 and config.count("<svg aria-hidden") >= 5
 
         # The privacy line and the privacy text say how long conversations are kept.
@@ -106,6 +113,11 @@ def test_the_served_page_previews_as_the_owner_and_every_url_it_names_is_served(
         assert widget.headers["content-type"].startswith("text/javascript")
         assert '{"owner": "Grace Hopper", "face": "/face.png"}' in widget.text
         assert "http" not in widget.text.split("const config")[1].split("\n")[0]  # nothing of another host
+        assert requests.get(url + "favicon.ico", timeout=10).content == face.content  # not Gradio's logo
+
+        # Without a model too, a lead is offered the booking page.
+        reply = Client(url, verbose=False).predict("Reach me at jane@example.com", api_name="/chat")
+        assert reply.endswith(f"you can also book a time: {booking}")
 
 
 def test_without_public_url_the_preview_names_the_address_asked_as_the_trusted_proxy_reports_it(app_url, shared_app):
