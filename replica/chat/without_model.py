@@ -65,6 +65,8 @@ class WithoutModel:
                 ToolRan("inform_unknown", Source.WITHOUT_MODEL, self.registry.run("inform_unknown", arguments, context))
             )
             passed = Outcome.QUESTION_SAVED in run.outcomes
+        if lead and not passed and not apology:  # an address, and nothing asked: no "I don't have one for that"
+            return Reply(" ".join([wording.LEAD_ONLY, *kept[1:]]), "lead kept")
         sentences = [apology or wording.NO_WRITTEN_ANSWER.format(owner=self.owner)]
         sentences += [wording.QUESTION_KEPT] * passed + [wording.LEAD_KEPT if apology else wording.LEAD_NOTED] * lead
         sentences += [wording.SAVE_FAILED] * (Outcome.SAVE_FAILED in run.outcomes)

@@ -103,10 +103,17 @@ def test_an_unmatched_question_is_recorded_alerted_and_the_visitor_told(offline,
 
 def test_a_valid_email_becomes_a_lead_with_the_tools_rules_an_invalid_one_nothing(offline, store, notifier):
     answer = offline.reply("I'd like to hire you. My email is jane.doe@example.com, I'm Jane", Visitor("s1"))
-    assert answer.endswith(wording.LEAD_NOTED) and store.questions.all() == []  # a lead, not a question
+    assert answer == wording.LEAD_ONLY and store.questions.all() == []  # a lead, not a question: nothing "not had"
     assert [lead.email for lead in store.leads.all()] == ["jane.doe@example.com"]
     offline.reply("Reach me at jane@example", Visitor("s2"))
     assert len(store.leads.all()) == 1 and [a.kind for a in notifier.alerts] == ["lead"]
+
+
+def test_an_email_alone_is_thanked_and_asked_what_they_would_like_to_know(offline, store, notifier):
+    answer = offline.reply("reach me at jane.recruiter@example.com", Visitor("s1"))
+    assert answer == "Thanks, I've passed your email address on; is there something you would like to ask?"
+    assert [lead.email for lead in store.leads.all()] == ["jane.recruiter@example.com"]
+    assert store.questions.all() == [] and [a.kind for a in notifier.alerts] == ["lead"]
 
 
 def test_an_email_beside_a_matched_question_is_kept_too(offline, store):
