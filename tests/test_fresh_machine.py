@@ -31,6 +31,8 @@ def test_python_app_py_serves_without_keys_and_answers_from_the_faq(tmp_path):
         answer = client.predict("Will you sign an NDA?", api_name="/chat")
         assert answer == "From Jordan Avery's FAQ: Yes, before any detailed discussion of a client's data."
         assert client.predict("Hello, who are you?", api_name="/chat").startswith("Hi! I'm Jordan Avery's AI replica.")
+        for chip in (ROOT / "prompts" / "examples.txt").read_text().splitlines()[1:]:  # the page's own chips
+            assert client.predict(chip, api_name="/chat").startswith("From Jordan Avery's FAQ: "), chip
     assert run_app("export", "conversations").returncode == 0
     assert snapshot(ROOT / "data") == checkout_data  # the suite's apps keep their records elsewhere
     output = log_file.read_text()

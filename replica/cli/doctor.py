@@ -21,11 +21,11 @@ from replica.alerts.apprise_channel import AppriseChannel, parse_channels
 from replica.chat.claims import ClaimPatterns
 from replica.chat.openai_model import with_tools_described
 from replica.chat.tool_text import read_tool_text
-from replica.knowledge.approved import faq_entries
+from replica.knowledge.approved import ApprovedAnswers, faq_entries
 from replica.knowledge.files import read_documents, render_knowledge
 from replica.knowledge.identity import owner_name
 from replica.knowledge.links import owner_links, profile_lines, with_owner_links
-from replica.knowledge.prompts import PromptError, render_prompt
+from replica.knowledge.prompts import PromptError, read_lines, render_prompt
 from replica.logs import shown_url
 from replica.settings import DEFAULT_OWNER_NAME, Settings
 from replica.storage.deliveries import TELEGRAM, ChannelSummary
@@ -437,6 +437,7 @@ def check_knowledge(settings: Settings) -> Iterator[Check]:
         else:
             yield warn("knowledge", f"no readable .md, .txt or .pdf files in {folder}", "add your CV, bio or FAQ")
         yield check_approved_answers(settings)
+        yield from check_examples(settings)
     try:
         for name in ("system.md", "page.md", "page_no_model.md", "greeting.md", "facts.md", "tool_results.md"):
             render_prompt(name, owner_name=settings.owner_name, knowledge="(knowledge)", facts="-", results="-")
@@ -466,19 +467,24 @@ def check_replies(settings: Settings) -> Iterator[Check]:
     yield ok("replies", "each reply is checked before a visitor reads it (CHECK_REPLIES; prompts/claims.md)")
 
 
+def _learned_answers(settings: Settings) -> list:
+    """The active answers learned from Telegram; none when there is no database yet, or it cannot be read."""
+    if not (settings.database_url or settings.database_path.exists()):
+        return []
+    try:
+        store = _open_store(settings)
+        try:
+            return [] if store.pending else store.answers.all(active_only=True)
+        finally:
+            store.close()
+    except StoreError:
+        return []  # the storage check names the problem
+
+
 def check_approved_answers(settings: Settings) -> Check:
     """How many answers the replica may quote without a model: FAQ entries and answers learned from Telegram."""
     faq = len(faq_entries(settings.knowledge_dir))
-    learned = 0
-    if settings.database_url or settings.database_path.exists():
-        try:
-            store = _open_store(settings)
-            try:
-                learned = 0 if store.pending else len(store.answers.all(active_only=True))
-            finally:
-                store.close()
-        except StoreError:
-            pass  # the storage check names the problem
+    learned = len(_learned_answers(settings))
     counts = f"{faq} in FAQ files, {learned} learned from Telegram"
     if faq + learned == 0:
         return warn(
@@ -487,6 +493,23 @@ def check_approved_answers(settings: Settings) -> Check:
             "add a faq.md to KNOWLEDGE_DIR: a question line, then its answer (docs/knowledge.md)",
         )
     return ok("knowledge", f"{faq + learned} approved answer(s) to give without a model ({counts})")
+
+
+def check_examples(settings: Settings) -> Iterator[Check]:
+    """Whether each example question on the page has an approved answer (without a model, a chip a
+    visitor taps would otherwise get "I don't have one for that")."""
+    learned = _learned_answers(settings)
+    answers = ApprovedAnswers(faq_entries(settings.knowledge_dir), lambda: learned)
+    examples = read_lines("examples.txt")[:4]
+    unmet = [example for example in examples if answers.match(example) is None]
+    for example in unmet:
+        yield warn(
+            "knowledge",
+            f"without a model, the example question {example!r} has no approved answer",
+            "add it to a faq.md in KNOWLEDGE_DIR with its answer, or change prompts/examples.txt",
+        )
+    if examples and not unmet:
+        yield ok("knowledge", f"each of the page's {len(examples)} example questions has an approved answer")
 
 
 def check_page(settings: Settings) -> Iterator[Check]:

@@ -110,7 +110,8 @@ def test_setup_can_delete_a_webhook_first(tmp_path, fake_telegram):
 
 @pytest.fixture
 def owner_folder(tmp_path, knowledge_dir):
-    (knowledge_dir / "faq.txt").write_text("Do you sign NDAs?\nYes, before any detailed discussion.\n")
+    chips = "".join(f"\n{q}\nAn answer.\n" for q in (ROOT / "prompts" / "examples.txt").read_text().splitlines()[1:])
+    (knowledge_dir / "faq.txt").write_text("Do you sign NDAs?\nYes, before any detailed discussion.\n" + chips)
     return tmp_path
 
 
@@ -145,7 +146,8 @@ def test_doctor_with_everything_right_prints_only_ticks(owner_folder, fake_opena
     assert "no webhook set" in text and "no alerts waiting" in text and "is writable" in text
     assert "2 file(s)" in text and "sent whole" in text and "templates in prompts/ render" in text
     assert "'Ada Lovelace'" in text
-    assert "✓ knowledge: 1 approved answer(s) to give without a model (1 in FAQ files, 0 learned from Telegram)" in text
+    assert "✓ knowledge: 5 approved answer(s) to give without a model (5 in FAQ files, 0 learned from Telegram)" in text
+    assert "✓ knowledge: each of the page's 4 example questions has an approved answer" in text
     assert fake_telegram.chat_actions and fake_telegram.delivered == []  # a chat action, not a message
 
 
@@ -272,6 +274,8 @@ def test_doctor_warns_about_what_works_but_needs_a_look(owner_folder, fake_opena
     assert any("OWNER_NAME is not set" in w for w in warnings)
     assert any("most relevant parts are retrieved" in line for line in lines)
     assert any("no approved answers to give without a model" in w and "add a faq.md" in w for w in warnings)
+    unmet = [w for w in warnings if "without a model, the example question" in w and "has no approved answer" in w]
+    assert len(unmet) == 4 and "'What kind of work do you do?'" in unmet[0]  # each chip of the page, named
 
 
 # --- the running app and a relay -------------------------------------------------------------------
@@ -363,6 +367,9 @@ def as_pattern(line: str) -> str:
 
 
 def test_the_sample_doctor_output_in_the_docs_is_the_real_one(owner_folder, fake_openai, fake_telegram):
+    profile = owner_folder / "knowledge" / "profile.md"
+    links = "".join(f"{kind}: https://{kind}.example\n" for kind in ("website", "linkedin", "github", "booking"))
+    profile.write_text(links.replace("booking:", "email: ada@ada.example\nbooking:") + profile.read_text())
     store = Store(owner_folder / "data" / "replica.sqlite3")
     for n in range(2):  # the sample shows two alerts waiting
         alert = Alert("lead", "New lead", (("Email", f"a{n}@example.org"),), f"s{n}")
