@@ -239,7 +239,7 @@ def site_files(settings: Settings, page: PageText) -> SiteFiles:
     from replica.web.face import owner_face
     from replica.web.preview import Preview, one_line
     from replica.web.privacy import privacy_html
-    from replica.web.site import WIDGET_JS, SiteFiles, widget_script
+    from replica.web.site import SiteFiles, widget_script
 
     face = owner_face(page.avatar or "", page.owner_name)
     image = face.path if face else (page.avatar or "")
@@ -248,7 +248,7 @@ def site_files(settings: Settings, page: PageText) -> SiteFiles:
     )
     return SiteFiles(
         face=face,
-        widget_js=widget_script(WIDGET_JS, page.owner_name, image),
+        widget_js=widget_script(page.owner_name, image),
         privacy_html=privacy_html(privacy, f"Privacy · {page.title}"),
         preview=Preview(page.title, one_line(page.description), image),
         public_url=settings.public_url,

@@ -29,6 +29,7 @@ from replica import wording
 from replica.chat.claims import Claim, ClaimPatterns
 from replica.chat.debris import FENCE, REPEATS, TEMPLATE_TOKENS, key, without_debris
 from replica.chat.specifics import Sources, Specific, specifics
+from replica.conversations.recorder import in_person
 
 log = logging.getLogger(__name__)
 
@@ -105,7 +106,7 @@ class ReplyChecker:
         visitor's message, and the visitor's and the owner's words earlier in the conversation."""
         if not on:
             return Unchecked()
-        owner = f"[{self.owner}, in person] "
+        owner = in_person(self.owner)
         spoken = [m["content"] for m in earlier if m["role"] == "user" or m["content"].startswith(owner)]
         check = ReplyCheck(self.knowledge + Sources(system, message, *spoken), self.patterns, self.exempt)
         # A greeting or thanks is not passed on, nor a question about what was saved or passed on.

@@ -24,7 +24,7 @@ from replica.chat.tool_text import read_tool_text
 from replica.knowledge.approved import ApprovedAnswers, faq_entries
 from replica.knowledge.files import read_documents, render_knowledge
 from replica.knowledge.identity import owner_name
-from replica.knowledge.links import owner_links, profile_lines, with_owner_links
+from replica.knowledge.links import filled_in, owner_links, profile_lines
 from replica.knowledge.prompts import PromptError, read_lines, render_prompt
 from replica.logs import shown_url
 from replica.settings import DEFAULT_OWNER_NAME, Settings
@@ -518,10 +518,11 @@ def check_page(settings: Settings) -> Iterator[Check]:
         yield warn("page", f"OWNER_NAME is not set: the page calls you {owner_name(settings)!r}", "set OWNER_NAME")
     else:
         yield ok("page", f"OWNER_NAME is {settings.owner_name!r}")
-    for line in profile_lines(settings.knowledge_dir):
+    lines = profile_lines(settings.knowledge_dir)
+    for line in lines:
         if line.problem:
             yield warn("page", f"{line.place}: {line.problem}; left out of the links row", "write it as https://…")
-    links = [kind for kind, _ in owner_links(with_owner_links(settings))]
+    links = [kind for kind, _ in owner_links(filled_in(settings, lines))]
     if links:
         yield ok(
             "page", f"links row: {', '.join(links)}" + (" (booking offered after a lead)" if "booking" in links else "")

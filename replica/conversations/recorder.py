@@ -25,6 +25,11 @@ SALT_KEY = "address_salt"
 __all__ = ["NOTICE", "OWNER", "REPLICA", "VISITOR", "Conversation", "Recorder", "address_salt"]
 
 
+def in_person(owner: str) -> str:
+    """What marks the owner's own words in the history the model reads ("[Jordan Avery, in person] ")."""
+    return f"[{owner}, in person] "
+
+
 @dataclass(frozen=True)
 class Conversation:
     """One visitor session's conversation: its number, and whether the owner has it."""
@@ -105,7 +110,7 @@ class Recorder:
         except storage_errors() as error:
             log.error("Could not read the conversation (%s); answering without its history", type(error).__name__)
             return []
-        own = f"[{self.owner_name}, in person] "
+        own = in_person(self.owner_name)
         return [
             {
                 "role": "user" if row.role == VISITOR else "assistant",

@@ -26,8 +26,7 @@ def owner_name(settings: Settings) -> str:
     """The name the page and the persona use."""
     if settings.owner_name != DEFAULT_OWNER_NAME:
         return settings.owner_name
-    files = [path for path in knowledge_files(settings.knowledge_dir) if path.suffix.lower() in TEXT_SUFFIXES]
-    heads = [_head(path) for path in files]
+    heads = [lines for _, lines in file_heads(settings.knowledge_dir)]
     for lines in heads:
         for line in lines:
             if match := NAME_LINE.match(line):
@@ -39,12 +38,19 @@ def owner_name(settings: Settings) -> str:
     return FALLBACK_NAME
 
 
-def _head(path: Path, lines: int = 5) -> list[str]:
-    try:
-        with path.open(encoding="utf-8") as file:
-            return [file.readline() for _ in range(lines)]
-    except (OSError, UnicodeDecodeError):
-        return []
+def file_heads(folder: Path, lines: int = 5) -> list[tuple[Path, list[str]]]:
+    """The first ``lines`` lines of each text file of the knowledge in ``folder`` (where ``name:`` and
+    the links lines are written), in the knowledge's order; a file that cannot be read is left out."""
+    heads = []
+    for path in knowledge_files(folder):
+        if path.suffix.lower() not in TEXT_SUFFIXES:
+            continue
+        try:
+            with path.open(encoding="utf-8") as file:
+                heads.append((path, [file.readline() for _ in range(lines)]))
+        except (OSError, UnicodeDecodeError):
+            continue
+    return heads
 
 
 def owner_avatar(settings: Settings, name: str) -> str:

@@ -14,8 +14,8 @@ import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from replica.knowledge.files import TEXT_SUFFIXES, knowledge_files
-from replica.settings import ConfigError, Settings, email_address, web_address
+from replica.knowledge.identity import file_heads
+from replica.settings import BY_FIELD, ConfigError, Settings
 
 log = logging.getLogger(__name__)
 
@@ -42,22 +42,15 @@ class ProfileLine:
 
 
 def profile_lines(knowledge_dir: Path) -> list[ProfileLine]:
-    """Every links line at the top of the knowledge files, the first file's first, each checked."""
+    """Every links line at the top of the knowledge files, the first file's first, each checked with
+    its setting's own parser."""
     found = []
-    for path in knowledge_files(knowledge_dir):
-        if path.suffix.lower() not in TEXT_SUFFIXES:
-            continue
-        try:
-            with path.open(encoding="utf-8") as file:
-                head = [file.readline() for _ in range(HEAD_LINES)]
-        except (OSError, UnicodeDecodeError):
-            continue
+    for path, head in file_heads(knowledge_dir, HEAD_LINES):
         for number, line in enumerate(head, 1):
             if match := LINE.match(line):
                 kind, address = match.group(1).lower(), match.group(2)
-                check = email_address if kind == "email" else web_address
                 try:
-                    check(kind, address)
+                    BY_FIELD[LINES[kind]].parse(kind, address)
                     problem = ""
                 except ConfigError as error:
                     problem = str(error)
@@ -65,16 +58,23 @@ def profile_lines(knowledge_dir: Path) -> list[ProfileLine]:
     return found
 
 
-def with_owner_links(settings: Settings) -> Settings:
-    """``settings`` with each link not set filled in from the profile's lines (the first good one)."""
+def filled_in(settings: Settings, lines: list[ProfileLine]) -> Settings:
+    """``settings`` with each link not set filled in from ``lines`` (the first good one of its kind)."""
     filled = {}
-    for line in profile_lines(settings.knowledge_dir):
+    for line in lines:
         field = LINES[line.kind]
-        if line.problem:
-            log.warning("Profile links: %s skipped (%s)", line.place, line.problem)
-        elif getattr(settings, field) is None and field not in filled:
+        if not line.problem and getattr(settings, field) is None and field not in filled:
             filled[field] = line.address
     return replace(settings, **filled)
+
+
+def with_owner_links(settings: Settings) -> Settings:
+    """``settings`` with the profile's links filled in; a line that is not an address is logged and skipped."""
+    lines = profile_lines(settings.knowledge_dir)
+    for line in lines:
+        if line.problem:
+            log.warning("Profile links: %s skipped (%s)", line.place, line.problem)
+    return filled_in(settings, lines)
 
 
 def owner_links(settings: Settings) -> list[tuple[str, str]]:

@@ -56,6 +56,14 @@ Receive = Callable[[], Awaitable[dict[str, Any]]]
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 
 
+def trusted_hop(header: str, hops: int) -> str:
+    """The entry that the outermost of ``hops`` trusted proxies appended to a comma-separated forwarding
+    header (``X-Forwarded-For``, ``-Proto``, ``-Host``); "" when it has fewer. Entries left of it may be
+    the client's own."""
+    parts = [part.strip() for part in header.split(",") if part.strip()]
+    return parts[-hops] if hops > 0 and len(parts) >= hops else ""
+
+
 def valid_session_id(value: Any) -> bool:
     """True for a session id of the shape Gradio issues (its page and ``gradio_client`` alike)."""
     return isinstance(value, str) and SESSION_ID.fullmatch(value) is not None
@@ -177,11 +185,8 @@ class RequestGuard:
     def _caller_address(self, scope: Scope) -> str:
         """As :func:`replica.ui.client_address`: the hop our own proxies recorded, else the direct peer."""
         direct = (scope.get("client") or ("unknown", 0))[0]
-        if self.trusted_proxy_hops <= 0:
-            return direct
         forwarded = b",".join(value for name, value in scope.get("headers") or [] if name == b"x-forwarded-for")
-        hops = [part.strip() for part in forwarded.decode("latin-1").split(",") if part.strip()]
-        return hops[-self.trusted_proxy_hops] if len(hops) >= self.trusted_proxy_hops else direct
+        return trusted_hop(forwarded.decode("latin-1"), self.trusted_proxy_hops) or direct
 
     def _header_problem(self, scope: Scope, limit: int) -> tuple[int, str] | None:
         path: str = scope["path"]

@@ -30,7 +30,7 @@ from replica.chat.reply import Visitor
 from replica.settings import default
 from replica.storage.database import storage_errors
 from replica.storage.records import NOTICE, OWNER, VISITOR
-from replica.web.guard import RequestGuard, max_event_bytes, valid_session_id
+from replica.web.guard import RequestGuard, max_event_bytes, trusted_hop, valid_session_id
 from replica.web.links_row import links_row
 from replica.web.site import SiteFiles, SiteRoutes
 
@@ -96,10 +96,7 @@ def client_address(request: gr.Request | None, trusted_proxy_hops: int) -> str:
     if request is None:
         return "unknown"
     direct = request.client.host if request.client else "unknown"
-    if trusted_proxy_hops <= 0:
-        return direct
-    forwarded = [part.strip() for part in request.headers.get("x-forwarded-for", "").split(",") if part.strip()]
-    return forwarded[-trusted_proxy_hops] if len(forwarded) >= trusted_proxy_hops else direct
+    return trusted_hop(request.headers.get("x-forwarded-for", ""), trusted_proxy_hops) or direct
 
 
 def session_id(request: gr.Request | None) -> str:

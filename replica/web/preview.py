@@ -13,6 +13,8 @@ import html
 import re
 from dataclasses import dataclass
 
+from replica.web.guard import trusted_hop
+
 PREVIEW_TAG = re.compile(r"<meta\s+(?:property|name)=\"(?:og|twitter):[^\"]*\"[^>]*>\s*", re.S)
 HEAD = re.compile(r"<meta charset=[^>]*>|<head[^>]*>", re.I)  # after the charset, which must come first
 
@@ -25,7 +27,6 @@ class Preview:
     title: str
     description: str
     image: str
-    image_type: str = "image/png"
 
 
 def preview_tags(preview: Preview, page_url: str) -> str:
@@ -72,17 +73,10 @@ def page_url(scope: dict, public_url: str | None, trusted_proxy_hops: int) -> st
         return public_url.rstrip("/") + "/"
     headers = {key.decode("latin-1").lower(): value.decode("latin-1") for key, value in scope.get("headers", [])}
     scheme, host = scope.get("scheme", "http"), headers.get("host", "")
-    if trusted_proxy_hops > 0:
-        scheme = forwarded(headers.get("x-forwarded-proto", ""), trusted_proxy_hops) or scheme
-        host = forwarded(headers.get("x-forwarded-host", ""), trusted_proxy_hops) or host
+    scheme = trusted_hop(headers.get("x-forwarded-proto", ""), trusted_proxy_hops) or scheme
+    host = trusted_hop(headers.get("x-forwarded-host", ""), trusted_proxy_hops) or host
     if not re.fullmatch(r"[A-Za-z0-9.:\[\]-]{1,255}", host) or scheme not in ("http", "https"):
         server = scope.get("server") or ("127.0.0.1", 80)
         scheme, host = "http", f"{server[0]}:{server[1]}"
     root = scope.get("root_path", "").rstrip("/")
     return f"{scheme}://{host}{root}/"
-
-
-def forwarded(header: str, hops: int) -> str:
-    """The value the outermost trusted proxy set in a comma-separated forwarding header, else ""."""
-    parts = [part.strip() for part in header.split(",") if part.strip()]
-    return parts[-hops] if len(parts) >= hops else ""

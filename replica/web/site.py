@@ -123,7 +123,7 @@ class PreviewedPage:
         self.start = None
 
 
-def widget_script(template: str, owner: str, face: str) -> str:
+def widget_script(owner: str, face: str) -> str:
     """The widget's script with what it shows filled in: the owner's name and the face's path (or URL)."""
     config = json.dumps({"owner": owner, "face": face}).replace("</", "<\\/")
-    return template.replace("/*REPLICA_WIDGET_CONFIG*/ {}", config, 1)
+    return WIDGET_JS.replace("/*REPLICA_WIDGET_CONFIG*/ {}", config, 1)
