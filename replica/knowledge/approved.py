@@ -7,11 +7,13 @@ folders included): a question line, then its answer paragraph, a blank line betw
 alone (a title) is skipped; Markdown marks around the question (``## ``, ``**``, ``Q:``) and an ``A:``
 before the answer are left out.
 
-Matching: ``bm25s`` ranks the approved questions for a message; the best is used only when its
-*score* reaches :data:`MIN_SCORE`: the share of meaningful words the message and the approved question
-have in common (2·shared / (message words + question words), after dropping common words and a plural
-``s``), so "Will you sign an NDA?" meets "Do you sign NDAs?" (1.0) and "Do you work with banks?" does
-not meet "Do you work with early-stage startups?" (0.33).
+Matching (the terms of :mod:`replica.knowledge.terms`: shorthand spelled out, typing slips read as the
+word meant, stems): ``bm25s`` ranks the approved questions for a message; the best is used only when
+its *score* reaches :data:`MIN_SCORE`: the share of terms the message and the approved question have in
+common (2·shared / (message terms + question terms)), so "Will you sign an NDA?" meets "Do you sign
+NDAs?" (1.0), "what timezone r u in" meets "What time zone are you in?", and "Do you work with banks?"
+does not meet "Do you work with early-stage startups?" (0.33). Why stems and slips, not character
+n-grams or an embedding model: docs/knowledge.md (measured by ``python -m bench.matching``).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from typing import Callable
 import bm25s
 
 from replica.knowledge.files import knowledge_files
+from replica.knowledge.terms import Vocabulary, negations, terms
 from replica.storage.database import storage_errors
 
 log = logging.getLogger(__name__)
@@ -33,22 +36,8 @@ FAQ_FILE = re.compile(r"^faq\.(md|markdown|txt)$", re.I)
 MIN_SCORE = 0.5
 CANDIDATES = 5
 WORD = re.compile(r"[^\W_]+", re.U)
-COMMON = set(
-    """a an the and or but if of to in on at by for with from about into over as is are was were be been being
-    am do does did done have has had having i me my mine you your yours we our us he she it its they them their
-    this that these those there here what which who whom whose when where why how can could would will shall
-    should may might must not no yes so than then too very just also any some all more most other such own same
-    tell know please hi hello hey dear thanks thank ok okay s t d ll m re ve still usually ever currently
-    before after during while until since now later soon first again up out off via per like""".split()
-)
 # A clause of a message: what one question is asked in ("Hi Jordan! Do you sign NDAs?" has two).
 CLAUSE = re.compile(r"[.!?;,\n—–]+|\s-\s")
-# Words that turn a question around: an answer to "Do you sign NDAs?" does not answer "Do you refuse to…".
-NEGATION = re.compile(
-    r"\b(?:not|no|never|none|nor|neither|refus\w*|declin\w*|reject\w*|avoid\w*|against|without|except|unwilling"
-    r"|cannot|stop\w*)\b|n['’]t\b",
-    re.I,
-)
 
 
 @dataclass(frozen=True)
@@ -70,31 +59,31 @@ class Match:
 
 
 def meaningful_words(text: str) -> set[str]:
-    """The words that carry a message's meaning: lower-cased, common words dropped, a plural ``s`` cut."""
-    words = set()
-    for word in WORD.findall(text.lower()):
-        if word in COMMON or word.isdigit() and len(word) < 2:
-            continue
-        if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
-            word = word[:-1]
-        words.add(word)
-    return words
+    """The terms that carry a message's meaning (:func:`replica.knowledge.terms.terms`)."""
+    return terms(text)
 
 
-def score(message: str, question: str) -> float:
+def score(
+    message: str,
+    question: str,
+    vocabulary: Vocabulary | None = None,
+    read: Callable[[str, Vocabulary | None], set[str]] = terms,
+) -> float:
     """How well ``message`` meets an approved ``question``, 0 to 1: the best of its clauses, each by the
-    meaningful words it shares with the question (Dice's coefficient). A clause that asks more than the
-    question (two meaningful words the question lacks, or one beside a single shared one: "…NDAs for
+    terms it shares with the question (Dice's coefficient; a typing slip read as the word of
+    ``vocabulary``, the question's own words by default, it is one slip from). A clause that asks more
+    than the question (two terms the question lacks, or one beside a single shared one: "…NDAs for
     money-laundering clients?"), turns it around (a negation the question lacks: "Do you refuse to sign
-    NDAs?") or is one word of a longer question ("zone") meets it not at all: the approved answer would
-    not be its answer."""
-    theirs = meaningful_words(question)
-    negations = len(NEGATION.findall(question))
+    NDAs?", "dont you sign NDAs") or is one word of a longer question ("zone") meets it not at all: the
+    approved answer would not be its answer. (``read``: how a text becomes terms; the bench compares ways.)"""
+    vocabulary = vocabulary or Vocabulary.of([question])
+    theirs = read(question, None)
+    turned = negations(question)
     best = 0.0
     for clause in CLAUSE.split(message):
-        mine = meaningful_words(clause)
+        mine = read(clause, vocabulary)
         shared, extra = len(mine & theirs), len(mine - theirs)
-        if not shared or len(NEGATION.findall(clause)) != negations:
+        if not shared or negations(clause) != turned:
             continue
         if extra > 1 or (extra and shared < 2) or (len(mine) == 1 and len(theirs) > 1):
             continue
@@ -144,6 +133,7 @@ class ApprovedAnswers:
         self._learned = learned
         self._key: tuple = ()
         self._entries: list[Approved] = []
+        self._vocabulary = Vocabulary()
         self._retriever: bm25s.BM25 | None = None
         self._index(faq)
 
@@ -156,12 +146,13 @@ class ApprovedAnswers:
     def match(self, message: str) -> Match | None:
         """The best approved answer for ``message``, when it scores at least :data:`MIN_SCORE`."""
         self._refresh()
-        query = sorted(meaningful_words(message))
+        query = sorted(terms(message, self._vocabulary))
         if not query or self._retriever is None:
             return None
         k = min(CANDIDATES, len(self._entries))
         ids, _ = self._retriever.retrieve([query], k=k, show_progress=False)
-        scored = [Match(self._entries[int(i)], score(message, self._entries[int(i)].question)) for i in ids[0]]
+        candidates = [self._entries[int(i)] for i in ids[0]]
+        scored = [Match(entry, score(message, entry.question, self._vocabulary)) for entry in candidates]
         best = max(scored, key=lambda match: match.score)  # the first of equals
         return best if best.score >= MIN_SCORE else None
 
@@ -179,7 +170,8 @@ class ApprovedAnswers:
     def _index(self, entries: list[Approved]) -> None:
         self._entries = entries
         self._retriever = None
-        documents = [sorted(meaningful_words(entry.question)) or ["·"] for entry in entries]
+        self._vocabulary = Vocabulary.of([entry.question for entry in entries])
+        documents = [sorted(terms(entry.question)) or ["·"] for entry in entries]
         if entries:
             self._retriever = bm25s.BM25()
             self._retriever.index(documents, show_progress=False)

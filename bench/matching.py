@@ -1,0 +1,115 @@
+"""How to match a visitor's question to an approved one: ways compared on the tests' table.
+
+    python -m bench.matching
+
+The table (``tests/knowledge/matching_table.py``) holds paraphrases of the example FAQ's questions, as
+visitors type them, and near misses that share words with an entry but are not answered by it. Each
+way is the same rules (best clause, Dice's coefficient of terms, no negation the question lacks, at
+most one added term) over a different reading of the words, except character trigrams, which compare
+the letters of the whole clause at the threshold that answers no near miss. Prints a Markdown table.
+"""
+
+from __future__ import annotations
+
+import logging
+import statistics
+import time
+from pathlib import Path
+from typing import Callable
+
+from replica.knowledge.approved import CLAUSE, MIN_SCORE, ApprovedAnswers, faq_entries, score
+from replica.knowledge.terms import COMMON, WORD, negations, stem
+from tests.knowledge.matching_table import NEAR_MISSES, PARAPHRASES
+
+ROOT = Path(__file__).resolve().parent.parent
+Finder = Callable[[str], "str | None"]
+
+
+def words_as_typed(text: str, _=None) -> set[str]:
+    """The reading before: words lower-cased, common ones dropped, a plural ``s`` cut."""
+    found = set()
+    for word in WORD.findall(text.lower()):
+        if word not in COMMON:
+            found.add(word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word)
+    return found
+
+
+def stems_only(text: str, _=None) -> set[str]:
+    """Snowball stems of the words, with no shorthand, phrases or typing slips."""
+    return {stem(word) for word in WORD.findall(text.lower()) if word not in COMMON}
+
+
+def by_terms(questions: list[str], read) -> Finder:
+    def find(message: str) -> str | None:
+        best = max(questions, key=lambda question: score(message, question, read=read))
+        return best if score(message, best, read=read) >= MIN_SCORE else None
+
+    return find
+
+
+def trigrams(text: str) -> set[str]:
+    kept = " ".join(word for word in WORD.findall(text.lower()) if word not in COMMON)
+    padded = f"  {kept} "
+    return {padded[i : i + 3] for i in range(len(padded) - 2)}
+
+
+def by_trigrams(questions: list[str], threshold: float) -> Finder:
+    def similarity(message: str, question: str) -> float:
+        best = 0.0
+        for clause in CLAUSE.split(message):
+            mine, theirs = trigrams(clause), trigrams(question)
+            if mine and negations(clause) == negations(question):
+                best = max(best, 2 * len(mine & theirs) / (len(mine) + len(theirs)))
+        return best
+
+    def find(message: str) -> str | None:
+        best = max(questions, key=lambda question: similarity(message, question))
+        return best if similarity(message, best) >= threshold else None
+
+    return find
+
+
+def tally(find: Finder) -> tuple[int, int, int, float]:
+    """(paraphrases answered rightly, answered wrongly, near misses answered, microseconds per message)."""
+    started = time.perf_counter()
+    right = sum(find(message) == question for message, question in PARAPHRASES)
+    wrong = sum(find(message) not in (question, None) for message, question in PARAPHRASES)
+    near = sum(find(message) is not None for message in NEAR_MISSES)
+    elapsed = time.perf_counter() - started
+    return right, wrong, near, elapsed / (2 * len(PARAPHRASES) + len(NEAR_MISSES)) * 1e6
+
+
+def main() -> None:
+    logging.disable(logging.INFO)
+    entries = faq_entries(ROOT / "knowledge")
+    questions = [entry.question for entry in entries]
+    approved = ApprovedAnswers(entries, lambda: [])
+
+    def chosen(message: str) -> str | None:
+        match = approved.match(message)
+        return match.approved.question if match else None
+
+    safe = [t / 100 for t in range(30, 96, 5) if tally(by_trigrams(questions, t / 100))[2] == 0]
+    threshold = min(safe) if safe else 0.95
+    ways = [
+        ("words as typed (before)", by_terms(questions, words_as_typed)),
+        ("Snowball stems", by_terms(questions, stems_only)),
+        (f"character trigrams (≥ {threshold:.2f}, the lowest with no near miss)", by_trigrams(questions, threshold)),
+        ("stems, shorthand, phrases, typing slips (used)", chosen),
+    ]
+    print(f"{len(PARAPHRASES)} paraphrases and {len(NEAR_MISSES)} near misses of {len(questions)} FAQ entries\n")
+    print("| Way | Paraphrases answered | Wrong answer | Near misses answered | µs per message |")
+    print("|---|---|---|---|---|")
+    for name, find in ways:
+        right, wrong, near, micros = tally(find)
+        print(f"| {name} | {right} ({right / len(PARAPHRASES):.0%}) | {wrong} | {near} | {micros:.0f} |")
+    times = []
+    for message, _ in PARAPHRASES * 5:
+        started = time.perf_counter()
+        approved.match(message)
+        times.append(time.perf_counter() - started)
+    print(f"\nThe way used, median per message: {statistics.median(times) * 1e6:.0f} µs")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,213 @@
+"""How people type, undone: the terms a question is matched by.
+
+A message is lower-cased; apostrophes may be missing ("whats", "dont"); chat shorthand is spelled out
+("r u" → "are you", "tz" → "time zone"); common words are dropped; each word is cut to its stem (Snowball's
+English stemmer, so "relocate", "relocation" and "relocating" are one term, and plurals too); a word the
+approved questions do not have, but one of theirs is one typing slip away from ("timezome", "availible"),
+is read as that word. Negations are counted apart ("dont" counts like "don't"), so a question that turns
+an approved one around never meets it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import Stemmer
+
+WORD = re.compile(r"[^\W_]+", re.U)
+APOSTROPHE = re.compile(r"(?<=\w)['’](?=\w)")
+COMMON = set(
+    """a an the and or but if of to in on at by for with from about into over as is are was were be been being
+    am do does did done have has had having i me my mine you your yours we our us he she it its they them their
+    this that these those there here what which who whom whose when where why how can could would will shall
+    should may might must not no yes so than then too very just also any some all more most other such own same
+    tell know please hi hello hey dear thanks thank ok okay s t d ll m re ve still usually ever currently
+    before after during while until since now later soon first again up out off via per like
+    open willing happy able keen interested consider wonder wondering doing kind kinds sort sorts type types
+    best way""".split()
+)
+# Spelled out before anything else (after apostrophes are dropped, so "what's" and "whats" are one).
+SHORTHAND = {
+    "r": "are",
+    "u": "you",
+    "ur": "your",
+    "ya": "you",
+    "yu": "you",
+    "w": "with",
+    "thx": "thanks",
+    "pls": "please",
+    "plz": "please",
+    "tz": "time zone",
+    "timezone": "time zone",
+    "timezones": "time zones",
+    "im": "i am",
+    "whats": "what is",
+    "wats": "what is",
+    "wat": "what",
+    "hows": "how is",
+    "youre": "you are",
+    "ive": "i have",
+    "dont": "do not",
+    "doesnt": "does not",
+    "didnt": "did not",
+    "wont": "will not",
+    "wouldnt": "would not",
+    "cant": "can not",
+    "cannot": "can not",
+    "couldnt": "could not",
+    "shouldnt": "should not",
+    "isnt": "is not",
+    "arent": "are not",
+    "wasnt": "was not",
+    "havent": "have not",
+    "hasnt": "has not",
+    "b4": "before",
+    "avail": "available",
+    "proj": "project",
+    "projs": "projects",
+    "gonna": "going to",
+    "wanna": "want to",
+    # "now" in all its forms is one term: "What are you working on right now?" is "…at the moment?"
+    "atm": "moment",
+    "now": "moment",
+    "currently": "moment",
+    "presently": "moment",
+    "nowadays": "moment",
+    "lately": "moment",
+}
+# Runs of words that are one term ("start-ups" and "e-mail" are split by the word pattern).
+PHRASES = {
+    ("start", "up"): "startup",
+    ("start", "ups"): "startups",
+    ("e", "mail"): "email",
+    ("non", "disclosure", "agreement"): "nda",
+    ("non", "disclosure", "agreements"): "nda",
+    ("get", "in", "touch"): "contact",
+    ("reach", "you"): "contact you",
+    ("right", "moment"): "moment",
+    ("these", "days"): "moment",
+    ("at", "present"): "moment",
+    ("full", "time"): "fulltime",
+    ("part", "time"): "parttime",
+}
+LONGEST_PHRASE = max(len(phrase) for phrase in PHRASES)
+# Words that turn a question around: an answer to "Do you sign NDAs?" does not answer "Do you refuse to…".
+NEGATIONS = {
+    "not",
+    "no",
+    "never",
+    "none",
+    "nor",
+    "neither",
+    "against",
+    "without",
+    "except",
+    "unwilling",
+    "unable",
+    "unavailable",
+    "uninterested",
+}
+NEGATING_STEMS = ("refus", "declin", "reject", "avoid", "stop")
+MIN_TYPO_LENGTH = 4  # shorter words are too easily another word one slip away
+
+_stemmer = Stemmer.Stemmer("english")
+
+
+@lru_cache(maxsize=4096)
+def stem(word: str) -> str:
+    """The word's Snowball stem ("relocation" → "reloc"), and a plural ``s`` Snowball keeps after a vowel
+    cut too ("NDAs" → "nda", as it is for "projects")."""
+    stemmed = _stemmer.stemWord(word)
+    if len(stemmed) > 3 and stemmed.endswith("s") and not stemmed.endswith(("ss", "us", "is")):
+        stemmed = stemmed[:-1]
+    return stemmed
+
+
+def words(text: str) -> list[str]:
+    """The message's words as typed, lower-cased, shorthand spelled out and phrases made one word."""
+    spelled: list[str] = []
+    for word in WORD.findall(APOSTROPHE.sub("", text.lower())):
+        spelled += SHORTHAND.get(word, word).split()
+    joined: list[str] = []
+    at = 0
+    while at < len(spelled):
+        for size in range(LONGEST_PHRASE, 1, -1):
+            one = PHRASES.get(tuple(spelled[at : at + size]))
+            if one:
+                joined += one.split()
+                at += size
+                break
+        else:
+            joined.append(spelled[at])
+            at += 1
+    return joined
+
+
+def negations(text: str) -> int:
+    """How many words of ``text`` turn a question around ("not", "never", "refuse", "dont", …)."""
+    return sum(word in NEGATIONS or stem(word).startswith(NEGATING_STEMS) for word in words(text))
+
+
+def _deletions(word: str) -> set[str]:
+    return {word[:i] + word[i + 1 :] for i in range(len(word))}
+
+
+def _one_slip(a: str, b: str) -> bool:
+    """True when ``b`` is ``a`` with one letter added, dropped, changed, or two neighbours swapped."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return a == b
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        return len(diff) == 1 or (
+            len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]]
+        )
+    short, long = (a, b) if len(a) < len(b) else (b, a)
+    return short in _deletions(long)
+
+
+@dataclass
+class Vocabulary:
+    """The words of the approved questions, for reading a typing slip as the word meant."""
+
+    stems: set[str] = field(default_factory=set)
+    _by_deletion: dict[str, set[str]] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, questions: list[str]) -> "Vocabulary":
+        """The vocabulary of these questions' meaningful words."""
+        vocabulary = cls()
+        for question in questions:
+            for word in words(question):
+                if word not in COMMON:
+                    vocabulary.add(word)
+        return vocabulary
+
+    def add(self, word: str) -> None:
+        self.stems.add(stem(word))
+        if len(word) >= MIN_TYPO_LENGTH:
+            for key in _deletions(word) | {word}:
+                self._by_deletion.setdefault(key, set()).add(word)
+
+    def meant(self, word: str) -> str:
+        """``word`` as the approved questions spell it, when it is one slip from one of theirs (the
+        first in alphabetical order when several are); else ``word``."""
+        if len(word) < MIN_TYPO_LENGTH or stem(word) in self.stems:
+            return word
+        near = set()
+        for key in _deletions(word) | {word}:
+            near |= self._by_deletion.get(key, set())
+        slips = sorted(candidate for candidate in near if _one_slip(word, candidate))
+        return slips[0] if slips else word
+
+
+def terms(text: str, vocabulary: Vocabulary | None = None) -> set[str]:
+    """The stems that carry ``text``'s meaning: common words dropped, typing slips read as the
+    ``vocabulary`` word meant, each cut to its stem."""
+    found = set()
+    for word in words(text):
+        if word in COMMON or word.isdigit() and len(word) < 2:
+            continue
+        found.add(stem(vocabulary.meant(word) if vocabulary else word))
+    return found

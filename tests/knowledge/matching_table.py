@@ -1,0 +1,90 @@
+"""How visitors ask the example FAQ's questions (``knowledge/faq.txt``), and questions that only look like
+them. Used by the matching tests and by ``python -m bench.matching``, which compares methods on it."""
+
+STARTUPS = "Do you work with early-stage startups?"
+NDA = "Do you sign NDAs?"
+ZONE = "What time zone are you in?"
+WORK = "What kind of work do you do?"
+NOW = "What are you working on at the moment?"
+AVAILABLE = "Are you available for new projects?"
+CONTACT = "How can I get in touch with you?"
+RELOCATION = "Are you open to relocation?"
+
+PARAPHRASES = [  # (as a visitor types it, the FAQ question whose answer is theirs)
+    ("what timezone r u in", ZONE),
+    ("whats ur tz", ZONE),
+    ("What's your time zone?", ZONE),
+    ("which time zone are you in", ZONE),
+    ("Your time zone?", ZONE),
+    ("What time zone are you based in?", ZONE),
+    ("Hi Jordan! What time zone do you work in?", ZONE),
+    ("time zone?", ZONE),
+    ("What tiem zone are you in?", ZONE),
+    ("will u sign an nda", NDA),
+    ("Would you sign an NDA?", NDA),
+    ("can you sign our NDA", NDA),
+    ("Do you sing NDAs?", NDA),
+    ("Do you sign non-disclosure agreements?", NDA),
+    ("NDAs - do you sign them?", NDA),
+    ("I'm a recruiter. Are you OK signing an NDA?", NDA),
+    ("do u work with startups", STARTUPS),
+    ("Do you work with start-ups?", STARTUPS),
+    ("Do you take on early stage startups?", STARTUPS),
+    ("Have you worked with startups before?", STARTUPS),
+    ("do you work w startups", STARTUPS),
+    ("Do you work with early-stage companies?", STARTUPS),
+    ("Startups: do you work with them?", STARTUPS),
+    ("What kind of work do you do?", WORK),
+    ("what work do you do", WORK),
+    ("What sort of work do you do?", WORK),
+    ("what type of work r u doing", WORK),
+    ("What's your line of work?", WORK),
+    ("What are you currently working on?", NOW),
+    ("what r u working on right now", NOW),
+    ("wat r u working on atm", NOW),
+    ("What are you working on these days?", NOW),
+    ("What projects are you working on now?", NOW),
+    ("Are you available for new projects?", AVAILABLE),
+    ("r u available for new work", AVAILABLE),
+    ("Are you available for a project?", AVAILABLE),
+    ("Any availability for new projects?", AVAILABLE),
+    ("Are you availible for new projects", AVAILABLE),
+    ("Are you open to new projects?", AVAILABLE),
+    ("Are you available?", AVAILABLE),
+    ("How can I get in touch?", CONTACT),
+    ("how do i contact you", CONTACT),
+    ("How can I reach you?", CONTACT),
+    ("What's the best way to contact you?", CONTACT),
+    ("Would you relocate?", RELOCATION),
+    ("Are you willing to relocate?", RELOCATION),
+    ("open to relocating?", RELOCATION),
+    ("Would you consider relocation?", RELOCATION),
+]
+
+NEAR_MISSES = [  # they share words with an entry, but its answer is not theirs: passed on, never answered
+    "Do you refuse to sign NDAs?",
+    "dont you sign ndas",
+    "Do you sign contracts?",
+    "Would you sign an NDA that bans you from working for a year?",
+    "Do you avoid early-stage startups?",
+    "Do you work with banks?",
+    "Do you work with large enterprises?",
+    "Do you work with startups that have no funding?",
+    "What time is it in Lisbon?",
+    "What time zone should I book the call in?",
+    "Is your time zone not Lisbon?",
+    "What kind of work don't you do?",
+    "What work did you do at Google?",
+    "What are you not working on?",
+    "Are you working on weekends?",
+    "Are you unavailable for new projects?",
+    "Are you available for a call tomorrow?",
+    "How much do you charge for new projects?",
+    "How can I get in touch with your references?",
+    "Can I contact your previous employer?",
+    "Would you not relocate?",
+    "Would you relocate for less money?",
+    "Did you ever relocate for a client?",
+    "zone",
+    "startups",
+]

@@ -1,0 +1,62 @@
+"""Matching tolerates how people type (typos, missing apostrophes, "r u", "tz", plurals, word order) and
+never answers a question that only looks like an approved one: the table in ``matching_table.py``,
+against the example FAQ the app ships."""
+
+from __future__ import annotations
+
+import pytest
+
+from replica.knowledge.approved import ApprovedAnswers, faq_entries
+from replica.knowledge.terms import terms
+from tests.fixtures.environment import ROOT
+from tests.knowledge.matching_table import NEAR_MISSES, PARAPHRASES
+
+
+@pytest.fixture(scope="module")
+def example_faq():
+    return ApprovedAnswers(faq_entries(ROOT / "knowledge"), lambda: [])
+
+
+def found(answers: ApprovedAnswers, message: str) -> str | None:
+    match = answers.match(message)
+    return match.approved.question if match else None
+
+
+def test_the_table_asks_every_example_faq_question_and_is_big_enough(example_faq):
+    assert len(PARAPHRASES) >= 40 and len(NEAR_MISSES) >= 20
+    assert {question for _, question in PARAPHRASES} == {entry.question for entry in example_faq.entries}
+
+
+def test_nine_in_ten_paraphrases_get_their_answer_and_none_gets_another(example_faq):
+    results = [(message, question, found(example_faq, message)) for message, question in PARAPHRASES]
+    wrong = [(message, got) for message, question, got in results if got not in (question, None)]
+    missed = [message for message, question, got in results if got is None]
+    assert not wrong, wrong  # a wrong answer is worse than none: it is a near miss answered
+    assert len(missed) <= len(PARAPHRASES) // 10, missed
+
+
+@pytest.mark.parametrize("message", NEAR_MISSES)
+def test_a_near_miss_is_never_answered(example_faq, message):
+    assert found(example_faq, message) is None
+
+
+@pytest.mark.parametrize(
+    "typed, meant",
+    [
+        ("what timezone r u in", "what time zone are you in"),
+        ("whats ur tz", "what is your time zone"),
+        ("Do you sign NDAs?", "do you sign an nda"),
+        ("Would you relocate?", "are you open to relocation"),
+        ("start-ups", "startups"),
+        ("What are you working on right now?", "what are you working on at the moment"),
+    ],
+)
+def test_shorthand_apostrophes_plurals_and_stems_are_undone(typed, meant):
+    assert terms(typed) == terms(meant)
+
+
+def test_a_typing_slip_is_read_as_the_approved_word_only_when_one_slip_away(example_faq):
+    assert found(example_faq, "Are you availible for projects?") == "Are you available for new projects?"
+    assert found(example_faq, "Would you consider relocatoin?") == "Are you open to relocation?"  # two letters swapped
+    assert found(example_faq, "Are you avxxable for projects?") is None  # two slips: another word
+    assert found(example_faq, "Would you consider relxxatoin?") is None
