@@ -180,7 +180,13 @@ def make_owner_bot(
     receives Telegram's pushes on the page's own server."""
     if not settings.telegram_configured:
         return None, []
-    bot = OwnerBot(store, conversations, telegram_client(settings), poll_seconds=timings.telegram_poll_seconds)
+    bot = OwnerBot(
+        store,
+        conversations,
+        telegram_client(settings),
+        poll_seconds=timings.telegram_poll_seconds,
+        retention_days=settings.conversation_retention_days,
+    )
     if not settings.telegram_webhook_url:
         return bot.start(), []
     secret = webhook_secret(store, settings.telegram_webhook_secret)
@@ -292,6 +298,14 @@ def build_replica(
     )
 
 
+def returning_pages(conversations: Conversations):
+    """What lets a returning visitor's browser open their conversation again on the page."""
+    from replica.web.returning import ReturningPages
+
+    page = conversations.page
+    return ReturningPages(page.keep_in_browser, page.come_back, page.browser_secret)
+
+
 def create_app(
     settings: Settings, timings: Timings = Timings(), gpu_placeholder: Callable[[], None] | None = None
 ) -> App:
@@ -346,6 +360,7 @@ def create_app(
         trusted_proxy_hops=settings.trusted_proxy_hops,
         max_message_chars=settings.max_message_chars,
         mcp_tool=mcp_tool,
+        returning=returning_pages(conversations),
     )
     closed_events, closed_names = frozenset(), frozenset()
     if gpu_placeholder is not None:

@@ -44,3 +44,5 @@ PASSED_ON = "Passed on to {owner}."
 OWNER_STEPPED_AWAY = "{owner} has stepped away; I'm answering again, as {owner}'s replica."
 OWNER_HANDED_BACK = "{owner} handed back to me; I'm answering again, as {owner}'s replica."
 OWNER_LABEL = "{owner} · in person"  # heads the owner's own words on the page
+# The owner's answer to a question the visitor asked, put in their conversation as the owner's words.
+ANSWER_BACK = "You asked: “{question}”\n\n{answer}"

@@ -1,5 +1,5 @@
-"""Conversations: recorded (``recorder``), shown live in the visitor's page (``page_channel``), and
-taken over by the owner (``handoff``). :class:`Conversations` holds the three for the wiring."""
+"""Conversations: recorded (``recorder``), shown live in the visitor's page (``page_channel``), opened
+again by a returning browser (``return_keys``), and taken over by the owner (``handoff``). :class:`Conversations` holds the three for the wiring."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from replica.alerts import Notifier
 from replica.conversations.handoff import HANDOFF_SECONDS, Handoff
 from replica.conversations.page_channel import PageChannel
 from replica.conversations.recorder import Conversation, Recorder
+from replica.conversations.return_keys import ReturnKeys
 from replica.storage import Store
 
 
@@ -33,7 +34,7 @@ class Conversations:
     ) -> "Conversations":
         """The recorder, the page channel and the handoff over ``store``."""
         recorder = Recorder(store, salt, owner_name, clock)
-        page = PageChannel(recorder, clock)
+        page = PageChannel(recorder, ReturnKeys(salt), clock)
         return cls(recorder, page, Handoff(recorder, page, notifier, handoff_seconds, clock))
 
 

@@ -13,6 +13,7 @@ from typing import Iterator
 
 from replica import wording
 from replica.conversations.recorder import NOTICE, Recorder
+from replica.conversations.return_keys import ReturnKeys
 
 IDLE_SECONDS = 30 * 60  # the page stops checking for the owner's words after this long without activity
 PAGE_OPEN_SECONDS = 15  # a page that checked this recently is open
@@ -21,8 +22,9 @@ PAGE_OPEN_SECONDS = 15  # a page that checked this recently is open
 class PageChannel:
     """What each open page is shown, from the recorded conversation."""
 
-    def __init__(self, recorder: Recorder, clock=time.time):
+    def __init__(self, recorder: Recorder, keys: ReturnKeys, clock=time.time):
         self._recorder = recorder
+        self._keys = keys
         self._store = recorder.store
         self._clock = clock
         self._lock = threading.Lock()
@@ -49,8 +51,8 @@ class PageChannel:
     def for_page(self, session: str) -> tuple[bool, bool]:
         """Whether the owner's words or a notice arrived for ``session``'s page since it last checked (now
         marked shown), and whether the page should keep checking: while there was activity in the last
-        30 minutes, and for as long as the owner has the conversation (so the notice that the replica is
-        back reaches it)."""
+        30 minutes, for as long as the owner has the conversation (so the notice that the replica is
+        back reaches it), and while a question the visitor asked waits for the owner's answer."""
         now = self._clock()
         with self._lock:
             self._seen[session] = now
@@ -68,7 +70,24 @@ class PageChannel:
             owner = self._recorder.owner_name
             self._recorder.record(conversation.id, NOTICE, wording.HANDED_OVER.format(owner=owner))
             news = True
-        return news, paused or now - conversation.last_at < IDLE_SECONDS
+        waiting = self._store.questions.open_for_session(session)
+        return news, paused or waiting or now - conversation.last_at < IDLE_SECONDS
+
+    def keep_in_browser(self, session: str) -> str | None:
+        """The key for the visitor's browser to keep, to open ``session``'s conversation again (marked as
+        kept, so the owner hears their answer will be shown there); ``None`` before its first message."""
+        return self._keys.key_for(session) if self._store.conversations.kept_by_browser(session) else None
+
+    def come_back(self, key: object) -> str | None:
+        """The session whose conversation a returning browser's ``key`` opens; ``None`` when the key is not
+        the app's, or the conversation is gone (the retention period passed)."""
+        session = self._keys.session_of(key)
+        return session if session and self._store.conversations.of_session(session) else None
+
+    @property
+    def browser_secret(self) -> str:
+        """The secret for what Gradio keeps in the browser (stable across restarts and instances)."""
+        return self._keys.browser_secret()
 
     def claim_handoff_notice(self, conversation_id: int) -> bool:
         """True for the one caller that gets to tell the visitor of the handoff (the page or the reply)."""

@@ -74,7 +74,7 @@ def score(
     ``vocabulary``, the question's own words by default, it is one slip from). A clause that asks more
     than the question (two terms the question lacks, or one beside a single shared one: "…NDAs for
     money-laundering clients?"), turns it around (a negation the question lacks: "Do you refuse to sign
-    NDAs?", "dont you sign NDAs") or is one word of a longer question ("zone") meets it not at all: the
+    NDAs?", "dont you sign NDAs"), names a number the question lacks ("…in 2027?") or is one word of a longer question ("zone") meets it not at all: the
     approved answer would not be its answer. (``read``: how a text becomes terms; the bench compares ways.)"""
     vocabulary = vocabulary or Vocabulary.of([question])
     theirs = read(question, None)
@@ -83,12 +83,24 @@ def score(
     for clause in CLAUSE.split(message):
         mine = read(clause, vocabulary)
         shared, extra = len(mine & theirs), len(mine - theirs)
-        if not shared or negations(clause) != turned:
+        if not shared or negations(clause) != turned or not numbers(mine) <= numbers(theirs):
             continue
         if extra > 1 or (extra and shared < 2) or (len(mine) == 1 and len(theirs) > 1):
             continue
         best = max(best, 2 * shared / (len(mine) + len(theirs)))
     return best
+
+
+def numbers(found: set[str]) -> set[str]:
+    """The terms that hold a digit: "5 years" and "10 years" are different questions."""
+    return {term for term in found if any(character.isdigit() for character in term)}
+
+
+def alike(a: str, b: str) -> bool:
+    """Whether two visitors' questions are the same question, by the matching above (either way round):
+    "what timezone r u in" and "Which time zone are you in?" are; "Do you sign NDAs?" and "Do you refuse
+    to sign NDAs?" are not."""
+    return max(score(a, b), score(b, a)) >= MIN_SCORE
 
 
 def parse_faq(text: str) -> list[tuple[str, str]]:

@@ -207,7 +207,7 @@ def terms(text: str, vocabulary: Vocabulary | None = None) -> set[str]:
     ``vocabulary`` word meant, each cut to its stem."""
     found = set()
     for word in words(text):
-        if word in COMMON or word.isdigit() and len(word) < 2:
+        if word in COMMON:
             continue
         found.add(stem(vocabulary.meant(word) if vocabulary else word))
     return found

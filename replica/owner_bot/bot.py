@@ -9,6 +9,7 @@ from functools import partial
 from starlette.middleware import Middleware
 
 from replica.conversations import Conversations
+from replica.owner_bot.answer_back import AnswerBack
 from replica.owner_bot.buttons import Buttons
 from replica.owner_bot.commands import COMMANDS, menu
 from replica.owner_bot.confirmations import Confirmations
@@ -17,6 +18,7 @@ from replica.owner_bot.dispatcher import Dispatcher
 from replica.owner_bot.polling import Polling
 from replica.owner_bot.question_commands import QuestionCommands
 from replica.owner_bot.webhook import ALLOWED_UPDATES, WebhookReceiver, WebhookUpdates
+from replica.settings import default
 from replica.storage import Store
 from replica.telegram.client import TelegramClient, TelegramError
 
@@ -48,11 +50,12 @@ class OwnerBot:
         poll_seconds: float = 25,
         base_delay: float = 1.0,
         confirm_seconds: float = 6.0,
+        retention_days: int = default("conversation_retention_days"),
     ):
         self._store = store
         self._client = client
         self.confirmations = Confirmations(conversations.page, client, wait_seconds=confirm_seconds)
-        questions = QuestionCommands(store)
+        questions = QuestionCommands(store, AnswerBack(store, conversations, self.confirmations, retention_days))
         talk = ConversationCommands(conversations, store, client, self.confirmations)
         parts = Handlers(talk, questions, store)
         handlers = {c.name: partial(c.run, parts) for c in COMMANDS if c.run}  # each bound where it is declared

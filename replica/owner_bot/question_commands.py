@@ -9,6 +9,7 @@ from typing import Any
 
 from replica.alerts.alert import QUESTION_TITLE
 from replica.alerts.render import one_line
+from replica.owner_bot.answer_back import AnswerBack
 from replica.owner_bot.commands import BY_NAME
 from replica.owner_bot.listing_text import NUMBER, fit, number_and_text, when_iso
 from replica.storage import Store
@@ -24,16 +25,19 @@ QUESTION_ALERT = re.compile(re.escape(QUESTION_TITLE) + r"(?: \(via [^)]{1,20}\)
 class QuestionCommands:
     """Open questions listed, answered and withdrawn."""
 
-    def __init__(self, store: Store):
+    def __init__(self, store: Store, answer_back: AnswerBack):
         self._store = store
+        self._answer_back = answer_back
 
     def unanswered(self, _: str) -> str:
-        """``/unanswered``: open questions, oldest first, each with the number to answer it by."""
+        """``/unanswered``: open questions, oldest first, each with the number to answer it by and, when
+        several visitors asked it, how many."""
         questions = self._store.questions.in_status(QuestionStatus.OPEN)
         dismissed = self._store.questions.in_status(QuestionStatus.DISMISSED)
         # Only the bold numbers are the bot's: a question is one line, in quotes, and cannot add one.
         lines = ["<b>Open questions</b>, oldest first. Reply to a question's alert, or send /answer N your answer:"] + [
-            f"<b>{row.id}.</b> “{html.escape(one_line(row.question, 300))}” ({when_iso(row.created_at)})"
+            f"<b>{row.id}.</b> “{html.escape(one_line(row.question, 300))}” ({when_iso(row.created_at)}"
+            + (f", asked by {row.askers} visitors)" if row.askers > 1 else ")")
             for row in questions
         ]
         if not questions:
@@ -58,12 +62,17 @@ class QuestionCommands:
         return f"Withdrew answer #{withdrawn.id}; “{html.escape(one_line(withdrawn.question, 200))}” is open again."
 
     def learn(self, question_id: int, question: str, answer: str) -> str:
-        """Store ``answer`` for the question; say so, with how to withdraw it."""
+        """Store ``answer`` for the question and send it to each visitor who asked; say so, with what
+        each visitor will see and how to withdraw it."""
         answer_id = self._store.answers.learn(question_id, answer)
         log.info("Learned answer %d to question %d", answer_id, question_id)
-        return (
-            f"Learned answer #{answer_id} to “{html.escape(one_line(question, 200))}”. "
-            f"Send /forget {answer_id} to withdraw it."
+        sent = self._answer_back.deliver(question_id, answer)
+        return "\n".join(
+            [
+                f"Learned answer #{answer_id} to “{html.escape(one_line(question, 200))}”. "
+                f"Send /forget {answer_id} to withdraw it.",
+                *sent,
+            ]
         )
 
     def replied_to(self, replied: Any) -> Any:

@@ -96,9 +96,19 @@ class ConversationRecords:
     def get(self, conversation_id: int) -> ConversationInfo | None:
         """One conversation by number."""
         rows = self.db.read(
-            "SELECT id, session, started_at, last_at, paused_until FROM conversations WHERE id = ?", (conversation_id,)
+            "SELECT id, session, started_at, last_at, paused_until, kept_by_browser FROM conversations WHERE id = ?",
+            (conversation_id,),
         )
-        return typed(ConversationInfo, rows[0]) if rows else None
+        return typed(ConversationInfo, rows[0], kept_by_browser=bool(rows[0]["kept_by_browser"])) if rows else None
+
+    def kept_by_browser(self, session: str) -> bool:
+        """Mark ``session``'s conversation as one its visitor's browser keeps (it can open it again);
+        False when there is no such conversation."""
+        return self.db.write(
+            lambda tx: (
+                tx.execute("UPDATE conversations SET kept_by_browser = 1 WHERE session = ?", (session,)).rowcount > 0
+            )
+        )
 
     def take_unshown(self, conversation_id: int) -> int:
         """Mark the messages the visitor's page has not shown yet as shown; return how many there were."""
@@ -170,7 +180,7 @@ class ConversationRecords:
             "(SELECT text FROM messages WHERE conversation_id = c.id AND role = ? ORDER BY id LIMIT 1) AS first, "
             "(SELECT COUNT(*) FROM messages WHERE conversation_id = c.id) AS size, "
             "EXISTS (SELECT 1 FROM leads WHERE session = c.session) AS lead, "
-            "EXISTS (SELECT 1 FROM questions WHERE session = c.session) AS question "
+            "EXISTS (SELECT 1 FROM askers WHERE session = c.session) AS question "
             "FROM conversations c ORDER BY c.last_at DESC, c.id DESC LIMIT ?",
             (VISITOR, limit),
         )

@@ -68,6 +68,11 @@ class Leads:
         query = "SELECT COUNT(*) AS n FROM leads WHERE created_at >= ? AND created_at < ?"
         return self.db.read(query, (start, end))[0]["n"]
 
+    def emails_of(self, session: str) -> list[str]:
+        """The email addresses the visitor session left, first first."""
+        rows = self.db.read("SELECT email FROM leads WHERE session = ? ORDER BY id", (session,))
+        return [row["email"] for row in rows]
+
     def for_session(self, session: str) -> bool:
         """True when the visitor session left a lead."""
         return bool(self.db.read("SELECT 1 AS found FROM leads WHERE session = ? LIMIT 1", (session,)))

@@ -9,7 +9,15 @@ from replica.storage.database import Database, Transaction
 from replica.storage.deliveries import ALERT_STATUS, TELEGRAM
 from replica.storage.outbox import Outbox
 from replica.storage.records import OutboxEntry, QuestionStatus, Recorded, iso
-from replica.storage.rows import AnswerRecord, QuestionListing, QuestionRecord, QuestionRef, WithdrawnAnswer, typed
+from replica.storage.rows import (
+    AnswerRecord,
+    Asker,
+    QuestionListing,
+    QuestionRecord,
+    QuestionRef,
+    WithdrawnAnswer,
+    typed,
+)
 
 
 def same_question(a: str, b: str) -> bool:
@@ -21,29 +29,55 @@ def same_question(a: str, b: str) -> bool:
     return norm(a) == norm(b)
 
 
+Same = Callable[[str, str], bool]  # whether two wordings ask the same question
+
+
 class Questions:
-    """Unanswered questions: stored once per visitor and wording, with their alert; open, answered or dismissed."""
+    """Unanswered questions: stored once per visitor and wording, with their alert; open, answered or
+    dismissed. Visitors who ask an open question again, in words ``same`` says are its, are its askers:
+    one question, one alert, one answer for all of them."""
 
     def __init__(self, db: Database, outbox: Outbox, clock: Callable[[], float] = time.time):
         self.db = db
         self._clock = clock
         self._outbox = outbox
 
-    def record(self, question: str, alert: OutboxEntry) -> Recorded:
-        """Store an unanswered question (once per visitor session and wording) and queue its alert, in
-        one transaction."""
+    def record(self, question: str, alert: OutboxEntry, same: Same = same_question) -> Recorded:
+        """Store an unanswered question and queue its alert, in one transaction: once per visitor session
+        and wording, and as one more asker of an open question that ``same`` says it is (no alert)."""
 
         def steps(tx: Transaction) -> Recorded:
-            asked = tx.execute("SELECT question FROM questions WHERE session = ?", (alert.session,)).fetchall()
-            if any(same_question(row["question"], question) for row in asked):
+            asked = tx.execute("SELECT question FROM askers WHERE session = ?", (alert.session,)).fetchall()
+            if any(same_question(row["question"], question) or same(question, row["question"]) for row in asked):
                 return Recorded.DUPLICATE
+            open_ones = tx.execute("SELECT id, question FROM questions WHERE status = 'open' ORDER BY id").fetchall()
+            joined = next((row["id"] for row in open_ones if same(question, row["question"])), None)
+            if joined is not None:
+                self._add_asker(tx, joined, alert.session, question)
+                return Recorded.JOINED
             row = tx.execute(
                 "INSERT INTO questions (question, session, created_at) VALUES (?, ?, ?) RETURNING id",
                 (question, alert.session, self._clock()),
             ).fetchone()
+            self._add_asker(tx, row["id"], alert.session, question)
             return self._outbox.queue_in(tx, alert, question_id=row["id"])
 
         return self.db.write(steps)
+
+    def _add_asker(self, tx: Transaction, question_id: int, session: str, question: str) -> None:
+        tx.execute(
+            "INSERT INTO askers (question_id, session, question, asked_at) VALUES (?, ?, ?, ?)",
+            (question_id, session, question, self._clock()),
+        )
+
+    def askers(self, question_id: int) -> list[Asker]:
+        """Every visitor who asked question ``question_id``, first first, with their conversation's number."""
+        rows = self.db.read(
+            "SELECT a.session, a.question, c.id AS conversation FROM askers a "
+            "LEFT JOIN conversations c ON c.session = a.session WHERE a.question_id = ? ORDER BY a.id",
+            (question_id,),
+        )
+        return [typed(Asker, row) for row in rows]
 
     def get(self, question_id: int) -> QuestionRef | None:
         """One question by number."""
@@ -80,8 +114,15 @@ class Questions:
 
     def in_status(self, status: QuestionStatus = QuestionStatus.OPEN) -> list[QuestionListing]:
         """Questions in ``status`` (unanswered ones by default), oldest first."""
-        rows = self.db.read("SELECT id, question, created_at FROM questions WHERE status = ? ORDER BY id", (status,))
-        return [typed(QuestionListing, row, created_at=iso(row["created_at"])) for row in rows]
+        rows = self.db.read(
+            "SELECT q.id, q.question, q.created_at, COUNT(a.id) AS askers FROM questions q "
+            "LEFT JOIN askers a ON a.question_id = q.id WHERE q.status = ? "
+            "GROUP BY q.id, q.question, q.created_at ORDER BY q.id",
+            (status,),
+        )
+        return [
+            typed(QuestionListing, row, created_at=iso(row["created_at"]), askers=max(1, row["askers"])) for row in rows
+        ]
 
     def count_between(self, start: float, end: float) -> int:
         """How many questions were passed on from ``start`` to before ``end`` (epoch seconds)."""
@@ -92,9 +133,17 @@ class Questions:
         """How many questions are open, all days."""
         return self.db.read("SELECT COUNT(*) AS n FROM questions WHERE status = 'open'")[0]["n"]
 
+    def open_for_session(self, session: str) -> bool:
+        """True while a question the visitor session asked is open (waiting for the owner's answer)."""
+        query = (
+            "SELECT 1 AS found FROM askers a JOIN questions q ON q.id = a.question_id "
+            "WHERE a.session = ? AND q.status = 'open' LIMIT 1"
+        )
+        return bool(self.db.read(query, (session,)))
+
     def for_session(self, session: str) -> bool:
-        """True when the visitor session passed a question on."""
-        return bool(self.db.read("SELECT 1 AS found FROM questions WHERE session = ? LIMIT 1", (session,)))
+        """True when the visitor session passed a question on (or asked one another visitor had)."""
+        return bool(self.db.read("SELECT 1 AS found FROM askers WHERE session = ? LIMIT 1", (session,)))
 
 
 class Answers:

@@ -84,6 +84,7 @@ class Recorded(Enum):
     ALERTED = "stored, alert queued"
     CAPPED = "stored, alert cap reached"
     DUPLICATE = "already stored"
+    JOINED = "the same as an open question: counted with it"
 
 
 @dataclass(frozen=True)

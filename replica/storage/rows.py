@@ -65,11 +65,21 @@ class QuestionRecord:
 
 @dataclass(frozen=True)
 class QuestionListing:
-    """A question as ``/unanswered`` lists it."""
+    """A question as ``/unanswered`` lists it, with how many visitors asked it."""
 
     id: int
     question: str
     created_at: str | None
+    askers: int = 1
+
+
+@dataclass(frozen=True)
+class Asker:
+    """A visitor who asked a question: their session, their wording, and the conversation, when recorded."""
+
+    session: str
+    question: str
+    conversation: int | None = None
 
 
 @dataclass(frozen=True)
@@ -118,6 +128,7 @@ class ConversationInfo:
     started_at: float
     last_at: float
     paused_until: float | None
+    kept_by_browser: bool = False  # the visitor's browser keeps it: it shows it again when they come back
 
 
 @dataclass(frozen=True)

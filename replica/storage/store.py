@@ -74,6 +74,7 @@ RECORD_TABLES = (
     "conversations",
     "answers",
     "leads",
+    "askers",
     "questions",
     "usage_events",
     "daily_calls",

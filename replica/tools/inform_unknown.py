@@ -1,6 +1,8 @@
 """``inform_unknown``: the replica could not answer a question; store it and pass it to the owner.
 
-``ok`` comes back also when this visitor already asked the same question: it is stored and alerted once.
+``ok`` comes back also when this visitor already asked the same question (it is stored and alerted
+once), and when other visitors asked it while it is open (matched as approved answers are: one open
+question counts its askers, with one alert, and the owner's answer goes back to each of them).
 """
 
 from __future__ import annotations
@@ -8,6 +10,7 @@ from __future__ import annotations
 from replica.alerts import Alert
 from replica.alerts.alert import QUESTION_TITLE
 from replica.alerts.render import one_line
+from replica.knowledge.approved import alike
 from replica.storage.records import AlertKind
 from replica.tools.keeping import keep
 from replica.tools.tool import Outcome, ToolContext, ToolResult
@@ -31,7 +34,7 @@ def inform_unknown(context: ToolContext, question: str) -> ToolResult:
     return keep(
         context,
         alert,
-        lambda entry: context.store.questions.record(question, entry),
+        lambda entry: context.store.questions.record(question, entry, same=alike),
         Outcome.QUESTION_SAVED,
         {"question": question},
         what=f"question ({one_line(question, 120)!r})",

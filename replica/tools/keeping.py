@@ -23,6 +23,7 @@ FATES = {
     Recorded.ALERTED: "{what} recorded and passed on to the owner, who was alerted",
     Recorded.CAPPED: "{what} recorded for the owner, but not alerted (this visitor's alert limit is reached)",
     Recorded.DUPLICATE: "{what} was already recorded and passed on earlier; not again",
+    Recorded.JOINED: "{what} recorded for the owner, who already has the same question from another visitor",
 }
 
 SAVE_FAILED_FOR_MODEL = (

@@ -12,7 +12,6 @@ the longest message accepted) and which example was clicked.
 
 from __future__ import annotations
 
-import hashlib
 import html
 import json
 import logging
@@ -30,8 +29,9 @@ from replica.chat.reply import Visitor
 from replica.settings import default
 from replica.storage.database import storage_errors
 from replica.storage.records import NOTICE, OWNER, VISITOR
-from replica.web.guard import RequestGuard, max_event_bytes, trusted_hop, valid_session_id
+from replica.web.guard import RequestGuard, max_event_bytes, trusted_hop
 from replica.web.links_row import links_row
+from replica.web.returning import STORAGE_KEY, ReturningPages, session_id
 from replica.web.site import SiteFiles, SiteRoutes
 
 log = logging.getLogger(__name__)
@@ -99,17 +99,6 @@ def client_address(request: gr.Request | None, trusted_proxy_hops: int) -> str:
     return trusted_hop(request.headers.get("x-forwarded-for", ""), trusted_proxy_hops) or direct
 
 
-def session_id(request: gr.Request | None) -> str:
-    """The visitor's session id as Gradio issued it; any other value is replaced by a short digest of it
-    (the HTTP guard refuses such requests first: this covers any route it does not see)."""
-    raw = getattr(request, "session_hash", None)
-    if valid_session_id(raw):
-        return raw
-    if not raw:
-        return "anonymous"
-    return "unusual-" + hashlib.sha256(str(raw).encode("utf-8", "replace")).hexdigest()[:16]
-
-
 class Bubbles:
     """How recorded messages look on the page: whose words each bubble holds is always visible.
 
@@ -158,12 +147,14 @@ class ChatPage:
         bubbles: Bubbles,
         max_message_chars: int,
         trusted_proxy_hops: int,
+        session_of: Callable[[gr.Request | None], str] = session_id,
     ):
         self.answer = answer
         self.history = history
         self.bubbles = bubbles
         self.max_message_chars = max_message_chars
         self.trusted_proxy_hops = trusted_proxy_hops
+        self.session_of = session_of  # the conversation the page shows: its own, or one opened again
 
     def take_message(self, message: Any) -> tuple[gr.Textbox, str]:
         """Empty the box (its stop button shown) and keep the message for the reply, cut just past the
@@ -194,7 +185,7 @@ class ChatPage:
         yield from self.replies(message if isinstance(message, str) else "", request)
 
     def replies(self, message: str, request: gr.Request) -> Iterator[str]:
-        visitor = Visitor(session_id(request), client_address(request, self.trusted_proxy_hops))
+        visitor = Visitor(self.session_of(request), client_address(request, self.trusted_proxy_hops))
         try:
             yield from self.answer(message, visitor)
         except Exception:  # the visitor gets a sentence; the traceback stays in the log
@@ -203,7 +194,7 @@ class ChatPage:
 
     def page(self, request: gr.Request, new_message: str = "") -> list:
         """The recorded conversation as bubbles, plus ``new_message`` (not recorded yet)."""
-        recorded = recorded_messages(self.history, session_id(request))
+        recorded = recorded_messages(self.history, self.session_of(request))
         extra = [(VISITOR, new_message)] if new_message else []
         return self.bubbles.render(recorded + extra)
 
@@ -237,16 +228,18 @@ def build_demo(
     trusted_proxy_hops: int = default("trusted_proxy_hops"),
     max_message_chars: int = default("max_message_chars"),
     mcp_tool: Callable[..., str] | None = None,
+    returning: ReturningPages | None = None,
 ) -> gr.Blocks:
     """Build the chat page; ``answer(message, visitor)`` yields each reply as it grows.
 
     The queue works on at most ``concurrency`` answers at once; up to ``max_queue`` more visitors wait
     in line rather than being turned away. ``history(session)`` gives the session's recorded messages;
     ``owner_words(session)`` says whether the owner's words (or a notice) arrived since the last check,
-    and whether the page should keep checking.
-    """
+    and whether the page should keep checking. With ``returning``, a returning visitor's browser opens
+    their conversation again."""
     bubbles = Bubbles(page)
-    chat = ChatPage(answer, history, bubbles, max_message_chars, trusted_proxy_hops)
+    session_of = returning.session_of if returning else session_id
+    chat = ChatPage(answer, history, bubbles, max_message_chars, trusted_proxy_hops, session_of)
     with gr.Blocks(title=page.title, fill_height=True, delete_cache=(600, 600)) as demo:  # temp files: swept
         with gr.Column(scale=1):
             gr.Markdown(f"<h1>{html.escape(page.title)}</h1>", elem_id="replica-title")
@@ -281,7 +274,9 @@ def build_demo(
             if page.privacy:
                 gr.HTML(page.privacy, elem_id="replica-privacy", padding=False)
         saved_input = gr.State(time_to_live=STATE_SECONDS)  # the message, from the box to its reply
-        _wire_chat(chat, chatbot, textbox, saved_input, examples=bool(page.examples))
+        replies = _wire_chat(chat, chatbot, textbox, saved_input, examples=bool(page.examples))
+        if returning:
+            _keep_the_conversation(demo, chatbot, chat, returning, replies)
         # The /chat endpoint: the message in, the reply out (gradio_client's predict(msg, api_name="/chat")).
         # Undocumented when the MCP server runs: it offers every documented endpoint as a tool, and
         # its one tool is the ask_… one.
@@ -305,9 +300,10 @@ def build_demo(
 REPLY_QUEUE = {"concurrency_id": "reply", "concurrency_limit": "default"}
 
 
-def _wire_chat(chat: ChatPage, chatbot: gr.Chatbot, textbox: gr.Textbox, saved_input: gr.State, examples: bool):
+def _wire_chat(chat: ChatPage, chatbot: gr.Chatbot, textbox: gr.Textbox, saved_input: gr.State, examples: bool) -> list:
     """A typed message, or a clicked example, is shown at once, answered in the queue, and the box opens
-    again; the stop button cancels the reply. Only the reply itself waits for a model slot."""
+    again; the stop button cancels the reply. Only the reply itself waits for a model slot. Returns the
+    reply events."""
     quick = {"queue": False, "show_progress": "hidden", "api_visibility": "undocumented"}
     reply = {**REPLY_QUEUE, "show_progress": "hidden", "api_visibility": "undocumented"}
     typed = textbox.submit(chat.take_message, [textbox], [textbox, saved_input], **quick)
@@ -322,6 +318,32 @@ def _wire_chat(chat: ChatPage, chatbot: gr.Chatbot, textbox: gr.Textbox, saved_i
         example_reply.then(ready_box, None, [textbox], **quick)
         replies.append(example_reply)
     textbox.stop(None, None, None, cancels=replies, api_visibility="undocumented")
+    return replies
+
+
+def _keep_the_conversation(
+    demo: gr.Blocks,
+    chatbot: gr.Chatbot,
+    chat: ChatPage,
+    returning: ReturningPages,
+    replies: list,
+) -> None:
+    """After each reply, the browser keeps the key to its conversation; when the page loads with one,
+    the conversation is shown again, and the page speaks for it (the owner's answers that came
+    meanwhile included: they are recorded in it)."""
+    kept = gr.BrowserState(None, storage_key=STORAGE_KEY, secret=returning.browser_secret)
+    quick = {"queue": False, "show_progress": "hidden", "api_visibility": "undocumented"}
+
+    def keep(request: gr.Request):
+        key = returning.key(request)
+        return key if key else gr.skip()
+
+    def open_again(key: Any, request: gr.Request):
+        return chat.page(request) if returning.open_again(key, request) else gr.skip()
+
+    for reply in replies:
+        reply.then(keep, None, [kept], **quick)
+    demo.load(open_again, [kept], [chatbot], **quick)
 
 
 def _check_for_owner_words(
@@ -342,7 +364,7 @@ def _check_for_owner_words(
     arrived = gr.Number(0, visible="hidden", interactive=False, label="The owner's words arrived", precision=0)
 
     def check(request: gr.Request):
-        session = session_id(request)
+        session = chat.session_of(request)
         try:
             news, keep_checking = owner_words(session)
         except Exception as error:  # a check that fails is tried again at the next tick

@@ -128,8 +128,9 @@ def test_the_same_question_asked_again_by_the_same_visitor_is_stored_and_alerted
         replica.reply(asked, Visitor("s1"))
     assert len(store.questions.all()) == 1 and len(notifier.alerts) == 1
     fake_openai.script(call(("inform_unknown", {"question": "What is your salary?"})), say("I'll ask."))
-    replica.reply("What is your salary?", Visitor("another visitor"))
-    assert len(store.questions.all()) == 2
+    replica.reply("What is your salary?", Visitor("another visitor"))  # while it is open: counted, not alerted
+    assert len(store.questions.all()) == 1 and len(notifier.alerts) == 1
+    assert [row.askers for row in store.questions.in_status()] == [2]
 
 
 def test_a_lead_in_the_message_is_kept_when_the_model_is_down(fake_openai, notifier, store, make_replica):

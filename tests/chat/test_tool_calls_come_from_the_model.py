@@ -129,7 +129,7 @@ def test_json_that_only_fits_a_schema_is_words_unless_it_is_a_whole_call(fake_op
 
 @pytest.mark.parametrize("native", [True, False], ids=["native", "as text"])
 def test_at_most_three_calls_of_a_tool_run_for_one_message(native, fake_openai, make_replica, store):
-    questions = [{"question": f"Question number {n}?"} for n in range(45)]
+    questions = [{"question": f"Do you collect {a}{b}?"} for a in "abcde" for b in "fghijklmn"]  # 45 of them
     if native:
         first = call(*(("inform_unknown", q) for q in questions))
     else:

@@ -19,7 +19,7 @@ from gradio_client import Client
 from replica import wording
 from replica.chat.limits import UsageLimits
 from replica.chat.reply import Visitor
-from replica.web.page import session_id
+from replica.web.returning import session_id
 from tests.fakes.openai_server import call, say
 from tests.fakes.tcp_proxy import TcpProxy
 from tests.fixtures.environment import wait_until
