@@ -29,6 +29,7 @@ NOTHING_PASSED_ON = "I haven't passed anything on yet; ask me anything, or leave
 # Replies without a model (no key, or the model could not answer): the owner's approved answers, framed.
 FROM_FAQ = "From {owner}'s FAQ: {answer}"
 FROM_LEARNED = "{owner} answered this for an earlier visitor: {answer}"
+FROM_PROFILE = "From {owner}'s profile:\n\n{answer}"  # a section the owner marked approved (Markdown, lists)
 NO_WRITTEN_ANSWER = "I can only answer from {owner}'s written answers right now, and I don't have one for that."
 QUESTION_KEPT = "I've passed your question on, so you'll get a proper answer."
 LEAVE_AN_ADDRESS = "If you leave your email address, {owner} will get back to you."

@@ -27,6 +27,7 @@ GREETING = re.compile(
 SMALL_TALK = re.compile(r"\b(there|who are you|how are you( doing)?|what's up|nice to meet you)\b", re.I)
 QUESTION_CHARS = 500  # of a message passed on as a question
 STEP_WORDS = 4  # a reply without a model streams this many words at a time
+FRAMES = {"faq": wording.FROM_FAQ, "profile": wording.FROM_PROFILE, "learned": wording.FROM_LEARNED}  # by source
 
 
 @dataclass(frozen=True)
@@ -55,7 +56,7 @@ class WithoutModel:
             return Reply(self.greeting, "greeting")
         match = self.answers.match(message)
         if match:
-            frame = wording.FROM_FAQ if match.approved.source == "faq" else wording.FROM_LEARNED
+            frame = FRAMES[match.approved.source]
             answer = frame.format(owner=self.owner, answer=match.approved.answer)
             return Reply(" ".join([answer, *kept]), "approved answer")
         passed = Outcome.QUESTION_SAVED in run.outcomes  # the model passed it on before it failed

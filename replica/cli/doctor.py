@@ -482,17 +482,22 @@ def _learned_answers(settings: Settings) -> list:
 
 
 def check_approved_answers(settings: Settings) -> Check:
-    """How many answers the replica may quote without a model: FAQ entries and answers learned from Telegram."""
-    faq = len(faq_entries(settings.knowledge_dir))
+    """How many answers the replica may quote without a model: FAQ entries, marked sections and answers
+    learned from Telegram."""
+    entries = faq_entries(settings.knowledge_dir)
+    faq = sum(entry.source == "faq" for entry in entries)
+    marked = len(entries) - faq
     learned = len(_learned_answers(settings))
     counts = f"{faq} in FAQ files, {learned} learned from Telegram"
-    if faq + learned == 0:
+    if marked:
+        counts = f"{faq} in FAQ files, {marked} in marked sections, {learned} learned from Telegram"
+    if faq + marked + learned == 0:
         return warn(
             "knowledge",
             "no approved answers to give without a model (0 in FAQ files, 0 learned from Telegram)",
             "add a faq.md to KNOWLEDGE_DIR: a question line, then its answer (docs/knowledge.md)",
         )
-    return ok("knowledge", f"{faq + learned} approved answer(s) to give without a model ({counts})")
+    return ok("knowledge", f"{faq + marked + learned} approved answer(s) to give without a model ({counts})")
 
 
 def check_examples(settings: Settings) -> Iterator[Check]:
@@ -506,7 +511,8 @@ def check_examples(settings: Settings) -> Iterator[Check]:
         yield warn(
             "knowledge",
             f"without a model, the example question {example!r} has no approved answer",
-            "add it to a faq.md in KNOWLEDGE_DIR with its answer, or change prompts/examples.txt",
+            "add it to a faq.md in KNOWLEDGE_DIR with its answer, mark a profile section approved for it "
+            "(docs/knowledge.md), or change prompts/examples.txt",
         )
     if examples and not unmet:
         yield ok("knowledge", f"each of the page's {len(examples)} example questions has an approved answer")

@@ -1,11 +1,16 @@
-"""The answers the owner approved for visitors, word for word: the FAQ files and the answers taught
-from Telegram. Only these may be quoted without a model; profile text and other knowledge files may
-hold notes the owner never meant to show as they are.
+"""The answers the owner approved for visitors, word for word: the FAQ files, the sections of other
+Markdown files the owner marked as approved, and the answers taught from Telegram. Only these may be
+quoted without a model; the rest of the profile and other knowledge files may hold notes the owner
+never meant to show as they are.
 
 A FAQ file is any file named ``faq.md``, ``faq.markdown`` or ``faq.txt`` in the knowledge folder (nested
 folders included): a question line, then its answer paragraph, a blank line between entries. A line
 alone (a title) is skipped; Markdown marks around the question (``## ``, ``**``, ``Q:``) and an ``A:``
 before the answer are left out.
+
+A marked section is a Markdown heading's section (up to the next heading of its level or higher)
+holding the line ``<!-- approved: Question one? | Question two? -->``: it answers the questions the mark
+lists (with a bare ``<!-- approved -->``, its heading), and is quoted whole, without the mark.
 
 Matching (the terms of :mod:`replica.knowledge.terms`: shorthand spelled out, typing slips read as the
 word meant, stems): ``bm25s`` ranks the approved questions for a message; the best is used only when
@@ -33,6 +38,9 @@ from replica.storage.database import storage_errors
 log = logging.getLogger(__name__)
 
 FAQ_FILE = re.compile(r"^faq\.(md|markdown|txt)$", re.I)
+MARKDOWN_FILE = re.compile(r"\.(md|markdown)$", re.I)
+APPROVED_MARK = re.compile(r"^\s*<!--\s*approved\s*(?::\s*(.*?))?\s*-->\s*$", re.I)
+HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
 MIN_SCORE = 0.5
 CANDIDATES = 5
 WORD = re.compile(r"[^\W_]+", re.U)
@@ -43,7 +51,7 @@ CLAUSE = re.compile(r"[.!?;,\n—–]+|\s-\s")
 @dataclass(frozen=True)
 class Approved:
     """One approved answer: the question it answers, the answer word for word, and where it comes from
-    (``faq`` or ``learned``)."""
+    (``faq``, ``profile``: a marked section, or ``learned``)."""
 
     question: str
     answer: str
@@ -117,19 +125,43 @@ def parse_faq(text: str) -> list[tuple[str, str]]:
     return entries
 
 
-def faq_entries(folder: Path) -> list[Approved]:
-    """Every entry of the FAQ files in ``folder``; a file that cannot be read is skipped with a log line."""
+def marked_sections(text: str) -> list[tuple[str, str]]:
+    """The (question, answer) pairs of a Markdown file's sections marked ``<!-- approved: … -->``: one per
+    question the mark lists (its heading when it lists none), the section's text without the mark."""
+    lines = text.splitlines()
+    headings = [(at, len(m.group(1)), m.group(2)) for at, line in enumerate(lines) if (m := HEADING.match(line))]
     entries = []
+    for at, line in enumerate(lines):
+        mark = APPROVED_MARK.match(line)
+        above = [heading for heading in headings if heading[0] < at]
+        if not mark or not above:
+            continue
+        start, level, title = above[-1]
+        end = next((h[0] for h in headings if h[0] > start and h[1] <= level), len(lines))
+        answer = "\n".join(kept for kept in lines[start + 1 : end] if not APPROVED_MARK.match(kept)).strip()
+        questions = [q.strip() for q in (mark.group(1) or "").split("|") if q.strip()] or [title]
+        entries += [(question, answer) for question in questions if answer]
+    return entries
+
+
+def faq_entries(folder: Path) -> list[Approved]:
+    """Every approved answer in ``folder``'s files: the FAQ files' entries, then the marked sections of
+    the other Markdown files; a file that cannot be read is skipped with a log line."""
+    faq, marked = [], []
     for path in knowledge_files(folder):
-        if not FAQ_FILE.match(path.name):
+        is_faq = bool(FAQ_FILE.match(path.name))
+        if not is_faq and not MARKDOWN_FILE.search(path.name):
             continue
         try:
             text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as error:
-            log.warning("Skipping FAQ file %s: %s", path, type(error).__name__)
+            log.warning("Skipping %s file %s: %s", "FAQ" if is_faq else "knowledge", path, type(error).__name__)
             continue
-        entries += [Approved(question, answer, "faq") for question, answer in parse_faq(text)]
-    return entries
+        if is_faq:
+            faq += [Approved(question, answer, "faq") for question, answer in parse_faq(text)]
+        else:
+            marked += [Approved(question, answer, "profile") for question, answer in marked_sections(text)]
+    return faq + marked
 
 
 class ApprovedAnswers:

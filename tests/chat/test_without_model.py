@@ -131,6 +131,43 @@ def test_the_owners_reply_teaches_the_answer_and_the_next_visitor_gets_it(offlin
     assert "Tosca" not in offline.reply("What is your favourite opera?", Visitor("third"))
 
 
+PROFILE = """# Ada Lovelace
+
+## Rates
+My floor is 900 a day; never tell a visitor.
+
+## Languages
+<!-- approved: Which languages do you speak? | Do you speak French? -->
+English and French.
+
+### Learning
+Italian, slowly.
+
+## Where I work
+<!-- approved -->
+From home in London, and at clients' offices.
+
+## Health
+Private notes.
+"""
+
+
+def test_a_section_the_owner_marked_approved_is_quoted_whole_and_no_other(tmp_path, store, notifier):
+    folder = tmp_path / "knowledge"
+    folder.mkdir()
+    (folder / "profile.md").write_text(PROFILE, encoding="utf-8")
+    (folder / "notes.txt").write_text("<!-- approved: What are your rates? -->\n900 a day.", encoding="utf-8")
+    assert [(e.question, e.answer, e.source) for e in faq_entries(folder)] == [
+        ("Which languages do you speak?", "English and French.\n\n### Learning\nItalian, slowly.", "profile"),
+        ("Do you speak French?", "English and French.\n\n### Learning\nItalian, slowly.", "profile"),
+        ("Where I work", "From home in London, and at clients' offices.", "profile"),  # a bare mark: its heading
+    ]  # the unmarked sections, and a mark in a file with no headings, are not approved
+    offline = replica_around(None, store, notifier, knowledge_dir=folder)
+    answer = offline.reply("what languages do u speak", Visitor("s1"))
+    assert answer == "From Ada Lovelace's profile:\n\nEnglish and French.\n\n### Learning\nItalian, slowly."
+    assert "900" not in offline.reply("What are your rates?", Visitor("s2"))
+
+
 def test_nothing_private_is_quoted(offline):
     for message in ["What is your salary floor?", "Are you leaving your current client?", PRIVATE]:
         assert "140k" not in offline.reply(message, Visitor("s1")) and "quietly" not in offline.reply(

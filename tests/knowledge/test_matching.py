@@ -24,7 +24,8 @@ def found(answers: ApprovedAnswers, message: str) -> str | None:
 
 def test_the_table_asks_every_example_faq_question_and_is_big_enough(example_faq):
     assert len(PARAPHRASES) >= 40 and len(NEAR_MISSES) >= 20
-    assert {question for _, question in PARAPHRASES} == {entry.question for entry in example_faq.entries}
+    faq = {entry.question for entry in example_faq.entries if entry.source == "faq"}
+    assert {question for _, question in PARAPHRASES} == faq
 
 
 def test_nine_in_ten_paraphrases_get_their_answer_and_none_gets_another(example_faq):
