@@ -1,0 +1,104 @@
+"""The owner's answer goes back to each visitor who asked; a returning browser's key opens its own
+conversation only. On both backends (the ``store`` fixture)."""
+
+from __future__ import annotations
+
+from replica.alerts import Alert
+from replica.conversations.recorder import OWNER, VISITOR
+from replica.conversations.return_keys import ReturnKeys
+from replica.knowledge.approved import alike
+from replica.owner_bot.answer_back import AnswerBack
+from replica.owner_bot.confirmations import Confirmations
+from replica.telegram.client import TelegramClient
+from tests.fixtures.replicas import conversations_of
+
+
+class Clock:
+    def __init__(self):
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def asked(store, conversations, session, question, email=None):
+    """A visitor ``session`` writes ``question`` (and leaves ``email``); the question is recorded."""
+    conversation = conversations.recorder.begin(session, "203.0.113.7")
+    conversations.recorder.record(conversation.id, VISITOR, question)
+    if email:
+        store.leads.record(email, "", "", Alert("lead", "L", (("Email", email),), session).entry())
+    store.questions.record(question, Alert("question", "Q", (("Question", question),), session).entry(), alike)
+    return conversation.id
+
+
+def test_each_asker_gets_the_answer_and_the_owner_hears_what_each_will_see(store, fake_telegram):
+    clock = Clock()
+    conversations = conversations_of(store, owner_name="Ada", clock=clock)
+    client = TelegramClient(fake_telegram.url, fake_telegram.token, fake_telegram.chat_id)
+    back = AnswerBack(store, conversations, Confirmations(conversations.page, client), retention_days=30)
+    kept = asked(store, conversations, "kept", "What is your favourite opera?")
+    key = conversations.page.keep_in_browser("kept")
+    api = asked(store, conversations, "api", "whats ur favorite opera", email="grace@example.org")
+    asked(store, conversations, "quiet", "Your favourite opera?")
+    asked(store, conversations, "gone", "Favourite opera?", email="old@example.org")
+    clock.now += 31 * 86400
+    asked(store, conversations, "fresh", "Which opera is your favourite?")  # keeps "fresh" alive
+    conversations.recorder.delete_older_than(30)  # the others' conversations pass their retention...
+    [question] = store.questions.in_status()
+    assert question.askers == 5  # ...but not the question, nor who asked it
+
+    lines = back.deliver(question.id, "Tosca.")
+    assert lines[0] == "Asked by 5 visitors:" and len(lines) == 6
+    assert all("cannot see your answer" in line for line in lines[1:5])  # their conversations are gone
+    assert "write to them at old@example.org" in lines[4] and "grace@example.org" in lines[2]
+    assert lines[3].endswith("and they left no email address.")
+    fresh = store.conversations.of_session("fresh").id
+    assert lines[5] == f"#{fresh}: this visitor cannot see your answer (they came without a browser that " + (
+        "keeps the conversation), and they left no email address."
+    )
+    [(role, text)] = [(m.role, m.text) for m in store.conversations.messages(fresh) if m.role == OWNER]
+    assert text == "You asked: “Which opera is your favourite?”\n\nTosca."
+    assert store.conversations.get(kept) is None and store.conversations.get(api) is None
+    assert conversations.page.come_back(key) is None  # the browser's key opens nothing once it is gone
+
+
+def test_a_kept_conversation_waits_for_its_browser_and_an_open_page_is_watched(store, fake_telegram):
+    conversations = conversations_of(store, owner_name="Ada")
+    client = TelegramClient(fake_telegram.url, fake_telegram.token, fake_telegram.chat_id)
+    back = AnswerBack(store, conversations, Confirmations(conversations.page, client), retention_days=30)
+    closed = asked(store, conversations, "closed", "Do you sign NDAs?")
+    key = conversations.page.keep_in_browser("closed")
+    opened = asked(store, conversations, "open", "will u sign an nda")
+    conversations.page.for_page("open")  # its page checks: it is open
+    lines = back.deliver(store.questions.in_status()[0].id, "Yes.")
+    assert lines[1] == (
+        f"#{closed}: their page is closed; it shows your answer when they open the page again in the same "
+        "browser (conversations are kept 30 days after their last message)."
+    )
+    assert lines[2] == f"#{opened}: their page is open; I'll say when it shows your answer."
+    assert conversations.page.come_back(key) == "closed"
+    news, _ = conversations.page.for_page("closed")  # the page opened again: the answer is news for it
+    assert news and [m.text for m in store.conversations.messages(closed)][-1].endswith("Yes.")
+
+
+def test_a_key_opens_only_the_conversation_it_was_made_for():
+    keys = ReturnKeys("salt")
+    key = keys.key_for("k3j4h5g6f7")
+    assert keys.session_of(key) == "k3j4h5g6f7"
+    assert keys.session_of(key.replace("k3j4", "k3j5")) is None  # another session, the same signature
+    assert keys.session_of(key[:-1] + ("0" if key[-1] != "0" else "1")) is None
+    assert ReturnKeys("another salt").session_of(key) is None  # another app's key
+    assert all(keys.session_of(bad) is None for bad in (None, 42, "", ".", "x" * 500, {"session": "k3j4h5g6f7"}))
+
+
+def test_a_page_waiting_for_an_answer_keeps_checking_past_the_idle_time(store):
+    clock = Clock()
+    conversations = conversations_of(store, owner_name="Ada", clock=clock)
+    asked(store, conversations, "waiting", "Do you like cats?")
+    conversation = conversations.recorder.begin("idle", "203.0.113.7")
+    conversations.recorder.record(conversation.id, VISITOR, "Hello")
+    clock.now += 3 * 3600
+    assert conversations.page.for_page("waiting")[1] is True
+    assert conversations.page.for_page("idle")[1] is False
+    store.questions.dismiss(store.questions.in_status()[0].id)
+    assert conversations.page.for_page("waiting")[1] is False
