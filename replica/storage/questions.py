@@ -125,8 +125,9 @@ class Questions:
         ]
 
     def count_between(self, start: float, end: float) -> int:
-        """How many questions were passed on from ``start`` to before ``end`` (epoch seconds)."""
-        query = "SELECT COUNT(*) AS n FROM questions WHERE created_at >= ? AND created_at < ?"
+        """How many questions visitors passed on from ``start`` to before ``end`` (epoch seconds), each
+        visitor who asked an open question again counted too."""
+        query = "SELECT COUNT(*) AS n FROM askers WHERE asked_at >= ? AND asked_at < ?"
         return self.db.read(query, (start, end))[0]["n"]
 
     def count_open(self) -> int:

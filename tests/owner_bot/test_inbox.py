@@ -303,6 +303,8 @@ def test_question_buttons_answer_with_a_forced_reply_and_dismiss(app, fake_opena
     assert prompt.payload["reply_markup"] == {"force_reply": True, "input_field_placeholder": "Your answer"}
     fake_telegram.push("Tosca.", reply_to=prompt.message_id)
     assert wait_until(lambda: "Learned answer #1" in last_sent(fake_telegram))
+    # It went back to the visitor who asked, as the /answer command and a reply to the alert do.
+    assert "#1: this visitor cannot see your answer" in last_sent(fake_telegram)
     fake_telegram.push_callback("dismiss:2", cats.message_id)
     assert wait_until(lambda: any(a["text"] == "Dismissed." for a in fake_telegram.callback_answers))
     edited = [b["text"] for row in fake_telegram.markup_edits[-1]["reply_markup"]["inline_keyboard"] for b in row]

@@ -140,6 +140,7 @@ def test_matching_questions_from_several_visitors_are_one_open_question_counting
     ]
     assert [row.alert_status for row in store.questions.all()] == ["pending"] * 3  # one alert per question
     assert store.questions.for_session("s2") and not store.questions.for_session("s5")
+    assert store.questions.count_between(0, 2e9) == 5  # the digest's "questions passed on": each visitor's
 
 
 def test_the_sqlite_database_and_its_wal_are_the_owners_only(tmp_path):
