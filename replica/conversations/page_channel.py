@@ -70,8 +70,8 @@ class PageChannel:
             owner = self._recorder.owner_name
             self._recorder.record(conversation.id, NOTICE, wording.HANDED_OVER.format(owner=owner))
             news = True
-        waiting = self._store.questions.open_for_session(session)
-        return news, paused or waiting or now - conversation.last_at < IDLE_SECONDS
+        active = paused or now - conversation.last_at < IDLE_SECONDS
+        return news, active or self._store.questions.open_for_session(session)
 
     def keep_in_browser(self, session: str) -> str | None:
         """The key for the visitor's browser to keep, to open ``session``'s conversation again (marked as

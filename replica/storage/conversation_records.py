@@ -103,12 +103,13 @@ class ConversationRecords:
 
     def kept_by_browser(self, session: str) -> bool:
         """Mark ``session``'s conversation as one its visitor's browser keeps (it can open it again);
-        False when there is no such conversation."""
-        return self.db.write(
-            lambda tx: (
-                tx.execute("UPDATE conversations SET kept_by_browser = 1 WHERE session = ?", (session,)).rowcount > 0
+        False when there is no such conversation. Marked once: later calls only read."""
+        rows = self.db.read("SELECT kept_by_browser FROM conversations WHERE session = ?", (session,))
+        if rows and not rows[0]["kept_by_browser"]:
+            self.db.write(
+                lambda tx: tx.execute("UPDATE conversations SET kept_by_browser = 1 WHERE session = ?", (session,))
             )
-        )
+        return bool(rows)
 
     def take_unshown(self, conversation_id: int) -> int:
         """Mark the messages the visitor's page has not shown yet as shown; return how many there were."""

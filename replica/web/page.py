@@ -274,9 +274,8 @@ def build_demo(
             if page.privacy:
                 gr.HTML(page.privacy, elem_id="replica-privacy", padding=False)
         saved_input = gr.State(time_to_live=STATE_SECONDS)  # the message, from the box to its reply
-        replies = _wire_chat(chat, chatbot, textbox, saved_input, examples=bool(page.examples))
-        if returning:
-            _keep_the_conversation(demo, chatbot, chat, returning, replies)
+        kept = _keep_the_conversation(demo, chatbot, chat, returning) if returning else None
+        _wire_chat(chat, chatbot, textbox, saved_input, examples=bool(page.examples), kept=kept)
         # The /chat endpoint: the message in, the reply out (gradio_client's predict(msg, api_name="/chat")).
         # Undocumented when the MCP server runs: it offers every documented endpoint as a tool, and
         # its one tool is the ask_… one.
@@ -300,50 +299,52 @@ def build_demo(
 REPLY_QUEUE = {"concurrency_id": "reply", "concurrency_limit": "default"}
 
 
-def _wire_chat(chat: ChatPage, chatbot: gr.Chatbot, textbox: gr.Textbox, saved_input: gr.State, examples: bool) -> list:
+def _wire_chat(
+    chat: ChatPage,
+    chatbot: gr.Chatbot,
+    textbox: gr.Textbox,
+    saved_input: gr.State,
+    examples: bool,
+    kept: tuple[gr.BrowserState, Callable] | None,
+) -> None:
     """A typed message, or a clicked example, is shown at once, answered in the queue, and the box opens
-    again; the stop button cancels the reply. Only the reply itself waits for a model slot. Returns the
-    reply events."""
+    again (and, with ``kept``, the browser is given the key to its conversation in the same step); the
+    stop button cancels the reply. Only the reply itself waits for a model slot."""
     quick = {"queue": False, "show_progress": "hidden", "api_visibility": "undocumented"}
+    after, after_outputs = (kept[1], [textbox, kept[0]]) if kept else (ready_box, [textbox])
     reply = {**REPLY_QUEUE, "show_progress": "hidden", "api_visibility": "undocumented"}
     typed = textbox.submit(chat.take_message, [textbox], [textbox, saved_input], **quick)
     typed_reply = typed.then(chat.show_message, [saved_input], [chatbot], **quick).then(
         chat.stream, [saved_input], [chatbot], **reply
     )
-    typed_reply.then(ready_box, None, [textbox], **quick)
+    typed_reply.then(after, None, after_outputs, **quick)
     replies = [typed_reply]
     if examples:
         picked = chatbot.example_select(chat.take_example, None, [chatbot, saved_input, textbox], **quick)
         example_reply = picked.then(chat.stream, [saved_input], [chatbot], **reply)
-        example_reply.then(ready_box, None, [textbox], **quick)
+        example_reply.then(after, None, after_outputs, **quick)
         replies.append(example_reply)
     textbox.stop(None, None, None, cancels=replies, api_visibility="undocumented")
-    return replies
 
 
 def _keep_the_conversation(
-    demo: gr.Blocks,
-    chatbot: gr.Chatbot,
-    chat: ChatPage,
-    returning: ReturningPages,
-    replies: list,
-) -> None:
-    """After each reply, the browser keeps the key to its conversation; when the page loads with one,
-    the conversation is shown again, and the page speaks for it (the owner's answers that came
+    demo: gr.Blocks, chatbot: gr.Chatbot, chat: ChatPage, returning: ReturningPages
+) -> tuple[gr.BrowserState, Callable]:
+    """What the browser keeps, and the step after each reply that gives it the key to its conversation
+    (the box opened in the same step, so no event more per message); when the page loads with a key,
+    the conversation is shown again and the page speaks for it (the owner's answers that came
     meanwhile included: they are recorded in it)."""
     kept = gr.BrowserState(None, storage_key=STORAGE_KEY, secret=returning.browser_secret)
-    quick = {"queue": False, "show_progress": "hidden", "api_visibility": "undocumented"}
 
-    def keep(request: gr.Request):
+    def ready_and_keep(request: gr.Request):
         key = returning.key(request)
-        return key if key else gr.skip()
+        return ready_box(), key if key else gr.skip()
 
     def open_again(key: Any, request: gr.Request):
         return chat.page(request) if returning.open_again(key, request) else gr.skip()
 
-    for reply in replies:
-        reply.then(keep, None, [kept], **quick)
-    demo.load(open_again, [kept], [chatbot], **quick)
+    demo.load(open_again, [kept], [chatbot], queue=False, show_progress="hidden", api_visibility="undocumented")
+    return kept, ready_and_keep
 
 
 def _check_for_owner_words(

@@ -7,6 +7,7 @@ import json
 import re
 import uuid
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import pytest
 import requests
@@ -28,7 +29,7 @@ def app(tmp_path_factory):
 
 
 def rss_mb(pid: int) -> float:
-    status = open(f"/proc/{pid}/status").read()
+    status = Path(f"/proc/{pid}/status").read_text()
     return int(re.search(r"VmRSS:\s+(\d+) kB", status).group(1)) / 1024
 
 
