@@ -19,7 +19,8 @@ log = logging.getLogger(__name__)
 DELIVERED = "✓ Delivered to conversation #{number}: the visitor's page shows your words."
 NOT_SHOWN = (
     "Your words are saved in conversation #{number}, but the visitor's page has not shown them: it may have "
-    "been closed. The replica will take them into account if they write again."
+    "been closed. It shows them if that browser opens the page again, and the replica takes them into "
+    "account if they write again."
 )
 
 

@@ -19,6 +19,10 @@ SAVED_UNSEEN = (
     "Saved in conversation #{number}, but the visitor's page is not open, so they have not seen it. "
     "The replica will take it into account if they write again."
 )
+SAVED_FOR_RETURN = (
+    "Saved in conversation #{number}; the visitor's page is closed, and shows your words when their browser "
+    "opens the page again. The replica will take them into account if they write again."
+)
 
 
 class ConversationCommands:
@@ -92,7 +96,8 @@ class ConversationCommands:
         if message_id is None:
             return f"There is no conversation #{number}."
         if not open_page:
-            return SAVED_UNSEEN.format(number=number)
+            kept = self._store.conversations.get(number).kept_by_browser
+            return (SAVED_FOR_RETURN if kept else SAVED_UNSEEN).format(number=number)
         self._confirmations.watch(message_id, number)
         return f"Sent to conversation #{number}; the visitor's page is open, and I'll say when it shows your words."
 

@@ -9,6 +9,7 @@ from replica.conversations.return_keys import ReturnKeys
 from replica.knowledge.approved import alike
 from replica.owner_bot.answer_back import AnswerBack
 from replica.owner_bot.confirmations import Confirmations
+from replica.owner_bot.conversation_commands import ConversationCommands
 from replica.telegram.client import TelegramClient
 from tests.fixtures.replicas import conversations_of
 
@@ -102,3 +103,14 @@ def test_a_page_waiting_for_an_answer_keeps_checking_past_the_idle_time(store):
     assert conversations.page.for_page("idle")[1] is False
     store.questions.dismiss(store.questions.in_status()[0].id)
     assert conversations.page.for_page("waiting")[1] is False
+
+
+def test_say_to_a_closed_page_tells_the_owner_whether_its_browser_will_show_it(store, fake_telegram):
+    conversations = conversations_of(store, owner_name="Ada")
+    client = TelegramClient(fake_telegram.url, fake_telegram.token, fake_telegram.chat_id)
+    talk = ConversationCommands(conversations, store, client, Confirmations(conversations.page, client))
+    kept = asked(store, conversations, "kept", "Do you like cats?")
+    conversations.page.keep_in_browser("kept")
+    api = asked(store, conversations, "api", "Do you like dogs?")
+    assert "shows your words when their browser opens the page again" in talk.say_to(kept, "Hello!")
+    assert "they have not seen it" in talk.say_to(api, "Hello!")

@@ -204,6 +204,7 @@ def test_a_database_made_by_the_previous_schema_is_migrated_with_its_times(tmp_p
         day = datetime(2026, 11, 29, tzinfo=timezone.utc).timestamp()
         assert store.leads.all()[0].created_at == then and store.leads.count_between(day, day + 86400) == 1
         assert store.questions.count_between(day, day + 86400) == 1 and store.answers.all()[0].created_at == then
+        assert [(a.session, a.question) for a in store.questions.askers(1)] == [("s1", "Opera?")]  # migration 13
         [delivery] = store.deliveries.rows()  # Telegram's, moved out of the outbox row by migration 12
         assert (delivery.channel, delivery.sent_at, delivery.created_at) == (TELEGRAM, then, then)
     finally:
