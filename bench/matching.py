@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 from typing import Callable
 
-from replica.knowledge.approved import CLAUSE, MIN_SCORE, ApprovedAnswers, faq_entries, score
+from replica.knowledge.approved import CLAUSE, MIN_SCORE, ApprovedAnswers, approved_entries, score
 from replica.knowledge.terms import COMMON, WORD, negations, stem
 from tests.knowledge.matching_table import NEAR_MISSES, PARAPHRASES
 
@@ -81,7 +81,7 @@ def tally(find: Finder) -> tuple[int, int, int, float]:
 
 def main() -> None:
     logging.disable(logging.INFO)
-    entries = faq_entries(ROOT / "knowledge")
+    entries = approved_entries(ROOT / "knowledge")
     questions = [entry.question for entry in entries]
     approved = ApprovedAnswers(entries, lambda: [])
 

@@ -28,7 +28,7 @@ from replica.chat.without_model import WithoutModel
 from replica.conversations import Conversations
 from replica.conversations.recorder import address_salt
 from replica.housekeeping import Housekeeper
-from replica.knowledge.approved import ApprovedAnswers, faq_entries
+from replica.knowledge.approved import ApprovedAnswers, approved_entries
 from replica.knowledge.files import knowledge_files
 from replica.knowledge.identity import owner_avatar, owner_name
 from replica.knowledge.index import KnowledgeIndex
@@ -264,7 +264,7 @@ def site_files(settings: Settings, page: PageText) -> SiteFiles:
 
 def without_model(owner: str, knowledge_dir: Path, store: Store, registry: ToolRegistry) -> WithoutModel:
     """Replies without a model, from the FAQ files in ``knowledge_dir`` and the answers learned in ``store``."""
-    answers = ApprovedAnswers(faq_entries(knowledge_dir), lambda: store.answers.all(active_only=True))
+    answers = ApprovedAnswers(approved_entries(knowledge_dir), lambda: store.answers.all(active_only=True))
     greeting = render_prompt("greeting.md", owner_name=owner).strip()
     return WithoutModel(answers, registry, owner, greeting)
 

@@ -17,7 +17,8 @@ from typing import Iterator
 from replica import wording
 from replica.chat.lead_net import EMAIL_CANDIDATE, OUTAGE_NOTES, keep_lead
 from replica.chat.run import Run, Source, ToolRan
-from replica.knowledge.approved import ApprovedAnswers, meaningful_words
+from replica.knowledge.approved import ApprovedAnswers
+from replica.knowledge.terms import terms
 from replica.tools import Outcome, ToolContext, ToolRegistry
 
 GREETING = re.compile(
@@ -82,13 +83,13 @@ def is_greeting(message: str, owner: str) -> bool:
     if not GREETING.match(text):
         return False
     rest = SMALL_TALK.sub(" ", GREETING.sub(" ", text))
-    return not (meaningful_words(rest) - meaningful_words(owner))
+    return not (terms(rest) - terms(owner))
 
 
 def is_question(message: str) -> bool:
     """Whether a message asks something worth passing on: a question mark, or two meaningful words
     besides any email address ("thanks!" and "my email is …" are not)."""
-    words = meaningful_words(EMAIL_CANDIDATE.sub(" ", message)) - {"email", "mail", "address"}
+    words = terms(EMAIL_CANDIDATE.sub(" ", message)) - {"email", "mail", "address"}
     return "?" in message and bool(words) or len(words) >= 2
 
 

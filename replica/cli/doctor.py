@@ -21,7 +21,7 @@ from replica.alerts.apprise_channel import AppriseChannel, parse_channels
 from replica.chat.claims import ClaimPatterns
 from replica.chat.openai_model import with_tools_described
 from replica.chat.tool_text import read_tool_text
-from replica.knowledge.approved import ApprovedAnswers, faq_entries
+from replica.knowledge.approved import ApprovedAnswers, approved_entries
 from replica.knowledge.files import read_documents, render_knowledge
 from replica.knowledge.identity import owner_name
 from replica.knowledge.links import filled_in, owner_links, profile_lines
@@ -484,7 +484,7 @@ def _learned_answers(settings: Settings) -> list:
 def check_approved_answers(settings: Settings) -> Check:
     """How many answers the replica may quote without a model: FAQ entries, marked sections and answers
     learned from Telegram."""
-    entries = faq_entries(settings.knowledge_dir)
+    entries = approved_entries(settings.knowledge_dir)
     faq = sum(entry.source == "faq" for entry in entries)
     marked = len(entries) - faq
     learned = len(_learned_answers(settings))
@@ -504,7 +504,7 @@ def check_examples(settings: Settings) -> Iterator[Check]:
     """Whether each example question on the page has an approved answer (without a model, a chip a
     visitor taps would otherwise get "I don't have one for that")."""
     learned = _learned_answers(settings)
-    answers = ApprovedAnswers(faq_entries(settings.knowledge_dir), lambda: learned)
+    answers = ApprovedAnswers(approved_entries(settings.knowledge_dir), lambda: learned)
     examples = read_lines("examples.txt")[:4]
     unmet = [example for example in examples if answers.match(example) is None]
     for example in unmet:

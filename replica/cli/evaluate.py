@@ -21,7 +21,7 @@ from replica.chat.lead_net import NOTES
 from replica.chat.reply import Visitor
 from replica.chat.reply_check import ReplyChecker
 from replica.chat.specifics import specifics
-from replica.knowledge.approved import Approved, faq_entries, parse_faq
+from replica.knowledge.approved import Approved, approved_entries, parse_faq
 from replica.knowledge.prompts import render_prompt
 from replica.settings import Settings
 from replica.wiring import evaluation_replica
@@ -226,7 +226,7 @@ def run_eval(settings: Settings, out: TextIO, pairs: Path | None = None, transcr
     with tempfile.TemporaryDirectory(prefix="replica-eval-") as folder, transcripts.open("w", encoding="utf-8") as log:
         notifier = RecordingNotifier()
         replica, store, owner = evaluation_replica(settings, Path(folder), notifier)
-        faq = faq_entries(settings.knowledge_dir)
+        faq = approved_entries(settings.knowledge_dir)
         rules = render_prompt("system.md", owner_name=owner, knowledge="")
         scripts += builtin_scripts(owner, rules, faq, replica.checker)
         scripts += own

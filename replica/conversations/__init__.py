@@ -1,5 +1,6 @@
 """Conversations: recorded (``recorder``), shown live in the visitor's page (``page_channel``), opened
-again by a returning browser (``return_keys``), and taken over by the owner (``handoff``). :class:`Conversations` holds the three for the wiring."""
+again by a returning browser (``return_keys``), and taken over by the owner (``handoff``).
+:class:`Conversations` holds the recorder, the page channel and the handoff for the wiring."""
 
 from __future__ import annotations
 

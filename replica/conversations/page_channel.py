@@ -76,7 +76,7 @@ class PageChannel:
     def keep_in_browser(self, session: str) -> str | None:
         """The key for the visitor's browser to keep, to open ``session``'s conversation again (marked as
         kept, so the owner hears their answer will be shown there); ``None`` before its first message."""
-        return self._keys.key_for(session) if self._store.conversations.kept_by_browser(session) else None
+        return self._keys.key_for(session) if self._store.conversations.mark_kept_by_browser(session) else None
 
     def come_back(self, key: object) -> str | None:
         """The session whose conversation a returning browser's ``key`` opens; ``None`` when the key is not

@@ -66,11 +66,6 @@ class Match:
     score: float
 
 
-def meaningful_words(text: str) -> set[str]:
-    """The terms that carry a message's meaning (:func:`replica.knowledge.terms.terms`)."""
-    return terms(text)
-
-
 def score(
     message: str,
     question: str,
@@ -82,8 +77,9 @@ def score(
     ``vocabulary``, the question's own words by default, it is one slip from). A clause that asks more
     than the question (two terms the question lacks, or one beside a single shared one: "…NDAs for
     money-laundering clients?"), turns it around (a negation the question lacks: "Do you refuse to sign
-    NDAs?", "dont you sign NDAs"), names a number the question lacks ("…in 2027?") or is one word of a longer question ("zone") meets it not at all: the
-    approved answer would not be its answer. (``read``: how a text becomes terms; the bench compares ways.)"""
+    NDAs?", "dont you sign NDAs"), names a number the question lacks ("…in 2027?") or is one word of a
+    longer question ("zone") meets it not at all: the approved answer would not be its answer.
+    (``read``: how a text becomes terms; the bench compares ways.)"""
     vocabulary = vocabulary or Vocabulary.of([question])
     theirs = read(question, None)
     turned = negations(question)
@@ -144,7 +140,7 @@ def marked_sections(text: str) -> list[tuple[str, str]]:
     return entries
 
 
-def faq_entries(folder: Path) -> list[Approved]:
+def approved_entries(folder: Path) -> list[Approved]:
     """Every approved answer in ``folder``'s files: the FAQ files' entries, then the marked sections of
     the other Markdown files; a file that cannot be read is skipped with a log line."""
     faq, marked = [], []
@@ -155,7 +151,8 @@ def faq_entries(folder: Path) -> list[Approved]:
         try:
             text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as error:
-            log.warning("Skipping %s file %s: %s", "FAQ" if is_faq else "knowledge", path, type(error).__name__)
+            if is_faq:  # another unreadable file is named once, by the knowledge reader
+                log.warning("Skipping FAQ file %s: %s", path, type(error).__name__)
             continue
         if is_faq:
             faq += [Approved(question, answer, "faq") for question, answer in parse_faq(text)]

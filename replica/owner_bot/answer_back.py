@@ -9,7 +9,6 @@ visitor who came by MCP or the API, whose browser keeps nothing), the email addr
 from __future__ import annotations
 
 import html
-import logging
 
 from replica import wording
 from replica.alerts.render import one_line
@@ -18,8 +17,6 @@ from replica.conversations.recorder import OWNER
 from replica.owner_bot.confirmations import Confirmations
 from replica.storage import Store
 from replica.storage.rows import Asker
-
-log = logging.getLogger(__name__)
 
 OPEN = "#{number}: their page is open; I'll say when it shows your answer."
 ON_RETURN = (

@@ -101,7 +101,7 @@ class ConversationRecords:
         )
         return typed(ConversationInfo, rows[0], kept_by_browser=bool(rows[0]["kept_by_browser"])) if rows else None
 
-    def kept_by_browser(self, session: str) -> bool:
+    def mark_kept_by_browser(self, session: str) -> bool:
         """Mark ``session``'s conversation as one its visitor's browser keeps (it can open it again);
         False when there is no such conversation. Marked once: later calls only read."""
         rows = self.db.read("SELECT kept_by_browser FROM conversations WHERE session = ?", (session,))

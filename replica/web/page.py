@@ -7,7 +7,8 @@ No event of the page takes the chat history from the browser: the recorded conve
 and each update the page receives is rebuilt on the server from it (``history(session)``). So a
 client can neither make the server keep a history it invents, nor grow the memory of a session beyond
 what the conversation itself holds. The only client values events take are the typed message (cut to
-the longest message accepted) and which example was clicked.
+the longest message accepted), which example was clicked, and, when the page loads, the key the
+browser kept to its conversation (honoured only with the app's own signature: ``returning``).
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ import pytest
 from replica import wording
 from replica.alerts import Alert
 from replica.chat.reply import Visitor
-from replica.knowledge.approved import ApprovedAnswers, faq_entries, parse_faq, score
+from replica.knowledge.approved import ApprovedAnswers, approved_entries, parse_faq, score
 from tests.fakes.openai_server import call, fail, say
 from tests.fixtures.replicas import replica_around
 
@@ -58,7 +58,7 @@ def test_the_faq_format_is_a_question_line_then_its_answer_paragraph(knowledge):
         ("What time zone are you in?", "Western European Time (Lisbon)."),
         ("Do you work with early-stage startups?", "Yes. I often help a first data hire set up a warehouse."),
     ]
-    assert [entry.question for entry in faq_entries(knowledge)][-1] == "Do you travel?"  # nested files count
+    assert [entry.question for entry in approved_entries(knowledge)][-1] == "Do you travel?"  # nested files count
 
 
 @pytest.mark.parametrize(
@@ -157,7 +157,7 @@ def test_a_section_the_owner_marked_approved_is_quoted_whole_and_no_other(tmp_pa
     folder.mkdir()
     (folder / "profile.md").write_text(PROFILE, encoding="utf-8")
     (folder / "notes.txt").write_text("<!-- approved: What are your rates? -->\n900 a day.", encoding="utf-8")
-    assert [(e.question, e.answer, e.source) for e in faq_entries(folder)] == [
+    assert [(e.question, e.answer, e.source) for e in approved_entries(folder)] == [
         ("Which languages do you speak?", "English and French.\n\n### Learning\nItalian, slowly.", "profile"),
         ("Do you speak French?", "English and French.\n\n### Learning\nItalian, slowly.", "profile"),
         ("Where I work", "From home in London, and at clients' offices.", "profile"),  # a bare mark: its heading
@@ -211,7 +211,7 @@ def test_nothing_changes_while_the_model_works(fake_openai, make_replica, knowle
 def test_the_right_answer_is_found_among_200_learned_ones(store, knowledge):
     for n in range(200):
         learn(store, f"What about project number {n} and its code PX{n:03d}?", f"Project {n} was about engines.")
-    answers = ApprovedAnswers(faq_entries(knowledge), lambda: store.answers.all(active_only=True))
+    answers = ApprovedAnswers(approved_entries(knowledge), lambda: store.answers.all(active_only=True))
     assert answers.match("Tell me about project PX117").approved.answer == "Project 117 was about engines."
     assert answers.match("Will you sign an NDA?").approved.source == "faq"
 
@@ -258,6 +258,6 @@ PARAPHRASES = [  # (message, the approved question it is answered by, or None: r
 def test_an_approved_answer_meets_its_paraphrases_and_not_a_question_that_negates_or_qualifies_it(
     message, question, store, knowledge
 ):
-    answers = ApprovedAnswers(faq_entries(knowledge), lambda: store.answers.all(active_only=True))
+    answers = ApprovedAnswers(approved_entries(knowledge), lambda: store.answers.all(active_only=True))
     match = answers.match(message)
     assert (match.approved.question if match else None) == question

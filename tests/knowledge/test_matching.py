@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from replica.knowledge.approved import ApprovedAnswers, faq_entries
+from replica.knowledge.approved import ApprovedAnswers, approved_entries
 from replica.knowledge.terms import terms
 from tests.fixtures.environment import ROOT
 from tests.knowledge.matching_table import NEAR_MISSES, PARAPHRASES
@@ -14,7 +14,7 @@ from tests.knowledge.matching_table import NEAR_MISSES, PARAPHRASES
 
 @pytest.fixture(scope="module")
 def example_faq():
-    return ApprovedAnswers(faq_entries(ROOT / "knowledge"), lambda: [])
+    return ApprovedAnswers(approved_entries(ROOT / "knowledge"), lambda: [])
 
 
 def found(answers: ApprovedAnswers, message: str) -> str | None:
