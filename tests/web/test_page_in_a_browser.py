@@ -229,6 +229,8 @@ def test_the_widget_on_another_site_opens_streams_closes_and_remembers(
         panel.wait_for()
         page.goto(origin + "/index.html")  # and open is, too (without asking the question again)
         panel.wait_for()
+        frame = page.frame_locator("#replica-widget-panel iframe")  # the conversation goes on, page to page
+        frame.locator("#replica-chat .message", has_text=ANSWER).first.wait_for(timeout=10_000)
         page.keyboard.press("Escape")
         page.wait_for_function("() => document.getElementById('replica-widget-panel').hidden")
         assert fake_openai.calls == 1
