@@ -105,9 +105,11 @@ class Questions:
         )
 
     def all(self) -> list[QuestionRecord]:
-        """Every unanswered-question record, oldest first, with its status and the state of its alert."""
+        """Every unanswered-question record, oldest first, with its status, the state of its alert and how
+        many visitors asked it."""
         rows = self.db.read(
-            f"SELECT q.question, q.created_at, q.session, q.status, {ALERT_STATUS} AS alert_status "
+            f"SELECT q.question, q.created_at, q.session, q.status, {ALERT_STATUS} AS alert_status, "
+            "(SELECT COUNT(*) FROM askers a WHERE a.question_id = q.id) AS askers "
             "FROM questions q LEFT JOIN outbox o ON o.question_id = q.id ORDER BY q.id"
         )
         return [typed(QuestionRecord, row, created_at=iso(row["created_at"])) for row in rows]

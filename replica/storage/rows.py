@@ -54,13 +54,14 @@ class QuestionRef:
 
 @dataclass(frozen=True)
 class QuestionRecord:
-    """A question passed on, as exports show it, with the state of its alert."""
+    """A question passed on, as exports show it, with the state of its alert and how many asked it."""
 
     question: str
     created_at: str | None
     session: str
     status: str
     alert_status: str
+    askers: int = 1  # visitors who asked it (the first, and those counted with it while it was open)
 
 
 @dataclass(frozen=True)

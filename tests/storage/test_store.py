@@ -139,6 +139,7 @@ def test_matching_questions_from_several_visitors_are_one_open_question_counting
         ("s4", "whats ur tz"),
     ]
     assert [row.alert_status for row in store.questions.all()] == ["pending"] * 3  # one alert per question
+    assert [row.askers for row in store.questions.all()] == [3, 1, 1]  # as `export questions` shows them
     assert store.questions.for_session("s2") and not store.questions.for_session("s5")
     assert store.questions.count_between(0, 2e9) == 5  # the digest's "questions passed on": each visitor's
 
