@@ -21,7 +21,7 @@ from replica.alerts.apprise_channel import AppriseChannel, parse_channels
 from replica.chat.claims import ClaimPatterns
 from replica.chat.openai_model import with_tools_described
 from replica.chat.tool_text import read_tool_text
-from replica.knowledge.approved import ApprovedAnswers, approved_entries
+from replica.knowledge.approved import Approved, ApprovedAnswers, approved_entries
 from replica.knowledge.files import read_documents, render_knowledge
 from replica.knowledge.identity import owner_name
 from replica.knowledge.links import filled_in, owner_links, profile_lines
@@ -436,8 +436,9 @@ def check_knowledge(settings: Settings) -> Iterator[Check]:
             yield ok("knowledge", f"{len(documents)} file(s) in {folder}, {total:,} characters, {how}")
         else:
             yield warn("knowledge", f"no readable .md, .txt or .pdf files in {folder}", "add your CV, bio or FAQ")
-        yield check_approved_answers(settings)
-        yield from check_examples(settings)
+        entries, learned = approved_entries(folder), _learned_answers(settings)  # read once, for both checks
+        yield check_approved_answers(entries, learned)
+        yield from check_examples(entries, learned)
     try:
         for name in ("system.md", "page.md", "page_no_model.md", "greeting.md", "facts.md", "tool_results.md"):
             render_prompt(name, owner_name=settings.owner_name, knowledge="(knowledge)", facts="-", results="-")
@@ -481,30 +482,27 @@ def _learned_answers(settings: Settings) -> list:
         return []  # the storage check names the problem
 
 
-def check_approved_answers(settings: Settings) -> Check:
-    """How many answers the replica may quote without a model: FAQ entries, marked sections and answers
-    learned from Telegram."""
-    entries = approved_entries(settings.knowledge_dir)
+def check_approved_answers(entries: list[Approved], learned: list) -> Check:
+    """How many answers the replica may quote without a model: FAQ entries, marked sections (both in
+    ``entries``) and answers ``learned`` from Telegram."""
     faq = sum(entry.source == "faq" for entry in entries)
     marked = len(entries) - faq
-    learned = len(_learned_answers(settings))
-    counts = f"{faq} in FAQ files, {learned} learned from Telegram"
-    if marked:
-        counts = f"{faq} in FAQ files, {marked} in marked sections, {learned} learned from Telegram"
-    if faq + marked + learned == 0:
+    in_sections = f"{marked} in marked sections, " if marked else ""
+    counts = f"{faq} in FAQ files, {in_sections}{len(learned)} learned from Telegram"
+    if not entries and not learned:
         return warn(
             "knowledge",
             "no approved answers to give without a model (0 in FAQ files, 0 learned from Telegram)",
             "add a faq.md to KNOWLEDGE_DIR: a question line, then its answer (docs/knowledge.md)",
         )
-    return ok("knowledge", f"{faq + marked + learned} approved answer(s) to give without a model ({counts})")
+    return ok("knowledge", f"{len(entries) + len(learned)} approved answer(s) to give without a model ({counts})")
 
 
-def check_examples(settings: Settings) -> Iterator[Check]:
-    """Whether each example question on the page has an approved answer (without a model, a chip a
-    visitor taps would otherwise get "I don't have one for that")."""
-    learned = _learned_answers(settings)
-    answers = ApprovedAnswers(approved_entries(settings.knowledge_dir), lambda: learned)
+def check_examples(entries: list[Approved], learned: list) -> Iterator[Check]:
+    """Whether each example question on the page has an approved answer among ``entries`` and the
+    ``learned`` ones (without a model, a chip a visitor taps would otherwise get "I don't have one for
+    that")."""
+    answers = ApprovedAnswers(entries, lambda: learned)
     examples = read_lines("examples.txt")[:4]
     unmet = [example for example in examples if answers.match(example) is None]
     for example in unmet:

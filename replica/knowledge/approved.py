@@ -34,6 +34,7 @@ import bm25s
 from replica.knowledge.files import knowledge_files
 from replica.knowledge.terms import Vocabulary, negations, terms
 from replica.storage.database import storage_errors
+from replica.storage.questions import same_question
 
 log = logging.getLogger(__name__)
 
@@ -43,7 +44,6 @@ APPROVED_MARK = re.compile(r"^\s*<!--\s*approved\s*(?::\s*(.*?))?\s*-->\s*$", re
 HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
 MIN_SCORE = 0.5
 CANDIDATES = 5
-WORD = re.compile(r"[^\W_]+", re.U)
 # A clause of a message: what one question is asked in ("Hi Jordan! Do you sign NDAs?" has two).
 CLAUSE = re.compile(r"[.!?;,\n—–]+|\s-\s")
 
@@ -101,10 +101,11 @@ def numbers(found: set[str]) -> set[str]:
 
 
 def alike(a: str, b: str) -> bool:
-    """Whether two visitors' questions are the same question, by the matching above (either way round):
-    "what timezone r u in" and "Which time zone are you in?" are; "Do you sign NDAs?" and "Do you refuse
-    to sign NDAs?" are not."""
-    return max(score(a, b), score(b, a)) >= MIN_SCORE
+    """Whether two visitors' questions are the same question: the same wording (case, spacing and closing
+    punctuation aside, as the store compares them), or matching as above, either way round. "what
+    timezone r u in" and "Which time zone are you in?" are; "Do you sign NDAs?" and "Do you refuse to
+    sign NDAs?" are not; "What do you do?" is itself, though it has no term to match by."""
+    return same_question(a, b) or max(score(a, b), score(b, a)) >= MIN_SCORE
 
 
 def parse_faq(text: str) -> list[tuple[str, str]]:

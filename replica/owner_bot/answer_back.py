@@ -46,8 +46,7 @@ class AnswerBack:
 
     def _deliver_to(self, asker: Asker, answer: str) -> str:
         number = asker.conversation
-        conversation = self._store.conversations.get(number) if number is not None else None
-        if conversation is None:
+        if number is None:
             return self._neither("A visitor whose conversation is gone", asker)
         open_page = self._page.page_open(number)
         text = wording.ANSWER_BACK.format(question=one_line(asker.question, 300), answer=answer)
@@ -55,7 +54,7 @@ class AnswerBack:
         if open_page:
             self._confirmations.watch(message_id, number)
             return OPEN.format(number=number)
-        if conversation.kept_by_browser:
+        if asker.kept_by_browser:
             return ON_RETURN.format(number=number, days=self._retention_days)
         return self._neither(f"#{number}", asker)
 

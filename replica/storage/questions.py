@@ -48,7 +48,7 @@ class Questions:
 
         def steps(tx: Transaction) -> Recorded:
             asked = tx.execute("SELECT question FROM askers WHERE session = ?", (alert.session,)).fetchall()
-            if any(same_question(row["question"], question) or same(question, row["question"]) for row in asked):
+            if any(same(question, row["question"]) for row in asked):
                 return Recorded.DUPLICATE
             open_ones = tx.execute("SELECT id, question FROM questions WHERE status = 'open' ORDER BY id").fetchall()
             joined = next((row["id"] for row in open_ones if same(question, row["question"])), None)
@@ -71,13 +71,14 @@ class Questions:
         )
 
     def askers(self, question_id: int) -> list[Asker]:
-        """Every visitor who asked question ``question_id``, first first, with their conversation's number."""
+        """Every visitor who asked question ``question_id``, first first, with their conversation's number
+        (``None`` when it is gone) and whether their browser keeps it."""
         rows = self.db.read(
-            "SELECT a.session, a.question, c.id AS conversation FROM askers a "
+            "SELECT a.session, a.question, c.id AS conversation, c.kept_by_browser FROM askers a "
             "LEFT JOIN conversations c ON c.session = a.session WHERE a.question_id = ? ORDER BY a.id",
             (question_id,),
         )
-        return [typed(Asker, row) for row in rows]
+        return [typed(Asker, row, kept_by_browser=bool(row["kept_by_browser"])) for row in rows]
 
     def get(self, question_id: int) -> QuestionRef | None:
         """One question by number."""
@@ -122,9 +123,7 @@ class Questions:
             "GROUP BY q.id, q.question, q.created_at ORDER BY q.id",
             (status,),
         )
-        return [
-            typed(QuestionListing, row, created_at=iso(row["created_at"]), askers=max(1, row["askers"])) for row in rows
-        ]
+        return [typed(QuestionListing, row, created_at=iso(row["created_at"])) for row in rows]
 
     def count_between(self, start: float, end: float) -> int:
         """How many questions visitors passed on from ``start`` to before ``end`` (epoch seconds), each

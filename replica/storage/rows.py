@@ -76,11 +76,13 @@ class QuestionListing:
 
 @dataclass(frozen=True)
 class Asker:
-    """A visitor who asked a question: their session, their wording, and the conversation, when recorded."""
+    """A visitor who asked a question: their session, their wording, and the conversation, when recorded
+    (and whether their browser keeps it)."""
 
     session: str
     question: str
     conversation: int | None = None
+    kept_by_browser: bool = False
 
 
 @dataclass(frozen=True)

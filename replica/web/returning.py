@@ -44,13 +44,12 @@ class ReturningPages:
         self._remember = remember
         self._come_back = come_back
         self.browser_secret = browser_secret
-        self._own_session = session_id
         self._lock = threading.Lock()
         self._opened: OrderedDict[str, str] = OrderedDict()  # the page's session -> the conversation's
 
     def session_of(self, request: gr.Request | None) -> str:
         """The session of the conversation this page shows."""
-        own = self._own_session(request)
+        own = session_id(request)
         with self._lock:
             opened = self._opened.get(own)
             if opened is not None:
@@ -60,7 +59,7 @@ class ReturningPages:
     def open_again(self, key: object, request: gr.Request) -> bool:
         """Open the conversation the browser's ``key`` names, for this page; False when it opens none."""
         session = self._come_back(key)
-        own = self._own_session(request)
+        own = session_id(request)
         if session is None or session == own:
             return False
         with self._lock:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from replica.knowledge.approved import ApprovedAnswers, approved_entries
+from replica.knowledge.approved import ApprovedAnswers, alike, approved_entries
 from replica.knowledge.terms import terms
 from tests.fixtures.environment import ROOT
 from tests.knowledge.matching_table import NEAR_MISSES, PARAPHRASES
@@ -61,3 +61,9 @@ def test_a_typing_slip_is_read_as_the_approved_word_only_when_one_slip_away(exam
     assert found(example_faq, "Would you consider relocatoin?") == "Are you open to relocation?"  # two letters swapped
     assert found(example_faq, "Are you avxxable for projects?") is None  # two slips: another word
     assert found(example_faq, "Would you consider relxxatoin?") is None
+
+
+def test_two_visitors_ask_the_same_question_in_matching_words_or_in_the_same_words():
+    assert alike("whats ur tz", "What time zone are you in?") and alike("What time zone are you in?", "whats ur tz")
+    assert alike("What do you do?", "what do you  do")  # no term to match by: the same wording still is
+    assert not alike("Do you refuse to sign NDAs?", "Do you sign NDAs?") and not alike("What do you do?", "Why?")
