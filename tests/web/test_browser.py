@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 import requests
 
+from replica.web.returning import STORAGE_KEY
 from tests.fakes.openai_server import say
 from tests.fixtures.environment import ROOT, wait_until
 
@@ -48,6 +49,12 @@ class Pages:
     def close(self) -> None:
         for context in self._contexts:
             context.close()
+
+
+def conversation_kept(page_or_frame) -> None:
+    """Wait until the browser keeps the key to its conversation: it is given with the step after the
+    reply, so a page closed at the reply's last word may not have it yet."""
+    page_or_frame.wait_for_function(f"() => localStorage.getItem('{STORAGE_KEY}') !== null", timeout=10_000)
 
 
 @pytest.fixture(scope="module")
@@ -298,6 +305,7 @@ def test_a_deep_link_asks_its_question_once(browser, app_url, fake_openai, width
     page.get_by_text("I work on data pipelines.").first.wait_for(timeout=15_000)
     assert [r["messages"][-1]["content"] for r in fake_openai.requests] == ["What do you work on?"]
     assert "q=" not in page.url
+    conversation_kept(page)
     page.reload()  # the browser kept its conversation: the page shows it again, and does not ask again
     page.locator("#replica-chat .message", has_text="I work on data pipelines.").first.wait_for(timeout=15_000)
     page.wait_for_timeout(1500)

@@ -25,6 +25,7 @@ from tests.web.test_browser import (  # noqa: F401 (the browser fixtures)
     SIZES,
     browser,
     chromium,
+    conversation_kept,
     send,
     serious_accessibility_problems,
 )
@@ -222,6 +223,7 @@ def test_the_widget_on_another_site_opens_streams_closes_and_remembers(
         assert page.evaluate("document.activeElement.className") == "replica-widget-button"  # focus returned
         assert button.get_attribute("aria-expanded") == "false"
 
+        conversation_kept(page.locator("#replica-widget-panel iframe").element_handle().content_frame())
         page.goto(origin + "/about.html")  # closed is remembered across the site's pages
         button.wait_for()
         assert not panel.is_visible()
