@@ -12,4 +12,5 @@ pytest_plugins = [
     "tests.fixtures.databases",
     "tests.fixtures.replicas",
     "tests.fixtures.apps",
+    "tests.fixtures.ordering",
 ]

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.fixtures.environment import ROOT
+from tests.fixtures.ordering import LONGEST_FIRST
 
 # Lowest first: a module may import from its own layer and those below, never from one above.
 LAYERS = [
@@ -254,6 +255,11 @@ def test_the_tests_mirror_the_packages():
     assert folders - {"fixtures", "fakes"} <= packages, folders - packages
     conftest = ast.parse((ROOT / "tests" / "conftest.py").read_text())
     assert not [node for node in conftest.body if isinstance(node, (ast.FunctionDef, ast.ClassDef))]
+
+
+def test_the_files_handed_out_first_exist():
+    """A renamed long file would quietly lose its head start (and the run its balance)."""
+    assert [path for path in LONGEST_FIRST if not (ROOT / path).is_file()] == []
 
 
 def test_alert_kinds_and_message_roles_are_enums_not_strings():
