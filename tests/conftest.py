@@ -1,4 +1,5 @@
-"""The tests' fixtures live in ``tests/fixtures/``, a module per kind; this registers them all."""
+"""The tests' fixtures live in ``tests/fixtures/``, a module per kind; this registers them all, and the
+order the files are handed out in (``tests/fixtures/ordering.py``)."""
 
 import sys
 from pathlib import Path
