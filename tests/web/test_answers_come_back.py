@@ -11,7 +11,7 @@ from replica.web import page as page_module
 from replica.web.returning import STORAGE_KEY
 from tests.fakes.openai_server import call, say
 from tests.fixtures.environment import wait_until
-from tests.web.test_browser import browser, chromium, send  # noqa: F401 (the browser fixtures)
+from tests.web.test_browser import browser, chromium, conversation_kept, send  # noqa: F401 (the browser fixtures)
 
 OPERA = "What is your favourite opera?"
 ANSWER = "Puccini's Tosca, without a doubt."
@@ -99,7 +99,7 @@ def test_a_closed_page_shows_the_answer_when_the_same_browser_opens_the_page_aga
     url = app.demo.local_url
     page = browser.new_page(viewport={"width": 390, "height": 844})
     ask_in_the_page(page, url, fake_openai)
-    assert wait_until(lambda: page.evaluate(f"localStorage.getItem('{STORAGE_KEY}')") is not None)
+    conversation_kept(page)
     kept = page.evaluate(f"localStorage.getItem('{STORAGE_KEY}')")
     assert OPERA not in kept and "opera" not in kept.lower()  # a key, not the conversation's words
     alert_about(fake_telegram, OPERA)
