@@ -59,6 +59,6 @@ class AnswerBack:
         return self._neither(f"#{number}", asker)
 
     def _neither(self, who: str, asker: Asker) -> str:
-        emails = self._store.leads.emails_of(asker.session)
-        reach = f"; write to them at {html.escape(emails[-1])}." if emails else ", and they left no email address."
+        email = self._store.leads.latest_email(asker.session)
+        reach = f"; write to them at {html.escape(email)}." if email else ", and they left no email address."
         return NEITHER.format(who=who) + reach

@@ -68,10 +68,10 @@ class Leads:
         query = "SELECT COUNT(*) AS n FROM leads WHERE created_at >= ? AND created_at < ?"
         return self.db.read(query, (start, end))[0]["n"]
 
-    def emails_of(self, session: str) -> list[str]:
-        """The email addresses the visitor session left, first first."""
-        rows = self.db.read("SELECT email FROM leads WHERE session = ? ORDER BY id", (session,))
-        return [row["email"] for row in rows]
+    def latest_email(self, session: str) -> str | None:
+        """The email address the visitor session left last; ``None`` when it left none."""
+        rows = self.db.read("SELECT email FROM leads WHERE session = ? ORDER BY id DESC LIMIT 1", (session,))
+        return rows[0]["email"] if rows else None
 
     def for_session(self, session: str) -> bool:
         """True when the visitor session left a lead."""
