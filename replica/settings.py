@@ -60,8 +60,14 @@ def seconds(name: str, raw: str) -> float:
     return value
 
 
+TRUE, FALSE = {"1", "true", "yes", "on"}, {"0", "false", "no", "off"}
+
+
 def flag(name: str, raw: str) -> bool:
-    return raw.lower() in {"1", "true", "yes", "on"}
+    """True or false, in any case (also 1/0, yes/no, on/off); anything else is refused, never read as false."""
+    if raw.lower() in TRUE | FALSE:
+        return raw.lower() in TRUE
+    raise ConfigError(f"{name} must be true or false (also 1/0, yes/no, on/off), not {raw[:80]!r}")
 
 
 def one_of(*choices: str) -> Parser:
@@ -614,7 +620,9 @@ def reference() -> str:
         "# Configuration reference",
         "",
         "Every setting, read from the environment, then `.env` (the environment wins). Made by `python -m",
-        "replica.settings --reference` from the one table in `replica/settings.py`; a test keeps it so.",
+        "replica.settings --reference` from the one table in `replica/settings.py`; a test keeps it so. A value",
+        "that cannot be read (a word where a number goes, `ture` for true) stops the start with one line naming",
+        "the variable and what it takes; an empty one is the default.",
     ]
     section = None
     for setting in SETTINGS:

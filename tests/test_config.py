@@ -42,6 +42,22 @@ def test_a_bad_number_names_the_variable():
         load_settings({"MAX_TURNS": "two"}, None)
 
 
+@pytest.mark.parametrize(
+    "raw, value",
+    [("true", True), ("TRUE", True), ("1", True), ("yes", True), ("On", True)]
+    + [("false", False), ("False", False), ("0", False), ("no", False), ("off", False), ("", True)],
+)
+def test_a_true_or_false_setting_reads_each_way_of_writing_it_and_empty_is_the_default(raw, value):
+    assert load_settings({"CHECK_REPLIES": raw}, None).check_replies is value  # its default is true
+
+
+@pytest.mark.parametrize("raw", ["ture", "maybe", "2", "enabled", "n"])
+def test_a_true_or_false_setting_that_is_neither_is_refused_naming_the_variable_and_its_values(raw):
+    with pytest.raises(ConfigError) as refused:
+        load_settings({"CHECK_REPLIES": raw}, None)
+    assert str(refused.value) == f"CHECK_REPLIES must be true or false (also 1/0, yes/no, on/off), not {raw!r}"
+
+
 def test_every_setting_is_defined_once_and_what_is_made_from_the_table_is_current():
     from dataclasses import fields
 

@@ -1,4 +1,5 @@
-"""A storage problem at start is one clear line and exit code 2, never a traceback."""
+"""A storage problem, a busy port or a setting that cannot be read is one clear line at start and exit code
+2, never a traceback."""
 
 from __future__ import annotations
 
@@ -68,4 +69,13 @@ def test_a_port_taken_between_the_check_and_gradios_bind_is_the_same_one_line(mo
     assert lines == [
         f"Port {port} (from GRADIO_SERVER_PORT) is already in use: stop what is using it, or set "
         "GRADIO_SERVER_PORT to a free port."
+    ], done.stderr
+
+
+def test_a_true_or_false_setting_that_is_neither_stops_the_start_with_one_line_naming_it():
+    done = run_app_process(CHECK_REPLIES="ture", GRADIO_SERVER_PORT=str(free_port()))
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert lines == [
+        "Configuration error: CHECK_REPLIES must be true or false (also 1/0, yes/no, on/off), not 'ture'"
     ], done.stderr
