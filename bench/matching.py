@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Callable
 
 from replica.knowledge.approved import CLAUSE, MIN_SCORE, ApprovedAnswers, approved_entries, score
-from replica.knowledge.terms import COMMON, WORD, negations, stem
+from replica.knowledge.terms import COMMON, WORD, corrected, negations, stem
 from tests.knowledge.matching_table import NEAR_MISSES, PARAPHRASES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -56,7 +56,7 @@ def trigrams(text: str) -> set[str]:
 def by_trigrams(questions: list[str], threshold: float) -> Finder:
     def similarity(message: str, question: str) -> float:
         best = 0.0
-        for clause in CLAUSE.split(message):
+        for clause in CLAUSE.split(corrected(message)):
             mine, theirs = trigrams(clause), trigrams(question)
             if mine and negations(clause) == negations(question):
                 best = max(best, 2 * len(mine & theirs) / (len(mine) + len(theirs)))

@@ -32,7 +32,7 @@ from typing import Callable
 import bm25s
 
 from replica.knowledge.files import knowledge_files
-from replica.knowledge.terms import Vocabulary, negations, terms
+from replica.knowledge.terms import Vocabulary, corrected, negations, terms
 from replica.storage.database import storage_errors
 from replica.storage.questions import same_question
 
@@ -78,13 +78,14 @@ def score(
     than the question (two terms the question lacks, or one beside a single shared one: "…NDAs for
     money-laundering clients?"), turns it around (a negation the question lacks: "Do you refuse to sign
     NDAs?", "dont you sign NDAs"), names a number the question lacks ("…in 2027?") or is one word of a
-    longer question ("zone") meets it not at all: the approved answer would not be its answer.
-    (``read``: how a text becomes terms; the bench compares ways.)"""
+    longer question ("zone") meets it not at all: the approved answer would not be its answer. A
+    message that corrects itself is read from its correction on ("Do you sign NDAs? no, I mean do you
+    avoid them" is "do you avoid them"). (``read``: how a text becomes terms; the bench compares ways.)"""
     vocabulary = vocabulary or Vocabulary.of([question])
     theirs = read(question, None)
     turned = negations(question)
     best = 0.0
-    for clause in CLAUSE.split(message):
+    for clause in CLAUSE.split(corrected(message)):
         mine = read(clause, vocabulary)
         shared, extra = len(mine & theirs), len(mine - theirs)
         if not shared or negations(clause) != turned or not numbers(mine) <= numbers(theirs):
@@ -188,7 +189,7 @@ class ApprovedAnswers:
     def match(self, message: str) -> Match | None:
         """The best approved answer for ``message``, when it scores at least :data:`MIN_SCORE`."""
         self._refresh()
-        query = sorted(terms(message, self._vocabulary))
+        query = sorted(terms(corrected(message), self._vocabulary))
         if not query or self._retriever is None:
             return None
         k = min(CANDIDATES, len(self._entries))

@@ -5,7 +5,8 @@ A message is lower-cased; apostrophes may be missing ("whats", "dont"); chat sho
 English stemmer, so "relocate", "relocation" and "relocating" are one term, and plurals too); a word the
 approved questions do not have, but one of theirs is one typing slip away from ("timezome", "availible"),
 is read as that word. Negations are counted apart ("dont" counts like "don't"), so a question that turns
-an approved one around never meets it.
+an approved one around never meets it; and a visitor who corrects themselves ("Do you sign NDAs? no, I
+mean do you avoid them") is read from their correction on.
 """
 
 from __future__ import annotations
@@ -109,7 +110,37 @@ NEGATIONS = {
     "unavailable",
     "uninterested",
 }
-NEGATING_STEMS = ("refus", "declin", "reject", "avoid", "stop")
+# Stems of words that turn one around too: "Do you avoid…", "refrain from…", "hesitate to…", "mind signing…".
+NEGATING_STEMS = (
+    "refus",
+    "declin",
+    "reject",
+    "avoid",
+    "stop",
+    "refrain",
+    "hesit",
+    "reluct",
+    "avers",
+    "shun",
+    "dodg",
+    "evad",
+    "eschew",
+    "boycott",
+    "sidestep",
+    "object",
+    "dislik",
+    "hate",
+    "mind",
+)
+# Where a visitor takes back what they asked and asks again: "I mean" and the like anywhere; "actually",
+# "wait", "no," and the like where a clause begins ("no wait", "oh actually" too). What they meant is
+# what follows the last one.
+CORRECTION = re.compile(
+    r"\b(?:i\s+mean|i\s+meant|or\s+rather|scratch\s+that|strike\s+that|let\s+me\s+rephrase|never\s*mind)\b"
+    r"|(?:^|[.!?;,:\n—–-])\s*(?:(?:no|oh|um|uh|er|hmm)[\s,]+)?"
+    r"(?:(?:actually|rather|wait|oops|correction|nvm)\b|(?:no|sorry)\s*[,.:;!—–-])",
+    re.I,
+)
 MIN_TYPO_LENGTH = 4  # shorter words are too easily another word one slip away
 
 _stemmer = Stemmer.Stemmer("english")
@@ -148,6 +179,17 @@ def words(text: str) -> list[str]:
 def negations(text: str) -> int:
     """How many words of ``text`` turn a question around ("not", "never", "refuse", "dont", …)."""
     return sum(word in NEGATIONS or stem(word).startswith(NEGATING_STEMS) for word in words(text))
+
+
+def corrected(text: str) -> str:
+    """What the visitor meant to ask: ``text`` from its last correction on ("Do you sign NDAs? no, I mean
+    do you avoid them" → " do you avoid them"); the whole of it when there is none, or when nothing
+    that asks or turns around follows the correction ("Do you sign NDAs? I mean it.")."""
+    found = list(CORRECTION.finditer(text))
+    if not found:
+        return text
+    rest = text[found[-1].end() :]
+    return rest if terms(rest) or negations(rest) else text
 
 
 def _deletions(word: str) -> set[str]:

@@ -101,6 +101,16 @@ def test_an_unmatched_question_is_recorded_alerted_and_the_visitor_told(offline,
     assert len(store.questions.all()) == 1 and [a.kind for a in notifier.alerts] == ["question"]
 
 
+def test_a_visitor_who_takes_a_question_back_is_not_answered_by_it_and_what_they_meant_is_passed_on(
+    offline, store
+):
+    message = "Do you sign NDAs? no, I mean do you avoid them"
+    answer = offline.reply(message, Visitor("s1"))
+    assert "Yes" not in answer and wording.QUESTION_KEPT in answer
+    assert [q.question for q in store.questions.all()] == [message]
+    assert offline.reply("Actually, will you sign an NDA?", Visitor("s2")) == NDA_ANSWER
+
+
 def test_a_valid_email_becomes_a_lead_with_the_tools_rules_an_invalid_one_nothing(offline, store, notifier):
     answer = offline.reply("I'd like to hire you. My email is jane.doe@example.com, I'm Jane", Visitor("s1"))
     assert answer == wording.LEAD_ONLY and store.questions.all() == []  # a lead, not a question: nothing "not had"

@@ -59,6 +59,9 @@ PARAPHRASES = [  # (as a visitor types it, the FAQ question whose answer is thei
     ("Are you willing to relocate?", RELOCATION),
     ("open to relocating?", RELOCATION),
     ("Would you consider relocation?", RELOCATION),
+    ("Actually, do you sign NDAs?", NDA),
+    ("Do you work with startups, I mean early-stage ones?", STARTUPS),
+    ("What's your rate? No wait, are you available for new projects?", AVAILABLE),
 ]
 
 NEAR_MISSES = [  # they share words with an entry, but its answer is not theirs: passed on, never answered
@@ -87,4 +90,22 @@ NEAR_MISSES = [  # they share words with an entry, but its answer is not theirs:
     "Did you ever relocate for a client?",
     "zone",
     "startups",
+    # a visitor who corrects themselves is answered for what they meant, not for what they took back
+    "Do you sign NDAs? no, I mean do you avoid them",
+    "Do you sign NDAs? Actually, do you avoid them?",
+    "do you sign ndas... sorry, i meant do you avoid signing them",
+    "Do you work with startups? I mean, do you steer clear of them?",
+    "Are you available for new projects? wait, no: are you unavailable?",
+    "Would you relocate? no wait, would you refuse to?",
+    "What time zone are you in? Never mind, what time is it there?",
+    "Do you sign NDAs? Scratch that, do you work with banks?",
+    "Are you open to relocation? Or rather, do you avoid moving?",
+    # avoiding, like refusing, turns a question around
+    "Do you avoid signing NDAs?",
+    "Do you refrain from signing NDAs?",
+    "Do you mind signing NDAs?",
+    "Are you reluctant to relocate?",
+    "Do you hesitate to work with early-stage startups?",
+    "Do you tend to avoid new projects?",
+    "Would you object to signing an NDA?",
 ]
