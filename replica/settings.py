@@ -20,6 +20,13 @@ from typing import Any, Callable, Mapping
 from dotenv import dotenv_values
 
 DEFAULT_OWNER_NAME = "the owner"  # nothing set: the page then takes the name from the knowledge
+# Sent as the key to an OPENAI_BASE_URL when OPENAI_API_KEY is empty: a local server (Ollama, llama.cpp)
+# ignores it, and the openai SDK will not send a request without one.
+PLACEHOLDER_API_KEY = "sk-no-key-required"
+PLACEHOLDER_NOTE = (  # the start-up log and doctor say it in these words
+    "OPENAI_API_KEY is not set, so a placeholder key is sent to OPENAI_BASE_URL: fine for a local server "
+    "(Ollama, llama.cpp), a hosted API needs your key (docs/models.md#a-server-on-your-own-machine)"
+)
 
 
 class ConfigError(ValueError):
@@ -181,7 +188,8 @@ class Settings:
         "OPENAI_API_KEY",
         None,
         text,
-        "Your API key; without it the app still serves, answering from your written answers.",
+        "Your API key; without it the app still serves, answering from your written answers (with "
+        "OPENAI_BASE_URL set, the model is called with a placeholder key: a local server needs none).",
         MODEL,
         secret=True,
     )
@@ -534,8 +542,20 @@ class Settings:
 
     @property
     def model_configured(self) -> bool:
-        """True when there is an API key to call the model with."""
-        return bool(self.openai_api_key)
+        """True when there is a model to call: an API key, or an ``OPENAI_BASE_URL`` (a local server needs
+        no key)."""
+        return bool(self.openai_api_key or self.openai_base_url)
+
+    @property
+    def model_api_key(self) -> str | None:
+        """The key to send: ``OPENAI_API_KEY``; else, to an ``OPENAI_BASE_URL``, :data:`PLACEHOLDER_API_KEY`;
+        else ``None`` (no model)."""
+        return self.openai_api_key or (PLACEHOLDER_API_KEY if self.openai_base_url else None)
+
+    @property
+    def placeholder_key(self) -> bool:
+        """True when the model is called with the placeholder key: ``OPENAI_BASE_URL`` set, no key."""
+        return bool(self.openai_base_url and not self.openai_api_key)
 
     @property
     def on_spaces(self) -> bool:

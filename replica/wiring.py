@@ -29,7 +29,6 @@ from replica.conversations import Conversations
 from replica.conversations.recorder import address_salt
 from replica.housekeeping import Housekeeper
 from replica.knowledge.approved import ApprovedAnswers, approved_entries
-from replica.knowledge.files import knowledge_files
 from replica.knowledge.identity import owner_avatar, owner_name
 from replica.knowledge.index import KnowledgeIndex
 from replica.knowledge.links import owner_links, with_owner_links
@@ -37,7 +36,7 @@ from replica.knowledge.persona import SystemPrompt
 from replica.knowledge.prompts import read_lines, render_prompt
 from replica.owner_bot.bot import OwnerBot
 from replica.owner_bot.webhook import webhook_secret
-from replica.settings import Settings
+from replica.settings import PLACEHOLDER_NOTE, Settings
 from replica.storage.records import AlertKind
 from replica.storage.store import Store
 from replica.storage.volumes import KEEP_RECORDS, records_at_risk
@@ -204,14 +203,18 @@ def make_limits(settings: Settings, store: Store, conversations: Conversations) 
 
 
 def make_model(settings: Settings, timings: Timings) -> OpenAIChatModel | None:
-    """The chat model, or ``None`` when no API key is configured (the replica then says so)."""
+    """The chat model, or ``None`` when neither an API key nor ``OPENAI_BASE_URL`` is set (the replica then
+    says so); with the base URL alone, it is called with a placeholder key."""
     if not settings.model_configured:
         log.warning(
-            "OPENAI_API_KEY is not set: the replica answers from your written answers only (FAQ files and answers taught from Telegram)"
+            "OPENAI_API_KEY is not set: the replica answers from your written answers only (FAQ files and answers "
+            "taught from Telegram); put your key in .env, or set OPENAI_BASE_URL to a local server (docs/models.md)"
         )
         return None
+    if settings.placeholder_key:
+        log.info(PLACEHOLDER_NOTE)
     client = openai.OpenAI(
-        api_key=settings.openai_api_key,
+        api_key=settings.model_api_key,
         base_url=settings.openai_base_url,
         timeout=timings.model_timeout,
         max_retries=timings.model_max_retries,
@@ -348,7 +351,7 @@ def create_app(
         limits=make_limits(settings, store, conversations),
         knowledge=index.whole_text,
     )
-    mcp_tool = make_mcp_tool(settings, replica, store) if settings.mcp_enabled else None
+    mcp_tool, mcp_middleware = make_mcp_tool(settings, replica, store) if settings.mcp_enabled else (None, [])
     page = page_text(settings)
     demo = build_demo(
         replica.stream_reply,
@@ -379,7 +382,7 @@ def create_app(
         conversations,
         housekeeper,
         owner_bot,
-        middleware,
+        [*middleware, *mcp_middleware],
         closed_events=closed_events,
         closed_names=closed_names,
         site=site_files(settings, page),
@@ -406,10 +409,11 @@ def evaluation_replica(settings: Settings, folder: Path, notifier: Notifier) -> 
     return replica, store, owner
 
 
-def make_mcp_tool(settings: Settings, replica: Replica, store: Store):
-    """The one MCP tool, ``ask_<owner>``: each caller a visitor, by its conversation and its real address."""
-    from replica.web.mcp import KEY_NAME, ConversationIds, make_ask
+def make_mcp_tool(settings: Settings, replica: Replica, store: Store) -> tuple[Callable[..., str], list]:
+    """The one MCP tool, ``ask_<owner>``: each caller a visitor, by its conversation and its real address;
+    with the middleware that refuses an over-long question before Gradio's loopback call."""
+    from replica.web.mcp import KEY_NAME, ConversationIds, make_ask, question_limit
 
-    knows = ", ".join(path.name for path in knowledge_files(settings.knowledge_dir)[:6]) or "no files yet"
     ids = ConversationIds(store.state.shared(KEY_NAME, secrets.token_hex(32)))
-    return make_ask(replica.reply, settings.owner_name, knows, settings.trusted_proxy_hops, ids)
+    ask = make_ask(replica.reply, settings.owner_name, settings.trusted_proxy_hops, ids)
+    return ask, [question_limit(ask.__name__, settings.max_message_chars)]

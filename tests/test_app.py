@@ -10,7 +10,9 @@ import pytest
 import requests
 
 from replica import wording
+from replica.settings import PLACEHOLDER_API_KEY, PLACEHOLDER_NOTE
 from tests.fakes.openai_server import call, fail, say
+from tests.fixtures.processes import run_app, served_app
 
 
 def test_page_shows_the_owner_name(app_url):
@@ -93,13 +95,33 @@ def test_eight_visitors_at_once_are_all_answered_three_at_a_time(visitor, fake_o
 def test_without_a_key_the_page_greets_and_says_it_answers_from_written_answers(start_app, settings):
     from gradio_client import Client
 
-    url = start_app(replace(settings, openai_api_key=None)).demo.local_url
+    url = start_app(replace(settings, openai_api_key=None, openai_base_url=None)).demo.local_url
     answer = Client(url, verbose=False).predict("Hello", api_name="/chat")
     assert answer.startswith("Hi! I'm Ada Lovelace's AI replica.")
     assert (
         "answering from Ada Lovelace's own written answers for now"
         in requests.get(url.rstrip("/") + "/config", timeout=10).text
     )
+
+
+def test_a_local_server_with_no_key_is_called_with_a_placeholder_and_the_log_and_doctor_say_so(tmp_path, fake_openai):
+    """As an owner with Ollama or llama.cpp starts it: OPENAI_BASE_URL, no OPENAI_API_KEY."""
+    from gradio_client import Client
+
+    env = {"OPENAI_BASE_URL": fake_openai.base_url, "OPENAI_MODEL": "fake-model", "DATA_DIR": str(tmp_path / "data")}
+    fake_openai.script(say("I'm answering from a model on your own machine."))
+    with served_app(tmp_path / "app.log", **env) as (url, _):
+        answer = Client(url, verbose=False).predict("Who are you?", api_name="/chat")
+    assert answer == "I'm answering from a model on your own machine."
+    assert fake_openai.requests[0]["messages"][-1]["content"] == "Who are you?"
+    assert set(fake_openai.auth_headers) == {f"Bearer {PLACEHOLDER_API_KEY}"}
+    said = [line for line in (tmp_path / "app.log").read_text().splitlines() if "OPENAI_API_KEY" in line]
+    assert len(said) == 1 and said[0].endswith(PLACEHOLDER_NOTE), said  # one line, no "put your key in .env"
+    fake_openai.default = call(("note_city", {"city": "Lisbon"}))  # the tool-calling probe's answer
+    doctor = run_app("doctor", **env).stdout.splitlines()
+    assert doctor[0] == f"✓ model: {PLACEHOLDER_NOTE}"
+    assert doctor[1].startswith(f"✓ model: {fake_openai.base_url} answers, and offers fake-model")
+    assert doctor[2].startswith("✓ model: fake-model calls tools natively")
 
 
 @pytest.mark.parametrize(

@@ -50,8 +50,8 @@ class Visitor:
 class Replica:
     """Answers visitors as the owner.
 
-    ``model`` is ``None`` when no key is configured; ``system_prompt(query)`` is each message's system
-    prompt; ``conversations`` records every message and reply (the history the model sees, the owner's
+    ``model`` is ``None`` when no model is configured (no key, no ``OPENAI_BASE_URL``);
+    ``system_prompt(query)`` is each message's system prompt; ``conversations`` records every message and reply (the history the model sees, the owner's
     words included); ``without_model`` answers from the owner's approved answers when there is no model;
     ``settings`` bound each message; ``knowledge``, the owner's files whole, is what replies are checked
     against (:mod:`replica.chat.reply_check`)."""

@@ -1,5 +1,5 @@
-"""Replies without a model: with no key, and whenever the model cannot answer (unreachable or failing
-after retries, the deadline before any words, the day's budget spent, every reply slot busy).
+"""Replies without a model: with none configured, and whenever the model cannot answer (unreachable or
+failing after retries, the deadline before any words, the day's budget spent, every reply slot busy).
 
 The visitor gets the owner's approved answer when one matches (framed to say where it comes from), the
 greeting when they greet; anything else is captured as the tools would capture it: an email address in

@@ -27,7 +27,7 @@ from replica.knowledge.identity import owner_name
 from replica.knowledge.links import filled_in, owner_links, profile_lines
 from replica.knowledge.prompts import PromptError, read_lines, render_prompt
 from replica.logs import shown_url
-from replica.settings import DEFAULT_OWNER_NAME, Settings
+from replica.settings import DEFAULT_OWNER_NAME, PLACEHOLDER_NOTE, Settings
 from replica.storage.deliveries import TELEGRAM, ChannelSummary
 from replica.storage.store import NoDatabase, Store, StoreError, check_writable
 from replica.storage.volumes import KEEP_RECORDS, records_at_risk, sqlite_journal, volume_of
@@ -83,17 +83,17 @@ def run_doctor(settings: Settings, out: TextIO, ping: bool = False) -> int:
 
 def check_model(settings: Settings) -> Iterator[Check]:
     """The key, the endpoint, and the configured model there."""
-    if not settings.openai_api_key:  # a supported way to run: nothing configured is broken
+    if not settings.model_configured:  # a supported way to run: nothing configured is broken
         yield warn(
             "model",
             "OPENAI_API_KEY is not set: the replica answers from your written answers only",
-            "put your key in .env, or in the Space's secrets",
+            "put your key in .env, or in the Space's secrets; or set OPENAI_BASE_URL to a local server (docs/models.md)",
         )
         return
-    yield ok("model", "OPENAI_API_KEY is set")
+    yield ok("model", PLACEHOLDER_NOTE if settings.placeholder_key else "OPENAI_API_KEY is set")
     endpoint = shown_url(settings.openai_base_url or "https://api.openai.com/v1")
     client = openai.OpenAI(
-        api_key=settings.openai_api_key, base_url=settings.openai_base_url, timeout=20, max_retries=0
+        api_key=settings.model_api_key, base_url=settings.openai_base_url, timeout=20, max_retries=0
     )
     model = settings.openai_model
     started = time.monotonic()
@@ -104,7 +104,8 @@ def check_model(settings: Settings) -> Iterator[Check]:
             offered = None  # a provider without a model list: one token tells as much
             client.chat.completions.create(model=model, messages=[{"role": "user", "content": "ping"}], max_tokens=1)
     except openai.AuthenticationError:
-        yield fail("model", f"{endpoint} refused the key (401)", "check OPENAI_API_KEY")
+        refused = "the placeholder key" if settings.placeholder_key else "the key"
+        yield fail("model", f"{endpoint} refused {refused} (401)", "check OPENAI_API_KEY (docs/models.md)")
         return
     except openai.NotFoundError:
         yield fail("model", f"{endpoint} has no model {model!r}", "set OPENAI_MODEL to a model the provider offers")

@@ -213,7 +213,7 @@ def run_eval(settings: Settings, out: TextIO, pairs: Path | None = None, transcr
     """Run every script against the configured model; print the scorecard; return 1 when any failed, 2
     when ``pairs`` cannot be used (one line says why)."""
     if not settings.model_configured:
-        out.write("✗ OPENAI_API_KEY is not set: there is no model to evaluate\n")
+        out.write("✗ neither OPENAI_API_KEY nor OPENAI_BASE_URL is set: there is no model to evaluate\n")
         return 1
     try:
         own = pair_scripts(pairs) if pairs else []

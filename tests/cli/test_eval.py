@@ -136,12 +136,12 @@ def test_a_model_that_invents_and_claims_falsely_fails_each_trust_script_when_re
         assert f"✗ {behaviour} ({why})" in scorecard, scorecard
 
 
-@pytest.mark.parametrize("unset", [("OPENAI_API_KEY",)])
+@pytest.mark.parametrize("unset", [("OPENAI_API_KEY", "OPENAI_BASE_URL")])
 def test_eval_without_a_model_says_so(tmp_path, knowledge_dir, fake_openai, unset):
     env = eval_env(tmp_path, knowledge_dir, fake_openai)
-    env.pop("OPENAI_API_KEY")
+    env.pop("OPENAI_API_KEY"), env.pop("OPENAI_BASE_URL")
     done = run_app("eval", cwd=tmp_path, unset=unset, **env)
-    assert done.returncode == 1 and "OPENAI_API_KEY is not set" in done.stdout
+    assert done.returncode == 1 and "neither OPENAI_API_KEY nor OPENAI_BASE_URL is set" in done.stdout
 
 
 @pytest.mark.parametrize("case", ["missing", "a folder", "binary", "no pair"])

@@ -57,7 +57,7 @@ def test_owner_reply_teaches_the_replica_at_once_and_survives_a_restart(
 
 
 def test_without_a_model_the_owners_reply_answers_the_very_next_visitor(start_app, settings, fake_telegram):
-    url = start_app(replace(settings, openai_api_key=None)).demo.local_url
+    url = start_app(replace(settings, openai_api_key=None, openai_base_url=None)).demo.local_url
     first = Client(url, verbose=False).predict(OPERA, api_name="/chat")
     assert first.endswith("I've passed your question on, so you'll get a proper answer.")
     assert wait_until(lambda: any(OPERA in d.text for d in fake_telegram.delivered))
