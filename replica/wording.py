@@ -9,6 +9,7 @@ TOO_SLOW = "Sorry, my language model is taking too long to answer right now. Ple
 BUSY = "Sorry, I'm answering too many people at once right now. Please try again in a minute."
 BLANK_MESSAGE = "Your message looks empty. What would you like to know?"
 TOO_LONG = "That message is too long for me. Please keep it under {limit:,} characters."
+QUESTION_TOO_LONG = "The question is too long: at most {limit:,} characters."  # an MCP tool's error
 NO_ANSWER = "Sorry, I couldn't put an answer together just now. Could you ask again, perhaps in other words?"
 TOO_MANY_MESSAGES = "You've sent a lot of messages in the last hour. Please take a break and try again a little later."
 DAILY_LIMIT = "I've answered as many questions as I can for today. Please come back tomorrow."

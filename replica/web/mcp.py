@@ -10,20 +10,28 @@ caller's real address as the address).
 Conversation ids are signed with a key kept in the database: only an id this tool issued (on any
 instance) continues a conversation; any other starts a new one, so no page visitor's session, and no
 made-up id, is ever reachable.
+
+What a caller reads names nothing of the app's inside: the tool's description says whom it speaks for,
+not which files it knows, and a question over ``MAX_MESSAGE_CHARS`` is refused by :class:`QuestionLimit`
+in a plain sentence before Gradio's loopback call (whose refusal would name the app's own address).
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import re
 import secrets
-from typing import Callable
+from typing import Any, Callable
 
 import gradio as gr
+from starlette.middleware import Middleware
+from starlette.types import ASGIApp, Receive, Scope, Send
 
+from replica import wording
 from replica.chat.reply import Visitor
-from replica.web.guard import CALLER_HEADER, SIGNATURE
+from replica.web.guard import CALLER_HEADER, MCP_ROUTE, SIGNATURE
 from replica.web.page import client_address
 
 AskFunction = Callable[..., str]
@@ -67,7 +75,6 @@ def caller_address(request: gr.Request | None, trusted_proxy_hops: int) -> str:
 def make_ask(
     reply: Callable[[str, Visitor], str],
     owner_name: str,
-    knows: str,
     trusted_proxy_hops: int,
     ids: ConversationIds,
 ) -> AskFunction:
@@ -82,13 +89,88 @@ def make_ask(
         return f"{answer}\n\nconversation_id: {visitor.session_id} (pass it back to continue this conversation)"
 
     ask.__name__ = tool_name(owner_name)
-    ask.__doc__ = (
-        f"Ask {owner_name}'s AI replica a question; it answers as {owner_name}, from {owner_name}'s own "
-        f"files ({knows}). It passes on what it cannot answer, and to get in touch, include the email "
-        f"address to reply to in the question: {owner_name} is told at once.\n\n"
+    ask.__doc__ = (  # whom it speaks for, never the names of the owner's files
+        f"Ask {owner_name}'s AI replica a question about {owner_name}: their work, experience, projects and "
+        f"availability; it answers as {owner_name}, from what {owner_name} wrote for it. It passes on what it "
+        f"cannot answer, and to get in touch, include the email address to reply to in the question: "
+        f"{owner_name} is told at once.\n\n"
         "Args:\n"
         f"    question: The question for {owner_name}, in plain words.\n"
         "    conversation_id: To ask a follow-up, the conversation_id a previous answer ended with; "
         "leave empty to start a new conversation.\n"
     )
     return ask
+
+
+class QuestionLimit:
+    """ASGI middleware on the MCP route: a call of ``tool`` whose question is over ``max_chars`` characters
+    is answered here with the tool's error "The question is too long: at most N characters.", never
+    handed to Gradio, whose loopback call to the queue would be refused for its size with an error that
+    names the app's own address and port."""
+
+    def __init__(self, app: ASGIApp, tool: str, max_chars: int):
+        self.app = app
+        self.tool = tool
+        self.max_chars = max_chars
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] != "POST" or not scope["path"].startswith(MCP_ROUTE):
+            await self.app(scope, receive, send)
+            return
+        body = await _body(receive)
+        call = _json(body)
+        if self._over_long(call):
+            error = {"type": "text", "text": wording.QUESTION_TOO_LONG.format(limit=self.max_chars)}
+            result = {"jsonrpc": "2.0", "id": call["id"], "result": {"content": [error], "isError": True}}
+            await _answer(send, json.dumps(result).encode())
+            return
+        await self.app(scope, _replay(body, receive), send)
+
+    def _over_long(self, call: Any) -> bool:
+        if not isinstance(call, dict) or call.get("method") != "tools/call" or "id" not in call:
+            return False
+        params = call.get("params")
+        arguments = params.get("arguments") if isinstance(params, dict) else None
+        question = arguments.get("question") if isinstance(arguments, dict) else None
+        return params.get("name") == self.tool and isinstance(question, str) and len(question) > self.max_chars
+
+
+def question_limit(tool: str, max_chars: int) -> Middleware:
+    """The :class:`QuestionLimit` for the tool named ``tool``, as the page's server takes middleware."""
+    return Middleware(QuestionLimit, tool=tool, max_chars=max_chars)
+
+
+async def _body(receive: Receive) -> bytes:
+    body = b""  # already bounded by the HTTP guard in front
+    while True:
+        message = await receive()
+        body += message.get("body", b"")
+        if not message.get("more_body"):
+            return body
+
+
+def _json(body: bytes) -> Any:
+    try:
+        return json.loads(body)
+    except ValueError:
+        return None
+
+
+def _replay(body: bytes, receive: Receive) -> Receive:
+    """A ``receive`` that hands the app the body already read, then whatever comes next."""
+    sent = False
+
+    async def replay() -> dict[str, Any]:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return replay
+
+
+async def _answer(send: Send, body: bytes) -> None:
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    await send({"type": "http.response.start", "status": 200, "headers": headers})
+    await send({"type": "http.response.body", "body": body})

@@ -64,7 +64,7 @@ def test_one_tool_answers_from_knowledge_follows_up_and_passes_on_a_lead(
     assert hidden.isError  # the page's own endpoint is not a tool
     assert [tool.name for tool in tools] == ["ask_ada_lovelace"]  # exactly one tool, nothing else of the app
     [tool] = tools
-    assert "Ada Lovelace" in tool.description and "profile.md" in tool.description
+    assert "Ada Lovelace" in tool.description and "profile" not in tool.description
     assert set(tool.inputSchema["properties"]) == {"question", "conversation_id"}
     assert tool.inputSchema.get("required") == ["question"]
     assert text_of(first).startswith("I led project ORBIT-417") and conversation_id.startswith("mcp-")
@@ -74,6 +74,33 @@ def test_one_tool_answers_from_knowledge_follows_up_and_passes_on_a_lead(
     assert text_of(second).startswith("Thanks, Ada will write")
     [alert] = fake_telegram.wait_for(1)
     assert alert.text.startswith("New lead (via MCP) #1") and "agent.user@example.org" in alert.text
+
+
+def test_no_description_names_the_owners_knowledge_files(start_app, settings, fake_openai):
+    """The tool's description is read by any caller, in the tools list, the API's info and the page's
+    own config: it says whom the replica speaks for, never what the owner's files are called."""
+    import requests
+
+    private = ["salary-floor-zq7731.md", "leaving-acme-quietly-zq4402.txt"]
+    (settings.knowledge_dir / "notes").mkdir()
+    for name in private:
+        (settings.knowledge_dir / "notes" / name).write_text("# Notes\n\nNothing for visitors.\n", encoding="utf-8")
+    app = start_app(replace(settings, mcp_enabled=True))
+    base = app.demo.local_url.rstrip("/")
+
+    async def steps(session):
+        return (await session.list_tools()).tools
+
+    [tool] = asyncio.run(mcp_session(base + "/gradio_api/mcp/", steps))
+    shown = {
+        "the MCP tools list": tool.model_dump_json(),
+        "/gradio_api/info": requests.get(base + "/gradio_api/info", timeout=10).text,
+        "the page": requests.get(base + "/", timeout=10).text,
+        "the page's config": requests.get(base + "/config", timeout=10).text,
+    }
+    assert "Ada Lovelace" in shown["the MCP tools list"] and "Ada Lovelace" in shown["/gradio_api/info"]
+    named = {where: [part for part in ("zq7731", "zq4402", "profile.md") if part in text] for where, text in shown.items()}
+    assert named == {where: [] for where in shown}
 
 
 def test_mcp_is_off_by_default(app_url):
@@ -141,3 +168,22 @@ def test_only_conversation_ids_the_tool_issued_continue_a_conversation():
     assert ids.issued(issued) and issued.startswith("mcp-") and len(issued) == 36
     assert not ids.issued("mcp-" + "0" * 32) and not ids.issued(issued[:-1] + "x") and not ids.issued("k3j4h5g6f7")
     assert not ConversationIds("another key").issued(issued)
+
+
+def test_an_over_long_question_is_refused_in_a_plain_sentence_naming_no_internal_address(
+    start_app, settings, fake_openai
+):
+    app = start_app(replace(settings, mcp_enabled=True, max_message_chars=50))
+    url = app.demo.local_url.rstrip("/") + "/gradio_api/mcp/"
+    port = str(app.demo.server_port)
+
+    async def steps(session):
+        over = [await session.call_tool("ask_ada_lovelace", {"question": "x" * n}) for n in (51, 100_000)]
+        fake_openai.script(say("I build analytical engines."))
+        return over, await session.call_tool("ask_ada_lovelace", {"question": "x" * 50})
+
+    over, within = asyncio.run(mcp_session(url, steps))
+    for result in over:  # just over the limit, and far over what the page's events may carry
+        assert result.isError and text_of(result) == "The question is too long: at most 50 characters."
+        assert "127.0.0.1" not in text_of(result) and "http" not in text_of(result) and port not in text_of(result)
+    assert text_of(within).startswith("I build analytical engines.") and fake_openai.calls == 1
