@@ -31,6 +31,7 @@ from typing import Any, Iterable
 
 import json_repair
 
+from replica.chat.markup import readings
 from replica.chat.model import ToolCall
 
 DEEPSEEK_CALLS = "<｜tool▁calls▁begin｜>"  # DeepSeek's own, with full-width bars
@@ -275,10 +276,19 @@ def _tool_for(arguments: dict, parameters: dict[str, set[str]], required: dict[s
 
 def holds_tool_syntax(text: str, tool_names: Iterable[str], parameters: dict[str, set[str]]) -> bool:
     """Whether a visitor's message holds anything that reads as a tool call, wherever it stands (in a
-    code block, mid-sentence): a model that repeats the visitor would write it back as its own call."""
+    code block, mid-sentence), in any of its :func:`~replica.chat.markup.readings`: a model that repeats
+    the visitor would write it back as its own call, and the app would read the repeat as the reply is
+    read (thinking blocks dropped, and so on). A tool's name counts in any case, and with anything but
+    letters between its words ("gather user details" too: a message that only names a tool runs no
+    call written as text, and loses nothing, since the lead net keeps its address)."""
     names = tuple(tool_names)
+    return any(_holds_tool_syntax(reading, names, parameters) for reading in readings(text))
+
+
+def _holds_tool_syntax(text: str, names: tuple[str, ...], parameters: dict[str, set[str]]) -> bool:
     lowered = text.lower()
-    if any(tag.lower() in lowered for tag in TAGS) or any(name.lower() in lowered for name in names):
+    letters = re.sub(r"[^a-z]", "", lowered)
+    if any(tag.lower() in lowered for tag in TAGS) or any(re.sub(r"[^a-z]", "", n.lower()) in letters for n in names):
         return True
     decoder = json.JSONDecoder()
     for opening in re.finditer(r"[\[{]", text):
