@@ -277,6 +277,8 @@ def _waiting(settings: Settings) -> dict[str, ChannelSummary] | None:
     except StoreError:
         return None
     try:
+        if store.empty:
+            return {}  # a new database: nothing waits yet
         return None if store.pending else store.deliveries.summary()
     finally:
         store.close()
@@ -388,7 +390,9 @@ def check_storage(settings: Settings) -> Iterator[Check]:
         yield fail("storage", str(error).split(";")[0], fix)
         return
     if store:
-        if store.pending:
+        if store.empty:
+            yield ok("storage", "new database: the tables are made at first start")
+        elif store.pending:
             names = ", ".join(f"{m.number} ({m.name})" for m in store.pending)
             yield warn(
                 "storage",

@@ -348,6 +348,17 @@ def pending(db: Database, migrations: list[Migration] = MIGRATIONS) -> list[Migr
     return [migration for migration in migrations if migration.number not in done]
 
 
+def is_empty(db: Database) -> bool:
+    """True when ``db`` holds no table at all: a new database, which the first start makes whole."""
+    if db.dialect == "sqlite":
+        rows = db.read("SELECT count(*) AS tables FROM sqlite_master WHERE type = 'table'")
+    else:
+        rows = db.read(
+            "SELECT count(*) AS tables FROM information_schema.tables WHERE table_schema = current_schema()"
+        )
+    return rows[0]["tables"] == 0
+
+
 def migrate(db: Database, migrations: list[Migration] = MIGRATIONS) -> list[Migration]:
     """Apply the migrations ``db`` has not had, in order; return those applied."""
     applied = []

@@ -19,7 +19,7 @@ from replica.storage.conversation_records import ConversationRecords
 from replica.storage.database import Database, DatabaseError, Transaction, open_database, storage_errors
 from replica.storage.deliveries import LEASE_SECONDS, TELEGRAM, Deliveries
 from replica.storage.leads import Leads
-from replica.storage.migrations import migrate, pending
+from replica.storage.migrations import is_empty, migrate, pending
 from replica.storage.outbox import Outbox
 from replica.storage.questions import Answers, Questions
 from replica.storage.reports import Reports
@@ -90,7 +90,8 @@ class Store:
     ``alert_channels`` are the keys of the alert channels beside Telegram: each alert is queued for
     Telegram (it waits there until Telegram is configured) and for each of them.
     ``read_only``: to look without changing anything (``doctor``): nothing is created, no migration is
-    applied, and ``pending`` lists those the next start would apply.
+    applied, ``pending`` lists those the next start would apply, and ``empty`` is true for a database that
+    holds no table yet (a new one: the next start makes every table).
     """
 
     def __init__(
@@ -111,6 +112,7 @@ class Store:
         try:
             self.db: Database = open_database(path, database_url, sqlite_journal(path.parent, journal), read_only)
             self.pending = pending(self.db) if read_only else []
+            self.empty = read_only and is_empty(self.db)
             if not read_only:
                 migrate(self.db)
         except DatabaseError as error:

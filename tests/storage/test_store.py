@@ -256,6 +256,29 @@ def test_doctor_reads_a_database_of_the_previous_schema_and_changes_nothing(tmp_
         assert path.read_bytes() == before and sorted(p.name for p in path.parent.iterdir()) == ["replica.sqlite3"]
 
 
+def test_doctor_calls_a_new_empty_database_new_not_migrations_behind_and_changes_nothing(tmp_path, database_url):
+    from replica.storage.database import open_database
+    from replica.storage.migrations import is_empty
+
+    path = tmp_path / "data" / "replica.sqlite3"
+    path.parent.mkdir()
+    if not database_url:
+        path.touch()  # an empty file is an SQLite database with no table (PostgreSQL: the fresh database)
+    env = {"DATA_DIR": str(path.parent), "KNOWLEDGE_DIR": str(tmp_path), "DATABASE_URL": database_url or ""}
+    done = run_app("doctor", **env)
+    assert "✓ storage: new database: the tables are made at first start" in done.stdout
+    assert "behind" not in done.stdout and "✓ telegram: no alerts waiting in the outbox" in done.stdout
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stdout + done.stderr
+    after = open_database(path, database_url)
+    try:
+        assert is_empty(after)
+    finally:
+        after.close()
+    Store(path, database_url=database_url).close()  # the first start makes the tables: then it is not new
+    done = run_app("doctor", **env)
+    assert "new database" not in done.stdout and "behind" not in done.stdout
+
+
 def test_migration_12_moves_telegrams_deliveries_out_of_the_outbox_with_their_message_ids(tmp_path, database_url):
     """A database of the previous schema (eleven migrations), with one alert sent to Telegram (its message
     id answers the owner's replies) and one still pending after two failed tries: after migration 12 the
