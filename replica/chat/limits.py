@@ -4,6 +4,7 @@ In memory, per process, by default: they reset on restart, which is acceptable f
 brake, not an invoice). With a shared database (``DATABASE_URL``), the limits per client address and
 per day are counted in it instead, once across every instance, under a salted hash of the address
 (never the address itself); the limit per session stays in memory (a session lives on one instance).
+An address is counted by its group: an IPv4 address whole, an IPv6 address by its /64.
 While the database cannot count, the same limits are counted in memory, so a visitor is never refused,
 nor let through unbounded, because of a database outage.
 """
@@ -18,6 +19,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Callable
 
+from replica.conversations.recorder import address_group
 from replica.storage.database import storage_errors
 
 log = logging.getLogger(__name__)
@@ -204,9 +206,10 @@ class UsageLimits:
         )
 
     def admit_message(self, session_id: str, address: str) -> bool:
-        """Count a visitor message if both its session and its address have room this hour; else refuse it."""
+        """Count a visitor message if both its session and its address's group (an IPv6 address's /64:
+        :func:`~replica.conversations.recorder.address_group`) have room this hour; else refuse it."""
         with self._lock:
-            if not self.per_visitor.has_room(session_id) or not self.per_address.take(address):
+            if not self.per_visitor.has_room(session_id) or not self.per_address.take(address_group(address)):
                 return False
             self.per_visitor.record(session_id)
             return True

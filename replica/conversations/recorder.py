@@ -2,11 +2,16 @@
 and reply time; the client address only as a salted hash; deleted after the retention period.
 
 Recording never stands in the visitor's way: a database error is logged and the chat goes on.
+
+A visitor is known by their address's group (:func:`address_group`): an IPv4 address whole, an IPv6
+address by its /64 prefix, which one household or one server is given whole, so a visitor who walks
+through the addresses of their /64 is still one visitor to every cap and count kept per address.
 """
 
 from __future__ import annotations
 
 import hashlib
+import ipaddress
 import logging
 import secrets
 import time
@@ -22,7 +27,24 @@ log = logging.getLogger(__name__)
 
 SALT_FILE = "address-salt"  # where earlier versions kept the salt
 SALT_KEY = "address_salt"
-__all__ = ["NOTICE", "OWNER", "REPLICA", "VISITOR", "Conversation", "Recorder", "address_salt"]
+IPV6_GROUP_PREFIX = 64  # the prefix length one subscriber or one server is handed (RFC 6177)
+__all__ = ["NOTICE", "OWNER", "REPLICA", "VISITOR", "Conversation", "Recorder", "address_group", "address_salt"]
+
+
+def address_group(address: str) -> str:
+    """The group a client address is counted in: an IPv4 address itself ("203.0.113.7"), an IPv6
+    address its /64 ("2001:db8:1:2::/64"), an IPv4-mapped IPv6 address its IPv4 one ("::ffff:1.2.3.4" is
+    "1.2.3.4"); anything that is no address ("unknown") as it is."""
+    text = address.strip().removeprefix("[").removesuffix("]").split("%", 1)[0]  # "[…]" and a zone id off
+    try:
+        ip = ipaddress.ip_address(text)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    if isinstance(ip, ipaddress.IPv4Address):
+        return str(ip)
+    return str(ipaddress.IPv6Network((ip, IPV6_GROUP_PREFIX), strict=False))
 
 
 def in_person(owner: str) -> str:
@@ -58,8 +80,10 @@ class Recorder:
         self._clock = clock
 
     def address_hash(self, address: str) -> str:
-        """The client address, salted and hashed: the same visitor is recognisable, their address is not."""
-        return hashlib.sha256(f"{self._salt}:{address}".encode()).hexdigest()[:24]
+        """The client address's group (:func:`address_group`), salted and hashed: the same visitor is
+        recognisable, their address is not. The conversations, the shared limits and the alert caps per
+        address all key on it."""
+        return hashlib.sha256(f"{self._salt}:{address_group(address)}".encode()).hexdigest()[:24]
 
     def begin(self, session: str, address: str) -> Conversation | None:
         """The conversation of ``session`` (started now if new); ``None`` if the database fails."""

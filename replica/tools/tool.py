@@ -55,7 +55,7 @@ class ToolContext:
     conversation: int | None = None  # the conversation's number, named in alerts
     via: str = ""  # how the visitor came, when not by the page ("MCP")
     visitor_words: str | None = None
-    address: str = ""  # the visitor's client address, salted and hashed: alert caps hold per address too
+    address: str = ""  # the visitor's address group (an IPv6 /64), salted and hashed: alert caps hold per address too
 
     def visitor_wrote(self, text: str) -> bool:
         """Whether the visitor wrote ``text`` (case aside) in this conversation; true when not known."""

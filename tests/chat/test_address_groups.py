@@ -1,0 +1,64 @@
+"""One visitor, one address group: an IPv4 address whole, an IPv6 address by its /64, so a visitor who
+walks through the addresses of their /64 still meets the message limit per address and the alert caps
+per address; a neighbouring /64 is another visitor. On both databases, with the limits in memory and
+shared."""
+
+from __future__ import annotations
+
+import pytest
+
+from replica import wording
+from replica.chat.limits import UsageLimits
+from replica.chat.reply import Visitor
+from replica.conversations.recorder import address_group
+from tests.fixtures.replicas import conversations_of, replica_around
+
+ONE_64 = ["2001:db8:1:2::1", "2001:db8:1:2:ffff:ffff:ffff:fffe", "2001:db8:1:2:a::9", "2001:DB8:1:2::77"]
+NEXT_64 = "2001:db8:1:3::1"
+
+
+@pytest.mark.parametrize(
+    "address, group",
+    [
+        ("203.0.113.7", "203.0.113.7"),
+        ("203.0.113.8", "203.0.113.8"),  # IPv4: the whole address, a neighbour is someone else
+        ("2001:db8:1:2::1", "2001:db8:1:2::/64"),
+        ("2001:db8:1:2:ffff:ffff:ffff:fffe", "2001:db8:1:2::/64"),
+        ("2001:DB8:0001:0002:0:0:0:1", "2001:db8:1:2::/64"),  # however it is written
+        ("2001:db8:1:3::1", "2001:db8:1:3::/64"),
+        ("::ffff:203.0.113.7", "203.0.113.7"),  # IPv4-mapped: the IPv4 address
+        ("[2001:db8:1:2::1]", "2001:db8:1:2::/64"),
+        ("fe80::1%eth0", "fe80::/64"),
+        ("unknown", "unknown"),  # no address: as it is
+    ],
+)
+def test_an_address_is_counted_in_its_group(address, group):
+    assert address_group(address) == group
+
+
+@pytest.fixture(params=["in memory", "shared"])
+def limits(request, store):
+    """The limits of one message an hour per address, kept as a single instance or in the database."""
+    if request.param == "in memory":
+        return UsageLimits.build(100, 1, 1000)
+    return UsageLimits.shared(store, 100, 1, 1000, address_key=conversations_of(store).recorder.address_hash)
+
+
+def test_addresses_of_one_ipv6_64_share_one_message_limit_and_the_next_64_has_its_own(store, notifier, limits):
+    replica = replica_around(None, store, notifier, limits=limits)
+    answers = [replica.reply("Hello!", Visitor(f"session-{n}", address)) for n, address in enumerate(ONE_64)]
+    assert answers[0] != wording.TOO_MANY_MESSAGES
+    assert answers[1:] == [wording.TOO_MANY_MESSAGES] * 3  # new sessions, new addresses, the same /64
+    assert replica.reply("Hello!", Visitor("next", NEXT_64)) != wording.TOO_MANY_MESSAGES
+    assert replica.reply("Hello!", Visitor("v4", "203.0.113.7")) != wording.TOO_MANY_MESSAGES
+    assert replica.reply("Hello!", Visitor("mapped", "::ffff:203.0.113.7")) == wording.TOO_MANY_MESSAGES
+
+
+def test_leads_from_one_ipv6_64_share_the_alert_cap_per_address(store, notifier):
+    replica = replica_around(None, store, notifier)  # the store's caps: 3 lead alerts per address an hour
+    for n, address in enumerate(ONE_64):  # four visitors, each a session and an address of their own
+        replica.reply(f"Write to me: visitor{n}@example.org", Visitor(f"session-{n}", address))
+    replica.reply("Write to me: neighbour@example.org", Visitor("next", NEXT_64))
+    assert len(store.leads.all()) == 5  # every lead kept
+    alerted = [value for alert in notifier.alerts for label, value in alert.fields if label == "Email"]
+    assert alerted == ["visitor0@example.org", "visitor1@example.org", "visitor2@example.org", "neighbour@example.org"]
