@@ -213,6 +213,14 @@ class Settings:
     telegram_chat_id: str | None = setting(
         "TELEGRAM_CHAT_ID", None, text, "Your chat id with the bot (python app.py telegram-setup finds it).", TELEGRAM
     )
+    telegram_owner_id: str | None = setting(
+        "TELEGRAM_OWNER_ID",
+        None,
+        matching(r"[0-9]{1,20}", "your Telegram user id: digits, such as 123456789", True),
+        "Your own Telegram user id, when TELEGRAM_CHAT_ID is a group: only you may press its buttons or use the bot there (telegram-setup finds it); not needed in a private chat.",
+        TELEGRAM,
+        example="",
+    )
     telegram_api_base: str = setting(
         "TELEGRAM_API_BASE",
         "https://api.telegram.org",
