@@ -15,6 +15,7 @@ from replica.storage.deliveries import PendingDelivery
 from replica.storage.records import AlertKind, OutboxEntry
 
 QUESTION_TITLE = "Unanswered question"
+KEPT_NOUNS = {AlertKind.LEAD: ("lead", "leads"), AlertKind.QUESTION: ("question", "questions")}
 # Older outbox rows were written before alerts named their quoted fields.
 DEFAULT_QUOTED = ("Notes", "Question")
 
@@ -24,7 +25,9 @@ class Alert:
     """One thing the owner should know about: a title, labelled visitor values, and the visitor session.
 
     ``quoted`` names the fields that hold visitor prose (shown as quotations); ``ref`` is the number of
-    the record the alert is about (the store sets it), shown in the title, e.g. "Unanswered question #3".
+    the record the alert is about (the store sets it), shown in the title, e.g. "Unanswered question #3";
+    ``kept``, how many records of each kind from the same address the visitor caps kept without an alert
+    before it (the store counts them), said in its :attr:`notes`.
     """
 
     kind: AlertKind
@@ -35,6 +38,18 @@ class Alert:
     quoted: tuple[str, ...] = ()
     ref: int | None = None
     conversation: int | None = None  # the conversation number the owner can /show, /say, /pause
+    kept: tuple[tuple[str, int], ...] = ()
+
+    @property
+    def notes(self) -> tuple[str, ...]:
+        """What the owner is told besides the alert: "2 more leads from the same address were kept without
+        an alert." for each kind its address had kept back since its last alert."""
+        return tuple(
+            f"{count} more {KEPT_NOUNS.get(kind, ('record', 'records'))[count != 1]} from the same address "
+            f"{'was' if count == 1 else 'were'} kept without an alert."
+            for kind, count in self.kept
+            if count
+        )
 
     @property
     def heading(self) -> str:
@@ -62,8 +77,9 @@ class Alert:
 
     @classmethod
     def from_pending(cls, pending: PendingDelivery) -> "Alert":
-        """The alert a pending delivery carries, named by the number of the record it is about ("… #12")."""
-        alert = cls.from_json(pending.payload)
+        """The alert a pending delivery carries, named by the number of the record it is about ("… #12"),
+        with the records kept without an alert that it tells of."""
+        alert = replace(cls.from_json(pending.payload), kept=pending.kept)
         return replace(alert, ref=pending.ref) if pending.ref else alert
 
     @classmethod
@@ -85,7 +101,7 @@ class Alert:
 
     def log_text(self) -> str:
         """The alert on one log line, each visitor value cut to the log's quoting limit."""
-        values = " | ".join(f"{label}: {clip(value)}" for label, value in self.fields)
+        values = " | ".join([*(f"{label}: {clip(value)}" for label, value in self.fields), *self.notes])
         return f"{self.heading} | {values} | Session: {clip(self.session_id, 64)}"
 
 

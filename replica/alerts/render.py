@@ -99,6 +99,7 @@ def _render(alert: Alert, values: dict[str, str], style: _Style) -> str:
         lines.append(f"{style.bold('Conversation:')} #{alert.conversation} (/show {alert.conversation})")
     elif alert.session_id:
         lines.append(f"{style.bold('Session:')} {style.escape(alert.session_id)}")
+    lines += [style.italic(style.escape(note)) for note in alert.notes]
     if alert.hint:
         lines.append(style.italic(style.escape(alert.hint)))
     return "\n".join(lines)
@@ -174,7 +175,8 @@ def fold(alerts: list[tuple[int | None, Alert]], limit: int, as_html: bool = Fal
     room = limit - len(title) - 1 - (len(FOLD_HINT) + 1) * as_html  # Telegram: title and hint in the message
     for shown, (number, alert) in enumerate(alerts):
         values = " — ".join(style.escape(one_line(value, 160)) for _, value in alert.fields if value)
-        line = (style.bold(f"#{number}") + " " if number else "") + values
+        notes = "".join(f" ({style.escape(note.rstrip('.'))})" for note in alert.notes)
+        line = (style.bold(f"#{number}") + " " if number else "") + values + notes
         rest = FOLD_REST.format(n=len(alerts) - shown)
         used = sum(len(x) + 1 for x in lines)
         if used + len(line) > room or shown < len(alerts) - 1 and used + len(line) + 1 + len(rest) > room:

@@ -32,7 +32,8 @@ ALERT_STATUS = (
 @dataclass(frozen=True)
 class PendingDelivery:
     """An alert waiting for one channel: its delivery, the alert (kind and JSON), tries, when it is due,
-    when the alert was raised, and the number of the lead or question it is about."""
+    when the alert was raised, the number of the lead or question it is about, and how many records of
+    each kind from the same address were kept without an alert before it (``(("lead", 2),)``)."""
 
     id: int
     kind: str
@@ -41,6 +42,7 @@ class PendingDelivery:
     due_at: float
     created_at: float
     ref: int | None
+    kept: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -82,15 +84,40 @@ class Deliveries:
         ``limit``), leaving out ``skip`` (delivered, though not yet recorded)."""
         skipped = f"AND d.id NOT IN ({','.join('?' * len(skip))}) " if skip else ""
         rows = self.db.read(
-            "SELECT d.id, o.kind, o.alert, d.attempts, d.due_at, o.created_at, COALESCE(o.lead_id, o.question_id) AS ref "
+            "SELECT d.id, d.alert_id, o.kind, o.alert, d.attempts, d.due_at, o.created_at, "
+            "COALESCE(o.lead_id, o.question_id) AS ref "
             "FROM deliveries d JOIN outbox o ON o.id = d.alert_id WHERE d.channel = ? AND d.status = 'pending' "
             f"AND (d.lease_until IS NULL OR d.lease_until < ?) {skipped}ORDER BY d.alert_id LIMIT ?",
             (channel, self._clock(), *skip, limit),
         )
+        kept = self._kept_before({r["alert_id"] for r in rows})
         return [
-            PendingDelivery(r["id"], r["kind"], r["alert"], r["attempts"], r["due_at"], r["created_at"], r["ref"])
+            PendingDelivery(
+                r["id"],
+                r["kind"],
+                r["alert"],
+                r["attempts"],
+                r["due_at"],
+                r["created_at"],
+                r["ref"],
+                kept.get(r["alert_id"], ()),
+            )
             for r in rows
         ]
+
+    def _kept_before(self, alert_ids: set[int]) -> dict[int, tuple[tuple[str, int], ...]]:
+        """For each of ``alert_ids``, the records of each kind kept without an alert that it tells of."""
+        if not alert_ids:
+            return {}
+        rows = self.db.read(
+            "SELECT told_in, kind, COUNT(*) AS n FROM capped_alerts "
+            f"WHERE told_in IN ({','.join('?' * len(alert_ids))}) GROUP BY told_in, kind ORDER BY told_in, kind",
+            tuple(alert_ids),
+        )
+        kept: dict[int, tuple[tuple[str, int], ...]] = {}
+        for row in rows:
+            kept[row["told_in"]] = (*kept.get(row["told_in"], ()), (row["kind"], row["n"]))
+        return kept
 
     def claim(self, channel: str, ids: Collection[int], min_interval: float) -> tuple[float, set[int]]:
         """Lease the deliveries ``ids`` (one message's) to this instance, keeping ``channel``'s pace of one

@@ -33,7 +33,7 @@ class Leads:
                 return Recorded.DUPLICATE
             return self._outbox.queue_in(tx, alert, lead_id=row["id"])
 
-        return self.db.write(steps)
+        return self._outbox.stored(alert.kind, self.db.write(steps))
 
     def set_status(self, lead_id: int, status: LeadStatus) -> bool:
         """Set a lead's triage state (``new``, ``handled``); False when it already had it, or there is no such lead."""

@@ -62,7 +62,7 @@ class Questions:
             self._add_asker(tx, row["id"], alert.session, question)
             return self._outbox.queue_in(tx, alert, question_id=row["id"])
 
-        return self.db.write(steps)
+        return self._outbox.stored(alert.kind, self.db.write(steps))
 
     def _add_asker(self, tx: Transaction, question_id: int, session: str, question: str) -> None:
         tx.execute(

@@ -78,6 +78,14 @@ class AlertStatus(TextEnum):
     CAPPED = "capped"
 
 
+class CapReason(TextEnum):
+    """Why a lead or question was kept without an alert: its visitor session had had its alerts of that
+    kind, or its client address had had them within the hour (however many sessions it opened)."""
+
+    SESSION = "session"
+    ADDRESS = "address"
+
+
 class Recorded(Enum):
     """What became of a lead or question handed to the store."""
 

@@ -189,3 +189,25 @@ class DayStats:
     conversations: int
     messages: int
     model_calls: int
+
+
+@dataclass(frozen=True)
+class AlertCount:
+    """How many alerts of one kind were raised over a period (``/status``)."""
+
+    kind: str
+    alerts: int
+
+
+@dataclass(frozen=True)
+class KeptCount:
+    """Leads or questions of one kind kept without an alert over a period, for one reason (``session``: a
+    visitor session had had its alerts; ``address``: one address had had them within the hour): how many,
+    from how many visitors (addresses, or sessions where none was known), and how many of them a later
+    alert from the same address has told the owner of (``/status``)."""
+
+    kind: str
+    reason: str
+    records: int
+    visitors: int
+    told: int

@@ -67,6 +67,7 @@ def check_writable(folder: Path, create: bool = True) -> None:
 
 
 RECORD_TABLES = (
+    "capped_alerts",
     "telegram_links",
     "messages",
     "deliveries",
