@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from replica.owner_bot.lead_listing import leads_listing
+from replica.owner_bot.status_report import status_report
 
 
 @dataclass(frozen=True)
@@ -68,6 +69,12 @@ COMMANDS = (
         "Withdraw learned answer N",
         "the number of a learned answer",
         run=lambda h, text: h.questions.forget(text),
+    ),
+    Command(
+        "status",
+        "",
+        "Alerts raised, and kept back by the visitor caps, in the last 24 hours",
+        run=lambda h, _: status_report(h.store),
     ),
     Command("help", "", "What I can do"),
 )
