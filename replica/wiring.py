@@ -143,13 +143,17 @@ def make_notifier(settings: Settings, store: Store, timings: Timings) -> Notifie
     channels: list[Channel]
     channels, problems = parse_channels(settings.alert_urls)
     for problem in problems:
-        log.error("%s: it gets no alerts; python app.py doctor checks it", problem)
+        log.error(
+            "%s: it gets no alerts; python app.py doctor checks it (docs/alerts.md#other-alert-channels)", problem
+        )
     if settings.telegram_configured:
         channels.insert(0, TelegramChannel(telegram_client(settings)))
     elif channels:
-        log.warning("Telegram is not configured: alerts go to %s", ", ".join(c.label for c in channels))
+        log.warning(
+            "Telegram is not configured: alerts go to %s (docs/telegram.md)", ", ".join(c.label for c in channels)
+        )
     else:
-        log.warning("Telegram is not configured: alerts will be written to the log only")
+        log.warning("Telegram is not configured: alerts will be written to the log only (docs/telegram.md)")
         return LogNotifier()
     senders: list[Notifier] = [
         AlertSender(

@@ -3,6 +3,7 @@ it names one, to a heading of it; and the fakes run standalone, as the testing p
 
 from __future__ import annotations
 
+import ast
 import re
 import subprocess
 import sys
@@ -40,6 +41,50 @@ def test_the_readme_is_short_and_every_relative_link_in_it_and_the_docs_resolves
     assert broken == []
     linked_from_readme = {m.split("#")[0] for m in LINK.findall((ROOT / "README.md").read_text())}
     assert {f"docs/{p.name}" for p in (ROOT / "docs").glob("*.md")} <= linked_from_readme  # every page listed
+
+
+def said_to_the_owner() -> list[tuple[str, str]]:
+    """Every text of the app's code that is not a docstring (doctor's lines and fixes, log lines, errors,
+    help), with the file it is in."""
+    texts = []
+    for path in (ROOT / "replica").rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        docstrings = {
+            id(node.body[0].value)
+            for node in ast.walk(tree)
+            if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+            and node.body
+            and isinstance(node.body[0], ast.Expr)
+            and isinstance(node.body[0].value, ast.Constant)
+        }
+        texts += [
+            (path.relative_to(ROOT).as_posix(), node.value)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings
+        ]
+    return texts
+
+
+def test_each_docs_page_the_app_points_the_owner_to_exists_with_the_heading_it_names():
+    """doctor's fixes, the log's warnings and the start-up errors name the docs page that holds the fix
+    (docs/relay.md, docs/models.md#turning-native-tool-calls-on): each page is there, with that heading;
+    and none points to a heading of the README, whose headings move."""
+    named, broken = [], []
+    for where, text in said_to_the_owner():
+        for page, anchor in re.findall(r"\bdocs/([\w-]+\.md)(?:#([\w-]+))?", text):
+            named.append(page)
+            target = ROOT / "docs" / page
+            headings = (
+                {slug(h) for h in re.findall(r"^#+ (.+)$", target.read_text(), flags=re.M)}
+                if target.exists()
+                else set()
+            )
+            if not target.exists() or (anchor and anchor not in headings):
+                broken.append(f"{where}: docs/{page}{'#' + anchor if anchor else ''}")
+        if "README" in text:
+            broken.append(f"{where}: points to the README: {text[:80]!r}")
+    assert broken == []
+    assert {"relay.md", "models.md", "telegram.md", "alerts.md", "knowledge.md", "hosting.md"} <= set(named)
 
 
 # The eval behaviours the standalone fake model holds (docs/testing.md names them): the rest need a real model.

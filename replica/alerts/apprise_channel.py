@@ -37,7 +37,7 @@ class AppriseChannel:
     place: int
     url: str = field(repr=False)
     plugin: Any = field(repr=False)
-    unreachable_hint = "check the URL and the network"
+    unreachable_hint = "check the URL and the network (docs/alerts.md#other-alert-channels)"
 
     @property
     def key(self) -> str:

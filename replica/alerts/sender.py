@@ -45,7 +45,8 @@ class LogNotifier:
     def notify(self, alert: Alert) -> None:
         """Log ``alert`` in full."""
         log.warning(
-            "Telegram is not configured (set TELEGRAM_BOT_TOKEN and TELEGRAM_CHAT_ID); alert for the owner: %s",
+            "Telegram is not configured (set TELEGRAM_BOT_TOKEN and TELEGRAM_CHAT_ID: docs/telegram.md); alert for "
+            "the owner: %s",
             alert.log_text(),
         )
 

@@ -66,7 +66,10 @@ class OpenAIChatModel:
                     yield from self._call(messages, tools, tool_choice, max_tokens, timeout, stop)
                     return
                 except openai.BadRequestError:
-                    log.warning("The model server refused a request with tools (HTTP 400); asking without them")
+                    log.warning(
+                        "The model server refused a request with tools (HTTP 400); asking without them "
+                        "(docs/models.md#turning-native-tool-calls-on)"
+                    )
             described = with_tools_described(messages, tools) if tools and tool_choice != "none" else messages
             yield from self._call(described, None, None, max_tokens, timeout, stop)
             if tools and not refused:

@@ -34,6 +34,10 @@ from replica.storage.volumes import KEEP_RECORDS, records_at_risk, sqlite_journa
 from replica.telegram.client import BLOCKED_HINT, TelegramClient, TelegramError
 
 SYMBOLS = {"ok": "✓", "warn": "!", "fail": "✗"}
+# The docs pages that hold the fixes doctor names more than once.
+ALERT_DOCS = "docs/alerts.md#other-alert-channels"
+REPLY_CHECK_DOCS = "docs/models.md#what-the-replica-never-says"
+APPROVED_DOCS = "docs/knowledge.md#without-a-model-your-approved-answers"
 
 
 @dataclass(frozen=True)
@@ -92,9 +96,7 @@ def check_model(settings: Settings) -> Iterator[Check]:
         return
     yield ok("model", PLACEHOLDER_NOTE if settings.placeholder_key else "OPENAI_API_KEY is set")
     endpoint = shown_url(settings.openai_base_url or "https://api.openai.com/v1")
-    client = openai.OpenAI(
-        api_key=settings.model_api_key, base_url=settings.openai_base_url, timeout=20, max_retries=0
-    )
+    client = openai.OpenAI(api_key=settings.model_api_key, base_url=settings.openai_base_url, timeout=20, max_retries=0)
     model = settings.openai_model
     started = time.monotonic()
     try:
@@ -112,11 +114,17 @@ def check_model(settings: Settings) -> Iterator[Check]:
         return
     except openai.APIConnectionError as exc:
         yield fail(
-            "model", f"{endpoint} cannot be reached ({type(exc).__name__})", "check OPENAI_BASE_URL and the network"
+            "model",
+            f"{endpoint} cannot be reached ({type(exc).__name__})",
+            "check OPENAI_BASE_URL and the network (docs/models.md)",
         )
         return
     except openai.APIStatusError as exc:
-        yield fail("model", f"{endpoint} answered HTTP {exc.status_code}", "check OPENAI_BASE_URL and OPENAI_MODEL")
+        yield fail(
+            "model",
+            f"{endpoint} answered HTTP {exc.status_code}",
+            "check OPENAI_BASE_URL and OPENAI_MODEL (docs/models.md)",
+        )
         return
     seconds = time.monotonic() - started
     if offered is None:
@@ -157,7 +165,7 @@ PROBE_TOKENS = 80
 TOOL_ADVICE = (
     "use a model that calls tools, or turn on the server's tool calling "
     "(llama.cpp: --jinja; vLLM: --enable-auto-tool-choice with a --tool-call-parser; Ollama: a model tagged for tools); "
-    "see docs/models.md"
+    "see docs/models.md#turning-native-tool-calls-on"
 )
 
 
@@ -202,7 +210,7 @@ def check_telegram(settings: Settings, ping: bool) -> Iterator[Check]:
         yield warn(
             "telegram",
             f"TELEGRAM_BOT_TOKEN is not set: alerts go to {where}, and you have no inbox to reply from",
-            "python app.py telegram-setup",
+            "python app.py telegram-setup (docs/telegram.md)",
         )
     else:
         yield from _check_bot(settings, ping)
@@ -244,12 +252,12 @@ def _check_bot(settings: Settings, ping: bool) -> Iterator[Check]:
             yield fail(
                 "telegram",
                 "a webhook is set, so this app's polling gets no updates",
-                "python app.py telegram-setup --delete-webhook",
+                "python app.py telegram-setup --delete-webhook (docs/telegram.md)",
             )
         else:
             yield ok("telegram", "no webhook set: the app can poll for your replies")
     if not settings.telegram_chat_id:
-        yield fail("telegram", "TELEGRAM_CHAT_ID is not set", "python app.py telegram-setup")
+        yield fail("telegram", "TELEGRAM_CHAT_ID is not set", "python app.py telegram-setup (docs/telegram.md)")
         return
     try:
         if ping:
@@ -260,7 +268,7 @@ def _check_bot(settings: Settings, ping: bool) -> Iterator[Check]:
         yield fail(
             "telegram",
             f"chat {settings.telegram_chat_id} cannot be written to ({error.description})",
-            "send your bot a message, then run python app.py telegram-setup",
+            "send your bot a message, then run python app.py telegram-setup (docs/telegram.md)",
         )
         return
     what = "a test message was sent there" if ping else "the bot may write there"
@@ -319,12 +327,12 @@ def check_alert_channels(settings: Settings, ping: bool) -> Iterator[Check]:
     sending (or, with ``--ping``, a test sent), and what waits for it. URLs are named by place, never shown."""
     channels, problems = parse_channels(settings.alert_urls)
     for problem in problems:
-        yield fail("alerts", problem, "write it as Apprise documents it for the service (docs/alerts.md)")
+        yield fail("alerts", problem, f"write it as Apprise documents it for the service ({ALERT_DOCS})")
     for channel in channels:
         if ping:
             problem = channel.send_text("Replica doctor", "Replica doctor: test message. Alerts will arrive here.")
             yield (
-                fail("alerts", f"{channel.label}: the test failed ({problem})", "check the URL")
+                fail("alerts", f"{channel.label}: the test failed ({problem})", f"check the URL ({ALERT_DOCS})")
                 if problem
                 else ok("alerts", f"{channel.label}: a test message was sent")
             )
@@ -340,7 +348,7 @@ def check_alert_channels(settings: Settings, ping: bool) -> Iterator[Check]:
             yield fail(
                 "alerts",
                 f"{channel.label}: its server cannot be reached ({type(error).__name__})",
-                "check the URL and the network",
+                f"check the URL and the network ({ALERT_DOCS})",
             )
             continue
         yield ok("alerts", f"{channel.label}: read by Apprise, its server reachable")
@@ -386,7 +394,11 @@ def check_storage(settings: Settings) -> Iterator[Check]:
     except NoDatabase:
         store = None
     except StoreError as error:
-        fix = "check DATABASE_URL: host, port, user, password" if settings.database_url else "move that file aside"
+        fix = (
+            "check DATABASE_URL: host, port, user, password (docs/postgres.md)"
+            if settings.database_url
+            else "move that file aside"
+        )
         yield fail("storage", str(error).split(";")[0], fix)
         return
     if store:
@@ -425,7 +437,11 @@ def check_knowledge(settings: Settings) -> Iterator[Check]:
     """The knowledge files, how much of them goes to the model, and the prompt templates."""
     folder = settings.knowledge_dir
     if not folder.is_dir():
-        yield warn("knowledge", f"KNOWLEDGE_DIR {folder} does not exist: the replica knows nothing", "add your files")
+        yield warn(
+            "knowledge",
+            f"KNOWLEDGE_DIR {folder} does not exist: the replica knows nothing",
+            "add your files (docs/knowledge.md)",
+        )
     else:
         documents, unreadable = read_documents(folder)
         for path, reason in unreadable:
@@ -440,7 +456,11 @@ def check_knowledge(settings: Settings) -> Iterator[Check]:
         if documents:
             yield ok("knowledge", f"{len(documents)} file(s) in {folder}, {total:,} characters, {how}")
         else:
-            yield warn("knowledge", f"no readable .md, .txt or .pdf files in {folder}", "add your CV, bio or FAQ")
+            yield warn(
+                "knowledge",
+                f"no readable .md, .txt or .pdf files in {folder}",
+                "add your CV, bio or FAQ (docs/knowledge.md)",
+            )
         entries, learned = approved_entries(folder), _learned_answers(settings)  # read once, for both checks
         yield check_approved_answers(entries, learned)
         yield from check_examples(entries, learned)
@@ -450,7 +470,7 @@ def check_knowledge(settings: Settings) -> Iterator[Check]:
         render_prompt("privacy.md", owner_name=settings.owner_name, retention_days="1")
         render_prompt("booking.md", booking_url="https://example.com")
     except (PromptError, OSError) as error:
-        yield fail("prompts", str(error), "fix the template in prompts/")
+        yield fail("prompts", str(error), "fix the template in prompts/ (docs/knowledge.md)")
         return
     yield ok("prompts", "the templates in prompts/ render")
     yield from check_replies(settings)
@@ -462,13 +482,13 @@ def check_replies(settings: Settings) -> Iterator[Check]:
         yield warn(
             "replies",
             "CHECK_REPLIES is off: replies reach visitors unchecked (a model may invent a phone number, or say it saved an address it never got)",
-            "set CHECK_REPLIES=true",
+            f"set CHECK_REPLIES=true ({REPLY_CHECK_DOCS})",
         )
         return
     try:
         ClaimPatterns.load()
     except (ValueError, OSError) as error:
-        yield fail("replies", str(error), "fix prompts/claims.md")
+        yield fail("replies", str(error), f"fix prompts/claims.md ({REPLY_CHECK_DOCS})")
         return
     yield ok("replies", "each reply is checked before a visitor reads it (CHECK_REPLIES; prompts/claims.md)")
 
@@ -498,7 +518,7 @@ def check_approved_answers(entries: list[Approved], learned: list) -> Check:
         return warn(
             "knowledge",
             "no approved answers to give without a model (0 in FAQ files, 0 learned from Telegram)",
-            "add a faq.md to KNOWLEDGE_DIR: a question line, then its answer (docs/knowledge.md)",
+            f"add a faq.md to KNOWLEDGE_DIR: a question line, then its answer ({APPROVED_DOCS})",
         )
     return ok("knowledge", f"{len(entries) + len(learned)} approved answer(s) to give without a model ({counts})")
 
@@ -515,7 +535,7 @@ def check_examples(entries: list[Approved], learned: list) -> Iterator[Check]:
             "knowledge",
             f"without a model, the example question {example!r} has no approved answer",
             "add it to a faq.md in KNOWLEDGE_DIR with its answer, mark a profile section approved for it "
-            "(docs/knowledge.md), or change prompts/examples.txt",
+            f"({APPROVED_DOCS}), or change prompts/examples.txt",
         )
     if examples and not unmet:
         yield ok("knowledge", f"each of the page's {len(examples)} example questions has an approved answer")
@@ -530,7 +550,11 @@ def check_page(settings: Settings) -> Iterator[Check]:
     lines = profile_lines(settings.knowledge_dir)
     for line in lines:
         if line.problem:
-            yield warn("page", f"{line.place}: {line.problem}; left out of the links row", "write it as https://…")
+            yield warn(
+                "page",
+                f"{line.place}: {line.problem}; left out of the links row",
+                "write it as https://… (docs/page.md)",
+            )
     links = [kind for kind, _ in owner_links(filled_in(settings, lines))]
     if links:
         yield ok(

@@ -60,7 +60,7 @@ def load_documents(folder: Path) -> list[Document]:
     A file that cannot be read is skipped with a log line naming it; a missing folder gives no documents.
     """
     if not folder.is_dir():
-        log.warning("Knowledge folder %s does not exist; the replica has no knowledge", folder)
+        log.warning("Knowledge folder %s does not exist; the replica has no knowledge (docs/knowledge.md)", folder)
         return []
     documents, unreadable = read_documents(folder)
     for path, reason in unreadable:

@@ -73,7 +73,7 @@ def with_owner_links(settings: Settings) -> Settings:
     lines = profile_lines(settings.knowledge_dir)
     for line in lines:
         if line.problem:
-            log.warning("Profile links: %s skipped (%s)", line.place, line.problem)
+            log.warning("Profile links: %s skipped (%s; docs/page.md)", line.place, line.problem)
     return filled_in(settings, lines)
 
 

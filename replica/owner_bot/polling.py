@@ -59,7 +59,10 @@ class Polling(Worker):
 
     def failed(self, error: Exception, delay: float) -> None:
         if isinstance(error, TelegramError) and error.status == 409:
-            log.error("Telegram says another getUpdates poller or a webhook holds this bot (409); backing off")
+            log.error(
+                "Telegram says another getUpdates poller or a webhook holds this bot (409); backing off "
+                "(docs/inbox.md says what to do)"
+            )
         elif isinstance(error, TelegramError):
             log.warning("Polling Telegram failed (%s); backing off", error)
         else:

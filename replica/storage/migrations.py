@@ -373,9 +373,7 @@ def is_empty(db: Database) -> bool:
     if db.dialect == "sqlite":
         rows = db.read("SELECT count(*) AS tables FROM sqlite_master WHERE type = 'table'")
     else:
-        rows = db.read(
-            "SELECT count(*) AS tables FROM information_schema.tables WHERE table_schema = current_schema()"
-        )
+        rows = db.read("SELECT count(*) AS tables FROM information_schema.tables WHERE table_schema = current_schema()")
     return rows[0]["tables"] == 0
 
 

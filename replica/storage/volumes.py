@@ -51,5 +51,5 @@ def records_at_risk(space_id: str | None, database_url: str | None, data_dir: Pa
 
 KEEP_RECORDS = (
     "attach a Storage Bucket to the Space at /data and set DATA_DIR=/data, "
-    "or set DATABASE_URL to a PostgreSQL database (docs/hosting.md)"
+    "or set DATABASE_URL to a PostgreSQL database (docs/hosting.md#records-that-survive-a-restart)"
 )

@@ -16,8 +16,7 @@ log = logging.getLogger(__name__)
 
 # What to do when Telegram cannot be reached: said by telegram-setup, doctor and the running sender.
 BLOCKED_HINT = (
-    "Some hosts, Hugging Face Spaces among them, block Telegram: set TELEGRAM_API_BASE to a relay "
-    "(README: 'A relay for hosts that block Telegram')"
+    "Some hosts, Hugging Face Spaces among them, block Telegram: set TELEGRAM_API_BASE to a relay (docs/relay.md)"
 )
 NETWORK_REASONS = (
     "Connection refused",

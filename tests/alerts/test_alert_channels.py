@@ -285,7 +285,7 @@ def test_doctor_checks_each_url_and_ping_sends_through_each(tmp_path, webhook, c
     lines = [line for line in done.stdout.splitlines() if " alerts: " in line]
     assert lines == [
         "✗ alerts: ALERT_URLS URL 3 (bogus://…) is not a URL Apprise knows — fix: write it as Apprise documents "
-        "it for the service (docs/alerts.md)",
+        "it for the service (docs/alerts.md#other-alert-channels)",
         "✓ alerts: JSON, channel 1: read by Apprise, its server reachable",
         "✓ alerts: ntfy, channel 2: read by Apprise, its server reachable",
     ]

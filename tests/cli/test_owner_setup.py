@@ -210,12 +210,16 @@ def test_doctor_uses_a_one_token_completion_where_there_is_no_model_list(owner_f
         ("unknown model", {"OPENAI_MODEL": "gpt-unknown"}, "does not offer 'gpt-unknown' — fix: set OPENAI_MODEL"),
         ("model unreachable", {"OPENAI_BASE_URL": "http://127.0.0.1:9/v1"}, "cannot be reached (APIConnectionError)"),
         ("token refused", {"TELEGRAM_BOT_TOKEN": "999:WRONG-token"}, "✗ telegram: Telegram refused the token (401)"),
-        ("telegram unreachable", {"TELEGRAM_API_BASE": "http://127.0.0.1:9"}, "block Telegram: set TELEGRAM_API_BASE"),
+        (
+            "telegram unreachable",
+            {"TELEGRAM_API_BASE": "http://127.0.0.1:9"},
+            "block Telegram: set TELEGRAM_API_BASE to a relay (docs/relay.md)",
+        ),
         ("unknown chat", {"TELEGRAM_CHAT_ID": "777"}, "✗ telegram: chat 777 cannot be written to"),
         (
             "no chat",
             {"TELEGRAM_CHAT_ID": ""},
-            "✗ telegram: TELEGRAM_CHAT_ID is not set — fix: python app.py telegram-setup",
+            "✗ telegram: TELEGRAM_CHAT_ID is not set — fix: python app.py telegram-setup (docs/telegram.md)",
         ),
         ("webhook set", {}, "✗ telegram: a webhook is set"),
         ("storage", {"DATA_DIR": "/sys"}, "✗ storage: DATA_DIR /sys is not writable"),
