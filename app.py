@@ -6,12 +6,14 @@ import sys
 if sys.version_info < (3, 10):  # the front matter asks Spaces for 3.12; the README names 3.10-3.13
     sys.exit(f"Replica needs Python 3.10 to 3.13; this is Python {sys.version.split()[0]}.")
 
-try:  # preinstalled on Hugging Face Spaces; elsewhere absent, and nothing below changes
-    import spaces
-except ImportError:
-    spaces = None
+spaces = None
+if __name__ != "__main__" or len(sys.argv) == 1:  # serving: a command, or --help, has no page to place a GPU for
+    try:  # preinstalled on Hugging Face Spaces (it imports Gradio); elsewhere absent, and nothing below changes
+        import spaces
+    except ImportError:
+        pass
 
-from replica.cli.main import main
+from replica.cli.main import main  # noqa: E402 (spaces comes first, before anything imports Gradio)
 
 if spaces is not None:
     spaces.disable_gradio_auto_wrap()  # no visitor's event is ever made a GPU task

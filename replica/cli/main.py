@@ -10,14 +10,14 @@ import sys
 from pathlib import Path
 from typing import Callable
 
-from replica.alerts.apprise_channel import parse_channels, secrets_of
-from replica.cli.doctor import run_doctor
-from replica.cli.evaluate import run_eval
 from replica.cli.export import EXPORTS, export
 from replica.cli.telegram_setup import WAIT_SECONDS, telegram_setup
 from replica.logs import setup_logging, url_secrets
-from replica.settings import ConfigError, Settings, load_settings
+from replica.settings import DEFAULT_PORT, ConfigError, Settings, load_settings
 from replica.storage.store import StoreError
+
+# Imported only once a command needs them (the model's SDK, Apprise, Gradio take seconds), so that
+# --help answers at once: replica.cli.doctor, replica.cli.evaluate, replica.alerts.apprise_channel, replica.wiring.
 
 log = logging.getLogger("replica")
 
@@ -57,11 +57,16 @@ def reset_records(settings: Settings, yes: bool) -> int:
     return 0
 
 
-def main(argv: list[str] | None = None, gpu_placeholder: Callable[[], None] | None = None) -> int:
-    """Serve the app; or run one of the owner's commands (``export``, ``telegram-setup``, ``doctor``, ``eval``)
-    and exit. ``gpu_placeholder`` is ``app.py``'s ``@spaces.GPU`` function, where there is one."""
-    parser = argparse.ArgumentParser(description="Replica: your AI stand-in on the web.")
-    commands = parser.add_subparsers(dest="command")
+def command_line() -> argparse.ArgumentParser:
+    """``python app.py``'s arguments: no command serves the page; each command runs once and exits."""
+    parser = argparse.ArgumentParser(
+        prog="python app.py",
+        description=f"Replica: your AI stand-in on the web. With no command, python app.py serves the page, on "
+        f"http://127.0.0.1:{DEFAULT_PORT} unless GRADIO_SERVER_NAME, GRADIO_SERVER_PORT or PORT say otherwise. "
+        "Each command below runs once and exits, without serving the page.",
+        epilog="Settings come from the environment and .env (docs/configuration.md).",
+    )
+    commands = parser.add_subparsers(dest="command", title="commands")
     export_command = commands.add_parser(
         "export", help="print stored records (CSV; conversations as JSON Lines) and exit; the server is not started"
     )
@@ -71,7 +76,11 @@ def main(argv: list[str] | None = None, gpu_placeholder: Callable[[], None] | No
     setup.add_argument("--delete-webhook", action="store_true", help="remove a webhook that blocks polling")
     setup.add_argument("--wait", type=float, default=WAIT_SECONDS, help="seconds to wait for your message (180)")
     doctor = commands.add_parser("doctor", help="check every setting against the real services")
-    doctor.add_argument("--ping", action="store_true", help="send a real test message to your Telegram chat")
+    doctor.add_argument(
+        "--ping",
+        action="store_true",
+        help="send a real test message to your Telegram chat and to each ALERT_URLS channel (ntfy, Discord, e-mail, …)",
+    )
     reset = commands.add_parser(
         "reset",
         help="delete every record and learned answer, for a fresh start (asks first); the server is not started",
@@ -82,7 +91,15 @@ def main(argv: list[str] | None = None, gpu_placeholder: Callable[[], None] | No
     evaluate.add_argument(
         "--transcripts", type=Path, help="where to write the transcripts (DATA_DIR/eval-transcripts.md)"
     )
+    return parser
+
+
+def main(argv: list[str] | None = None, gpu_placeholder: Callable[[], None] | None = None) -> int:
+    """Serve the app; or run one of the owner's commands (``export``, ``telegram-setup``, ``doctor``, ``eval``)
+    and exit. ``gpu_placeholder`` is ``app.py``'s ``@spaces.GPU`` function, where there is one."""
+    parser = command_line()
     args = parser.parse_args(argv)
+    from replica.alerts.apprise_channel import parse_channels, secrets_of
 
     try:
         settings = load_settings(os.environ)
@@ -94,8 +111,12 @@ def main(argv: list[str] | None = None, gpu_placeholder: Callable[[], None] | No
     if args.command == "telegram-setup":
         return telegram_setup(settings, sys.stdout, args.write, args.delete_webhook, args.wait)
     if args.command == "doctor":
+        from replica.cli.doctor import run_doctor
+
         return run_doctor(settings, sys.stdout, ping=args.ping)
     if args.command == "eval":
+        from replica.cli.evaluate import run_eval
+
         return run_eval(settings, sys.stdout, args.pairs, args.transcripts)
     port = settings.listen_port
     variable = settings.port_variable
