@@ -87,6 +87,31 @@ def test_each_docs_page_the_app_points_the_owner_to_exists_with_the_heading_it_n
     assert {"relay.md", "models.md", "telegram.md", "alerts.md", "knowledge.md", "hosting.md"} <= set(named)
 
 
+NUMBERS = "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen".split()
+
+
+def eval_counts_in_the_docs() -> tuple[int, int]:
+    """How many of its behaviours docs/testing.md says ``eval`` holds with the standalone fakes, of how many."""
+    text = " ".join((ROOT / "docs" / "testing.md").read_text().split())
+    held, total = re.search(r"`python app.py eval` holds (\w+) of its (\w+) behaviours", text).groups()
+    return NUMBERS.index(held), NUMBERS.index(total)
+
+
+def eval_behaviours() -> list[str]:
+    """The names of eval's built-in behaviours, as it prints them."""
+    from replica.cli.evaluate import builtin_scripts
+
+    return [script.behaviour for script in builtin_scripts("Ada Lovelace", "", [], None)]
+
+
+def test_the_docs_name_and_count_evals_behaviours_as_the_code_has_them():
+    page = (ROOT / "docs" / "models.md").read_text()
+    table = page.split("| Behaviour | Holds when |\n|---|---|\n", 1)[1].split("\n\n", 1)[0]
+    rows = [row.split(" | ")[0].lstrip("| ").replace('"', "'") for row in table.splitlines()]
+    assert rows == eval_behaviours()  # docs/models.md's table: each behaviour, in the order eval prints them
+    assert eval_counts_in_the_docs()[1] == len(eval_behaviours())  # docs/testing.md: "of its twelve"
+
+
 # The eval behaviours the standalone fake model holds (docs/testing.md names them): the rest need a real model.
 FAKE_MODEL_HOLDS = {
     "greeting → words, no tool",
@@ -123,7 +148,9 @@ def test_the_fakes_run_standalone_and_print_the_environment_to_use(tmp_path):
         assert f"{lines['OPENAI_MODEL']} calls tools natively" in doctor.stdout
         scorecard = run_app("eval", DATA_DIR=str(tmp_path / "data"), **lines).stdout
         held = {line.split(": ")[0].split(" (")[0][2:] for line in scorecard.splitlines() if line.startswith("✓ ")}
-        assert FAKE_MODEL_HOLDS <= held, scorecard
+        assert held == FAKE_MODEL_HOLDS, scorecard
+        assert f"{len(held)}/{len(eval_behaviours())} behaviours held" in scorecard
+        assert eval_counts_in_the_docs() == (len(held), len(eval_behaviours()))  # docs/testing.md: "nine of its twelve"
     finally:
         process.terminate()
         process.wait(timeout=10)
