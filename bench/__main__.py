@@ -310,7 +310,8 @@ def first_words_rows(
 def without_model_rows(work: Path, fake: FakeOpenAI, questions: int, model_delay: float) -> list[tuple[str, str, str]]:
     """Reply time without a model (the example knowledge's FAQ and 200 learned answers), in process, beside
     the model path's on the same knowledge."""
-    offline = create_app(replace(settings_for(fake, ROOT / "knowledge", work / "data-offline"), openai_api_key=None))
+    no_model = {"openai_api_key": None, "openai_base_url": None}  # with a base URL alone, the model would be called
+    offline = create_app(replace(settings_for(fake, ROOT / "knowledge", work / "data-offline"), **no_model))
     for n in range(200):
         question = f"What about project number {n}, code PX{n:03d}?"
         offline.store.questions.record(question, Alert("question", "Q", (("Question", question),), "bench").entry())
