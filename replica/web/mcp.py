@@ -104,9 +104,9 @@ def make_ask(
 
 class QuestionLimit:
     """ASGI middleware on the MCP route: a call of ``tool`` whose question is over ``max_chars`` characters
-    is answered here with the tool's error "The question is too long: at most N characters.", never
-    handed to Gradio, whose loopback call to the queue would be refused for its size with an error that
-    names the app's own address and port."""
+    is answered here with the tool's error (:data:`~replica.wording.QUESTION_TOO_LONG`), never handed to
+    Gradio, whose loopback call to the queue would be refused for its size with an error that names the
+    app's own address and port."""
 
     def __init__(self, app: ASGIApp, tool: str, max_chars: int):
         self.app = app
