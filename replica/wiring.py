@@ -189,6 +189,7 @@ def make_owner_bot(
         telegram_client(settings),
         poll_seconds=timings.telegram_poll_seconds,
         retention_days=settings.conversation_retention_days,
+        owner_id=settings.telegram_owner_id,
     )
     if not settings.telegram_webhook_url:
         return bot.start(), []

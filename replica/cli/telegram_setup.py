@@ -2,8 +2,10 @@
 
 It checks the token (``getMe``), waits for the owner to send the bot any message (long-polling
 ``getUpdates``, with a countdown), prints the chat id and the exact line to configure, sends a test
-message there, and with ``--write`` puts ``TELEGRAM_CHAT_ID`` into ``.env``. Every failure is one line
-and exit code 1. The token is never printed.
+message there, and with ``--write`` puts ``TELEGRAM_CHAT_ID`` into ``.env``. When the message came from a
+group, it also gives the user id of whoever sent it as ``TELEGRAM_OWNER_ID``: in a group, only that user
+may press the alerts' buttons and use the bot. Every failure is one line and exit code 1. The token is
+never printed.
 """
 
 from __future__ import annotations
@@ -66,19 +68,31 @@ def _setup(
         _step(host, bot.delete_webhook)
         _say(out, "✓ Deleted the bot's webhook")
     _say(out, f"Now send any message to @{username} in Telegram (https://t.me/{username}).")
-    chat = _wait_for_message(bot, host, out, wait_seconds)
+    message = _wait_for_message(bot, host, out, wait_seconds)
+    chat, sender = message["chat"], message.get("from")
     chat_id = str(chat["id"])
-    who = chat.get("username") and f"@{chat['username']}" or chat.get("first_name") or chat.get("title") or "someone"
-    _say(out, f"✓ Message from {who}: chat id {chat_id}")
-    _say(out, "Put this line in .env, or add it to your Space's secrets:")
-    _say(out, f"\n    TELEGRAM_CHAT_ID={chat_id}\n")
+    lines = {"TELEGRAM_CHAT_ID": chat_id}
+    _say(out, f"✓ Message from {_name(chat)}: chat id {chat_id}")
+    if chat.get("type") != "private" and isinstance(sender, dict) and type(sender.get("id")) is int:
+        lines["TELEGRAM_OWNER_ID"] = str(sender["id"])  # in a group, who the owner is
+        _say(out, f"✓ It is a group: only {_name(sender)}, who sent it (user id {sender['id']}), may use the bot")
+    these = "these lines" if len(lines) > 1 else "this line"
+    _say(out, f"Put {these} in .env, or add {'them' if len(lines) > 1 else 'it'} to your Space's secrets:")
+    _say(out, "\n" + "".join(f"    {name}={value}\n" for name, value in lines.items()))
     if write:
         env_file.touch(exist_ok=True)
-        set_key(str(env_file), "TELEGRAM_CHAT_ID", chat_id, quote_mode="never")
-        _say(out, f"✓ Wrote TELEGRAM_CHAT_ID to {env_file}")
+        for name, value in lines.items():
+            set_key(str(env_file), name, value, quote_mode="never")
+        _say(out, f"✓ Wrote {' and '.join(lines)} to {env_file}")
     owner_chat = TelegramClient(settings.telegram_api_base, settings.telegram_bot_token, chat_id)
     _step(host, lambda: owner_chat.send_message(TEST_MESSAGE, parse_mode=None))
     _say(out, "✓ Sent a test message to that chat. Telegram is set up.")
+
+
+def _name(who: dict[str, Any]) -> str:
+    """A chat or a user as the owner knows it: @username, else first name or title."""
+    username = who.get("username")
+    return f"@{username}" if username else who.get("first_name") or who.get("title") or "someone"
 
 
 def _step(host: str, call: Any) -> Any:
@@ -101,7 +115,7 @@ def _step(host: str, call: Any) -> Any:
 
 
 def _wait_for_message(bot: TelegramClient, host: str, out: TextIO, wait_seconds: float) -> dict[str, Any]:
-    """Long-poll until any message to the bot arrives; return its chat."""
+    """Long-poll until any message to the bot arrives; return it (its ``chat`` has an ``id``)."""
     deadline = time.monotonic() + wait_seconds
     offset = None
     while (left := deadline - time.monotonic()) > 0:
@@ -116,7 +130,7 @@ def _wait_for_message(bot: TelegramClient, host: str, out: TextIO, wait_seconds:
             chat = message.get("chat") if isinstance(message, dict) else None
             if isinstance(chat, dict) and "id" in chat:
                 _acknowledge(bot, offset)
-                return chat
+                return message
     raise SetupError(
         f"No message arrived within {wait_seconds / 60:.0f} minute(s): send your bot a message in Telegram, "
         "then run python app.py telegram-setup again"

@@ -15,6 +15,7 @@ from replica.owner_bot.commands import COMMANDS, menu
 from replica.owner_bot.confirmations import Confirmations
 from replica.owner_bot.conversation_commands import ConversationCommands
 from replica.owner_bot.dispatcher import Dispatcher
+from replica.owner_bot.owner import Owner
 from replica.owner_bot.polling import Polling
 from replica.owner_bot.question_commands import QuestionCommands
 from replica.owner_bot.webhook import ALLOWED_UPDATES, WebhookReceiver, WebhookUpdates
@@ -51,6 +52,7 @@ class OwnerBot:
         base_delay: float = 1.0,
         confirm_seconds: float = 6.0,
         retention_days: int = default("conversation_retention_days"),
+        owner_id: str | None = default("telegram_owner_id"),
     ):
         self._store = store
         self._client = client
@@ -59,7 +61,8 @@ class OwnerBot:
         talk = ConversationCommands(conversations, store, client, self.confirmations)
         parts = Handlers(talk, questions, store)
         handlers = {c.name: partial(c.run, parts) for c in COMMANDS if c.run}  # each bound where it is declared
-        self.dispatcher = Dispatcher(client, handlers, questions, talk, Buttons(store, client, talk))
+        owner = self.owner = Owner(str(client.chat_id), owner_id)
+        self.dispatcher = Dispatcher(client, handlers, questions, talk, Buttons(store, client, talk, owner), owner)
         self._polling = Polling(store, client, self.dispatcher.handle, poll_seconds, base_delay)
         self._webhook = WebhookUpdates(store, self.dispatcher.handle)
         self._started: list = []
@@ -67,6 +70,11 @@ class OwnerBot:
     def start(self, webhook: tuple[str, str] | None = None) -> "OwnerBot":
         """Register the command menu; then, with ``webhook=(url, secret)``, have Telegram push updates there
         (served by :meth:`receiver`), else delete any webhook and start polling."""
+        if not self.owner.known:
+            log.warning(
+                "TELEGRAM_CHAT_ID is a group and TELEGRAM_OWNER_ID is not set: no one's button presses or commands "
+                "are acted on there; set it to your Telegram user id (python app.py telegram-setup finds it)"
+            )
         try:
             self._client.set_my_commands(menu())
             if webhook:

@@ -1,7 +1,8 @@
 """The buttons on alerts: "Open conversation", "Mark handled", "Answer", "Dismiss".
 
-Every press is answered (``answerCallbackQuery``), acts only in the owner's chat, and does the same
-thing however often it is pressed.
+Every press is answered (``answerCallbackQuery``), acts only when the owner presses it in the owner's
+chat (in a group, anyone else's press is answered "Only the owner can press this button." and does
+nothing: :mod:`replica.owner_bot.owner`), and does the same thing however often it is pressed.
 """
 
 from __future__ import annotations
@@ -14,24 +15,31 @@ from replica.alerts.render import one_line
 from replica.logs import EveryMinute
 from replica.owner_bot.conversation_commands import ConversationCommands
 from replica.owner_bot.listing_text import NUMBER
+from replica.owner_bot.owner import NO_OWNER_SET, NOT_THE_OWNER, Owner
 from replica.storage import Store
 from replica.storage.records import LeadStatus
 from replica.telegram.client import TelegramClient, TelegramError
 
 log = logging.getLogger(__name__)
 STRANGERS = "Ignored %d Telegram message(s) or button press(es) from chats that are not the owner's (logged at most once a minute)"
+MEMBERS = (
+    "Ignored %d Telegram message(s) or button press(es) from others in the owner's group: only TELEGRAM_OWNER_ID's "
+    "are acted on (logged at most once a minute)"
+)
 
 
 class Buttons:
     """Acts on a button press, by the action and number its data names (``handled:12``)."""
 
-    def __init__(self, store: Store, client: TelegramClient, conversations: ConversationCommands):
+    def __init__(self, store: Store, client: TelegramClient, conversations: ConversationCommands, owner: Owner):
         self._store = store
         self._client = client
         self._conversations = conversations
-        # Messages and presses from chats that are not the owner's: a stranger who floods the bot costs a
-        # log line a minute (the dispatcher counts the messages here too).
+        self._owner = owner
+        # Messages and presses from chats that are not the owner's, and from others in the owner's group: a
+        # stranger who floods the bot costs a log line a minute (the dispatcher counts the messages here too).
         self.strangers = EveryMinute(log, STRANGERS)
+        self.members = EveryMinute(log, MEMBERS)
         self._actions: dict[str, Callable[[int, dict[str, Any]], str]] = {
             "show": self._show,
             "handled": self._handled,
@@ -40,15 +48,19 @@ class Buttons:
         }
 
     def press(self, query: dict[str, Any]) -> None:
-        """Act on a button press from the owner's chat; answer every press, so no button spins."""
+        """Act on a button pressed by the owner in their chat; answer every press, so no button spins."""
         query_id = query.get("id")
         if not isinstance(query_id, str):
             return
         message = query.get("message") if isinstance(query.get("message"), dict) else {}
         chat = message.get("chat") if isinstance(message.get("chat"), dict) else {}
-        if str(chat.get("id", "")) != str(self._client.chat_id):
+        if not self._owner.in_chat(chat):
             self.strangers()
             self._answer_press(query_id, "This button only works in its owner's chat.")
+            return
+        if not self._owner.sent(query.get("from")):
+            self.members()
+            self._answer_press(query_id, NOT_THE_OWNER if self._owner.known else NO_OWNER_SET)
             return
         action, _, number = str(query.get("data") or "").partition(":")
         act = self._actions.get(action)

@@ -1,7 +1,10 @@
 """One dispatcher for every update the owner's bot receives, by polling or by webhook.
 
 Only the owner's chat (``TELEGRAM_CHAT_ID``) is listened to: anything else is logged with its chat id
-and never answered. A command goes to its handler, named in :data:`replica.owner_bot.commands.COMMANDS`;
+and never answered. In a group, only the owner's own messages are acted on
+(:mod:`replica.owner_bot.owner`): another member's command is answered "Only the owner can use this
+bot's commands." and does nothing, and their other messages (a reply to an alert or a transcript among
+them) are left alone. A command goes to its handler, named in :data:`replica.owner_bot.commands.COMMANDS`;
 a reply to a question alert teaches the answer; a reply to a lead alert, a forwarded message or a
 transcript writes to that visitor; a button press goes to :class:`Buttons`.
 """
@@ -15,6 +18,7 @@ from typing import Any, Callable
 from replica.owner_bot.buttons import Buttons
 from replica.owner_bot.commands import BY_NAME, help_text
 from replica.owner_bot.conversation_commands import ConversationCommands
+from replica.owner_bot.owner import COMMANDS_FOR_THE_OWNER, Owner
 from replica.owner_bot.question_commands import QuestionCommands
 from replica.telegram.client import TelegramClient, TelegramError
 
@@ -37,6 +41,7 @@ class Dispatcher:
         questions: QuestionCommands,
         conversations: ConversationCommands,
         buttons: Buttons,
+        owner: Owner | None = None,
     ):
         missing = set(BY_NAME) - set(handlers) - {"help"}
         if missing:
@@ -46,24 +51,27 @@ class Dispatcher:
         self._questions = questions
         self._conversations = conversations
         self._buttons = buttons
+        self._owner = owner or Owner(str(client.chat_id))  # by default, a private chat's own user
 
     def handle(self, update: dict[str, Any]) -> None:
-        """Act on one update: only text messages and button presses from the owner's chat are answered."""
+        """Act on one update: only the owner's text messages and button presses in their chat are acted on."""
         query = update.get("callback_query")
         if isinstance(query, dict):
             self._buttons.press(query)
             return
         message = update.get("message")
-        chat = message.get("chat") if isinstance(message, dict) else None
-        chat_id = str(chat.get("id", "")) if isinstance(chat, dict) else ""
-        if chat_id != str(self._client.chat_id):
+        if not isinstance(message, dict) or not self._owner.in_chat(message.get("chat")):
             self._buttons.strangers()
             return
         text = message.get("text")
         if not isinstance(text, str) or not text.strip():
             return
         try:
-            reply = self._respond(message, text.strip())
+            if not self._owner.sent(message.get("from")):  # another member of the owner's group
+                self._buttons.members()
+                reply = COMMANDS_FOR_THE_OWNER if command_of(message, text.strip()) else ""
+            else:
+                reply = self._respond(message, text.strip())
         except Exception as error:
             log.error("Could not act on the owner's message (%s)", type(error).__name__, exc_info=True)
             reply = FAILED.format(error=type(error).__name__)

@@ -72,6 +72,20 @@ def test_setup_creates_env_when_there_is_none(tmp_path, fake_telegram):
     assert done.returncode == 0 and (tmp_path / ".env").read_text().strip() == "TELEGRAM_CHAT_ID=4242"
 
 
+def test_setup_in_a_group_also_writes_the_senders_user_id_as_the_owner(tmp_path):
+    group = FakeTelegram(chat_id="-1001234567")
+    try:
+        group.push("/start@replica_test_bot", sender="4242")  # the owner, in the group the bot was added to
+        done = setup_cmd(tmp_path, group, "--write")
+        assert done.returncode == 0, done.stdout
+        assert "TELEGRAM_CHAT_ID=-1001234567" in done.stdout and "TELEGRAM_OWNER_ID=4242" in done.stdout
+        env = (tmp_path / ".env").read_text().splitlines()
+        assert env == ["TELEGRAM_CHAT_ID=-1001234567", "TELEGRAM_OWNER_ID=4242"]
+        assert [message.payload["chat_id"] for message in group.delivered] == ["-1001234567"]  # the test message
+    finally:
+        group.close()
+
+
 @pytest.mark.parametrize(
     "case, expected",
     [

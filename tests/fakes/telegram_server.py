@@ -157,12 +157,15 @@ class FakeTelegram(LocalServer):
         """Make the next ``times`` calls hang for ``seconds`` and then fail, delivering nothing."""
         self.hangs.extend([seconds] * times)
 
-    def push(self, text: str, reply_to: int | None = None, chat_id: str | None = None) -> int:
-        """Queue an incoming message for ``getUpdates``; a leading ``/word`` is marked as a bot command."""
+    def push(
+        self, text: str, reply_to: int | None = None, chat_id: str | None = None, sender: str | None = None
+    ) -> int:
+        """Queue an incoming message for ``getUpdates``; a leading ``/word`` is marked as a bot command.
+        ``sender``: the user who wrote it (in a private chat, as by default, the chat's own)."""
         message: dict[str, Any] = {
             "message_id": 10_000 + len(self.updates),
-            "chat": {"id": int(chat_id or self.chat_id), "type": "private", "first_name": "Someone"},
-            "from": {"id": int(chat_id or self.chat_id), "is_bot": False, "first_name": "Someone"},
+            "chat": chat_of(chat_id or self.chat_id),
+            "from": {"id": int(sender or chat_id or self.chat_id), "is_bot": False, "first_name": "Someone"},
             "date": int(time.time()),
             "text": text,
         }
@@ -186,16 +189,19 @@ class FakeTelegram(LocalServer):
         """What ``TELEGRAM_API_BASE`` is set to, prefix included."""
         return self.url + self.prefix
 
-    def push_callback(self, data: str, message_id: int, chat_id: str | None = None) -> str:
-        """Queue a button press on delivered message ``message_id``, as a ``callback_query`` update; return its id."""
+    def push_callback(
+        self, data: str, message_id: int, chat_id: str | None = None, sender: str | None = None
+    ) -> str:
+        """Queue a button press on delivered message ``message_id``, as a ``callback_query`` update; return its
+        id. ``sender``: the user who pressed it (in a private chat, as by default, the chat's own)."""
         delivered = next(d for d in self.delivered if d.message_id == message_id)
-        chat = {"id": int(chat_id or self.chat_id), "type": "private"}
+        chat = chat_of(chat_id or self.chat_id)
         with self._lock:
             update_id = 500 + len(self.updates)
             query_id = f"cq{update_id}"
             query = {
                 "id": query_id,
-                "from": {"id": chat["id"], "is_bot": False, "first_name": "Someone"},
+                "from": {"id": int(sender or chat["id"]), "is_bot": False, "first_name": "Someone"},
                 "chat_instance": "1",
                 "data": data,
                 "message": {
@@ -385,11 +391,18 @@ class FakeTelegram(LocalServer):
             self.delivered.append(Delivered(payload=body, text=shown, at=time.monotonic(), message_id=message_id))
         result = {
             "message_id": message_id,
-            "chat": {"id": int(self.chat_id), "type": "private"},
+            "chat": chat_of(self.chat_id),
             "date": int(time.time()),
             "text": shown,
         }
         return Response(200, {"ok": True, "result": result})
+
+
+def chat_of(chat_id: str) -> dict[str, Any]:
+    """A chat as updates carry it: a positive id is a private chat with one user, a negative one a group."""
+    if int(chat_id) > 0:
+        return {"id": int(chat_id), "type": "private", "first_name": "Someone"}
+    return {"id": int(chat_id), "type": "supergroup", "title": "The owner's group"}
 
 
 def markup_problem(markup: Any, inline_only: bool = False) -> str | None:

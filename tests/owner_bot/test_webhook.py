@@ -20,6 +20,7 @@ def help_update(update_id, chat_id, text="/help"):
     message = {
         "message_id": update_id,
         "chat": {"id": int(chat_id), "type": "private"},
+        "from": {"id": int(chat_id), "is_bot": False, "first_name": "Someone"},  # in a private chat, its user
         "date": int(time.time()),
         "text": text,
         "entities": [{"type": "bot_command", "offset": 0, "length": len(text)}],
