@@ -57,7 +57,8 @@ class EveryMinute:
     """A warning logged at most once a minute, with how many times it happened since the last one: a
     flood of the same thing (refused requests, strangers writing to the bot) costs a line a minute.
 
-    ``message`` has one ``%d``, for the count. Call the object each time the thing happens."""
+    ``message`` has one ``%d``, for the count, then one ``%s`` for each of the ``details`` the call is
+    given (the last call's are logged). Call the object each time the thing happens."""
 
     def __init__(
         self, logger: logging.Logger, message: str, seconds: float = 60.0, clock: Callable[[], float] = time.monotonic
@@ -70,14 +71,14 @@ class EveryMinute:
         self._logged_at = float("-inf")
         self._lock = threading.Lock()
 
-    def __call__(self) -> None:
+    def __call__(self, *details: object) -> None:
         with self._lock:
             self._count += 1
             now = self._clock()
             if now - self._logged_at < self._seconds:
                 return
             count, self._count, self._logged_at = self._count, 0, now
-        self._logger.warning(self._message, count)
+        self._logger.warning(self._message, count, *details)
 
 
 class RedactingFormatter(logging.Formatter):

@@ -471,6 +471,21 @@ class Settings:
         LIMITS,
         shown_default="`1` on Spaces, else `0`",
     )
+    client_deadline_seconds: float = setting(
+        "CLIENT_DEADLINE_SECONDS",
+        10.0,
+        seconds,
+        "Seconds a client has to send a request's headers, and again its body; a connection past either is closed.",
+        LIMITS,
+    )
+    connections_per_address: int = setting(
+        "CONNECTIONS_PER_ADDRESS",
+        50,
+        whole_number(),
+        "Open connections one client address may hold while sending nothing (the longest waiting are closed "
+        "past it); not counted behind a trusted proxy, where every connection comes from the proxy.",
+        LIMITS,
+    )
     embed_origins: tuple[str, ...] = setting(
         "EMBED_ORIGINS",
         (),

@@ -87,6 +87,7 @@ class App:
     def serve(self, block: bool = True, **launch_options) -> None:
         """Serve the page (behind the HTTP guard, with the webhook and MCP if configured); with ``block``,
         until interrupted."""
+        from replica.web.connections import ConnectionWatch
         from replica.web.page import serve
 
         serve(
@@ -100,6 +101,10 @@ class App:
             closed_names=self.closed_names,
             embed_origins=embed_origins(self.settings),
             site=self.site,
+            watch=ConnectionWatch(
+                self.settings.client_deadline_seconds,
+                None if self.settings.trusted_proxy_hops else self.settings.connections_per_address,
+            ),
             **launch_options,
         )
 

@@ -305,6 +305,7 @@ BOUNDARIES = {
     ("replica.tools.registry", "run"),
     ("replica.tools.keeping", "keep"),
     ("replica.alerts.apprise_channel", "send_text"),
+    ("replica.web.refusals", "__call__"),
 }
 
 

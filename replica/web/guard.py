@@ -13,7 +13,9 @@ A pure ASGI middleware (it never buffers a streamed answer), installed into Grad
   string, and the path of the heartbeat and stream routes. Anything else is refused before Gradio
   keeps state for it, logs it, or counts it.
 - an event in ``closed_events`` (by id) or ``closed_names`` (by API name) runs for no one: ZeroGPU's
-  placeholder (:mod:`replica.web.zerogpu`) is registered with Gradio, and refused here on every route.
+  placeholder (:mod:`replica.web.zerogpu`) is registered with Gradio, and refused here on every route;
+  an API name or event the app does not have (``open_names``, ``open_events``; ``run/predict`` too) is
+  refused (404) before Gradio, which would fail on it with a traceback in the log;
 - every response says which sites may frame the page (``Content-Security-Policy: frame-ancestors``,
   from ``EMBED_ORIGINS``; any, when none is named);
 - the MCP routes' requests carry the caller's real address to the MCP tool, signed, in
@@ -42,6 +44,7 @@ MAX_EVENT_BYTES = 64 * 1024
 SESSION_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 EVENT_ROUTES = re.compile(r"/(queue/join|run/|call/|api/)")
 SESSION_IN_PATH = re.compile(r"/(heartbeat|stream)/([^/]*)")
+API_NAME_IN_PATH = re.compile(r"/(?:run|call|api)/([^/]+)")
 MCP_ROUTE = "/gradio_api/mcp"
 CALLER_HEADER = b"x-replica-caller"
 FORM = "application/x-www-form-urlencoded"
@@ -113,8 +116,11 @@ class RequestGuard:
         closed_events: frozenset[int] = frozenset(),
         closed_names: frozenset[str] = frozenset(),
         frame_ancestors: str = "*",
+        open_names: frozenset[str] | None = None,
+        open_events: frozenset[int] | None = None,
     ):
         self.app = app
+        self.open_names, self.open_events = open_names, open_events  # None: not checked
         self._frame_policy = (b"content-security-policy", f"frame-ancestors {frame_ancestors}".encode("latin-1"))
         self.closed_events = closed_events
         self.closed_names = closed_names
@@ -134,7 +140,7 @@ class RequestGuard:
         if problem:
             await _refuse(send, *problem)
             return
-        if self.closed_names and self.closed_names.intersection(scope["path"].split("/")):
+        if self._unknown_name(scope["path"]):
             await _refuse(send, 404, "No such event.")
             return
         if scope["method"] not in ("POST", "PUT", "PATCH"):
@@ -156,10 +162,18 @@ class RequestGuard:
         if not all(valid_session_id(value) for value in sessions):
             await _refuse(send, 400, "Invalid session.")
             return
-        if self.closed_events and _event_in(data) in self.closed_events:
+        event = _event_in(data)
+        if event in self.closed_events or (None not in (event, self.open_events) and event not in self.open_events):
             await _refuse(send, 404, "No such event.")
             return
         await self.app(scope, _replay(body, receive), send)
+
+    def _unknown_name(self, path: str) -> bool:
+        """Whether ``path`` names a closed API name, or (on the routes that run one by name) one the app lacks."""
+        if self.closed_names.intersection(path.split("/")):
+            return True
+        named = API_NAME_IN_PATH.search(path)
+        return bool(named and self.open_names is not None and named.group(1) not in self.open_names)
 
     def _with_frame_policy(self, send: Send) -> Send:
         async def sending(message: dict[str, Any]) -> None:

@@ -30,8 +30,10 @@ from replica.chat.reply import Visitor
 from replica.settings import default
 from replica.storage.database import storage_errors
 from replica.storage.records import NOTICE, OWNER, VISITOR
+from replica.web.connections import ConnectionWatch
 from replica.web.guard import RequestGuard, max_event_bytes, trusted_hop
 from replica.web.links_row import links_row
+from replica.web.refusals import Refusals
 from replica.web.returning import STORAGE_KEY, ReturningPages, session_id
 from replica.web.site import SiteFiles, SiteRoutes
 
@@ -407,6 +409,7 @@ def serve(
     closed_names: frozenset[str] = frozenset(),
     embed_origins: tuple[str, ...] = (),
     site: SiteFiles | None = None,
+    watch: ConnectionWatch | None = None,
     **launch_options: Any,
 ) -> None:
     """Launch ``demo`` with the page's theme and styles (Gradio takes them at launch), behind the
@@ -415,7 +418,9 @@ def serve(
     events in ``closed_events`` (by id) and ``closed_names`` (by API name) on every route. Only the sites
     in ``embed_origins`` may frame the page, and ask a ``?q=`` question from a frame (any site may frame
     it when none is named; a ``?q=`` then waits in a framed page for the visitor's send). ``site``: the
-    app's own files (face, widget, privacy page) and the owner's link preview on ``/``.
+    app's own files (face, widget, privacy page) and the owner's link preview on ``/``. ``watch`` closes
+slow clients' connections (:mod:`replica.web.connections`); requests refused or failed are answered in a
+line and counted (:mod:`replica.web.refusals`).
 
     With ``mcp``, the MCP server offers exactly one tool, the ``ask_…`` one: Gradio makes a tool of each
     documented endpoint, and :func:`build_demo` leaves ``/chat`` undocumented when there is an MCP tool.
@@ -428,6 +433,8 @@ def serve(
         closed_events=closed_events,
         closed_names=closed_names,
         frame_ancestors=" ".join(("'self'", *embed_origins)) if embed_origins else "*",
+        open_names=frozenset(fn.api_name for fn in demo.fns.values() if isinstance(fn.api_name, str)),
+        open_events=frozenset(demo.fns),
     )
     own = [Middleware(SiteRoutes, site=site)] if site else []
     demo.launch(
@@ -437,10 +444,12 @@ def serve(
         footer_links=[],
         max_file_size="1mb",
         state_session_capacity=SESSION_CAPACITY,
-        app_kwargs={"middleware": [guard, *own, *(middleware or [])]},
+        app_kwargs={"middleware": [Middleware(Refusals), guard, *own, *(middleware or [])]},
         mcp_server=mcp,
         prevent_thread_lock=True,
         **launch_options,
     )
+    if watch and demo.server:
+        watch.start(demo.server)
     if block:
         demo.block_thread()

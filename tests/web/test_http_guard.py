@@ -104,7 +104,7 @@ def test_session_ids_not_of_gradios_shape_are_refused_on_every_route(app_url, fa
 def test_the_guard_reads_session_ids_where_gradio_reads_them(app_url):
     bad = "s" * 100
     escaped = '{"\\u0073ession_hash": "%s", "data": ["hi"], "fn_index": 0}'  # the key JSON-escaped
-    for path in ("/gradio_api/run/predict", "/gradio_api/queue/join"):
+    for path in ("/gradio_api/run/chat", "/gradio_api/queue/join"):
         refused = requests.post(app_url.rstrip("/") + path, data=escaped % bad, timeout=10)
         assert refused.status_code == 400 and "Invalid session" in refused.text
         allowed = requests.post(app_url.rstrip("/") + path, data=escaped % "k3j4h5g6f7", timeout=10)
