@@ -36,9 +36,7 @@ log = logging.getLogger(__name__)
 
 SWEEP_SECONDS = 1.0
 WAITING, RECEIVING, ANSWERING = "waiting for headers", "receiving a body", "answering"
-CLOSED = EveryMinute(
-    log, "HTTP: closed %d slow or surplus connection(s) (logged at most once a minute); the last: %s"
-)
+CLOSED = EveryMinute(log, "HTTP: closed %d slow or surplus connection(s) (logged at most once a minute); the last: %s")
 
 
 def state_of(connection: Any) -> str:

@@ -14,8 +14,9 @@ A pure ASGI middleware (it never buffers a streamed answer), installed into Grad
   keeps state for it, logs it, or counts it.
 - an event in ``closed_events`` (by id) or ``closed_names`` (by API name) runs for no one: ZeroGPU's
   placeholder (:mod:`replica.web.zerogpu`) is registered with Gradio, and refused here on every route;
-  an API name or event the app does not have (``open_names``, ``open_events``; ``run/predict`` too) is
-  refused (404) before Gradio, which would fail on it with a traceback in the log;
+  an event the app does not have (``open_events``, by the body's ``fn_index``; else ``open_names``, by
+  the path's API name, so ``run/predict`` with no ``fn_index`` too) is refused (404) before Gradio,
+  which would fail on it with a traceback in the log;
 - every response says which sites may frame the page (``Content-Security-Policy: frame-ancestors``,
   from ``EMBED_ORIGINS``; any, when none is named);
 - the MCP routes' requests carry the caller's real address to the MCP tool, signed, in
@@ -140,10 +141,13 @@ class RequestGuard:
         if problem:
             await _refuse(send, *problem)
             return
-        if self._unknown_name(scope["path"]):
+        if self.closed_names.intersection(scope["path"].split("/")):
             await _refuse(send, 404, "No such event.")
             return
         if scope["method"] not in ("POST", "PUT", "PATCH"):
+            if self._unknown_name(scope["path"]):
+                await _refuse(send, 404, "No such event.")
+                return
             await self.app(scope, receive, send)
             return
         try:
@@ -162,18 +166,23 @@ class RequestGuard:
         if not all(valid_session_id(value) for value in sessions):
             await _refuse(send, 400, "Invalid session.")
             return
-        event = _event_in(data)
-        if event in self.closed_events or (None not in (event, self.open_events) and event not in self.open_events):
+        if self._unknown_event(_event_in(data), scope["path"]):
             await _refuse(send, 404, "No such event.")
             return
         await self.app(scope, _replay(body, receive), send)
 
     def _unknown_name(self, path: str) -> bool:
-        """Whether ``path`` names a closed API name, or (on the routes that run one by name) one the app lacks."""
-        if self.closed_names.intersection(path.split("/")):
-            return True
+        """Whether ``path`` (on the routes that run an event by name) names an API name the app lacks."""
         named = API_NAME_IN_PATH.search(path)
         return bool(named and self.open_names is not None and named.group(1) not in self.open_names)
+
+    def _unknown_event(self, event: int | None, path: str) -> bool:
+        """Whether a request runs an event that is closed or that the app lacks: by the ``fn_index`` its body
+        names (Gradio then ignores the path's name: the page's own requests go to ``run/predict``), else
+        by the path's API name."""
+        if event is None:
+            return self._unknown_name(path)
+        return event in self.closed_events or (self.open_events is not None and event not in self.open_events)
 
     def _with_frame_policy(self, send: Send) -> Send:
         async def sending(message: dict[str, Any]) -> None:

@@ -413,17 +413,17 @@ def serve(
     **launch_options: Any,
 ) -> None:
     """Launch ``demo`` with the page's theme and styles (Gradio takes them at launch), behind the
-    :class:`RequestGuard` (no uploads, bounded bodies, well-formed session ids) and any ``middleware``
-    given (the Telegram webhook); then, with ``block``, serve until interrupted. The guard refuses the
-    events in ``closed_events`` (by id) and ``closed_names`` (by API name) on every route. Only the sites
-    in ``embed_origins`` may frame the page, and ask a ``?q=`` question from a frame (any site may frame
-    it when none is named; a ``?q=`` then waits in a framed page for the visitor's send). ``site``: the
-    app's own files (face, widget, privacy page) and the owner's link preview on ``/``. ``watch`` closes
-slow clients' connections (:mod:`replica.web.connections`); requests refused or failed are answered in a
-line and counted (:mod:`replica.web.refusals`).
+        :class:`RequestGuard` (no uploads, bounded bodies, well-formed session ids) and any ``middleware``
+        given (the Telegram webhook); then, with ``block``, serve until interrupted. The guard refuses the
+        events in ``closed_events`` (by id) and ``closed_names`` (by API name) on every route. Only the sites
+        in ``embed_origins`` may frame the page, and ask a ``?q=`` question from a frame (any site may frame
+        it when none is named; a ``?q=`` then waits in a framed page for the visitor's send). ``site``: the
+        app's own files (face, widget, privacy page) and the owner's link preview on ``/``. ``watch`` closes
+    slow clients' connections (:mod:`replica.web.connections`); requests refused or failed are answered in a
+    line and counted (:mod:`replica.web.refusals`).
 
-    With ``mcp``, the MCP server offers exactly one tool, the ``ask_…`` one: Gradio makes a tool of each
-    documented endpoint, and :func:`build_demo` leaves ``/chat`` undocumented when there is an MCP tool.
+        With ``mcp``, the MCP server offers exactly one tool, the ``ask_…`` one: Gradio makes a tool of each
+        documented endpoint, and :func:`build_demo` leaves ``/chat`` undocumented when there is an MCP tool.
     """
     trust_no_proxy_in_uvicorn()
     guard = Middleware(

@@ -101,9 +101,7 @@ def test_an_unmatched_question_is_recorded_alerted_and_the_visitor_told(offline,
     assert len(store.questions.all()) == 1 and [a.kind for a in notifier.alerts] == ["question"]
 
 
-def test_a_visitor_who_takes_a_question_back_is_not_answered_by_it_and_what_they_meant_is_passed_on(
-    offline, store
-):
+def test_a_visitor_who_takes_a_question_back_is_not_answered_by_it_and_what_they_meant_is_passed_on(offline, store):
     message = "Do you sign NDAs? no, I mean do you avoid them"
     answer = offline.reply(message, Visitor("s1"))
     assert "Yes" not in answer and wording.QUESTION_KEPT in answer

@@ -106,6 +106,7 @@ class FakeTelegram(LocalServer):
         self.attempts: list[tuple[float, int]] = []  # (time, status answered)
         self.failures: deque[tuple[int, float | None]] = deque()
         self.delay = 0.0
+        self.gate: threading.Event | None = None  # while set to an unset Event, every send waits for it
         self.parse_errors_next = 0  # refuse this many HTML messages as unparsable, whatever they hold
         self.hangs: deque[float] = deque()  # hang this long, then fail without delivering (a timeout)
         self.updates: list[dict] = []  # incoming messages served by getUpdates
@@ -130,6 +131,7 @@ class FakeTelegram(LocalServer):
             self.raw_answers.clear()
             self.callbacks.clear()
             self.delay, self.parse_errors_next, self.conflicts_next, self.too_long_next = 0.0, 0, 0, 0
+            self.gate = None
             self.on_send = None
 
     def fail_next(self, status: int, times: int = 1, retry_after: float | None = None) -> None:
@@ -189,9 +191,7 @@ class FakeTelegram(LocalServer):
         """What ``TELEGRAM_API_BASE`` is set to, prefix included."""
         return self.url + self.prefix
 
-    def push_callback(
-        self, data: str, message_id: int, chat_id: str | None = None, sender: str | None = None
-    ) -> str:
+    def push_callback(self, data: str, message_id: int, chat_id: str | None = None, sender: str | None = None) -> str:
         """Queue a button press on delivered message ``message_id``, as a ``callback_query`` update; return its
         id. ``sender``: the user who pressed it (in a private chat, as by default, the chat's own)."""
         delivered = next(d for d in self.delivered if d.message_id == message_id)
@@ -241,6 +241,8 @@ class FakeTelegram(LocalServer):
             self.attempts.append((time.monotonic(), 0))
             time.sleep(hang)
             return _error(504, "Gateway Timeout")
+        if self.gate is not None:
+            self.gate.wait(timeout=120)  # a Telegram that holds every send until the test lets it go
         time.sleep(self.delay)
         response = self._answer(path, body)
         with self._lock:

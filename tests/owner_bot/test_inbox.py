@@ -193,9 +193,8 @@ def test_say_answers_at_once_and_confirms_delivery_when_the_page_shows_the_words
     fake_openai.script(say("Hello!"))
     client, _ = ask(app, "Hello")
     app.conversations.page.for_page(client.session_hash)  # the visitor's page has just checked: it is open
-    started = time.monotonic()
     reply = command(fake_telegram, "/say 1 Hi, it's Ada.", "conversation #1")
-    assert reply.startswith("Sent to conversation #1") and time.monotonic() - started < 2
+    assert reply.startswith("Sent to conversation #1")  # before the page showed it: not held until then
     assert command(fake_telegram, "/help", "/forget N")  # the next update is not held up meanwhile
     assert not any("Delivered" in text for text in fake_telegram.sent_texts())
     app.conversations.page.for_page(client.session_hash)  # the page's next check shows the words

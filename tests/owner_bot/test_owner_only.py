@@ -76,13 +76,13 @@ def test_in_a_group_a_members_press_is_answered_only_for_the_owner_and_does_noth
     assert store.leads.all()[0].status == "handled" and len(group.markup_edits) == 1
 
 
-def test_in_a_group_a_members_command_is_refused_and_their_reply_to_an_alert_reaches_no_visitor(
-    store, group, inbox
-):
+def test_in_a_group_a_members_command_is_refused_and_their_reply_to_an_alert_reaches_no_visitor(store, group, inbox):
     alert = inbox(owner_id=OWNER)
     group.push("/leads", sender=MEMBER)
     assert wait_until(lambda: COMMANDS_FOR_THE_OWNER in group.sent_texts())
-    assert handled(group, group.push("I'll take this one, write to me instead", reply_to=alert.message_id, sender=MEMBER))
+    assert handled(
+        group, group.push("I'll take this one, write to me instead", reply_to=alert.message_id, sender=MEMBER)
+    )
     group.push("/leads", sender=OWNER)
     assert wait_until(lambda: any(text.startswith("Recent leads") for text in group.sent_texts()))
     said = [m["role"] for c in store.reports.records() for m in c["messages"]]

@@ -99,7 +99,9 @@ def test_no_description_names_the_owners_knowledge_files(start_app, settings, fa
         "the page's config": requests.get(base + "/config", timeout=10).text,
     }
     assert "Ada Lovelace" in shown["the MCP tools list"] and "Ada Lovelace" in shown["/gradio_api/info"]
-    named = {where: [part for part in ("zq7731", "zq4402", "profile.md") if part in text] for where, text in shown.items()}
+    named = {
+        where: [part for part in ("zq7731", "zq4402", "profile.md") if part in text] for where, text in shown.items()
+    }
     assert named == {where: [] for where in shown}
 
 
