@@ -178,9 +178,9 @@ def process_start(knowledge: Path, data: Path) -> float:
     try:
         while time.perf_counter() - started < 120:
             try:
-                if requests.get(f"http://127.0.0.1:{port}/", timeout=1).status_code == 200:
+                if requests.get(f"http://127.0.0.1:{port}/", timeout=10).status_code == 200:
                     return time.perf_counter() - started
-            except requests.ConnectionError:
+            except requests.RequestException:  # not listening yet, or too busy starting to answer: wait on
                 time.sleep(0.05)
         raise RuntimeError("the app did not start within 120 s")
     finally:

@@ -80,7 +80,7 @@ def test_python_app_py_with_port_alone_chats_alerts_a_lead_and_exports_it(tmp_pa
         # The example profile names a booking page: the app offers it after the lead.
         booked = "Thanks!\n\nIf you'd rather talk sooner, you can also book a time: https://cal.com/jordan-avery-example/intro"
         assert client.predict("Reach me at jane@example.com", api_name="/chat") == booked
-        assert wait_until(lambda: any("jane@example.com" in text for text in fake_telegram.sent_texts()), timeout=15)
+        assert wait_until(lambda: any("jane@example.com" in text for text in fake_telegram.sent_texts()), timeout=30)
     assert fake_openai.requests[0]["messages"][-1]["content"] == "What do you do?"
     alerts = [text for text in fake_telegram.sent_texts() if "jane@example.com" in text]
     assert len(alerts) == 1 and "Hiring" in alerts[0]

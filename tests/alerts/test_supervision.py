@@ -97,7 +97,7 @@ def test_the_owner_bot_survives_answers_of_every_wrong_shape(flaky_store, client
     with caplog.at_level(logging.WARNING):
         run(OwnerBot(flaky_store, conversations_of(flaky_store), client, poll_seconds=0.2, base_delay=0.02))
         fake_telegram.push("/help")
-        assert wait_until(lambda: any("/forget N" in t for t in fake_telegram.sent_texts()), timeout=15)
+        assert wait_until(lambda: any("/forget N" in t for t in fake_telegram.sent_texts()), timeout=30)
     assert "not a Bot API object" in caplog.text and "not a list" in caplog.text
     assert "without a usable update_id" in caplog.text
     expected = str(fake_telegram.updates[-1]["update_id"] + 1)  # stored just after the reply is sent
@@ -159,7 +159,7 @@ def test_an_alert_that_cannot_be_marked_sent_is_not_sent_again(flaky_store, clie
     flaky_store.fail("deliveries.mark_sent", times=4)  # about 0.1 + 0.2 + 0.4 + 0.8 s of backoff
     with caplog.at_level(logging.ERROR):
         run(start_sender(flaky_store, client))
-        assert wait_until(lambda: flaky_store.leads.all()[0].alert_status == "sent", timeout=15)
+        assert wait_until(lambda: flaky_store.leads.all()[0].alert_status == "sent", timeout=30)
     assert len(fake_telegram.delivered) == 1 and len(fake_telegram.attempts) == 1
     assert caplog.text.count("could not be marked sent (OperationalError); not sending it again") == 4
 

@@ -138,7 +138,7 @@ class FakeTelegram(LocalServer):
         """Answer the next ``times`` sendMessage calls with ``status`` (a 429 carries ``retry_after``)."""
         self.failures.extend([(status, retry_after)] * times)
 
-    def wait_for(self, count: int, timeout: float = 10.0) -> list[Delivered]:
+    def wait_for(self, count: int, timeout: float = 30.0) -> list[Delivered]:
         """Wait until ``count`` messages were delivered (or ``timeout`` passed) and return them."""
         deadline = time.monotonic() + timeout
         while len(self.delivered) < count and time.monotonic() < deadline:

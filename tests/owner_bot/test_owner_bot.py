@@ -150,7 +150,7 @@ def test_a_long_lead_list_fits_one_telegram_message(start_app, settings, fake_te
     for n in range(20):
         app.store.leads.record(f"lead{n}@example.org", "N" * 50, "x" * 400, _lead_alert(n).entry())
     fake_telegram.push("/leads")
-    assert wait_until(lambda: any("Recent leads" in t for t in fake_telegram.sent_texts()), timeout=15)
+    assert wait_until(lambda: any("Recent leads" in t for t in fake_telegram.sent_texts()), timeout=30)
     listing = next(t for t in fake_telegram.sent_texts() if "Recent leads" in t)
     assert len(listing) <= 4096 and "more" in listing.splitlines()[-1]
 

@@ -111,5 +111,5 @@ def test_a_flood_of_wrong_secrets_is_refused_and_logged_once(start_app, settings
         ).status_code
         == 200
     )
-    assert wait_until(lambda: fake_telegram.sent_texts(), timeout=10)
+    assert wait_until(lambda: fake_telegram.sent_texts(), timeout=30)
     assert len(fake_telegram.sent_texts()) == 1

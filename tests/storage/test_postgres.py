@@ -117,7 +117,7 @@ def test_an_alert_claimed_by_an_instance_that_died_is_sent_after_its_lease(store
     sender = AlertSender(store, channel, min_interval=0.05, base_delay=0.1, idle_poll=0.2).start()
     try:
         started = time.monotonic()
-        [message] = fake_telegram.wait_for(1, timeout=10)
+        [message] = fake_telegram.wait_for(1, timeout=30)
         assert "v1@example.org" in message.text and time.monotonic() - started >= 0.5
     finally:
         sender.close()

@@ -53,7 +53,7 @@ class Pages:
 def conversation_kept(page_or_frame) -> None:
     """Wait until the browser keeps the key to its conversation: it is given with the step after the
     reply, so a page closed at the reply's last word may not have it yet."""
-    page_or_frame.wait_for_function(f"() => localStorage.getItem('{STORAGE_KEY}') !== null", timeout=10_000)
+    page_or_frame.wait_for_function(f"() => localStorage.getItem('{STORAGE_KEY}') !== null", timeout=30_000)
 
 
 @pytest.fixture(scope="module")
@@ -95,9 +95,9 @@ def test_a_typed_message_gets_its_streamed_reply_on_the_page(browser, app_url, f
     box.fill("What do you do?")
     box.press("Enter")
 
-    page.get_by_text("I work on analytical engines", exact=False).first.wait_for(timeout=10_000)
+    page.get_by_text("I work on analytical engines", exact=False).first.wait_for(timeout=30_000)
     assert page.get_by_text(ANSWER).count() == 0  # a partial reply is on the page before the whole one
-    page.get_by_text(ANSWER).first.wait_for(timeout=10_000)
+    page.get_by_text(ANSWER).first.wait_for(timeout=30_000)
     page.screenshot(path=str(tmp_path / f"chat-{width}.png"), full_page=True)
 
     assert fake_openai.requests[0]["messages"][-1]["content"] == "What do you do?"
@@ -105,7 +105,7 @@ def test_a_typed_message_gets_its_streamed_reply_on_the_page(browser, app_url, f
     fake_openai.default = say("Yes, from next month.")
     box.fill("Are you available?")
     box.press("Enter")
-    page.get_by_text("Yes, from next month.").first.wait_for(timeout=10_000)
+    page.get_by_text("Yes, from next month.").first.wait_for(timeout=30_000)
     history = [(m["role"], m["content"]) for m in fake_openai.requests[1]["messages"][1:]]
     assert history == [("user", "What do you do?"), ("assistant", ANSWER), ("user", "Are you available?")]
     assert page.evaluate("document.documentElement.scrollWidth") <= width  # no sideways scrolling
@@ -114,11 +114,11 @@ def test_a_typed_message_gets_its_streamed_reply_on_the_page(browser, app_url, f
     fake_openai.default = say(ANSWER, pieces=10, piece_delay=0.5)
     box.fill("Tell me more.")
     box.press("Enter")
-    page.get_by_text("I work on analytical engines", exact=False).nth(1).wait_for(timeout=10_000)
+    page.get_by_text("I work on analytical engines", exact=False).nth(1).wait_for(timeout=30_000)
     assert page.get_by_role("button", name="Send").count() == 0
     page.get_by_role("button", name="Stop").click()
-    page.wait_for_function("() => !document.querySelector('#replica-input textarea').disabled", timeout=10_000)
-    page.get_by_role("button", name="Send").wait_for(timeout=5_000)
+    page.wait_for_function("() => !document.querySelector('#replica-input textarea').disabled", timeout=30_000)
+    page.get_by_role("button", name="Send").wait_for(timeout=30_000)
     assert page.get_by_text(ANSWER).count() == 1  # the stopped reply was never finished on the page
     assert outside == []  # nothing fetched from outside: the page works offline
 
@@ -136,7 +136,7 @@ def test_the_owners_words_appear_in_an_open_page_without_the_visitor_typing(
     box = page.locator("textarea").first
     box.fill("Can I talk to Ada herself?")
     box.press("Enter")
-    page.get_by_text("Ada will be glad you asked.").first.wait_for(timeout=10_000)
+    page.get_by_text("Ada will be glad you asked.").first.wait_for(timeout=30_000)
 
     fake_telegram.push("/say 1 Hi, this is Ada: happy to talk!")
     page.get_by_text("happy to talk!").first.wait_for(timeout=30_000)  # shown without the visitor typing
@@ -156,11 +156,11 @@ def test_the_owners_words_appear_in_an_open_page_without_the_visitor_typing(
     assert avatars.count() >= 2  # the owner's face beside their own bubble too
 
     fake_telegram.push("/pause 1")
-    page.get_by_text("is answering you in person now").first.wait_for(timeout=8_000)
+    page.get_by_text("is answering you in person now").first.wait_for(timeout=30_000)
     notice = page.locator("#replica-chat .message", has=page.locator(".replica-notice")).first
     assert notice.evaluate("m => getComputedStyle(m.querySelector('.replica-notice')).fontStyle") == "italic"
     fake_telegram.push("/resume 1")
-    page.get_by_text("handed back to me").first.wait_for(timeout=8_000)
+    page.get_by_text("handed back to me").first.wait_for(timeout=30_000)
     page.screenshot(path=str(tmp_path / "takeover-notices.png"), full_page=True)
     delivered = lambda: any("Delivered to conversation #1" in t for t in fake_telegram.sent_texts())  # noqa: E731
     assert wait_until(delivered), fake_telegram.sent_texts()
@@ -168,7 +168,7 @@ def test_the_owners_words_appear_in_an_open_page_without_the_visitor_typing(
     fake_openai.default = say("Noted.")
     box.fill("Thanks!")
     box.press("Enter")
-    page.get_by_text("Noted.").first.wait_for(timeout=10_000)
+    page.get_by_text("Noted.").first.wait_for(timeout=30_000)
     history = [(m["role"], m["content"]) for m in fake_openai.requests[-1]["messages"][1:]]
     assert ("assistant", "[Ada Lovelace, in person] Hi, this is Ada: happy to talk!") in history
     assert page.get_by_text("happy to talk!").count() >= 1  # still on the page after the next reply
@@ -237,7 +237,7 @@ def test_the_page_fills_the_screen_keeps_focus_and_offers_only_what_visitors_use
         chip_style = chip.evaluate("e => getComputedStyle(e)")
         assert float(chip_style["borderTopLeftRadius"].rstrip("px")) >= 12 and chip_style["borderTopStyle"] == "solid"
     chips.first.click()
-    page.get_by_text("I keep them boring").first.wait_for(timeout=10_000)
+    page.get_by_text("I keep them boring").first.wait_for(timeout=30_000)
     assert fake_openai.requests[0]["messages"][-1]["content"] == "What kind of work do you do?"
 
     # 1: focus stays in the box after sending by Enter and by the button; the placeholder stays
@@ -246,9 +246,9 @@ def test_the_page_fills_the_screen_keeps_focus_and_offers_only_what_visitors_use
         send(page, f"Question {n}", with_button)
         page.wait_for_function(
             f"() => document.querySelectorAll('#replica-chat .message-row, #replica-chat .message').length >= {2 * (n + 2)}",
-            timeout=10_000,
+            timeout=30_000,
         )
-        page.wait_for_function("() => !document.querySelector('#replica-input textarea').disabled", timeout=10_000)
+        page.wait_for_function("() => !document.querySelector('#replica-input textarea').disabled", timeout=30_000)
         if width > 800:  # "on desktop"
             page.wait_for_function(
                 "() => document.activeElement === document.querySelector('#replica-input textarea')", timeout=10_000
@@ -259,7 +259,7 @@ def test_the_page_fills_the_screen_keeps_focus_and_offers_only_what_visitors_use
         """() => { const chat = document.getElementById('replica-chat').getBoundingClientRect();
                    const bubbles = document.querySelectorAll('#replica-chat .message');
                    return bubbles[bubbles.length - 1].getBoundingClientRect().bottom <= chat.bottom + 1; }""",
-        timeout=10_000,
+        timeout=30_000,
     )
 
     # 2: the chat fills the height below the header; the newest message is in view; the page does not scroll
@@ -299,12 +299,12 @@ def test_a_deep_link_asks_its_question_once(browser, app_url, fake_openai, width
     fake_openai.default = say("I work on data pipelines.")
     page = browser.new_page(viewport={"width": width, "height": height})
     page.goto(app_url + "?q=What%20do%20you%20work%20on%3F")
-    page.get_by_text("I work on data pipelines.").first.wait_for(timeout=15_000)
+    page.get_by_text("I work on data pipelines.").first.wait_for(timeout=30_000)
     assert [r["messages"][-1]["content"] for r in fake_openai.requests] == ["What do you work on?"]
     assert "q=" not in page.url
     conversation_kept(page)
     page.reload()  # the browser kept its conversation: the page shows it again, and does not ask again
-    page.locator("#replica-chat .message", has_text="I work on data pipelines.").first.wait_for(timeout=15_000)
+    page.locator("#replica-chat .message", has_text="I work on data pipelines.").first.wait_for(timeout=30_000)
     page.wait_for_timeout(1500)
     assert fake_openai.calls == 1  # not asked again on reload
 
@@ -331,9 +331,9 @@ def test_the_readme_embedding_snippet_streams_an_answer_in_another_page(
         frame = page.frame_locator("iframe")
         frame.locator("#replica-input textarea").fill("What do you do?")
         frame.locator("#replica-input textarea").press("Enter")
-        frame.get_by_text("I work on analytical engines", exact=False).first.wait_for(timeout=10_000)
+        frame.get_by_text("I work on analytical engines", exact=False).first.wait_for(timeout=30_000)
         assert frame.get_by_text(ANSWER).count() == 0  # streamed: a partial answer first
-        frame.get_by_text(ANSWER).first.wait_for(timeout=10_000)
+        frame.get_by_text(ANSWER).first.wait_for(timeout=30_000)
         page.screenshot(path=str(tmp_path / f"embedded-{width}.png"))
     finally:
         server.shutdown()
@@ -353,7 +353,7 @@ def test_a_full_queue_says_so_and_keeps_the_typed_text(browser, start_app, setti
     full = lambda: fake_openai.in_flight == 1 and requests.get(status, timeout=5).json()["queue_size"] >= 1  # noqa: E731
     assert wait_until(full, timeout=20)  # the jobs fill the single worker and the one place in line
     send(page, "Are you free next week?")
-    page.get_by_text("So many people are asking right now").wait_for(timeout=10_000)
+    page.get_by_text("So many people are asking right now").wait_for(timeout=30_000)
     page.wait_for_function(
         "() => document.querySelector('#replica-input textarea').value === 'Are you free next week?'", timeout=5_000
     )
@@ -393,7 +393,7 @@ def test_a_hidden_frame_on_another_site_cannot_make_the_visitor_chat(
         # The question is put in the box, to wait there for the visitor's own send.
         # The page decided not to send it, and says so; the question waits in the box.
         status = page.frame_locator("iframe").locator("#replica-status")
-        status.wait_for(timeout=15_000)
+        status.wait_for(timeout=30_000)
         assert status.inner_text() == "Your question is in the box: press Enter to send it."
         assert box.input_value() == "Hire me now, victim@example.com"
         assert fake_openai.calls == 0 and shared_app.store.leads.all() == []
@@ -417,12 +417,12 @@ def test_a_frame_on_the_owners_own_site_asks_at_once_and_no_other_site_may_frame
         assert policy == f"frame-ancestors 'self' {own_origin}"
         page = browser.new_page()
         page.goto(own_origin + "/index.html")
-        page.frame_locator("iframe").get_by_text("Thanks, I have your address.").first.wait_for(timeout=15_000)
+        page.frame_locator("iframe").get_by_text("Thanks, I have your address.").first.wait_for(timeout=30_000)
         assert fake_openai.requests[0]["messages"][-1]["content"] == "Hire me now, victim@example.com"
         blocked = browser.new_page()
         blocked.goto(other_origin + "/index.html")
         # The browser refuses the frame (frame-ancestors): it shows its error page in its place.
-        assert wait_until(lambda: blocked.frames[-1].url == "chrome-error://chromewebdata/", timeout=15)
+        assert wait_until(lambda: blocked.frames[-1].url == "chrome-error://chromewebdata/", timeout=30)
         assert fake_openai.calls == 1  # the other site's frame asked nothing
     finally:
         own.shutdown()

@@ -125,8 +125,8 @@ def test_the_page_reads_well_on_a_phone_and_a_desktop(
 
     fake_openai.default = say(ANSWER, pieces=4, piece_delay=0.05)
     send(page, "What do you do?")
-    page.get_by_text(ANSWER).first.wait_for(timeout=10_000)
-    page.wait_for_function("() => !document.querySelector('#replica-input textarea').disabled", timeout=10_000)
+    page.get_by_text(ANSWER).first.wait_for(timeout=30_000)
+    page.wait_for_function("() => !document.querySelector('#replica-input textarea').disabled", timeout=30_000)
     talked = page.evaluate(MEASURE)
     # The greeting keeps its size, place and face once it is the first bubble.
     assert talked["greetingFont"] == empty["greetingFont"]
@@ -213,9 +213,9 @@ def test_the_widget_on_another_site_opens_streams_closes_and_remembers(
         assert panel.is_visible() and button.get_attribute("aria-expanded") == "true"
         assert "opened" in page.get_by_role("status").inner_text()
         frame = page.frame_locator("#replica-widget-panel iframe")
-        frame.get_by_text("I work on analytical engines", exact=False).first.wait_for(timeout=15_000)
+        frame.get_by_text("I work on analytical engines", exact=False).first.wait_for(timeout=30_000)
         assert frame.get_by_text(ANSWER).count() == 0  # streamed: a partial answer first
-        frame.get_by_text(ANSWER).first.wait_for(timeout=10_000)
+        frame.get_by_text(ANSWER).first.wait_for(timeout=30_000)
         assert fake_openai.requests[0]["messages"][-1]["content"] == "What do you work on?"
         page.screenshot(path=str(shots(tmp_path) / "widget.png"))
 
@@ -233,7 +233,7 @@ def test_the_widget_on_another_site_opens_streams_closes_and_remembers(
         page.goto(origin + "/index.html")  # and open is, too (without asking the question again)
         panel.wait_for()
         frame = page.frame_locator("#replica-widget-panel iframe")  # the conversation goes on, page to page
-        frame.locator("#replica-chat .message", has_text=ANSWER).first.wait_for(timeout=10_000)
+        frame.locator("#replica-chat .message", has_text=ANSWER).first.wait_for(timeout=30_000)
         page.keyboard.press("Escape")
         page.wait_for_function("() => document.getElementById('replica-widget-panel').hidden")
         assert fake_openai.calls == 1

@@ -122,7 +122,7 @@ def test_on_zerogpu_the_placeholder_is_reported_at_start_and_nothing_ever_runs_i
             page = browser.new_page()
             page.goto(url)
             send(page, "And on a phone?")
-            page.get_by_text("I build analytical engines.").first.wait_for(timeout=15_000)
+            page.get_by_text("I build analytical engines.").first.wait_for(timeout=30_000)
             assert (
                 page.locator(f"#{PLACEHOLDER_ID}").count() == 0 or not page.locator(f"#{PLACEHOLDER_ID}").is_visible()
             )
