@@ -139,21 +139,21 @@ class RequestGuard:
         limit = self.max_event_bytes if EVENT_ROUTES.search(scope["path"]) else self.max_body_bytes
         problem = self._header_problem(scope, limit)
         if problem:
-            await _refuse(send, *problem)
+            await refuse(send, *problem)
             return
         if self.closed_names.intersection(scope["path"].split("/")):
-            await _refuse(send, 404, "No such event.")
+            await refuse(send, 404, "No such event.")
             return
         if scope["method"] not in ("POST", "PUT", "PATCH"):
             if self._unknown_name(scope["path"]):
-                await _refuse(send, 404, "No such event.")
+                await refuse(send, 404, "No such event.")
                 return
             await self.app(scope, receive, send)
             return
         try:
             body = await self._read_body(receive, limit)
         except RequestTooLarge:
-            await _refuse(send, 413, "Request too large.")
+            await refuse(send, 413, "Request too large.")
             return
         content_type = _content_type(scope)
         data = _json_object(body) if content_type != FORM else None  # read once, for both checks below
@@ -161,15 +161,15 @@ class RequestGuard:
             sessions = _sessions_in_body(body, content_type, data)
         except ValueError:
             TOO_MANY_FIELDS()
-            await _refuse(send, 400, "Too many fields.")
+            await refuse(send, 400, "Too many fields.")
             return
         if not all(valid_session_id(value) for value in sessions):
-            await _refuse(send, 400, "Invalid session.")
+            await refuse(send, 400, "Invalid session.")
             return
         if self._unknown_event(_event_in(data), scope["path"]):
-            await _refuse(send, 404, "No such event.")
+            await refuse(send, 404, "No such event.")
             return
-        await self.app(scope, _replay(body, receive), send)
+        await self.app(scope, replay(body, receive), send)
 
     def _unknown_name(self, path: str) -> bool:
         """Whether ``path`` (on the routes that run an event by name) names an API name the app lacks."""
@@ -287,7 +287,7 @@ def _event_in(data: dict | None) -> int | None:
     return int(number) if number.is_integer() else None
 
 
-def _replay(body: bytes, receive: Receive) -> Receive:
+def replay(body: bytes, receive: Receive) -> Receive:
     """A ``receive`` that hands the app the body already read, then whatever comes next (a disconnect)."""
     sent = False
 
@@ -301,7 +301,8 @@ def _replay(body: bytes, receive: Receive) -> Receive:
     return replay
 
 
-async def _refuse(send: Send, status: int, detail: str) -> None:
+async def refuse(send: Send, status: int, detail: str) -> None:
+    """Answer ``status`` with a short JSON ``detail``."""
     body = json.dumps({"detail": detail}).encode()
     await send(
         {

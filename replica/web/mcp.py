@@ -31,7 +31,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from replica import wording
 from replica.chat.reply import Visitor
-from replica.web.guard import CALLER_HEADER, MCP_ROUTE, SIGNATURE
+from replica.web.guard import CALLER_HEADER, MCP_ROUTE, SIGNATURE, replay
 from replica.web.page import client_address
 
 AskFunction = Callable[..., str]
@@ -124,7 +124,7 @@ class QuestionLimit:
             result = {"jsonrpc": "2.0", "id": call["id"], "result": {"content": [error], "isError": True}}
             await _answer(send, json.dumps(result).encode())
             return
-        await self.app(scope, _replay(body, receive), send)
+        await self.app(scope, replay(body, receive), send)
 
     def _over_long(self, call: Any) -> bool:
         if not isinstance(call, dict) or call.get("method") != "tools/call" or "id" not in call:
@@ -154,20 +154,6 @@ def _json(body: bytes) -> Any:
         return json.loads(body)
     except ValueError:
         return None
-
-
-def _replay(body: bytes, receive: Receive) -> Receive:
-    """A ``receive`` that hands the app the body already read, then whatever comes next."""
-    sent = False
-
-    async def replay() -> dict[str, Any]:
-        nonlocal sent
-        if not sent:
-            sent = True
-            return {"type": "http.request", "body": body, "more_body": False}
-        return await receive()
-
-    return replay
 
 
 async def _answer(send: Send, body: bytes) -> None:

@@ -12,12 +12,11 @@ Gradio sees them.
 
 from __future__ import annotations
 
-import json
 import logging
 from typing import Any
 
 from replica.logs import EveryMinute, clip
-from replica.web.guard import EVENT_ROUTES, Receive, Scope, Send
+from replica.web.guard import EVENT_ROUTES, Receive, Scope, Send, refuse
 
 log = logging.getLogger(__name__)
 
@@ -63,16 +62,10 @@ class Refusals:
 
 async def _answer(send: Send, status: int, finished: bool, code: int) -> None:
     """Answer ``code`` if nothing was sent yet, else end the response begun; a client gone is let go."""
-    body = json.dumps({"detail": "Bad request." if code < 500 else "Something went wrong."}).encode()
-    messages = [{"type": "http.response.body", "body": b"", "more_body": False}] if status and not finished else []
-    if not status:
-        headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
-        messages = [
-            {"type": "http.response.start", "status": code, "headers": headers},
-            {"type": "http.response.body", "body": body},
-        ]
     try:
-        for message in messages:
-            await send(message)
+        if not status:
+            await refuse(send, code, "Bad request." if code < 500 else "Something went wrong.")
+        elif not finished:
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
     except OSError:
         log.debug("The client left before its error answer")
