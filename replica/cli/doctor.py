@@ -27,6 +27,7 @@ from replica.knowledge.identity import owner_name
 from replica.knowledge.links import filled_in, owner_links, profile_lines
 from replica.knowledge.prompts import PromptError, read_lines, render_prompt
 from replica.logs import shown_url
+from replica.owner_bot.owner import Owner
 from replica.settings import DEFAULT_OWNER_NAME, PLACEHOLDER_NOTE, Settings
 from replica.storage.deliveries import TELEGRAM, ChannelSummary
 from replica.storage.store import NoDatabase, Store, StoreError, check_writable
@@ -273,6 +274,12 @@ def _check_bot(settings: Settings, ping: bool) -> Iterator[Check]:
         return
     what = "a test message was sent there" if ping else "the bot may write there"
     yield ok("telegram", f"chat {settings.telegram_chat_id} reachable: {what}")
+    if not Owner(settings.telegram_chat_id, settings.telegram_owner_id).known:
+        yield fail(
+            "telegram",
+            "the chat is a group and TELEGRAM_OWNER_ID is not set: no one there can use the bot's buttons or commands",
+            "set TELEGRAM_OWNER_ID to your Telegram user id, or run python app.py telegram-setup (docs/security.md)",
+        )
 
 
 def _waiting(settings: Settings) -> dict[str, ChannelSummary] | None:

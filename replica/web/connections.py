@@ -8,16 +8,20 @@ open connections every second, on the server's own event loop, through uvicorn's
 (``Server.servers``, ``Server.server_state.connections``; each connection's ``client``, ``transport``
 and current request ``cycle``), and closes:
 
-- a connection waiting for a request's headers (none under way, or the last one answered) for longer
-  than the deadline;
+- a connection that has sent part of a request's headers, and not the rest, for longer than the deadline;
+- a connection idle, sending nothing at all, for longer than :data:`IDLE_SECONDS`: browsers open a
+  connection before they need it and close it themselves if unused (Chromium after 10 s), so an idle
+  one is given the time servers usually give (nginx 60-75 s), and a browser never races its close;
 - a connection still receiving a request's body the deadline after its headers;
 - past ``per_address`` connections from one address group (:func:`address_group`: an IPv6 /64 is one)
-  that are waiting for headers, the longest waiting first, so that a new visitor's connection, whose
+  that are idle or waiting for headers, the longest waiting first, so that a new visitor's connection, whose
   headers arrive at once, is never the one closed. Behind a trusted proxy every connection comes from
   the proxy, so there is no cap then.
 
 A request being answered (an answer streaming for minutes included) has no deadline here: the reply's
-own deadline bounds it. What is closed is counted in one log line a minute.
+own deadline bounds it. Part of a request's headers is seen where uvicorn parses with h11 (Gradio's
+own install); behind another parser (httptools) every connection waiting for headers counts as idle.
+What is closed is counted in one log line a minute.
 """
 
 from __future__ import annotations
@@ -35,18 +39,21 @@ from replica.settings import default
 log = logging.getLogger(__name__)
 
 SWEEP_SECONDS = 1.0
-WAITING, RECEIVING, ANSWERING = "waiting for headers", "receiving a body", "answering"
+IDLE_SECONDS = 60.0
+IDLE, WAITING, RECEIVING, ANSWERING = "idle", "waiting for headers", "receiving a body", "answering"
 CLOSED = EveryMinute(log, "HTTP: closed %d slow or surplus connection(s) (logged at most once a minute); the last: %s")
 
 
 def state_of(connection: Any) -> str:
-    """What a uvicorn connection is doing: waiting for a request's headers, receiving its body, or answering
-    it (a connection of another kind, a WebSocket's, counts as answering)."""
+    """What a uvicorn connection is doing: idle (no request under way, nothing of the next one sent),
+    waiting for the rest of a request's headers, receiving its body, or answering it (a connection of
+    another kind, a WebSocket's, counts as answering)."""
     if not hasattr(connection, "cycle"):
         return ANSWERING
     cycle = connection.cycle
     if cycle is None or cycle.response_complete:
-        return WAITING
+        parser = getattr(connection, "conn", None)  # h11's: what it holds is a request's start, unparsed
+        return WAITING if parser is not None and parser.trailing_data[0] else IDLE
     return RECEIVING if cycle.more_body else ANSWERING
 
 
@@ -78,9 +85,9 @@ class ConnectionWatch:
             previous = self._since.get(id(connection))
             since = previous[2] if previous and previous[0] is connection and previous[1] == state else now
             seen[id(connection)] = (connection, state, since)
-            if state != ANSWERING and now - since >= self.deadline_seconds:
+            if state != ANSWERING and now - since >= (IDLE_SECONDS if state == IDLE else self.deadline_seconds):
                 doomed.append((connection, f"{state} for {now - since:.0f} s"))
-            elif state == WAITING:
+            elif state in (IDLE, WAITING):
                 waiting[_group(connection)].append((since, connection))
         self._since = seen
         for group in waiting.values():

@@ -236,6 +236,11 @@ def test_doctor_uses_a_one_token_completion_where_there_is_no_model_list(owner_f
             "✗ telegram: TELEGRAM_CHAT_ID is not set — fix: python app.py telegram-setup (docs/telegram.md)",
         ),
         ("webhook set", {}, "✗ telegram: a webhook is set"),
+        (
+            "group without its owner",
+            {"TELEGRAM_CHAT_ID": "-1001234"},
+            "the chat is a group and TELEGRAM_OWNER_ID is not set — fix: set TELEGRAM_OWNER_ID",
+        ),
         ("storage", {"DATA_DIR": "/sys"}, "✗ storage: DATA_DIR /sys is not writable"),
     ],
 )
@@ -248,6 +253,8 @@ def test_doctor_names_each_failure_with_its_fix_and_exits_1(
         fake_openai.answers_any_model = False  # as OpenAI does
     if case == "webhook set":
         fake_telegram.webhook_url = "https://example.org/hook"
+    if case == "group without its owner":
+        fake_telegram.chat_id = "-1001234"
     done, lines = doctor(owner_folder, fake_openai, fake_telegram, **overrides)
     assert done.returncode == 1
     assert any(expected in line for line in lines), done.stdout

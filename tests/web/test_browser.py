@@ -396,6 +396,8 @@ def test_a_hidden_frame_on_another_site_cannot_make_the_visitor_chat(
         status.wait_for(timeout=30_000)
         assert status.inner_text() == "Your question is in the box: press Enter to send it."
         assert box.input_value() == "Hire me now, victim@example.com"
+        notice, typed = status.bounding_box(), box.bounding_box()  # the notice sits above the box, not beside it
+        assert notice["y"] + notice["height"] <= typed["y"] + 1 and typed["width"] >= notice["width"] * 0.6
         assert fake_openai.calls == 0 and shared_app.store.leads.all() == []
     finally:
         server.shutdown()

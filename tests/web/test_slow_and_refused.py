@@ -11,7 +11,7 @@ import pytest
 import requests
 from gradio_client import Client
 
-from replica.web.connections import ANSWERING, RECEIVING, WAITING, ConnectionWatch, state_of
+from replica.web.connections import ANSWERING, IDLE, IDLE_SECONDS, RECEIVING, WAITING, ConnectionWatch, state_of
 from tests.fixtures.environment import wait_until
 from tests.fixtures.processes import served_app
 
@@ -27,15 +27,17 @@ class Clock:
 
 
 def connection(state: str, address: str = "203.0.113.7"):
-    """A stand-in for a uvicorn connection in ``state``, remembering whether it was closed."""
+    """A stand-in for a uvicorn connection (h11's) in ``state``, remembering whether it was closed."""
     cycle = {
+        IDLE: None,
         WAITING: None,
         RECEIVING: SimpleNamespace(response_complete=False, more_body=True),
         ANSWERING: SimpleNamespace(response_complete=False, more_body=False),
     }[state]
     transport = SimpleNamespace(closed=False)
     transport.close = lambda: setattr(transport, "closed", True)
-    return SimpleNamespace(cycle=cycle, client=(address, 50000), transport=transport)
+    parser = SimpleNamespace(trailing_data=(b"GET / HTTP/1.1\r\nX-Slow: 1" if state == WAITING else b"", False))
+    return SimpleNamespace(cycle=cycle, conn=parser, client=(address, 50000), transport=transport)
 
 
 def test_a_connection_waiting_for_headers_or_sending_a_body_is_closed_at_its_deadline_and_no_sooner():
@@ -53,15 +55,28 @@ def test_a_connection_waiting_for_headers_or_sending_a_body_is_closed_at_its_dea
     assert watch.sweep([answering]) == 0
 
 
+def test_an_idle_connection_a_browser_opened_ahead_is_given_a_minute():
+    clock = Clock()
+    watch = ConnectionWatch(deadline_seconds=10, per_address=None, clock=clock)
+    idle = connection(IDLE)  # Chromium closes an unused one itself after 10 s: never race it
+    watch.sweep([idle])
+    clock.now += IDLE_SECONDS - 0.1
+    assert watch.sweep([idle]) == 0
+    clock.now += 0.1
+    assert watch.sweep([idle]) == 1 and idle.transport.closed
+
+
 def test_a_connection_whose_request_arrived_starts_its_deadline_again():
     clock = Clock()
     watch = ConnectionWatch(deadline_seconds=10, per_address=None, clock=clock)
     visitor = connection(WAITING)
     watch.sweep([visitor])
     clock.now += 8
+    visitor.conn.trailing_data = (b"", False)
     visitor.cycle = SimpleNamespace(response_complete=False, more_body=False)  # its request came: answering
     watch.sweep([visitor])
-    visitor.cycle.response_complete = True  # answered; waiting for the next request from now on
+    visitor.cycle.response_complete = True  # answered; the next request begins to arrive
+    visitor.conn.trailing_data = (b"GET /next", False)
     assert watch.sweep([visitor]) == 0
     clock.now += 9.9
     assert watch.sweep([visitor]) == 0
@@ -80,13 +95,19 @@ def test_past_the_cap_the_longest_waiting_connections_of_an_address_group_are_cl
     assert watch.sweep(old + new + other) == 1
     assert [c.transport.closed for c in old] == [True, False, False]  # the longest waiting, not the newcomer
     assert not any(c.transport.closed for c in new + other)
+    idle = [connection(IDLE, "198.51.100.4") for _ in range(4)]  # idle ones count too, the oldest first
+    watch.sweep(idle[:1])
+    clock.now += 1
+    assert watch.sweep(idle) == 1 and idle[0].transport.closed
     uncapped = ConnectionWatch(deadline_seconds=10, per_address=None, clock=clock)  # behind a trusted proxy
     assert uncapped.sweep([connection(WAITING) for _ in range(100)]) == 0
 
 
 def test_what_a_connection_is_doing_is_read_from_its_request():
     assert state_of(connection(WAITING)) == WAITING
-    assert state_of(SimpleNamespace(cycle=SimpleNamespace(response_complete=True, more_body=False))) == WAITING
+    assert state_of(connection(IDLE)) == IDLE
+    answered = SimpleNamespace(cycle=SimpleNamespace(response_complete=True, more_body=False))
+    assert state_of(answered) == IDLE  # a parser that shows nothing of what arrived (httptools): idle
     assert state_of(connection(RECEIVING)) == RECEIVING
     assert state_of(SimpleNamespace(transport=None)) == ANSWERING  # another kind of connection
 
