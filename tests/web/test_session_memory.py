@@ -46,8 +46,13 @@ def served_everything(url: str) -> None:
 
 def post_event(client: requests.Session, url: str, event: dict, data, session: str) -> int:
     route = "gradio_api/run/predict" if event.get("queue") is False else "gradio_api/queue/join"
-    body = {"data": data, "fn_index": event["id"], "session_hash": session, "event_data": None, "trigger_id": None}
-    answer = client.post(url + route, data=json.dumps(body), headers={"content-type": "application/json"}, timeout=30)
+    body = json.dumps(
+        {"data": data, "fn_index": event["id"], "session_hash": session, "event_data": None, "trigger_id": None}
+    )
+    headers = {"content-type": "application/json"}
+    if len(body) > 64 * 1024:  # refused before it is read: the server may close the connection mid-body
+        headers["connection"] = "close"
+    answer = client.post(url + route, data=body, headers=headers, timeout=30)
     return answer.status_code
 
 
