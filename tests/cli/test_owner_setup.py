@@ -239,7 +239,7 @@ def test_doctor_uses_a_one_token_completion_where_there_is_no_model_list(owner_f
         (
             "group without its owner",
             {"TELEGRAM_CHAT_ID": "-1001234"},
-            "the chat is a group and TELEGRAM_OWNER_ID is not set — fix: set TELEGRAM_OWNER_ID",
+            "TELEGRAM_OWNER_ID is not set: no one there can use the bot's buttons or commands — fix: set TELEGRAM_OWNER_ID",
         ),
         ("storage", {"DATA_DIR": "/sys"}, "✗ storage: DATA_DIR /sys is not writable"),
     ],
