@@ -1,7 +1,9 @@
 """Logging set-up that keeps secrets out of every log line, tracebacks included, and every line short.
 
 Gradio prints some tracebacks itself, straight to stderr (a malformed request to one of its routes):
-stderr is wrapped too, so that what a visitor sends costs one short line there, whatever its size.
+stderr is wrapped too, so that what a visitor sends costs one short line there, whatever its size, and
+a traceback printed there is left out, counted in one line a minute with its last line. The app's own
+log records, written beside stderr's wrapper, keep theirs.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ import logging
 import sys
 import threading
 import time
-from typing import Callable, Iterable, TextIO
+from typing import Any, Callable, Iterable, TextIO
 from urllib.parse import unquote, urlsplit
 
 FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
@@ -130,13 +132,59 @@ class ClippedStream:
         return getattr(self._stream, name)
 
 
+class FoldedTracebacks:
+    """A text stream that passes lines on to ``stream``, but for tracebacks: from "Traceback (most recent
+    call last):" (or a chained one's "During handling…" / "The above exception…") to the exception's
+    own line, a traceback is left out and counted (``folded``, once a minute, with that last line).
+    Lines are passed on whole, as they end."""
+
+    STARTS = ("Traceback (most recent call last):", "During handling of the above exception", "The above exception")
+
+    def __init__(self, stream: Any, folded: EveryMinute | None = None):
+        self._stream = stream
+        self._folded = folded or EveryMinute(
+            logging.getLogger(__name__),
+            "stderr: left out %d traceback(s) a library printed (logged at most once a minute); the last: %s",
+        )
+        self._partial = ""
+        self._in_traceback = False
+        self._lock = threading.Lock()
+
+    def write(self, text: str) -> int:
+        with self._lock:
+            *lines, self._partial = (self._partial + text).split("\n")
+            if len(self._partial) > LINE_LIMIT:  # a line with no end in sight: pass it on as it comes
+                lines.append(self._partial)
+                self._partial = ""
+            kept, last = [], None
+            for line in lines:
+                if line.startswith(self.STARTS) or (self._in_traceback and (not line.strip() or line[0].isspace())):
+                    self._in_traceback = True
+                elif self._in_traceback:
+                    self._in_traceback, last = False, line  # the exception's own line ends it
+                else:
+                    kept.append(line + "\n")
+            if kept:
+                self._stream.write("".join(kept))
+        if last is not None:
+            self._folded(clip(last, 200))
+        return len(text)
+
+    def flush(self) -> None:
+        self._stream.flush()
+
+    def __getattr__(self, name: str):
+        return getattr(self._stream, name)
+
+
 def setup_logging(secrets: Iterable[str | None], level: int = logging.INFO) -> None:
     """Log to stderr at ``level`` with ``secrets`` redacted and every line clipped (stderr itself is
-    wrapped so); quiet the HTTP libraries that log URLs."""
+    wrapped so, and a traceback printed straight to it is left out and counted); quiet the HTTP
+    libraries that log URLs."""
     secrets = list(secrets)
-    if not isinstance(sys.stderr, ClippedStream):
-        sys.stderr = ClippedStream(sys.stderr, secrets)
-    handler = logging.StreamHandler(sys.stderr)
+    if not isinstance(sys.stderr, FoldedTracebacks):
+        sys.stderr = FoldedTracebacks(ClippedStream(sys.stderr, secrets))
+    handler = logging.StreamHandler(sys.stderr._stream)  # the app's own records keep their tracebacks
     handler.setFormatter(RedactingFormatter(secrets))
     root = logging.getLogger()
     root.handlers[:] = [handler]

@@ -433,8 +433,10 @@ def serve(
         closed_events=closed_events,
         closed_names=closed_names,
         frame_ancestors=" ".join(("'self'", *embed_origins)) if embed_origins else "*",
-        open_names=frozenset(fn.api_name for fn in demo.fns.values() if isinstance(fn.api_name, str)),
-        open_events=frozenset(demo.fns),
+        # Only events with a function to run: one that runs in the browser alone fails in Gradio's queue,
+        # a traceback in the log for each request that names it.
+        open_names=frozenset(fn.api_name for fn in demo.fns.values() if fn.fn and isinstance(fn.api_name, str)),
+        open_events=frozenset(n for n, fn in demo.fns.items() if fn.fn),
     )
     own = [Middleware(SiteRoutes, site=site)] if site else []
     demo.launch(

@@ -344,8 +344,8 @@ def test_a_full_queue_says_so_and_keeps_the_typed_text(browser, start_app, setti
 
     app = start_app(replace(settings, queue_concurrency=1, queue_max_size=1))
     fake_openai.default = say(
-        "Slow answer.", delay=8
-    )  # the line stays full while the page loads and sends, loaded or not
+        "Slow answer.", delay=60
+    )  # the line stays full while the page loads and sends, however loaded the machine (ended below)
     jobs = [Client(app.demo.local_url, verbose=False).submit(f"Busy {n}", api_name="/chat") for n in range(3)]
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     page.goto(app.demo.local_url)
