@@ -9,8 +9,8 @@
   let refocusTimer = null;
 
   // After a message is sent, put the cursor back in the box as soon as Gradio enables it again, and
-  // for two seconds after, should Gradio's last updates (the send button swapped back) drop the focus
-  // to the page; focus the visitor moves elsewhere themselves is left alone.
+  // for ten seconds after, should Gradio's last updates (the send button swapped back; late on a slow
+  // device) drop the focus to the page; focus the visitor moves elsewhere themselves is left alone.
   function refocusSoon() {
     clearInterval(refocusTimer);
     const until = Date.now() + 120000;
@@ -21,7 +21,7 @@
       if (b && !b.disabled && desktop()) {
         const dropped = document.activeElement === document.body || document.activeElement === null;
         if (document.activeElement !== b && (!settled || dropped)) b.focus();
-        settled = settled || Date.now() + 2000;
+        settled = settled || Date.now() + 10000;
       }
     }, 100);
   }
