@@ -96,9 +96,9 @@ def per_message_rows(work: Path, fake: FakeOpenAI, conversations: int, messages:
     of a poll (a few milliseconds apart, once)."""
     fake.default = say("I design data pipelines for small teams.", pieces=4, piece_delay=0.01)
     app = create_app(settings_for(fake, ROOT / "knowledge", work / "data-per-message"))
-    app.serve(block=False, quiet=True)
+    app.serve(block=False, quiet=True, server_port=free_port())
     floor = streaming_floor(fake.base_url)
-    floor.launch(prevent_thread_lock=True, quiet=True)
+    floor.launch(prevent_thread_lock=True, quiet=True, server_port=free_port())
     urls = {"app": app.demo.local_url, "floor": floor.local_url}
     exact: dict[str, list[float]] = {"app": [], "floor": []}
     polled: dict[str, list[float]] = {"app": [], "floor": []}
@@ -207,9 +207,9 @@ def latency_rows(
 ) -> list[tuple[str, str, str]]:
     """Latency per turn, and a burst of ``visitors`` at once: the app against a bare ChatInterface."""
     app = create_app(settings_for(fake, ROOT / "knowledge", work / "data-latency"))
-    app.serve(block=False, quiet=True)
+    app.serve(block=False, quiet=True, server_port=free_port())
     bare = bare_chat_interface(fake.base_url)
-    bare.launch(prevent_thread_lock=True, quiet=True)
+    bare.launch(prevent_thread_lock=True, quiet=True, server_port=free_port())
     fake.default = say("I design data pipelines for small teams.", delay=model_delay)
     timed_turns(app.demo.local_url, 1), timed_turns(bare.local_url, 1)  # warm-up
     app_turn = statistics.median(timed_turns(app.demo.local_url, turns))
@@ -243,7 +243,7 @@ def knowledge_rows(
     data = work / f"data-{label.replace(' ', '')}"
     starts = [process_start(folder, data) for _ in ("cold", "warm")[: 1 + warm]]
     app = create_app(settings_for(fake, folder, data))
-    app.serve(block=False, quiet=True)
+    app.serve(block=False, quiet=True, server_port=free_port())
     client = Client(app.demo.local_url, verbose=False)
     asked = random.Random(size).sample(projects, min(questions, len(projects)))
     first = len(fake.requests)

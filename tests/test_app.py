@@ -92,10 +92,10 @@ def test_eight_visitors_at_once_are_all_answered_three_at_a_time(visitor, fake_o
 
 
 def test_without_a_key_the_page_greets_and_says_it_answers_from_written_answers(start_app, settings):
-    from gradio_client import Client
+    from tests.fixtures.clients import app_client
 
     url = start_app(replace(settings, openai_api_key=None, openai_base_url=None)).demo.local_url
-    answer = Client(url, verbose=False).predict("Hello", api_name="/chat")
+    answer = app_client(url).predict("Hello", api_name="/chat")
     assert answer.startswith("Hi! I'm Ada Lovelace's AI replica.")
     assert (
         "answering from Ada Lovelace's own written answers for now"
@@ -105,12 +105,12 @@ def test_without_a_key_the_page_greets_and_says_it_answers_from_written_answers(
 
 def test_a_local_server_with_no_key_is_called_with_a_placeholder_and_the_log_and_doctor_say_so(tmp_path, fake_openai):
     """As an owner with Ollama or llama.cpp starts it: OPENAI_BASE_URL, no OPENAI_API_KEY."""
-    from gradio_client import Client
+    from tests.fixtures.clients import app_client
 
     env = {"OPENAI_BASE_URL": fake_openai.base_url, "OPENAI_MODEL": "fake-model", "DATA_DIR": str(tmp_path / "data")}
     fake_openai.script(say("I'm answering from a model on your own machine."))
     with served_app(tmp_path / "app.log", **env) as (url, _):
-        answer = Client(url, verbose=False).predict("Who are you?", api_name="/chat")
+        answer = app_client(url).predict("Who are you?", api_name="/chat")
     assert answer == "I'm answering from a model on your own machine."
     assert fake_openai.requests[0]["messages"][-1]["content"] == "Who are you?"
     assert set(fake_openai.auth_headers) == {f"Bearer {PLACEHOLDER_API_KEY}"}

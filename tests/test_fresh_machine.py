@@ -6,8 +6,8 @@ import uuid
 
 import pytest
 import requests
-from gradio_client import Client
 
+from tests.fixtures.clients import app_client
 from tests.fixtures.environment import ROOT
 from tests.fixtures.processes import run_app, served_app
 
@@ -30,7 +30,7 @@ def test_python_app_py_serves_without_keys_and_answers_from_the_faq(tmp_path):
         config = requests.get(url.rstrip("/") + "/config", timeout=10).text
         assert "answering from Jordan Avery's own written answers for now" in config
         assert "zerogpu" not in config  # without the spaces package, no placeholder for ZeroGPU (test_zerogpu.py)
-        client = Client(url, verbose=False)
+        client = app_client(url)
         answer = client.predict("Will you sign an NDA?", api_name="/chat")
         assert answer == "From Jordan Avery's FAQ: Yes, before any detailed discussion of a client's data."
         assert client.predict("Hello, who are you?", api_name="/chat").startswith("Hi! I'm Jordan Avery's AI replica.")

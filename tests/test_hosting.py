@@ -16,12 +16,12 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from gradio_client import Client
 
 from replica.settings import load_settings
 from replica.storage.database import open_database
 from replica.storage.volumes import records_at_risk, sqlite_journal, volume_of
 from tests.fakes.openai_server import call, say
+from tests.fixtures.clients import app_client
 from tests.fixtures.databases import telegram_pending
 from tests.fixtures.environment import API_KEY, ROOT, wait_until
 from tests.fixtures.processes import run_app, run_app_process, served_app
@@ -71,7 +71,7 @@ def test_python_app_py_with_port_alone_chats_alerts_a_lead_and_exports_it(tmp_pa
         "NO_PROXY": "127.0.0.1,127.0.0.2,localhost",
     }
     with served_app(tmp_path / "app.log", port_variable="PORT", host="127.0.0.2", **env) as (url, _):
-        client = Client(url, verbose=False)
+        client = app_client(url)
         fake_openai.script(say("I build analytical engines."))
         assert client.predict("What do you do?", api_name="/chat") == "I build analytical engines."
         fake_openai.script(
@@ -172,7 +172,7 @@ def test_on_a_volume_eight_visitors_the_sender_and_the_owner_bot_lose_nothing(
 
     fake_openai.default = respond
     emails = [f"visitor{n}@example.org" for n in range(8)]
-    clients = [Client(app.demo.local_url, verbose=False) for _ in emails]
+    clients = [app_client(app.demo.local_url) for _ in emails]
     with caplog.at_level(logging.DEBUG):
         with ThreadPoolExecutor(max_workers=8) as pool:
             asked = [fake_telegram.push("/leads") for _ in range(3)]  # the owner bot reads while visitors write

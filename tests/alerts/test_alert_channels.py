@@ -258,10 +258,10 @@ def test_python_app_py_alerts_through_a_channel_without_telegram(tmp_path, webho
     log_file = tmp_path / "app.log"
     try:
         with served_app(log_file, **env) as (page, _):
-            from gradio_client import Client
+            from tests.fixtures.clients import app_client
 
             model.script(model.default, say("Thanks!"))
-            Client(page, verbose=False).predict("Hire me: jane@example.com", api_name="/chat")
+            app_client(page).predict("Hire me: jane@example.com", api_name="/chat")
             assert wait_until(lambda: len(webhook.received) == 1, timeout=60)
     finally:
         model.close()
@@ -375,12 +375,12 @@ def test_python_app_py_gives_up_on_a_channel_after_alert_max_attempts_and_says_w
         ]
 
     with served_app(tmp_path / "app.log", **env) as (page, _):
-        from gradio_client import Client
+        from tests.fixtures.clients import app_client
 
         fake_openai.script(
             call(("gather_user_details", {"email": "jane@example.com", "notes": "Hire"})), say("Thanks!")
         )
-        Client(page, verbose=False).predict("Hire me: jane@example.com", api_name="/chat")
+        app_client(page).predict("Hire me: jane@example.com", api_name="/chat")
         assert wait_until(lambda: [r["status"] for r in channel_rows()] == ["failed"], timeout=30)
     [row] = channel_rows()
     assert row["attempts"] == "2" and row["last_error"].startswith("gave up after 2 tries: ")

@@ -10,10 +10,9 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
-from gradio_client import Client
-
 from replica.storage.store import Store
 from tests.fakes.openai_server import call, say
+from tests.fixtures.clients import app_client
 from tests.fixtures.databases import telegram_pending
 from tests.fixtures.environment import ROOT, bare_env, wait_until
 from tests.fixtures.processes import run_app, run_app_process
@@ -33,7 +32,7 @@ def test_telegram_down_then_restart_then_back_the_alert_arrives_once(start_app, 
     down = replace(settings, telegram_api_base="http://127.0.0.1:9")  # connection refused
     first = start_app(down)
     fake_openai.script(lead_reply("survivor@example.org"), say("Thanks!"))
-    assert Client(first.demo.local_url, verbose=False).predict("survivor@example.org", api_name="/chat") == "Thanks!"
+    assert app_client(first.demo.local_url).predict("survivor@example.org", api_name="/chat") == "Thanks!"
     first.close()
     assert fake_telegram.delivered == []
 
@@ -109,7 +108,7 @@ def test_eight_visitors_leaving_a_lead_at_once_all_stored_and_alerted(start_app,
 
     fake_openai.default = respond
     emails = [f"visitor{n}@example.org" for n in range(8)]
-    clients = [Client(app.demo.local_url, verbose=False) for _ in emails]
+    clients = [app_client(app.demo.local_url) for _ in emails]
     with ThreadPoolExecutor(max_workers=8) as pool:
         answers = list(pool.map(lambda pair: pair[0].predict(pair[1], api_name="/chat"), zip(clients, emails)))
     assert answers == ["Thanks!"] * 8

@@ -4,11 +4,11 @@ phone number and claims to have saved an address it never got, and the owner's T
 from __future__ import annotations
 
 import pytest
-from gradio_client import Client
 
 from replica import wording
 from replica.chat.reply import Visitor
 from tests.fakes.openai_server import say
+from tests.fixtures.clients import app_client
 from tests.fixtures.environment import API_KEY
 from tests.fixtures.processes import run_app, served_app
 
@@ -32,7 +32,7 @@ def test_an_invented_number_and_a_false_claim_never_reach_the_visitor_and_the_ow
     tmp_path, fake_openai, fake_telegram
 ):
     with served_app(tmp_path / "app.log", **environment(tmp_path, fake_openai, fake_telegram)) as (url, _):
-        client = Client(url, verbose=False)
+        client = app_client(url)
         fake_openai.script(say("Sure! " + INVENTED, pieces=8))
         invented = client.predict("What's your phone number?", api_name="/chat")
         fake_openai.script(say("Yes, I have recorded your email address."))
@@ -55,7 +55,7 @@ def test_with_check_replies_off_the_model_is_read_as_it_wrote_and_doctor_says_so
     env = environment(tmp_path, fake_openai, fake_telegram, CHECK_REPLIES=setting)
     fake_openai.default = say(INVENTED)
     with served_app(tmp_path / "app.log", **env) as (url, _):
-        assert Client(url, verbose=False).predict("What's your phone number?", api_name="/chat") == INVENTED
+        assert app_client(url).predict("What's your phone number?", api_name="/chat") == INVENTED
     doctor = run_app("doctor", **env)
     assert "! replies: CHECK_REPLIES is off" in doctor.stdout
 

@@ -8,13 +8,13 @@ from dataclasses import replace
 from types import SimpleNamespace
 
 import pytest
-from gradio_client import Client
 
 from replica import wording
 from replica.chat.limits import DailyBudget, SlidingWindow
 from replica.chat.reply import Visitor, history_messages
 from replica.web.page import client_address
 from tests.fakes.openai_server import call, say
+from tests.fixtures.clients import app_client
 from tests.fixtures.environment import ROOT
 
 
@@ -60,25 +60,25 @@ def test_tool_rounds_still_alert_with_streaming_on(visitor, fake_openai, fake_te
 
 def test_the_fourth_message_in_an_hour_is_refused_without_a_model_call(start_app, settings, fake_openai):
     url = start_app(replace(settings, visitor_messages_per_hour=3)).demo.local_url
-    client = Client(url, verbose=False)
+    client = app_client(url)
     answers = [client.predict(f"Question {n}", api_name="/chat") for n in range(4)]
     assert fake_openai.calls == 3
     assert answers[3] == wording.TOO_MANY_MESSAGES
-    assert Client(url, verbose=False).predict("Hello", api_name="/chat") != wording.TOO_MANY_MESSAGES  # a new visitor
+    assert app_client(url).predict("Hello", api_name="/chat") != wording.TOO_MANY_MESSAGES  # a new visitor
 
 
 def test_one_address_is_limited_across_visitor_sessions(start_app, settings, fake_openai):
     url = start_app(replace(settings, address_messages_per_hour=2)).demo.local_url
-    answers = [Client(url, verbose=False).predict("Hi", api_name="/chat") for _ in range(3)]
+    answers = [app_client(url).predict("Hi", api_name="/chat") for _ in range(3)]
     assert answers[2] == wording.TOO_MANY_MESSAGES and fake_openai.calls == 2
 
 
 def test_the_daily_model_budget_stops_model_calls(start_app, settings, fake_openai):
     fake_openai.script(call(("inform_unknown", {"question": "q"})))
     url = start_app(replace(settings, daily_model_calls=3)).demo.local_url
-    first = Client(url, verbose=False).predict("One", api_name="/chat")  # a tool round: 2 calls
-    second = Client(url, verbose=False).predict("Two", api_name="/chat")  # 1 call
-    third = Client(url, verbose=False).predict("Three", api_name="/chat")  # none left
+    first = app_client(url).predict("One", api_name="/chat")  # a tool round: 2 calls
+    second = app_client(url).predict("Two", api_name="/chat")  # 1 call
+    third = app_client(url).predict("Three", api_name="/chat")  # none left
     assert fake_openai.calls == 3 and wording.DAILY_LIMIT not in first + second
     assert third == wording.DAILY_LIMIT
 

@@ -12,7 +12,6 @@ import threading
 from dataclasses import replace
 
 import pytest
-from gradio_client import Client
 
 from replica.alerts import Alert
 from replica.alerts.sender import AlertSender
@@ -21,6 +20,7 @@ from replica.storage.store import Store
 from replica.telegram.client import TelegramClient
 from tests.fakes.openai_server import call, fail, say
 from tests.fakes.telegram_server import FakeTelegram
+from tests.fixtures.clients import app_client
 from tests.fixtures.environment import API_KEY, ROOT, wait_until
 from tests.fixtures.processes import run_app, run_app_process
 
@@ -333,7 +333,7 @@ def test_export_alerts_lists_the_outbox(start_app, settings, fake_openai, fake_t
     fake_telegram.fail_next(500, times=100)
     app = start_app(settings)
     fake_openai.script(call(("inform_unknown", {"question": "Opera?"})), say("I'll ask."))
-    Client(app.demo.local_url, verbose=False).predict("Opera?", api_name="/chat")
+    app_client(app.demo.local_url).predict("Opera?", api_name="/chat")
     assert wait_until(lambda: len(fake_telegram.attempts) >= 1)  # tried, and refused
     done = run_app("export", "alerts", DATA_DIR=str(settings.data_dir))
     [row] = list(csv.DictReader(io.StringIO(done.stdout)))
@@ -359,7 +359,7 @@ def test_alerts_and_replies_travel_through_a_relay_with_a_path(relay, start_app,
     app = start_app(replace(settings, telegram_api_base=relay.base))
     assert relay.base.endswith("/telegram")
     fake_openai.script(call(("inform_unknown", {"question": "Opera?"})), say("I'll ask."))
-    Client(app.demo.local_url, verbose=False).predict("Opera?", api_name="/chat")
+    app_client(app.demo.local_url).predict("Opera?", api_name="/chat")
     [alert] = relay.wait_for(1)
     assert alert.text.startswith("Unanswered question #1")
     relay.push("Tosca.", reply_to=alert.message_id)

@@ -29,6 +29,7 @@ class Reply:
     forever: bool = False  # stream the content again and again, never finishing
     cut: bool = False  # end the stream without a finish reason or [DONE], as a dropped connection does
     finish: str | None = None  # the finish reason to send instead of "stop" / "tool_calls" ("length")
+    gate: threading.Event | None = None  # when given, the last content piece waits until the test sets it
 
 
 def say(text: str, **options: Any) -> Reply:
@@ -177,6 +178,8 @@ def _stream(reply: Reply, body: dict) -> Iterator[bytes]:
     while True:
         for start in range(0, len(text), size):
             time.sleep(reply.piece_delay)
+            if reply.gate is not None and start + size >= len(text):
+                reply.gate.wait(timeout=60)  # a partial answer stays partial until the test has seen it
             yield event({"content": text[start : start + size]})
         if not reply.forever:
             break

@@ -8,12 +8,12 @@ import random
 from dataclasses import replace
 
 import pytest
-from gradio_client import Client
 
 from replica.alerts import Alert
 from replica.knowledge.files import Document
 from replica.knowledge.index import CHUNK_CHARS, KnowledgeIndex, split_document, tokenize
 from tests.fakes.corpus import make_projects, write_projects
+from tests.fixtures.clients import app_client
 from tests.knowledge.test_knowledge import minimal_pdf
 
 
@@ -34,7 +34,7 @@ def test_small_knowledge_reaches_the_model_whole_md_txt_and_pdf(start_app, setti
     (folder / "deep" / "cv.txt").write_text("Text fact: Acme Corp, 2021.")
     (folder / "deep" / "er" / "paper.pdf").write_bytes(minimal_pdf("PDF fact: Zebra-99 paper"))
     url = start_app(replace(settings, knowledge_dir=folder)).demo.local_url
-    Client(url, verbose=False).predict("Hi", api_name="/chat")
+    app_client(url).predict("Hi", api_name="/chat")
     system = fake_openai.requests[0]["messages"][0]["content"]
     assert "ORBIT-417" in system and "Acme Corp, 2021" in system and "Zebra-99 paper" in system
 
@@ -42,7 +42,7 @@ def test_small_knowledge_reaches_the_model_whole_md_txt_and_pdf(start_app, setti
 def test_two_megabytes_stay_within_budget_and_the_asked_project_is_found(start_app, settings, fake_openai, big_folder):
     folder, projects = big_folder
     url = start_app(replace(settings, knowledge_dir=folder, visitor_messages_per_hour=100)).demo.local_url
-    client = Client(url, verbose=False)
+    client = app_client(url)
     asked = random.Random(42).sample(projects, 20)
     for project in asked:
         client.predict(f"What was project {project.code} about?", api_name="/chat")
@@ -68,7 +68,7 @@ def test_learned_answers_are_knowledge_when_retrieval_is_on(start_app, settings,
         "Favourite opera?", Alert("question", "Unanswered question", (("Question", "Favourite opera?"),), "s").entry()
     )
     app.store.answers.learn(app.store.questions.in_status()[0].id, "Tosca.")
-    Client(app.demo.local_url, verbose=False).predict("What opera do you like?", api_name="/chat")
+    app_client(app.demo.local_url).predict("What opera do you like?", api_name="/chat")
     assert "Q: Favourite opera?\nA: Tosca." in fake_openai.requests[0]["messages"][0]["content"]
 
 

@@ -8,7 +8,6 @@ import time
 from datetime import datetime, timezone
 
 import pytest
-from gradio_client import Client
 
 from replica.alerts import Alert
 from replica.cli.evaluate import RecordingNotifier
@@ -18,6 +17,7 @@ from replica.storage import Store
 from replica.storage.deliveries import TELEGRAM
 from replica.telegram.length import utf16_units
 from tests.fakes.openai_server import call, say
+from tests.fixtures.clients import app_client
 from tests.fixtures.environment import wait_until
 from tests.fixtures.processes import run_app
 
@@ -29,7 +29,7 @@ def app(shared_app):
 
 
 def ask(app, message, client=None):
-    client = client or Client(app.demo.local_url, verbose=False)
+    client = client or app_client(app.demo.local_url)
     return client, client.predict(message, api_name="/chat")
 
 

@@ -8,12 +8,11 @@ import logging
 import re
 from dataclasses import replace
 
-from gradio_client import Client
-
 from replica.alerts import Alert
 from replica.owner_bot.listing_text import fit
 from replica.telegram.length import utf16_units
 from tests.fakes.openai_server import call, say
+from tests.fixtures.clients import app_client
 from tests.fixtures.environment import wait_until
 from tests.fixtures.processes import run_app
 
@@ -23,7 +22,7 @@ OPERA = "What is your favourite opera?"
 def ask_unknown(url, fake_openai, fake_telegram, question=OPERA):
     """A visitor asks something the replica can't answer; return the Telegram message id of the alert."""
     fake_openai.script(call(("inform_unknown", {"question": question})), say("I'll ask and get back to you."))
-    Client(url, verbose=False).predict(question, api_name="/chat")
+    app_client(url).predict(question, api_name="/chat")
     before = len(fake_telegram.delivered)
     assert wait_until(lambda: any(question in d.text for d in fake_telegram.delivered[before - 1 :]))
     return len(fake_telegram.delivered)  # the stand-in numbers messages 1, 2, 3… in delivery order
@@ -31,7 +30,7 @@ def ask_unknown(url, fake_openai, fake_telegram, question=OPERA):
 
 def system_prompt_for_next_message(url, fake_openai):
     fake_openai.script(say("Sure."))
-    Client(url, verbose=False).predict("Tell me about music", api_name="/chat")
+    app_client(url).predict("Tell me about music", api_name="/chat")
     return fake_openai.requests[-1]["messages"][0]["content"]
 
 
@@ -58,19 +57,19 @@ def test_owner_reply_teaches_the_replica_at_once_and_survives_a_restart(
 
 def test_without_a_model_the_owners_reply_answers_the_very_next_visitor(start_app, settings, fake_telegram):
     url = start_app(replace(settings, openai_api_key=None, openai_base_url=None)).demo.local_url
-    first = Client(url, verbose=False).predict(OPERA, api_name="/chat")
+    first = app_client(url).predict(OPERA, api_name="/chat")
     assert first.endswith("I've passed your question on, so you'll get a proper answer.")
     assert wait_until(lambda: any(OPERA in d.text for d in fake_telegram.delivered))
     fake_telegram.push("Puccini's Tosca, without a doubt.", reply_to=len(fake_telegram.delivered))
     assert wait_until(lambda: any("Learned answer #1" in t for t in fake_telegram.sent_texts()))
-    answer = Client(url, verbose=False).predict("Which opera is your favourite?", api_name="/chat")
+    answer = app_client(url).predict("Which opera is your favourite?", api_name="/chat")
     assert answer == "Ada Lovelace answered this for an earlier visitor: Puccini's Tosca, without a doubt."
 
 
 def test_strangers_can_neither_teach_nor_read_leads(start_app, settings, fake_openai, fake_telegram, caplog):
     url = start_app(settings).demo.local_url
     fake_openai.script(call(("gather_user_details", {"email": "secret@example.org", "notes": "n"})), say("Thanks."))
-    Client(url, verbose=False).predict("secret@example.org", api_name="/chat")
+    app_client(url).predict("secret@example.org", api_name="/chat")
     alert_id = ask_unknown(url, fake_openai, fake_telegram)
     sent_before = len(fake_telegram.delivered)
 
@@ -98,7 +97,7 @@ def test_leads_and_unanswered_commands(start_app, settings, fake_openai, fake_te
         call(("gather_user_details", {"email": "grace@example.org", "notes": "Hiring <COBOL> devs", "name": "Grace"})),
         say("Thanks."),
     )
-    Client(url, verbose=False).predict("grace@example.org", api_name="/chat")
+    app_client(url).predict("grace@example.org", api_name="/chat")
     opera = ask_unknown(url, fake_openai, fake_telegram)
     ask_unknown(url, fake_openai, fake_telegram, question="Do you like cats?")
     fake_telegram.push("Tosca.", reply_to=opera)

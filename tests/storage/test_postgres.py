@@ -11,7 +11,6 @@ from dataclasses import replace
 from urllib.parse import urlsplit
 
 import pytest
-from gradio_client import Client
 
 from replica.alerts import Alert
 from replica.alerts.sender import AlertSender
@@ -21,6 +20,7 @@ from replica.storage.deliveries import TELEGRAM
 from replica.storage.migrations import MIGRATIONS, applied
 from replica.telegram.client import TelegramClient
 from tests.fakes.openai_server import call, say
+from tests.fixtures.clients import app_client
 from tests.fixtures.databases import fresh_postgres_database, telegram_pending
 from tests.fixtures.environment import wait_until
 from tests.fixtures.processes import run_app
@@ -40,7 +40,7 @@ def test_the_app_runs_on_postgres_unchanged(postgres_url, start_app, settings, f
     on_postgres = replace(settings, database_url=postgres_url, data_dir=tmp_path / "instance-disk")
     app = start_app(on_postgres)
     fake_openai.script(call(("gather_user_details", {"email": "pg@example.org", "notes": "Hosting"})), say("Thanks!"))
-    assert Client(app.demo.local_url, verbose=False).predict("pg@example.org", api_name="/chat") == "Thanks!"
+    assert app_client(app.demo.local_url).predict("pg@example.org", api_name="/chat") == "Thanks!"
     [alert] = fake_telegram.wait_for(1)
     assert "pg@example.org" in alert.text and "Conversation: #1" in alert.text
     assert not (tmp_path / "instance-disk" / "replica.sqlite3").exists()  # nothing kept on the instance's disk

@@ -4,12 +4,11 @@ own bubble; with the page open, and with the page closed and opened again in the
 
 from __future__ import annotations
 
-from gradio_client import Client
-
 from replica.conversations import page_channel
 from replica.web import page as page_module
 from replica.web.returning import STORAGE_KEY
 from tests.fakes.openai_server import call, say
+from tests.fixtures.clients import app_client
 from tests.fixtures.environment import wait_until
 from tests.web.test_browser import browser, chromium, conversation_kept, send  # noqa: F401 (the browser fixtures)
 
@@ -60,7 +59,7 @@ def test_an_open_page_shows_the_answer_and_every_visitor_who_asked_is_accounted_
     alert = alert_about(fake_telegram, OPERA)
 
     # A second visitor, by the API (no browser to keep the conversation), leaves an email and asks the same.
-    other = Client(url, verbose=False)
+    other = app_client(url)
     fake_openai.script(
         call(("gather_user_details", {"email": "grace@example.org", "notes": "Recruiter"})), say("Thanks!")
     )

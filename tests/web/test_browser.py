@@ -340,13 +340,13 @@ def test_the_readme_embedding_snippet_streams_an_answer_in_another_page(
 
 
 def test_a_full_queue_says_so_and_keeps_the_typed_text(browser, start_app, settings, fake_openai):
-    from gradio_client import Client
+    from tests.fixtures.clients import app_client
 
     app = start_app(replace(settings, queue_concurrency=1, queue_max_size=1))
     fake_openai.default = say(
         "Slow answer.", delay=60
     )  # the line stays full while the page loads and sends, however loaded the machine (ended below)
-    jobs = [Client(app.demo.local_url, verbose=False).submit(f"Busy {n}", api_name="/chat") for n in range(3)]
+    jobs = [app_client(app.demo.local_url).submit(f"Busy {n}", api_name="/chat") for n in range(3)]
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     page.goto(app.demo.local_url)
     status = app.demo.local_url.rstrip("/") + "/gradio_api/queue/status"

@@ -14,7 +14,6 @@ from urllib.parse import urlparse
 
 import pytest
 import requests
-from gradio_client import Client
 
 from replica import wording
 from replica.chat.limits import UsageLimits
@@ -22,6 +21,7 @@ from replica.chat.reply import Visitor
 from replica.web.returning import session_id
 from tests.fakes.openai_server import call, say
 from tests.fakes.tcp_proxy import TcpProxy
+from tests.fixtures.clients import app_client
 from tests.fixtures.environment import wait_until
 
 
@@ -48,7 +48,7 @@ def test_twenty_direct_requests_on_every_chat_route_keep_model_calls_within_the_
     assert set(direct) == {404}  # refused: they would skip the queue
     assert all("Answered." in text for text in queued)
     assert fake_openai.calls == 20 and fake_openai.max_in_flight <= 3
-    assert Client(app_url, verbose=False).predict("Still there?", api_name="/chat") == "Answered."
+    assert app_client(app_url).predict("Still there?", api_name="/chat") == "Answered."
 
 
 def test_the_loop_itself_allows_only_its_concurrency_whatever_calls_it(fake_openai, make_replica):
@@ -181,7 +181,7 @@ def test_behind_a_local_proxy_the_address_is_the_one_trusted_proxy_hops_says(
     proxy = TcpProxy("127.0.0.1", urlparse(app.demo.local_url).port)
     try:
         answers = [
-            Client(f"http://127.0.0.1:{proxy.port}/", verbose=False, headers={"X-Forwarded-For": claimed}).predict(
+            app_client(f"http://127.0.0.1:{proxy.port}/", headers={"X-Forwarded-For": claimed}).predict(
                 "Hi", api_name="/chat"
             )
             for claimed in ("10.9.0.1", "10.9.0.2")

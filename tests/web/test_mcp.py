@@ -9,9 +9,9 @@ from dataclasses import replace
 
 import httpx
 import pytest
-from gradio_client import Client
 
 from tests.fakes.openai_server import call, say
+from tests.fixtures.clients import app_client
 from tests.fixtures.environment import API_KEY
 from tests.fixtures.processes import served_app
 
@@ -151,7 +151,7 @@ def test_python_app_py_serves_one_tool_and_limits_each_caller_by_its_own_address
         spoof = {"x-replica-caller": "127.0.0.2;" + "0" * 32}
         second = asyncio.run(mcp_session(mcp_url, second_caller, source="127.0.0.3", headers=spoof))
         fake_openai.default = say("Through the page's API.")
-        through_chat = Client(url, verbose=False).predict("hi", api_name="/chat")  # no MCP tool, still served
+        through_chat = app_client(url).predict("hi", api_name="/chat")  # no MCP tool, still served
     assert through_chat == "Through the page's API."
     assert [tool.name for tool in tools] == ["ask_ada_lovelace"] and hidden.isError
     assert answers[0].startswith("I build analytical engines.")

@@ -194,7 +194,8 @@ def test_the_widget_on_another_site_opens_streams_closes_and_remembers(
             f"<a href='about.html'>About</a></main>{snippet}</body></html>"
         )
     try:
-        fake_openai.default = say(ANSWER, pieces=10, piece_delay=0.2)
+        rest = threading.Event()
+        fake_openai.default = say(ANSWER, pieces=10, piece_delay=0.05, gate=rest)
         page = browser.new_page(viewport={"width": 1280, "height": 800})
         outside = []
         page.on(
@@ -215,6 +216,7 @@ def test_the_widget_on_another_site_opens_streams_closes_and_remembers(
         frame = page.frame_locator("#replica-widget-panel iframe")
         frame.get_by_text("I work on analytical engines", exact=False).first.wait_for(timeout=30_000)
         assert frame.get_by_text(ANSWER).count() == 0  # streamed: a partial answer first
+        rest.set()
         frame.get_by_text(ANSWER).first.wait_for(timeout=30_000)
         assert fake_openai.requests[0]["messages"][-1]["content"] == "What do you work on?"
         page.screenshot(path=str(shots(tmp_path) / "widget.png"))

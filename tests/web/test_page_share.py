@@ -9,7 +9,6 @@ from html.parser import HTMLParser
 
 import pytest
 import requests
-from gradio_client import Client
 
 from replica.chat.reply import Visitor
 from replica.knowledge.links import with_owner_links
@@ -17,6 +16,7 @@ from replica.settings import ConfigError, Settings, load_settings
 from replica.web.preview import page_url
 from replica.web.privacy import privacy_html
 from tests.fakes.openai_server import call, say
+from tests.fixtures.clients import app_client
 from tests.fixtures.processes import run_app, served_app
 
 LINKS = """name: Grace Hopper
@@ -116,7 +116,7 @@ def test_the_served_page_previews_as_the_owner_and_every_url_it_names_is_served(
         assert requests.get(url + "favicon.ico", timeout=10).content == face.content  # not Gradio's logo
 
         # Without a model too, a lead is offered the booking page.
-        reply = Client(url, verbose=False).predict("Reach me at jane@example.com", api_name="/chat")
+        reply = app_client(url).predict("Reach me at jane@example.com", api_name="/chat")
         assert reply.endswith(f"you can also book a time: {booking}")
 
 

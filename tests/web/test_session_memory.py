@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 import requests
-from gradio_client import Client
 
+from tests.fixtures.clients import app_client
 from tests.fixtures.environment import wait_until
 from tests.fixtures.processes import served_app
 
@@ -128,7 +128,7 @@ def test_forty_malformed_megabyte_requests_grow_the_log_by_under_400_kb(app):
 
 def test_150_requests_with_megabyte_session_ids_grow_neither_log_nor_memory(app):
     url, process, log_file = app
-    Client(url, verbose=False).predict("warm up", api_name="/chat")
+    app_client(url).predict("warm up", api_name="/chat")
     log_before, rss_before = log_file.stat().st_size, rss_mb(process.pid)
     session = requests.Session()
     statuses = set()

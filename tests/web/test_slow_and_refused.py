@@ -9,9 +9,9 @@ from types import SimpleNamespace
 
 import pytest
 import requests
-from gradio_client import Client
 
 from replica.web.connections import ANSWERING, IDLE, IDLE_SECONDS, RECEIVING, WAITING, ConnectionWatch, state_of
+from tests.fixtures.clients import app_client
 from tests.fixtures.environment import wait_until
 from tests.fixtures.processes import served_app
 
@@ -154,7 +154,7 @@ def test_two_hundred_slow_clients_are_closed_within_the_deadline_while_the_page_
         return not any(open_(sock) for sock in headers + bodies)
 
     assert wait_until(trickle_and_visit, timeout=20 * DEADLINE)  # closed: far sooner on a quiet machine
-    assert Client(url, verbose=False).predict("Are you there?", api_name="/chat")
+    assert app_client(url).predict("Are you there?", api_name="/chat")
     assert "slow or surplus connection" in log_file.read_text()
     for sock in headers + bodies:
         sock.close()

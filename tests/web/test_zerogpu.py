@@ -20,11 +20,11 @@ from pathlib import Path
 
 import pytest
 import requests
-from gradio_client import Client
 
 from replica.web.zerogpu import PLACEHOLDER_ID, PLACEHOLDER_NAME
 from tests.fakes.openai_server import say
 from tests.fakes.zerogpu_server import FakeZeroGPU
+from tests.fixtures.clients import app_client
 from tests.fixtures.environment import API_KEY
 from tests.fixtures.processes import served_app
 from tests.web.test_browser import browser, chromium, send  # noqa: F401 (fixtures)
@@ -89,7 +89,7 @@ def test_on_zerogpu_the_placeholder_is_reported_at_start_and_nothing_ever_runs_i
             assert device.requests == ["/startup-report"]  # the spaces package found a @spaces.GPU function
             button, event = placeholder_event(requests.get(url + "config", timeout=10).json())
 
-            client = Client(url, verbose=False)
+            client = app_client(url)
             assert client.predict("What do you do?", api_name="/chat") == "I build analytical engines."
             assert PLACEHOLDER_NAME not in str(client.view_api(print_info=False, return_format="dict"))
             assert PLACEHOLDER_NAME not in requests.get(url + "gradio_api/info", timeout=10).text
