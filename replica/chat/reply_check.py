@@ -23,6 +23,7 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any, Callable
 
 from replica import wording
@@ -43,6 +44,25 @@ OPENERS = re.compile(
     r"|yes|sure|of course|absolutely|certainly|done|great)[,!]?\s+)+$",
     re.I,
 )
+
+
+class Plan(Enum):
+    """What becomes of one sentence the stream did not show."""
+
+    KEEP = "keep"
+    DROP = "drop"  # debris: markup alone, a repeat, a fence nothing closes
+    WITHHOLD = "withhold"  # holds a specific the sources do not: replaced, and the question passed on
+    FALSE_LEAD = "false lead"  # says the visitor's address was saved, with none on record: replaced
+    MAKE_TRUE = "make true"  # says the question was passed on: made true by passing it on
+    FALSE_QUESTION = "false question"  # says so of a message that asks nothing: replaced
+    DECLINED = "declined"  # "I don't know": kept, and the question passed on
+
+
+TRUTHS = {  # the sentence that stands in for a claim or a specific the records or sources do not back
+    Plan.WITHHOLD: wording.NOT_IN_NOTES,
+    Plan.FALSE_LEAD: wording.NO_ADDRESS_YET,
+    Plan.FALSE_QUESTION: wording.NOTHING_PASSED_ON,
+}
 
 
 @dataclass(frozen=True)
@@ -181,27 +201,23 @@ class ReplyCheck:
         plans = [
             code[i] or self._plan(sentence, records, counts, said, verdict) for i, (sentence, _) in enumerate(rest)
         ]
-        unanswered = ("withhold" in plans or "declined" in plans) and not records.asked_now
-        needs = "make true" in plans or (unanswered and self.askable)
+        unanswered = (Plan.WITHHOLD in plans or Plan.DECLINED in plans) and not records.asked_now
+        needs = Plan.MAKE_TRUE in plans or (unanswered and self.askable)
         passed = pass_on() if needs else False
         verdict.passed_on = passed if needs else None
         final = "".join(sentence + space for sentence, space in head)
         said_passed_on = False
         for index, ((sentence, space), plan) in enumerate(zip(rest, plans)):
             shown = self.partial if index == 0 and sentence.startswith(self.partial.strip()) else ""
-            if plan == "drop":
+            if plan is Plan.DROP:
                 continue
-            if plan == "withhold":
-                final += _after(shown, wording.NOT_IN_NOTES) + space
-            elif plan == "false lead":
-                final += _after(shown, wording.NO_ADDRESS_YET) + space
-            elif plan == "make true" and not passed:
+            if plan in TRUTHS:
+                final += _after(shown, TRUTHS[plan]) + space
+            elif plan is Plan.MAKE_TRUE and not passed:
                 final += _after(shown, wording.NOT_PASSED_ON) + space
-            elif plan == "false question":
-                final += _after(shown, wording.NOTHING_PASSED_ON) + space
             else:
                 final += sentence + space
-                said_passed_on = said_passed_on or plan == "make true"
+                said_passed_on = said_passed_on or plan is Plan.MAKE_TRUE
         final = final.strip()
         if passed and not said_passed_on:
             final = f"{final}\n\n{wording.QUESTION_KEPT}".strip()
@@ -243,31 +259,31 @@ class ReplyCheck:
         opener = OPENERS.search(head)
         return head[: opener.start()] if opener else head
 
-    def _plan(self, sentence: str, records: Records, counts: dict[str, int], said: set[str], verdict: Verdict) -> str:
+    def _plan(self, sentence: str, records: Records, counts: dict[str, int], said: set[str], verdict: Verdict) -> Plan:
         """What becomes of one sentence the stream did not show."""
         if self._exempt(sentence) or not sentence.strip():
-            return "keep"
+            return Plan.KEEP
         if MARKUP_ONLY.match(sentence.strip()):
-            return "drop"
+            return Plan.DROP
         if counts.get(key(sentence), 0) >= REPEATS and key(sentence) in said:
-            return "drop"  # its first saying is kept; the others are debris
+            return Plan.DROP  # its first saying is kept; the others are debris
         said.add(key(sentence))
         missing: list[Specific] = self.sources.missing(specifics(sentence))
         if missing:
             verdict.withheld += [s.kind.value for s in missing]
-            return "withhold"
+            return Plan.WITHHOLD
         claims = self.patterns.claims(sentence)
         if Claim.LEAD in claims and not records.lead:
             verdict.claims.append(Claim.LEAD.value)
-            return "false lead"
+            return Plan.FALSE_LEAD
         if (Claim.QUESTION in claims and not records.question) or (
             Claim.FOLLOW_UP in claims and not (records.lead or records.question)
         ):
             verdict.claims.append((Claim.QUESTION if Claim.QUESTION in claims else Claim.FOLLOW_UP).value)
-            return "make true" if self.askable else "false question"
+            return Plan.MAKE_TRUE if self.askable else Plan.FALSE_QUESTION
         if Claim.DECLINED in claims:
-            return "declined"
-        return "keep"
+            return Plan.DECLINED
+        return Plan.KEEP
 
     def _exempt(self, sentence: str) -> bool:
         return key(sentence) in self.exempt
@@ -297,19 +313,20 @@ def _sentences(text: str) -> list[tuple[str, str]]:
     return found
 
 
-def _in_code(pairs: list[tuple[str, str]]) -> list[str]:
-    """For each sentence: "keep" inside a code block (a fence and what it holds: code is not checked),
-    "drop" for a fence nothing closes, "" otherwise."""
+def _in_code(pairs: list[tuple[str, str]]) -> list[Plan | None]:
+    """For each sentence: keep inside a code block (a fence and what it holds: code is not checked),
+    drop a fence nothing closes, ``None`` otherwise (the sentence is checked)."""
     fences = [i for i, (sentence, _) in enumerate(pairs) if FENCE.fullmatch(sentence.strip())]
     lone = fences[-1] if len(fences) % 2 else None
-    marks, inside = [""] * len(pairs), False
+    marks: list[Plan | None] = [None] * len(pairs)
+    inside = False
     for i, (sentence, _) in enumerate(pairs):
         if i == lone:
-            marks[i] = "drop"
+            marks[i] = Plan.DROP
         elif i in fences:
-            marks[i], inside = "keep", not inside
+            marks[i], inside = Plan.KEEP, not inside
         elif inside:
-            marks[i] = "keep"
+            marks[i] = Plan.KEEP
     return marks
 
 
