@@ -1,10 +1,6 @@
 """The tests' fixtures live in ``tests/fixtures/``, a module per kind; this registers them all, and the
-order the files are handed out in (``tests/fixtures/ordering.py``)."""
-
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the checkout's replica, not an installed one
+order the files are handed out in (``tests/fixtures/ordering.py``). The checkout's ``replica`` and
+``tests`` are importable through pytest's ``pythonpath`` setting, in ``pyproject.toml``."""
 
 pytest_plugins = [
     "tests.fixtures.environment",
