@@ -12,6 +12,8 @@ from typing import Any
 
 import requests
 
+from replica.telegram.updates import HANDLED_KINDS
+
 log = logging.getLogger(__name__)
 
 # What to do when Telegram cannot be reached: said by telegram-setup, doctor and the running sender.
@@ -143,8 +145,9 @@ class TelegramClient:
         return _message_id(self.call("sendDocument", payload, files=files))
 
     def get_updates(self, offset: int | None, poll_seconds: float) -> list[dict[str, Any]]:
-        """Long-poll for new messages to the bot, from ``offset`` on."""
-        payload: dict[str, Any] = {"timeout": poll_seconds, "allowed_updates": ["message", "callback_query"]}
+        """Long-poll for new messages to the bot, from ``offset`` on: the raw updates, for
+        :func:`replica.telegram.updates.parse_update` to read."""
+        payload: dict[str, Any] = {"timeout": poll_seconds, "allowed_updates": list(HANDLED_KINDS)}
         if offset is not None:
             payload["offset"] = offset
         updates = self.call("getUpdates", payload, read_timeout=poll_seconds + 10)
