@@ -3,7 +3,7 @@
 from replica.tools.gather_user_details import gather_user_details
 from replica.tools.inform_unknown import inform_unknown
 from replica.tools.registry import ToolRegistry
-from replica.tools.tool import Outcome, Tool, ToolContext, ToolResult
+from replica.tools.tool import Failure, Outcome, Tool, ToolContext, ToolResult, ToolRetry
 
 
 def default_registry() -> ToolRegistry:
@@ -11,4 +11,13 @@ def default_registry() -> ToolRegistry:
     return ToolRegistry([Tool.from_function(gather_user_details), Tool.from_function(inform_unknown)])
 
 
-__all__ = ["Outcome", "Tool", "ToolContext", "ToolRegistry", "ToolResult", "default_registry"]
+__all__ = [
+    "Failure",
+    "Outcome",
+    "Tool",
+    "ToolContext",
+    "ToolRegistry",
+    "ToolResult",
+    "ToolRetry",
+    "default_registry",
+]

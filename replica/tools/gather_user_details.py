@@ -1,10 +1,10 @@
 """``gather_user_details``: a visitor left their email; check it, store the lead, then tell the owner.
 
 The address is validated with email-validator and normalised. ``ok`` comes back also for a repeat, or
-past the visitor's alert cap (the lead is kept either way); an invalid address gets an instruction to
-ask for a valid one; a store failure gets one to say so (the lead is then written to the log whole).
-An address the visitor never wrote in this conversation is not recorded (models invent and "correct"
-addresses), nor one the visitor said is someone else's.
+past the visitor's alert cap (the lead is kept either way); a store failure gets an instruction to say
+so (the lead is then written to the log whole). The tool refuses, by raising :class:`ToolRetry` with
+what to ask the visitor instead, an invalid address, an address the visitor never wrote in this
+conversation (models invent and "correct" addresses), and one the visitor said is someone else's.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from replica.alerts.render import one_line
 from replica.logs import clip
 from replica.storage.records import AlertKind
 from replica.tools.keeping import keep
-from replica.tools.tool import Outcome, ToolContext, ToolResult
+from replica.tools.tool import Outcome, ToolContext, ToolResult, ToolRetry
 
 # Words right before an address that say it is not the visitor's own: "don't contact ceo@…", "my
 # colleague's email is bob@…". Kept narrow: a lead wrongly refused is worse than one wrongly kept.
@@ -48,16 +48,16 @@ def gather_user_details(context: ToolContext, email: str, notes: str, name: str 
         name: The visitor's name, if they gave it.
     """
     if not context.visitor_wrote(email):
-        return ToolResult(
-            f"Error: the visitor has not written the email address {clip(email, 100)!r} in this conversation, "
+        raise ToolRetry(
+            f"the visitor has not written the email address {clip(email, 100)!r} in this conversation, "
             "so nothing was saved. Never guess, complete or correct an address: ask the visitor to type theirs.",
-            Outcome.EMAIL_NOT_WRITTEN,
-            "an email address the visitor never wrote was not recorded",
+            outcome=Outcome.EMAIL_NOT_WRITTEN,
+            fact="an email address the visitor never wrote was not recorded",
         )
     covered = frozenset({email.strip().lower()})  # dealt with: the lead net does not take it either
     if context.visitor_words is not None and marked_as_someone_elses(context.visitor_words, email):
-        return ToolResult(
-            f"Error: the visitor said {clip(email, 100)!r} is someone else's address, so it was not recorded. "
+        raise ToolRetry(
+            f"the visitor said {clip(email, 100)!r} is someone else's address, so it was not recorded. "
             "Do not say their address was passed on; if they want to hear back, ask for their own.",
             fact="an email address the visitor said was someone else's was not recorded as a lead",
             emails=covered,
@@ -65,13 +65,13 @@ def gather_user_details(context: ToolContext, email: str, notes: str, name: str 
     try:
         valid = validate_email(email.strip(), check_deliverability=context.check_deliverability)
     except EmailNotValidError as exc:
-        return ToolResult(
-            f"Error: the email address {clip(email, 100)!r} is invalid: {exc} Nothing was saved. "
+        raise ToolRetry(
+            f"the email address {clip(email, 100)!r} is invalid: {exc} Nothing was saved. "
             "Tell the visitor the address does not look right and ask them for a valid email address.",
-            Outcome.EMAIL_REFUSED,
-            f"the email address {one_line(email, 80)!r} was refused as invalid; nothing was recorded",
-            covered,
-        )
+            outcome=Outcome.EMAIL_REFUSED,
+            fact=f"the email address {one_line(email, 80)!r} was refused as invalid; nothing was recorded",
+            emails=covered,
+        ) from None
     name = (name or "").strip()
     alert = Alert(
         kind=AlertKind.LEAD,

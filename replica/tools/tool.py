@@ -3,7 +3,9 @@
 A tool function takes the :class:`ToolContext` first, then its arguments, each with a type and a line
 in the docstring's ``Args:`` section; the docstring's first paragraph tells the model what the tool is
 for. It returns a :class:`ToolResult`: the text the model reads, and what it did (an outcome, a fact
-in words, the addresses it covered), which the registry hands back to its caller.
+in words, the addresses it covered), which the registry hands back to its caller. It refuses a call
+by raising :class:`ToolRetry` (as pydantic-ai's ``ModelRetry``): the registry gives the model the
+message and the caller a result whose ``failure`` says so.
 """
 
 from __future__ import annotations
@@ -30,16 +32,46 @@ class Outcome(Enum):
     EMAIL_NOT_WRITTEN = "email not written by the visitor"
 
 
+class Failure(Enum):
+    """Why a tool call did not run to its end, as the registry found it (never read from the text)."""
+
+    UNKNOWN_TOOL = "unknown tool"  # no tool of that name: nothing ran
+    BAD_ARGUMENTS = "bad arguments"  # not JSON, not an object, missing, unexpected or mistyped: nothing ran
+    REFUSED = "refused"  # the tool raised ToolRetry: the model is told why, and what to do instead
+    CRASHED = "crashed"  # the tool raised anything else: a bug, whose traceback is in the log
+
+
 @dataclass(frozen=True)
 class ToolResult:
     """What one tool call did: ``text`` for the model; ``outcome`` and ``fact`` (one line, for the
     conversation's record and the model's later messages) when it did something; ``emails``, the
-    addresses it dealt with (the lead net leaves those alone)."""
+    addresses it dealt with (the lead net leaves those alone); ``failure``, set by the registry, when
+    the call did not run to its end (``None`` when it did, whatever its outcome: a store that failed is
+    the outcome ``SAVE_FAILED``)."""
 
     text: str
     outcome: Outcome | None = None
     fact: str | None = None
     emails: frozenset[str] = frozenset()
+    failure: Failure | None = None
+
+
+class ToolRetry(Exception):
+    """Raised by a tool to refuse a call (pydantic-ai's ``ModelRetry``): the model reads
+    ``Error: <message>``, so the message says what was wrong and what to do instead ("ask the visitor for
+    a valid email address"); the result's ``failure`` is :attr:`Failure.REFUSED`. ``outcome``, ``fact``
+    and ``emails`` are the result's, as a returned :class:`ToolResult` would give them."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        outcome: Outcome | None = None,
+        fact: str | None = None,
+        emails: frozenset[str] = frozenset(),
+    ):
+        super().__init__(message)
+        self.message, self.outcome, self.fact, self.emails = message, outcome, fact, emails
 
 
 @dataclass(frozen=True)
