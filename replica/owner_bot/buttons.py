@@ -8,7 +8,7 @@ nothing: :mod:`replica.owner_bot.owner`), and does the same thing however often 
 from __future__ import annotations
 
 import logging
-from typing import Any, Callable
+from typing import Callable
 
 from replica.alerts.alert import QUESTION_TITLE
 from replica.alerts.render import one_line
@@ -19,6 +19,7 @@ from replica.owner_bot.owner import NO_OWNER_SET, NOT_THE_OWNER, Owner
 from replica.storage import Store
 from replica.storage.records import LeadStatus
 from replica.telegram.client import TelegramClient, TelegramError
+from replica.telegram.updates import Button, ButtonPress, keyboard_markup
 
 log = logging.getLogger(__name__)
 STRANGERS = "Ignored %d Telegram message(s) or button press(es) from chats that are not the owner's (logged at most once a minute)"
@@ -40,36 +41,31 @@ class Buttons:
         # stranger who floods the bot costs a log line a minute (the dispatcher counts the messages here too).
         self.strangers = EveryMinute(log, STRANGERS)
         self.members = EveryMinute(log, MEMBERS)
-        self._actions: dict[str, Callable[[int, dict[str, Any]], str]] = {
+        self._actions: dict[str, Callable[[int, ButtonPress], str]] = {
             "show": self._show,
             "handled": self._handled,
             "answer": self._answer,
             "dismiss": self._dismiss,
         }
 
-    def press(self, query: dict[str, Any]) -> None:
+    def press(self, press: ButtonPress) -> None:
         """Act on a button pressed by the owner in their chat; answer every press, so no button spins."""
-        query_id = query.get("id")
-        if not isinstance(query_id, str):
-            return
-        message = query.get("message") if isinstance(query.get("message"), dict) else {}
-        chat = message.get("chat") if isinstance(message.get("chat"), dict) else {}
-        if not self._owner.in_chat(chat):
+        if not self._owner.in_chat(press.chat_id):
             self.strangers()
-            self._answer_press(query_id, "This button only works in its owner's chat.")
+            self._answer_press(press.id, "This button only works in its owner's chat.")
             return
-        if not self._owner.sent(query.get("from")):
+        if not self._owner.sent(press.sender):
             self.members()
-            self._answer_press(query_id, NOT_THE_OWNER if self._owner.known else NO_OWNER_SET)
+            self._answer_press(press.id, NOT_THE_OWNER if self._owner.known else NO_OWNER_SET)
             return
-        action, _, number = str(query.get("data") or "").partition(":")
+        action, _, number = press.data.partition(":")
         act = self._actions.get(action)
         try:
-            text = act(int(number), message) if act and NUMBER.fullmatch(number) else "Unknown button."
+            text = act(int(number), press) if act and NUMBER.fullmatch(number) else "Unknown button."
         except Exception as error:
             log.error("Could not act on a button (%s)", type(error).__name__, exc_info=True)
             text = f"Sorry, that failed ({type(error).__name__})."
-        self._answer_press(query_id, text)
+        self._answer_press(press.id, text)
 
     def _answer_press(self, query_id: str, text: str) -> None:
         try:
@@ -77,19 +73,19 @@ class Buttons:
         except TelegramError as error:
             log.warning("Could not answer a button press: %s", error)
 
-    def _show(self, number: int, _: dict[str, Any]) -> str:
+    def _show(self, number: int, _: ButtonPress) -> str:
         if not self._conversations.send_transcript(number):
             return f"There is no conversation #{number}."
         after = f"Reply to the transcript, or send /say {number} text, to write to the visitor in person."
         self._client.send_message(after, parse_mode=None)
         return f"Conversation #{number} is below."
 
-    def _handled(self, lead_id: int, message: dict[str, Any]) -> str:
+    def _handled(self, lead_id: int, press: ButtonPress) -> str:
         changed = self._store.leads.set_status(lead_id, LeadStatus.HANDLED)
-        self._replace_keyboard(message, "handled", f"handled:{lead_id}", "✓ Handled")
+        self._replace_keyboard(press, "handled", f"handled:{lead_id}", "✓ Handled")
         return "Marked handled." if changed else "Already handled."
 
-    def _answer(self, question_id: int, _: dict[str, Any]) -> str:
+    def _answer(self, question_id: int, _: ButtonPress) -> str:
         question = self._store.questions.get(question_id)
         if question is None:
             return "That question is gone."
@@ -99,29 +95,22 @@ class Buttons:
         self._client.send_message(prompt, parse_mode=None, reply_markup=force_reply)
         return "Type your answer as a reply."
 
-    def _dismiss(self, question_id: int, message: dict[str, Any]) -> str:
+    def _dismiss(self, question_id: int, press: ButtonPress) -> str:
         changed = self._store.questions.dismiss(question_id)
-        self._replace_keyboard(message, "dismiss", f"dismiss:{question_id}", "✓ Dismissed", drop=("answer",))
+        self._replace_keyboard(press, "dismiss", f"dismiss:{question_id}", "✓ Dismissed", drop=("answer",))
         return "Dismissed." if changed else "Already dismissed or answered."
 
     def _replace_keyboard(
-        self, message: dict[str, Any], action: str, data: str, label: str, drop: tuple[str, ...] = ()
+        self, press: ButtonPress, action: str, data: str, label: str, drop: tuple[str, ...] = ()
     ) -> None:
         """Show the new state on the alert's buttons (the pressed one relabelled, ``drop`` ones removed)."""
-        markup = message.get("reply_markup") if isinstance(message.get("reply_markup"), dict) else {}
         rows = []
-        for row in markup.get("inline_keyboard") or []:
-            kept = []
-            for button in row if isinstance(row, list) else []:
-                kind = str(button.get("callback_data", "")).partition(":")[0] if isinstance(button, dict) else ""
-                if kind in drop:
-                    continue
-                kept.append({"text": label, "callback_data": data} if kind == action else button)
+        for row in press.keyboard:
+            kept = tuple(Button(label, data) if b.action == action else b for b in row if b.action not in drop)
             if kept:
                 rows.append(kept)
-        message_id = message.get("message_id")
-        if rows and type(message_id) is int and rows != markup.get("inline_keyboard"):
+        if rows and press.message_id is not None and tuple(rows) != press.keyboard:
             try:
-                self._client.edit_reply_markup(message_id, {"inline_keyboard": rows})
+                self._client.edit_reply_markup(press.message_id, keyboard_markup(tuple(rows)))
             except TelegramError as error:
                 log.warning("Could not update an alert's buttons: %s", error)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import html
-from typing import Any
 
 from replica.alerts.render import one_line
 from replica.conversations import Conversations
@@ -13,6 +12,7 @@ from replica.owner_bot.listing_text import NUMBER, conversation_named_in, number
 from replica.owner_bot.transcripts import pack, transcript_lines
 from replica.storage import Store
 from replica.telegram.client import TelegramClient
+from replica.telegram.updates import RepliedTo
 
 MAX_TRANSCRIPT_MESSAGES = 3  # a longer transcript is sent as one .txt document
 SAVED_UNSEEN = (
@@ -124,10 +124,8 @@ class ConversationCommands:
             return f"Conversation #{number} was not paused."
         return f"▶ Conversation #{number} is back with the replica; the visitor is told."
 
-    def conversation_replied_to(self, replied: Any) -> int | None:
+    def conversation_replied_to(self, replied: RepliedTo | None) -> int | None:
         """The conversation of a lead alert, forwarded message or transcript the owner replied to."""
-        if not isinstance(replied, dict):
+        if replied is None:
             return None
-        message_id = replied.get("message_id")
-        found = self._store.deliveries.conversation_of(message_id) if type(message_id) is int else None
-        return found or conversation_named_in(replied.get("text"))
+        return self._store.deliveries.conversation_of(replied.message_id) or conversation_named_in(replied.text)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import html
 import logging
-from typing import Any, Callable
+from typing import Callable
 
 from replica.owner_bot.buttons import Buttons
 from replica.owner_bot.commands import BY_NAME, help_text
@@ -21,6 +21,7 @@ from replica.owner_bot.conversation_commands import ConversationCommands
 from replica.owner_bot.owner import COMMANDS_FOR_THE_OWNER, Owner
 from replica.owner_bot.question_commands import QuestionCommands
 from replica.telegram.client import TelegramClient, TelegramError
+from replica.telegram.updates import Message, Update
 
 log = logging.getLogger(__name__)
 
@@ -53,25 +54,25 @@ class Dispatcher:
         self._buttons = buttons
         self._owner = owner or Owner(str(client.chat_id))  # by default, a private chat's own user
 
-    def handle(self, update: dict[str, Any]) -> None:
+    def handle(self, update: Update) -> None:
         """Act on one update: only the owner's text messages and button presses in their chat are acted on."""
-        query = update.get("callback_query")
-        if isinstance(query, dict):
-            self._buttons.press(query)
+        if update.press is not None:
+            self._buttons.press(update.press)
             return
-        message = update.get("message")
-        if not isinstance(message, dict) or not self._owner.in_chat(message.get("chat")):
+        message = update.message
+        # Nothing the bot reads (another kind of update, or a malformed one) is counted with the strangers'.
+        if message is None or not self._owner.in_chat(message.chat_id):
             self._buttons.strangers()
             return
-        text = message.get("text")
-        if not isinstance(text, str) or not text.strip():
+        text = message.text.strip()
+        if not text:
             return
         try:
-            if not self._owner.sent(message.get("from")):  # another member of the owner's group
+            if not self._owner.sent(message.sender):  # another member of the owner's group
                 self._buttons.members()
-                reply = COMMANDS_FOR_THE_OWNER if command_of(message, text.strip()) else ""
+                reply = COMMANDS_FOR_THE_OWNER if command_of(message, text) else ""
             else:
-                reply = self._respond(message, text.strip())
+                reply = self._respond(message, text)
         except Exception as error:
             log.error("Could not act on the owner's message (%s)", type(error).__name__, exc_info=True)
             reply = FAILED.format(error=type(error).__name__)
@@ -81,13 +82,13 @@ class Dispatcher:
             except TelegramError as error:
                 log.warning("Could not answer the owner on Telegram: %s", error)
 
-    def _respond(self, message: dict[str, Any], text: str) -> str:
+    def _respond(self, message: Message, text: str) -> str:
         command = command_of(message, text)
         if command is not None:
             name, argument = command
             handler = self._handlers.get(name)
             return handler(argument) if handler else f"Unknown command /{html.escape(name)}. Send /help."
-        replied = message.get("reply_to_message")
+        replied = message.reply_to
         question = self._questions.replied_to(replied)
         if question is not None:
             return self._questions.learn(question.id, question.question, text)
@@ -97,13 +98,11 @@ class Dispatcher:
         return NOT_A_QUESTION
 
 
-def command_of(message: dict[str, Any], text: str) -> tuple[str, str] | None:
-    """``(command, rest)`` when the message starts with a ``bot_command`` entity (``command`` without the
-    slash or the bot's name)."""
-    entities = message.get("entities")
-    for entity in entities if isinstance(entities, list) else []:
-        if isinstance(entity, dict) and entity.get("type") == "bot_command" and entity.get("offset") == 0:
-            length = entity.get("length")
-            word = text[: length if type(length) is int and length > 0 else 0]
+def command_of(message: Message, text: str) -> tuple[str, str] | None:
+    """``(command, rest)`` when the message's ``text`` starts with a ``bot_command`` entity (``command``
+    without the slash or the bot's name)."""
+    for entity in message.entities:
+        if entity.type == "bot_command" and entity.offset == 0:
+            word = text[: entity.length]
             return word.split("@")[0].lower().lstrip("/"), text[len(word) :].strip()
     return None

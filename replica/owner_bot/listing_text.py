@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from datetime import datetime, timezone
-from typing import Any
 
 from replica.telegram.length import TELEGRAM_LIMIT, utf16_units
 
@@ -25,9 +24,9 @@ def fit(lines: list[str], limit: int = TELEGRAM_LIMIT - 100) -> str:
     return "\n".join(kept)
 
 
-def conversation_named_in(text: Any) -> int | None:
+def conversation_named_in(text: str) -> int | None:
     """The conversation number a message of the bot's names in its first line ("… conversation #12")."""
-    match = CONVERSATION_HEADING.search(str(text or "").split("\n", 1)[0])
+    match = CONVERSATION_HEADING.search(text.split("\n", 1)[0])
     return int(match.group(1)) if match else None
 
 

@@ -10,7 +10,8 @@ A message a member posts as the group itself (an anonymous admin) is no one's.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+
+from replica.telegram.updates import User
 
 # What a press from someone else in the owner's chat is answered with; it does nothing.
 NOT_THE_OWNER = "Only the owner can press this button."
@@ -36,13 +37,13 @@ class Owner:
         """Whether the owner can be told from the others in their chat."""
         return bool(self.user_id) or self.private
 
-    def in_chat(self, chat: Any) -> bool:
-        """Whether ``chat`` (an update's ``chat`` object) is the owner's chat."""
-        return isinstance(chat, dict) and str(chat.get("id", "")) == self.chat_id
+    def in_chat(self, chat_id: int | None) -> bool:
+        """Whether ``chat_id`` (a message's chat, ``None`` where Telegram gave none) is the owner's chat."""
+        return chat_id is not None and str(chat_id) == self.chat_id
 
-    def sent(self, sender: Any) -> bool:
-        """Whether ``sender`` (an update's ``from`` object) is the owner."""
+    def sent(self, sender: User | None) -> bool:
+        """Whether ``sender`` (who sent a message or pressed a button, ``None`` for no user) is the owner."""
         owner = self.user_id or (self.chat_id if self.private else None)
-        if owner is None or not isinstance(sender, dict) or sender.get("is_bot"):
+        if owner is None or sender is None or sender.is_bot:
             return False
-        return str(sender.get("id", "")) == owner
+        return str(sender.id) == owner

@@ -4,10 +4,11 @@ across restarts."""
 from __future__ import annotations
 
 import logging
-from typing import Any, Callable
+from typing import Callable
 
 from replica.storage import Store
 from replica.telegram.client import TelegramClient, TelegramError
+from replica.telegram.updates import Update, parse_update
 from replica.workers import Worker
 
 log = logging.getLogger(__name__)
@@ -24,7 +25,7 @@ class Polling(Worker):
         self,
         store: Store,
         client: TelegramClient,
-        handle: Callable[[dict[str, Any]], None],
+        handle: Callable[[Update], None],
         poll_seconds: float = 25,
         base_delay: float = 1.0,
     ):
@@ -40,13 +41,14 @@ class Polling(Worker):
         if self._offset is None:
             stored = self._store.state.get(OFFSET_KEY)
             self._offset = int(stored) if stored and stored.isdigit() else 0
-        for update in self._client.get_updates(self._offset or None, self._poll_seconds):
+        for raw in self._client.get_updates(self._offset or None, self._poll_seconds):
             if self.stopping:
                 break
-            update_id = update.get("update_id") if isinstance(update, dict) else None
-            if type(update_id) is not int or update_id < 0:
+            update = parse_update(raw)  # the one place polled updates are read
+            if update is None:
                 log.warning("Skipping a Telegram update without a usable update_id")
                 continue
+            update_id = update.update_id
             if update_id < self._offset:
                 continue  # already handled
             try:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import html
 import logging
 import re
-from typing import Any
 
 from replica.alerts.alert import QUESTION_TITLE
 from replica.alerts.render import one_line
@@ -14,6 +13,8 @@ from replica.owner_bot.commands import BY_NAME
 from replica.owner_bot.listing_text import NUMBER, fit, number_and_text, when_iso
 from replica.storage import Store
 from replica.storage.records import QuestionStatus
+from replica.storage.rows import QuestionRef
+from replica.telegram.updates import RepliedTo
 
 log = logging.getLogger(__name__)
 
@@ -75,15 +76,14 @@ class QuestionCommands:
             ]
         )
 
-    def replied_to(self, replied: Any) -> Any:
+    def replied_to(self, replied: RepliedTo | None) -> QuestionRef | None:
         """The question whose alert the owner replied to: found by the alert's message id, or, for a copy
         whose id was never recorded (a crash between Telegram's accept and the record), by the
         "Unanswered question #N" heading every copy carries."""
-        if not isinstance(replied, dict):
+        if replied is None:
             return None
-        message_id = replied.get("message_id")
-        question = self._store.questions.for_alert(message_id) if type(message_id) is int else None
-        heading = str(replied.get("text") or "").split("\n", 1)[0]
+        question = self._store.questions.for_alert(replied.message_id)
+        heading = replied.text.split("\n", 1)[0]
         match = QUESTION_ALERT.fullmatch(heading.strip())
         if question is None and match:
             question = self._store.questions.get(int(match.group(1)))

@@ -16,16 +16,17 @@ import json
 import logging
 import queue
 import secrets
-from typing import Any, Callable
+from typing import Callable
 
 from replica.logs import EveryMinute
 from replica.storage import Store
+from replica.telegram.updates import HANDLED_KINDS, Update, parse_update
 from replica.workers import Worker
 
 log = logging.getLogger(__name__)
 
 SECRET_KEY = "telegram_webhook_secret"
-ALLOWED_UPDATES = ["message", "callback_query"]
+ALLOWED_UPDATES = list(HANDLED_KINDS)
 
 
 def webhook_secret(store: Store, given: str | None) -> str:
@@ -39,13 +40,13 @@ class WebhookUpdates(Worker):
 
     name = "telegram-webhook"
 
-    def __init__(self, store: Store, handle: Callable[[dict[str, Any]], None]):
+    def __init__(self, store: Store, handle: Callable[[Update], None]):
         super().__init__()
         self._store = store
         self._handle = handle
         self._updates: queue.Queue = queue.Queue(maxsize=1000)
 
-    def accept(self, update: dict[str, Any]) -> None:
+    def accept(self, update: Update) -> None:
         """Queue ``update`` for handling (at once: Telegram is waiting for its answer)."""
         try:
             self._updates.put_nowait(update)
@@ -60,13 +61,9 @@ class WebhookUpdates(Worker):
         self.receive(update)
         return 0.0
 
-    def receive(self, update: dict[str, Any]) -> bool:
+    def receive(self, update: Update) -> bool:
         """Handle ``update`` unless this or another instance already did; return whether it was handled."""
-        update_id = update.get("update_id")
-        if type(update_id) is not int:
-            log.warning("Telegram webhook: an update without an update_id is skipped")
-            return False
-        if not self._store.handled_updates.first_time(update_id):
+        if not self._store.handled_updates.first_time(update.update_id):
             return False
         self._handle(update)
         return True
@@ -78,7 +75,7 @@ class WebhookUpdates(Worker):
 class WebhookReceiver:
     """ASGI middleware that takes Telegram's POSTs at ``path`` and hands each update to ``accept``."""
 
-    def __init__(self, app: Callable, path: str, secret: str, accept: Callable[[dict[str, Any]], None]):
+    def __init__(self, app: Callable, path: str, secret: str, accept: Callable[[Update], None]):
         self.app = app
         self.path = path.rstrip("/") or "/"
         self._secret = secret.encode()
@@ -106,10 +103,12 @@ class WebhookReceiver:
             if not message.get("more_body"):
                 break
         try:
-            update = json.loads(body)
-        except ValueError:
+            update = parse_update(json.loads(body))  # the one place pushed updates are read
+        except (ValueError, RecursionError):  # not JSON, or nested deeper than the decoder goes
             update = None
-        if isinstance(update, dict):
+        if update is None:
+            log.warning("Telegram webhook: a body that is not an update with an update_id is skipped")
+        else:
             self._accept(update)
         await _respond(send, 200)  # at once: the work is done after Telegram has its answer
 

@@ -15,6 +15,7 @@ from replica.chat.reply import Visitor
 from replica.owner_bot.bot import OwnerBot
 from replica.owner_bot.owner import COMMANDS_FOR_THE_OWNER, NO_OWNER_SET, NOT_THE_OWNER, Owner
 from replica.telegram.client import TelegramClient
+from replica.telegram.updates import parse_update
 from tests.fakes.telegram_server import FakeTelegram
 from tests.fixtures.environment import wait_until
 from tests.fixtures.replicas import conversations_of, replica_around
@@ -117,4 +118,34 @@ def test_in_a_group_without_telegram_owner_id_no_press_acts_and_the_answer_says_
     ],
 )
 def test_the_owner_is_the_chats_own_user_or_the_one_telegram_owner_id_names(chat, owner_id, sender, owner):
-    assert Owner(chat, owner_id).sent(sender) is owner
+    message = {"message_id": 1, "chat": {"id": int(chat)}, "text": "hi"} | (
+        {"from": sender} if sender is not None else {}
+    )
+    update = parse_update({"update_id": 1, "message": message})  # the sender as the bot reads it
+    assert Owner(chat, owner_id).sent(update.message.sender) is owner
+
+
+def test_updates_of_the_wrong_shape_are_read_as_nothing_and_the_bot_goes_on(store, group, inbox):
+    """Read once at the edge (tests/telegram/test_updates.py): a chat id or a sender's id as a string is
+    no one's, text that is not a string is no text, and the bot handles the next update as ever."""
+    inbox(owner_id=OWNER)
+    owner, chat = {"id": int(OWNER), "is_bot": False}, {"id": int(GROUP), "type": "supergroup"}
+    leads = {"message_id": 1, "chat": chat, "from": owner, "text": "/leads"} | {
+        "entities": [{"type": "bot_command", "offset": 0, "length": 6}]
+    }
+    shapes = [
+        {"message": leads | {"chat": {"id": GROUP}}},  # the owner's chat id, as a string
+        {"message": leads | {"chat": {"id": 2**64}}},
+        {"message": leads | {"text": ["/leads"]}},
+        {"edited_message": leads},
+        {"callback_query": {"id": 7, "from": owner, "data": "handled:1", "message": {"message_id": 1, "chat": chat}}},
+        {"message": leads | {"from": {"id": OWNER, "is_bot": False}}},  # the owner's id as a string: not the owner
+    ]
+    for shape in shapes:
+        group.updates.append({"update_id": 500 + len(group.updates)} | shape)
+    assert handled(group, group.updates[-1]["update_id"])
+    assert group.sent_texts().count(COMMANDS_FOR_THE_OWNER) == 1 and group.callback_answers == []
+    assert not any(text.startswith("Recent leads") for text in group.sent_texts())
+    group.push("/leads", sender=OWNER)
+    assert wait_until(lambda: any(text.startswith("Recent leads") for text in group.sent_texts()))
+    assert store.leads.all()[0].status == "new" and group.markup_edits == []

@@ -3,6 +3,8 @@ once; and polling mode cleans a webhook up."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 import logging
 import threading
 import time
@@ -10,8 +12,9 @@ from dataclasses import replace
 
 import requests
 
-from replica.owner_bot.webhook import ALLOWED_UPDATES, SECRET_KEY, WebhookUpdates
+from replica.owner_bot.webhook import ALLOWED_UPDATES, SECRET_KEY, WebhookReceiver, WebhookUpdates
 from replica.storage.store import Store
+from replica.telegram.updates import Update, parse_update
 from tests.fakes.telegram_server import CHAT_ID
 from tests.fixtures.databases import fresh_postgres_database
 from tests.fixtures.environment import free_port, wait_until
@@ -83,7 +86,7 @@ def test_two_instances_receiving_one_update_handle_it_once(tmp_path):
         handled = []
         receivers = [WebhookUpdates(store, handled.append) for store in stores]
         try:
-            update = help_update(77, "1")
+            update = parse_update(help_update(77, "1"))
             assert [receiver.receive(update) for receiver in receivers] == [True, False]
             assert handled == [update]
         finally:
@@ -113,3 +116,35 @@ def test_a_flood_of_wrong_secrets_is_refused_and_logged_once(start_app, settings
     )
     assert wait_until(lambda: fake_telegram.sent_texts(), timeout=30)
     assert len(fake_telegram.sent_texts()) == 1
+
+
+def test_a_body_of_the_wrong_shape_gets_its_200_and_is_read_as_nothing(caplog):
+    """With the right secret, a body that is not JSON, nested past what the decoder follows, or an update
+    without a usable id is answered 200 (Telegram would only send it again) and queues nothing; an update
+    with its id is queued as the bot reads it. (In the app the page's guard reads each body first.)"""
+    accepted = []
+    receiver = WebhookReceiver(None, "/telegram/webhook", "s3cret", accepted.append)
+
+    def post(body: bytes) -> int:
+        scope = {"type": "http", "method": "POST", "path": "/telegram/webhook"}
+        scope["headers"] = [(b"x-telegram-bot-api-secret-token", b"s3cret")]
+        sent = []
+
+        async def receive():
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        async def send(message):
+            sent.append(message)
+
+        asyncio.run(receiver(scope, receive, send))
+        return sent[0]["status"]
+
+    bodies = [b"not json", b"[" * 100_000, b'{"update_id": "900"}', b'{"update_id": 18446744073709551616}', b"[]"]
+    with caplog.at_level(logging.WARNING, logger="replica.owner_bot.webhook"):
+        assert [post(body) for body in bodies] == [200] * 5
+    skipped = [r for r in caplog.records if "not an update with an update_id" in r.getMessage()]
+    assert len(skipped) == 5 and accepted == []
+    odd = {"update_id": 901, "message": {"message_id": 1, "chat": {"id": CHAT_ID}, "text": "/help"}}  # id as a string
+    assert post(json.dumps(odd).encode()) == 200 and accepted == [Update(901)]
+    assert post(json.dumps(help_update(902, CHAT_ID)).encode()) == 200
+    assert accepted[-1] == parse_update(help_update(902, CHAT_ID)) and accepted[-1].message.text == "/help"
