@@ -20,10 +20,16 @@ from replica.alerts.apprise_channel import parse_channels
 from replica.alerts.channel import Channel
 from replica.alerts.sender import AlertSender, LogNotifier, Notifiers
 from replica.alerts.telegram_channel import TelegramChannel
+from replica.chat.answer import Answer
+from replica.chat.config import ReplyConfig
 from replica.chat.limits import UsageLimits
+from replica.chat.loop import TurnLoop
 from replica.chat.model import ChatModel
 from replica.chat.openai_model import OpenAIChatModel
 from replica.chat.reply import Replica
+from replica.chat.reply_check import ReplyChecker
+from replica.chat.steps import BookingOffer, CheckReply, LeadNet, SaveFailedNote, Steps
+from replica.chat.turns import CleanModel
 from replica.chat.without_model import WithoutModel
 from replica.conversations import Conversations
 from replica.conversations.recorder import address_salt
@@ -294,20 +300,46 @@ def build_replica(
     knowledge: str = "",
 ) -> Replica:
     """The one way a :class:`Replica` is made (the app, ``eval`` and the tests): the default tools, the
-    replies without a model from ``settings``' owner and knowledge, and ``bounds`` (by default the
-    settings'). ``knowledge``: the owner's files whole, which replies are checked against."""
+    replies without a model from ``settings``' owner and knowledge, the steps after each answer, and the
+    usage ``limits``. ``knowledge``: the owner's files whole, which
+    replies are checked against."""
     registry = default_registry()
-    return Replica(
-        model=model,
+    config = reply_config(settings)
+    limits = limits or UsageLimits.build(10**9, 10**9, 10**9)  # none given: unbounded (eval, the tests)
+    loop = None
+    if model is not None:
+        loop = TurnLoop(CleanModel(model), registry, limits, config.max_turns, config.max_reply_tokens)
+    answer = Answer(
+        loop=loop,
         system_prompt=system_prompt,
-        registry=registry,
+        facts=conversations.recorder.facts,
+        checker=ReplyChecker(knowledge, settings.owner_name),
+        without_model=without_model(settings.owner_name, settings.knowledge_dir, store, registry),
+        config=config,
+    )
+    steps = Steps([LeadNet(registry), CheckReply(store, registry), SaveFailedNote(), BookingOffer(settings.owner_booking)])
+    return Replica(
+        answer=answer,
+        steps=steps,
         store=store,
         notifier=notifier,
         conversations=conversations,
-        without_model=without_model(settings.owner_name, settings.knowledge_dir, store, registry),
         limits=limits,
-        settings=settings,
-        knowledge=knowledge,
+        config=config,
+    )
+
+
+def reply_config(settings: Settings) -> ReplyConfig:
+    """The settings every reply is bounded by."""
+    return ReplyConfig(
+        max_message_chars=settings.max_message_chars,
+        reply_deadline_seconds=settings.reply_deadline_seconds,
+        max_turns=settings.max_turns,
+        max_reply_tokens=settings.max_reply_tokens,
+        history_budget_chars=settings.history_budget_chars,
+        queue_concurrency=settings.queue_concurrency,
+        check_replies=settings.check_replies,
+        email_check_deliverability=settings.email_check_deliverability,
     )
 
 

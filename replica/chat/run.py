@@ -54,12 +54,34 @@ class LookedForAddresses:
     """The visitor's words were searched for an address no tool call covered (the lead net)."""
 
 
+class Ending(Enum):
+    """How a reply ended, for the message's log line."""
+
+    WORDS = "words"  # the model answered
+    CUT = "cut"  # the model's words stopped before it finished them
+    TOOLS_ONLY = "tools only"  # the model ran tools and wrote nothing: the app's sentence for what they did
+    NO_WORDS = "no words"
+    REFUSED = "refused"  # blank, too long, or over the visitor's limits
+    PASSED_TO_OWNER = "passed to the owner"  # the owner has taken the conversation over
+    NO_MODEL = "no model"
+    BUSY = "busy"  # no reply slot free within the deadline
+    DEADLINE = "deadline"
+    BUDGET_SPENT = "daily budget spent"
+    MODEL_FAILED = "model failed"
+    ERROR = "error"  # a bug or an odd stream
+    GREETING = "greeting"  # the rest: how a reply without a model was made
+    APPROVED_ANSWER = "approved answer"
+    QUESTION_PASSED_ON = "question passed on"
+    LEAD_KEPT = "lead kept"
+    NO_ANSWER = "no answer"
+
+
 @dataclass(frozen=True)
 class Ended:
-    """How the reply ended ("words", "deadline", "refused", …); a later mark adds to an earlier one
-    ("busy", then "approved answer"). ``role`` is who the reply is recorded as."""
+    """How the reply ended; a later mark adds to an earlier one (busy, then an approved answer).
+    ``role`` is who the reply is recorded as."""
 
-    how: str
+    how: Ending
     role: str = REPLICA
 
 
@@ -148,7 +170,7 @@ class Run:
     @property
     def ended(self) -> str:
         """Why the reply ended, for the log line ("stopped" when no end was marked: the visitor stopped it)."""
-        return ": ".join(e.how for e in self._events if isinstance(e, Ended)) or "stopped"
+        return ": ".join(e.how.value for e in self._events if isinstance(e, Ended)) or "stopped"
 
     @property
     def role(self) -> str:

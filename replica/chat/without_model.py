@@ -16,7 +16,7 @@ from typing import Iterator
 
 from replica import wording
 from replica.chat.lead_net import EMAIL_CANDIDATE, OUTAGE_NOTES, keep_lead
-from replica.chat.run import Run, Source, ToolRan
+from replica.chat.run import Ending, Run, Source, ToolRan
 from replica.knowledge.approved import ApprovedAnswers
 from replica.knowledge.terms import terms
 from replica.tools import Outcome, ToolContext, ToolRegistry
@@ -36,7 +36,7 @@ class Reply:
     """A reply made without a model, and why it ended that way (for the message's log line)."""
 
     text: str
-    ended: str
+    ended: Ending
 
 
 class WithoutModel:
@@ -54,12 +54,12 @@ class WithoutModel:
         lead = keep_lead(message, self.registry, context, run, OUTAGE_NOTES, Source.WITHOUT_MODEL)
         kept = [wording.LEAD_NOTED] * lead + [wording.SAVE_FAILED] * (Outcome.SAVE_FAILED in run.outcomes)
         if is_greeting(message, self.owner) and not lead:
-            return Reply(self.greeting, "greeting")
+            return Reply(self.greeting, Ending.GREETING)
         match = self.answers.match(message)
         if match:
             frame = FRAMES[match.approved.source]
             answer = frame.format(owner=self.owner, answer=match.approved.answer)
-            return Reply(" ".join([answer, *kept]), "approved answer")
+            return Reply(" ".join([answer, *kept]), Ending.APPROVED_ANSWER)
         passed = Outcome.QUESTION_SAVED in run.outcomes  # the model passed it on before it failed
         if not passed and is_question(message) and not (lead and "?" not in message):
             arguments = json.dumps({"question": message[:QUESTION_CHARS]})
@@ -68,13 +68,14 @@ class WithoutModel:
             )
             passed = Outcome.QUESTION_SAVED in run.outcomes
         if lead and not passed and not apology:  # an address, and nothing asked: no "I don't have one for that"
-            return Reply(" ".join([wording.LEAD_ONLY, *kept[1:]]), "lead kept")
+            return Reply(" ".join([wording.LEAD_ONLY, *kept[1:]]), Ending.LEAD_KEPT)
         sentences = [apology or wording.NO_WRITTEN_ANSWER.format(owner=self.owner)]
         sentences += [wording.QUESTION_KEPT] * passed + [wording.LEAD_KEPT if apology else wording.LEAD_NOTED] * lead
         sentences += [wording.SAVE_FAILED] * (Outcome.SAVE_FAILED in run.outcomes)
         if not (apology or passed or lead):
             sentences.append(wording.LEAVE_AN_ADDRESS.format(owner=self.owner))
-        return Reply(" ".join(sentences), "question passed on" if passed else "lead kept" if lead else "no answer")
+        ending = Ending.QUESTION_PASSED_ON if passed else Ending.LEAD_KEPT if lead else Ending.NO_ANSWER
+        return Reply(" ".join(sentences), ending)
 
 
 def is_greeting(message: str, owner: str) -> bool:

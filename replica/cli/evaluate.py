@@ -228,7 +228,7 @@ def run_eval(settings: Settings, out: TextIO, pairs: Path | None = None, transcr
         replica, store, owner = evaluation_replica(settings, Path(folder), notifier)
         faq = approved_entries(settings.knowledge_dir)
         rules = render_prompt("system.md", owner_name=owner, knowledge="")
-        scripts += builtin_scripts(owner, rules, faq, replica.checker)
+        scripts += builtin_scripts(owner, rules, faq, replica.answer.checker)
         scripts += own
         log.write(f"# Replica evaluation: {settings.openai_model}\n")
         try:

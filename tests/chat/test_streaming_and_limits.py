@@ -10,8 +10,9 @@ from types import SimpleNamespace
 import pytest
 
 from replica import wording
+from replica.chat.history import history_messages
 from replica.chat.limits import DailyBudget, SlidingWindow
-from replica.chat.reply import Visitor, history_messages
+from replica.chat.reply import Visitor
 from replica.web.page import client_address
 from tests.fakes.openai_server import call, say
 from tests.fixtures.clients import app_client

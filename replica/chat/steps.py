@@ -1,0 +1,111 @@
+"""What is done after each answer, declared once, in order (built in :mod:`replica.wiring`).
+
+Every reply the replica makes, with a model or without one, from the page, ``eval`` or MCP, goes through
+the same :class:`Steps` once its words are written: each step reads the :class:`~replica.chat.draft.Draft`
+and the run (what the tools did) and may change the words or add one of the app's sentences. A new
+check is one more step in the list. A step that fails is logged and passed over: it never costs the
+visitor the reply.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Iterable, Protocol
+
+from replica import wording
+from replica.chat.draft import Draft
+from replica.chat.lead_net import NOTES, OUTAGE_NOTES, keep_lead
+from replica.chat.question_net import pass_question_on, records_of
+from replica.storage import Store
+from replica.tools import Outcome, ToolRegistry
+
+log = logging.getLogger(__name__)
+
+
+class Step(Protocol):
+    """One thing done after the answer. ``when_stopped``: also for a reply the visitor stopped."""
+
+    when_stopped: bool
+
+    def __call__(self, draft: Draft) -> None: ...
+
+
+class Steps:
+    """The steps after the answer, run in the order given."""
+
+    def __init__(self, steps: Iterable[Step]):
+        self.steps = tuple(steps)
+
+    def run(self, draft: Draft, stopped: bool = False) -> None:
+        """Run each step on ``draft`` (``stopped``: only those that also hold for a reply the visitor stopped)."""
+        for step in self.steps:
+            if stopped and not step.when_stopped:
+                continue
+            try:
+                step(draft)
+            except Exception:  # a bug in one step: the reply stands as the others leave it
+                log.exception("The step %s failed after an answer", type(step).__name__)
+
+
+class LeadNet:
+    """An email address in the visitor's message that no tool call covered is kept through
+    ``gather_user_details`` (:mod:`replica.chat.lead_net`), and the visitor told; also when they stopped
+    the reply. A reply made without a model has cast this net already."""
+
+    when_stopped = True
+
+    def __init__(self, registry: ToolRegistry):
+        self.registry = registry
+
+    def __call__(self, draft: Draft) -> None:
+        if draft.run.lead_net_ran:
+            return
+        notes = OUTAGE_NOTES if draft.apology else NOTES
+        if not keep_lead(draft.message, self.registry, draft.context, draft.run, notes):
+            return
+        if draft.apology:  # said in the apology's own words: "…try again in a minute. Your address is kept."
+            draft.apology = f"{draft.apology} {wording.LEAD_KEPT}"
+        else:
+            draft.add_note(wording.LEAD_NOTED)
+
+
+class CheckReply:
+    """The model's finished words are checked (:mod:`replica.chat.reply_check`) against the records in
+    ``store``: what is not backed is withheld or made true, and a question the reply could not answer is
+    passed on through ``inform_unknown``."""
+
+    when_stopped = False
+
+    def __init__(self, store: Store, registry: ToolRegistry):
+        self.store = store
+        self.registry = registry
+
+    def __call__(self, draft: Draft) -> None:
+        if draft.check is None:
+            return
+        records = records_of(self.store, draft.context, draft.run)
+        pass_on = lambda: pass_question_on(draft.message, self.registry, draft.context, draft.run)  # noqa: E731
+        draft.words, draft.check = draft.check.finish(draft.words, records, pass_on), None
+
+
+class SaveFailedNote:
+    """The visitor is told when something they gave could not be saved (the database was down)."""
+
+    when_stopped = False
+
+    def __call__(self, draft: Draft) -> None:
+        if Outcome.SAVE_FAILED in draft.run.outcomes:
+            draft.add_note(wording.SAVE_FAILED)
+
+
+class BookingOffer:
+    """A message that left a lead is offered the owner's booking page (``OWNER_BOOKING``), once."""
+
+    when_stopped = False
+
+    def __init__(self, booking_url: str | None):
+        self.booking_url = booking_url
+
+    def __call__(self, draft: Draft) -> None:
+        if self.booking_url and Outcome.LEAD_SAVED in draft.run.outcomes and self.booking_url not in draft.text:
+            draft.add_note(wording.BOOK_A_TIME.format(link=self.booking_url))
