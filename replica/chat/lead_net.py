@@ -8,11 +8,10 @@ caps); an invalid one invents nothing.
 
 from __future__ import annotations
 
-import json
 import re
 
 from replica.chat.run import LookedForAddresses, Run, Source, ToolRan
-from replica.tools import Outcome, ToolContext, ToolRegistry
+from replica.tools import Outcome, ToolContext, ToolRegistry, gather_user_details
 
 # A candidate email address in a visitor's message; email-validator (through the tool) decides.
 EMAIL_CANDIDATE = re.compile(r"[^\s<>()\[\],;:\"'@]{1,64}@[^\s<>()\[\],;:\"'@]{1,253}")
@@ -38,8 +37,9 @@ def keep_lead(
         address = candidate.strip(".")
         if address.lower() in run.emails:
             continue
-        arguments = {"email": address, "notes": notes.format(message=message[:NOTES_CHARS])}
-        result = registry.run("gather_user_details", json.dumps(arguments), context)
+        result = registry.call(
+            gather_user_details, context, email=address, notes=notes.format(message=message[:NOTES_CHARS])
+        )
         run.add(ToolRan("gather_user_details", source, result))
         stored = stored or result.outcome is Outcome.LEAD_SAVED
     return stored

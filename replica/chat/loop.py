@@ -24,7 +24,7 @@ from replica.chat.run import Ended, Ending, ModelCalled, Run, Source, ToolRan, W
 from replica.chat.turns import CleanModel, CleanTurn
 from replica.knowledge.prompts import render_prompt
 from replica.logs import clip
-from replica.tools import Outcome, ToolContext, ToolRegistry, ToolResult
+from replica.tools import Failure, Outcome, ToolContext, ToolRegistry, ToolResult
 
 log = logging.getLogger(__name__)
 MAX_CALLS_PER_TOOL = 3  # a reply that writes forty-five calls stores three leads, not forty-four
@@ -131,7 +131,8 @@ class TurnLoop:
         if sum(name == call.name for name, _ in ran) >= MAX_CALLS_PER_TOOL:
             log.warning("Tool %s asked for more than %d times for one message; not run", call.name, MAX_CALLS_PER_TOOL)
             return ToolResult(
-                f"Error: {call.name} already ran {MAX_CALLS_PER_TOOL} times for this message; this call was not run."
+                f"Error: {call.name} already ran {MAX_CALLS_PER_TOOL} times for this message; this call was not run.",
+                failure=Failure.REFUSED,
             )
         result = ran[key] = self.registry.run(call.name, call.arguments, context)
         log.debug("Tool %s -> %s", call.name, clip(result.text, 80))

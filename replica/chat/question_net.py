@@ -8,14 +8,13 @@ caps), so that what the visitor is told is true.
 
 from __future__ import annotations
 
-import json
 import logging
 
 from replica.chat.reply_check import Records
 from replica.chat.run import Run, Source, ToolRan
 from replica.storage import Store
 from replica.storage.database import storage_errors
-from replica.tools import Outcome, ToolContext, ToolRegistry
+from replica.tools import Outcome, ToolContext, ToolRegistry, inform_unknown
 
 log = logging.getLogger(__name__)
 QUESTION_CHARS = 500  # of a visitor's message, passed on as their question
@@ -35,7 +34,6 @@ def records_of(store: Store, context: ToolContext, run: Run) -> Records:
 
 def pass_question_on(message: str, registry: ToolRegistry, context: ToolContext, run: Run) -> bool:
     """Pass ``message`` on as the visitor's question, the call added to ``run``; whether it is on record."""
-    arguments = json.dumps({"question": message[:QUESTION_CHARS]})
-    result = registry.run("inform_unknown", arguments, context)
+    result = registry.call(inform_unknown, context, question=message[:QUESTION_CHARS])
     run.add(ToolRan("inform_unknown", Source.REPLY_CHECK, result))
     return result.outcome is Outcome.QUESTION_SAVED

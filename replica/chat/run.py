@@ -150,14 +150,8 @@ class Run:
         lines = []
         for e in self._tools():
             if e.source in (Source.MODEL, Source.TEXT):
-                did = (
-                    e.result.outcome.value
-                    if e.result.outcome
-                    else "error"
-                    if e.result.text.startswith("Error")
-                    else "ok"
-                )
-                lines.append(f"{e.name}: {did}")
+                did = e.result.outcome or e.result.failure
+                lines.append(f"{e.name}: {did.value if did else 'ok'}")
             elif e.result.outcome:  # the app's own calls are named only when they did something
                 lines.append(f"{e.source.value}: {e.result.outcome.value}")
         return lines

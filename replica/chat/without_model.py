@@ -9,7 +9,6 @@ No network call is made.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from typing import Iterator
@@ -19,7 +18,7 @@ from replica.chat.lead_net import EMAIL_CANDIDATE, OUTAGE_NOTES, keep_lead
 from replica.chat.run import Ending, Run, Source, ToolRan
 from replica.knowledge.approved import ApprovedAnswers
 from replica.knowledge.terms import terms
-from replica.tools import Outcome, ToolContext, ToolRegistry
+from replica.tools import Outcome, ToolContext, ToolRegistry, inform_unknown
 
 GREETING = re.compile(
     r"^(hi|hello|hey|hiya|howdy|greetings|good (morning|afternoon|evening|day)|hallo|hola|bonjour|ciao|ola|olá)\b",
@@ -62,10 +61,8 @@ class WithoutModel:
             return Reply(" ".join([answer, *kept]), Ending.APPROVED_ANSWER)
         passed = Outcome.QUESTION_SAVED in run.outcomes  # the model passed it on before it failed
         if not passed and is_question(message) and not (lead and "?" not in message):
-            arguments = json.dumps({"question": message[:QUESTION_CHARS]})
-            run.add(
-                ToolRan("inform_unknown", Source.WITHOUT_MODEL, self.registry.run("inform_unknown", arguments, context))
-            )
+            result = self.registry.call(inform_unknown, context, question=message[:QUESTION_CHARS])
+            run.add(ToolRan("inform_unknown", Source.WITHOUT_MODEL, result))
             passed = Outcome.QUESTION_SAVED in run.outcomes
         if lead and not passed and not apology:  # an address, and nothing asked: no "I don't have one for that"
             return Reply(" ".join([wording.LEAD_ONLY, *kept[1:]]), Ending.LEAD_KEPT)

@@ -20,4 +20,6 @@ __all__ = [
     "ToolResult",
     "ToolRetry",
     "default_registry",
+    "gather_user_details",
+    "inform_unknown",
 ]
