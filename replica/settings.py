@@ -10,6 +10,7 @@ defaults. A value in ``.env`` never overrides the environment.
 
 from __future__ import annotations
 
+import pkgutil
 import re
 import sys
 from dataclasses import dataclass, field, fields
@@ -135,6 +136,23 @@ def alert_urls(name: str, raw: str) -> tuple[str, ...]:
         if not re.fullmatch(r"[a-z][a-z0-9+.-]*://\S+", url, flags=re.I):
             raise ConfigError(f"{name}: URL {place} is not of the form service://… (see docs/alerts.md)")
     return urls
+
+
+def functions(name: str, raw: str) -> tuple[str, ...]:
+    """Python functions as ``package.module:function``, separated by commas or spaces. Each is imported
+    here (as pydantic's ``ImportString`` does), so a name that cannot be found stops the start in one line."""
+    named = tuple(part for part in re.split(r"[\s,]+", raw) if part)
+    takes = "package.module:function names separated by commas"
+    for entry in named:
+        if not re.fullmatch(r"[A-Za-z_][\w.]*:[A-Za-z_][\w.]*", entry):
+            raise ConfigError(f"{name} takes {takes}; {entry[:80]!r} is not one")
+        try:
+            function = pkgutil.resolve_name(entry)
+        except (ImportError, AttributeError) as error:  # no such module, or no such name in it
+            raise ConfigError(f"{name}: {entry!r} cannot be imported ({error}); it takes {takes}") from None
+        if not callable(function):
+            raise ConfigError(f"{name}: {entry!r} is not a function; it takes {takes}")
+    return named
 
 
 def webhook_secret(name: str, raw: str) -> str:
@@ -449,6 +467,16 @@ class Settings:
         flag,
         "Also check by DNS that an email's domain accepts mail; true or false.",
         REPLIES,
+    )
+    extra_tools: tuple[str, ...] = setting(
+        "EXTRA_TOOLS",
+        (),
+        functions,
+        "Tools of your own the model may call beside the two built in: package.module:function names, separated "
+        "by commas (docs/architecture.md#adding-a-tool).",
+        REPLIES,
+        example="my_tools:book_a_call",
+        shown_default="none",
     )
     visitor_messages_per_hour: int = setting(
         "VISITOR_MESSAGES_PER_HOUR", 30, whole_number(), "Messages one visitor session may send per hour.", LIMITS
