@@ -47,6 +47,7 @@ from replica.storage.records import AlertKind
 from replica.storage.store import Store
 from replica.storage.volumes import KEEP_RECORDS, records_at_risk
 from replica.telegram.client import TelegramClient
+from replica.timings import Timings
 from replica.tools import ToolRegistry, tool_registry
 
 if TYPE_CHECKING:  # Gradio takes seconds to import: the owner's commands (export, doctor, …) do without it
@@ -56,21 +57,6 @@ if TYPE_CHECKING:  # Gradio takes seconds to import: the owner's commands (expor
     from replica.web.site import SiteFiles
 
 log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True)
-class Timings:
-    """How fast the background work goes: Telegram's pace, retries, polling, and the model client's
-    patience. Not settings an owner tunes; the tests make them quick."""
-
-    alert_min_interval: float = 1.0  # Telegram allows about one message a second per chat
-    alert_retry_base: float = 1.0
-    unreachable_warning: float = 300.0  # warn once a channel has been unreachable this long
-    telegram_poll_seconds: float = (
-        25  # getUpdates long-poll length (Telegram takes whole seconds; the tests' fake less)
-    )
-    model_timeout: float = 60.0
-    model_max_retries: int = 2
 
 
 @dataclass
@@ -199,6 +185,7 @@ def make_owner_bot(
         conversations,
         telegram_client(settings),
         poll_seconds=timings.telegram_poll_seconds,
+        base_delay=timings.telegram_retry_base,
         retention_days=settings.conversation_retention_days,
         owner_id=settings.telegram_owner_id,
     )

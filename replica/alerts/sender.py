@@ -28,6 +28,7 @@ from replica.settings import default
 from replica.storage import PendingDelivery, Store
 from replica.storage.database import storage_errors
 from replica.storage.records import AlertKind
+from replica.timings import Timings
 from replica.workers import Worker
 
 log = logging.getLogger(__name__)
@@ -59,11 +60,11 @@ class AlertSender(Worker):
         store: Store,
         channel: Channel,
         fold_after: int = default("alert_fold_after"),
-        min_interval: float = 1.0,
-        base_delay: float = 1.0,
+        min_interval: float = Timings.alert_min_interval,
+        base_delay: float = Timings.alert_retry_base,
         max_delay: float = 300.0,
         idle_poll: float = 30.0,
-        unreachable_warning_after: float = 300.0,
+        unreachable_warning_after: float = Timings.unreachable_warning,
         max_attempts: int = default("alert_max_attempts"),
         give_up_after: float = default("alert_give_up_hours") * 3600.0,
     ):

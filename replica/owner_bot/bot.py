@@ -22,6 +22,7 @@ from replica.owner_bot.webhook import ALLOWED_UPDATES, WebhookReceiver, WebhookU
 from replica.settings import default
 from replica.storage import Store
 from replica.telegram.client import TelegramClient, TelegramError
+from replica.timings import Timings
 
 log = logging.getLogger(__name__)
 
@@ -48,8 +49,8 @@ class OwnerBot:
         store: Store,
         conversations: Conversations,
         client: TelegramClient,
-        poll_seconds: float = 25,
-        base_delay: float = 1.0,
+        poll_seconds: float = Timings.telegram_poll_seconds,
+        base_delay: float = Timings.telegram_retry_base,
         confirm_seconds: float = 6.0,
         retention_days: int = default("conversation_retention_days"),
         owner_id: str | None = default("telegram_owner_id"),

@@ -26,8 +26,8 @@ class Polling(Worker):
         store: Store,
         client: TelegramClient,
         handle: Callable[[Update], None],
-        poll_seconds: float = 25,
-        base_delay: float = 1.0,
+        poll_seconds: float,  # the bot's: the defaults are Timings', written there once
+        base_delay: float,
     ):
         super().__init__(base_delay=base_delay, max_delay=60.0)
         self._store = store
