@@ -156,7 +156,11 @@ class RequestGuard:
             await refuse(send, 413, "Request too large.")
             return
         content_type = _content_type(scope)
-        data = _json_object(body) if content_type != FORM else None  # read once, for both checks below
+        try:
+            data = _json_object(body) if content_type != FORM else None  # read once, for both checks below
+        except RecursionError:  # nested deeper than the JSON decoder reads: neither the page nor Telegram sends that
+            await refuse(send, 400, "Malformed body.")
+            return
         try:
             sessions = _sessions_in_body(body, content_type, data)
         except ValueError:

@@ -175,6 +175,7 @@ def test_a_thousand_refused_requests_are_answered_4xx_without_a_traceback_and_ba
         ("post", "/gradio_api/call/chat", {"data": "{broken", "headers": {"content-type": "application/json"}}),
         ("post", "/gradio_api/queue/join", {"json": {"data": 5, "fn_index": "x", "session_hash": "abc"}}),
         ("get", "/no/such/page", {}),
+        ("post", "/gradio_api/queue/join", {"data": "[" * 100_000, "headers": {"content-type": "application/json"}}),
     ]
     statuses = set()
     with requests.Session() as session:
