@@ -3,6 +3,9 @@
 The outbox sender, the owner bot's transports, the webhook's update handler, the confirmations of the
 owner's words and the housekeeper are each a :class:`Worker`: they say what one step is, and how long
 to wait before the next. Whatever a step raises is logged and backed off from; the worker goes on.
+
+A worker reads the time and waits on a :class:`Clock`: the real one in the app; in a test, one the test
+moves (``tests/fixtures/clock.py``), so a minute's pace or a day's give-up is shown in no time at all.
 """
 
 from __future__ import annotations
@@ -10,10 +13,31 @@ from __future__ import annotations
 import logging
 import random
 import threading
+import time
 from typing import TypeVar
 
 log = logging.getLogger(__name__)
 W = TypeVar("W", bound="Worker")  # typing.Self is Python 3.11+, and 3.10 is supported
+
+
+class Clock:
+    """The real time, and waiting on it. A worker takes one so that a test can hand it a clock the test
+    moves, instead of waiting out real seconds and allowing for a busy machine."""
+
+    def time(self) -> float:
+        """Seconds since the epoch: the times kept in the database, which every instance compares."""
+        return time.time()
+
+    def monotonic(self) -> float:
+        """Seconds that only go forward: for intervals within this process (the wall clock may be set back)."""
+        return time.monotonic()
+
+    def wait(self, event: threading.Event, seconds: float) -> None:
+        """Wait ``seconds``, or until ``event`` is set, whichever comes first."""
+        event.wait(max(seconds, 0.0))
+
+
+REAL_CLOCK = Clock()
 
 
 class Worker:
@@ -22,14 +46,15 @@ class Worker:
     ``step()`` returns the seconds to wait before the next step (0 for at once); :meth:`wake` cuts a wait
     short. An exception in a step is passed to :meth:`failed` (which logs it) and the next step comes
     after a backoff that doubles with each failure in a row, from ``base_delay`` up to ``max_delay``,
-    with jitter so that several instances do not retry in lockstep.
+    with jitter so that several instances do not retry in lockstep. Waits are on ``clock``.
     """
 
     name = "worker"
 
-    def __init__(self, base_delay: float = 1.0, max_delay: float = 60.0):
+    def __init__(self, base_delay: float = 1.0, max_delay: float = 60.0, clock: Clock = REAL_CLOCK):
         self.base_delay = base_delay
         self.max_delay = max_delay
+        self.clock = clock
         self.failures = 0  # failed steps in a row
         self._stopping = threading.Event()
         self._wake = threading.Event()
@@ -65,8 +90,8 @@ class Worker:
         return self._stopping.is_set()
 
     def wait(self, seconds: float) -> None:
-        """Wait ``seconds``, or until woken or closed."""
-        self._wake.wait(max(seconds, 0.0))
+        """Wait ``seconds`` on the worker's clock, or until woken or closed."""
+        self.clock.wait(self._wake, seconds)
         self._wake.clear()
 
     def backoff(self, failures: int) -> float:

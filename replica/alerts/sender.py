@@ -20,7 +20,6 @@ written to the log.
 from __future__ import annotations
 
 import logging
-import time
 
 from replica.alerts.alert import Alert, Notifier
 from replica.alerts.channel import Channel, ChannelError
@@ -29,7 +28,7 @@ from replica.storage import PendingDelivery, Store
 from replica.storage.database import storage_errors
 from replica.storage.records import AlertKind
 from replica.timings import Timings
-from replica.workers import Worker
+from replica.workers import REAL_CLOCK, Clock, Worker
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +52,11 @@ class LogNotifier:
 
 
 class AlertSender(Worker):
-    """Delivers ``channel``'s deliveries from the store. ``notify`` wakes it."""
+    """Delivers ``channel``'s deliveries from the store. ``notify`` wakes it.
+
+    ``clock`` is what it reads the time from and waits on; it must tell the time the store stamps due
+    times and leases with (the store's ``clock``), as the real clock does for both.
+    """
 
     def __init__(
         self,
@@ -67,9 +70,10 @@ class AlertSender(Worker):
         unreachable_warning_after: float = Timings.unreachable_warning,
         max_attempts: int = default("alert_max_attempts"),
         give_up_after: float = default("alert_give_up_hours") * 3600.0,
+        clock: Clock = REAL_CLOCK,
     ):
         self.name = f"alerts-{channel.key}"
-        super().__init__(base_delay=base_delay, max_delay=max_delay)
+        super().__init__(base_delay=base_delay, max_delay=max_delay, clock=clock)
         self.channel = channel
         self._store = store
         self._fold_after = fold_after
@@ -81,7 +85,7 @@ class AlertSender(Worker):
         self._unreachable_since: float | None = None  # first of an unbroken run of network failures
         self._said_unreachable = False
         # Messages the channel took that the database could not yet mark sent: their delivery ids ->
-        # (the channel's message id, failed tries to record it, monotonic time of the next try).
+        # (the channel's message id, failed tries to record it, the clock's monotonic time of the next try).
         self._unrecorded: dict[tuple[int, ...], tuple[int | None, int, float]] = {}
 
     def notify(self, alert: Alert) -> None:
@@ -100,9 +104,9 @@ class AlertSender(Worker):
         # its lease runs out: it is left out until its record is written.
         unrecorded = [i for ids in self._unrecorded for i in ids]
         waiting = self._store.deliveries.waiting(self.channel.key, MAX_FOLD, skip=unrecorded)
-        wait = self._idle_poll if not waiting else waiting[0].due_at - time.time()
+        wait = self._idle_poll if not waiting else waiting[0].due_at - self.clock.time()
         if self._unrecorded:
-            wait = min(wait, min(retry_at for _, _, retry_at in self._unrecorded.values()) - time.monotonic())
+            wait = min(wait, min(retry_at for _, _, retry_at in self._unrecorded.values()) - self.clock.monotonic())
         if not waiting or wait > 0:
             return min(max(wait, 0.01), self._idle_poll)
         batch = self._fold_of(waiting)
@@ -118,7 +122,7 @@ class AlertSender(Worker):
         """What goes in the next message: the oldest alert alone, or, when more leads or questions than
         ``fold_after`` wait, all of them in one."""
         first = waiting[0]
-        same = [d for d in waiting if d.kind == first.kind and d.due_at <= time.time()]
+        same = [d for d in waiting if d.kind == first.kind and d.due_at <= self.clock.time()]
         return same if first.kind in FOLDED_KINDS and len(same) > self._fold_after else [first]
 
     def _deliver(self, batch: list[PendingDelivery]) -> None:
@@ -149,7 +153,7 @@ class AlertSender(Worker):
         if error.unreachable:
             self._note_unreachable(error)
         delay = float(error.retry_after) if error.retry_after is not None else self.backoff(attempts)
-        self._store.deliveries.reschedule(ids, time.time() + delay, error.reason)
+        self._store.deliveries.reschedule(ids, self.clock.time() + delay, error.reason)
         log.warning(
             "%s did not take %d alert(s) (%s); retrying in %.1f s", self.channel.label, len(ids), error.reason, delay
         )
@@ -159,7 +163,7 @@ class AlertSender(Worker):
             return f"refused: {error.reason}"
         if attempts >= self._max_attempts:
             return f"gave up after {attempts} tries: {error.reason}"
-        age = time.time() - raised_at
+        age = self.clock.time() - raised_at
         if age >= self._give_up_after:
             return f"gave up after {age / 3600:.0f} h of tries: {error.reason}"
         return None
@@ -167,13 +171,13 @@ class AlertSender(Worker):
     def _retry_records(self) -> None:
         """Record, with backoff, the messages the channel took that the database could not mark sent."""
         for ids, (message_id, failures, retry_at) in list(self._unrecorded.items()):
-            if time.monotonic() < retry_at:
+            if self.clock.monotonic() < retry_at:
                 continue
             try:
                 self._store.deliveries.mark_sent(ids, message_id)
             except storage_errors() as error:  # the database is down: keep the send in memory, try the record later
                 delay = self.backoff(failures + 1)
-                self._unrecorded[ids] = (message_id, failures + 1, time.monotonic() + delay)
+                self._unrecorded[ids] = (message_id, failures + 1, self.clock.monotonic() + delay)
                 log.error(
                     "Alert delivery %s reached %s but could not be marked sent (%s); not sending it again, "
                     "retrying the record in %.1f s",
@@ -188,7 +192,7 @@ class AlertSender(Worker):
 
     def _note_unreachable(self, error: ChannelError) -> None:
         """After sends have failed for network reasons for a while, say so once, with what to do."""
-        now = time.monotonic()
+        now = self.clock.monotonic()
         if self._unreachable_since is None:
             self._unreachable_since = now
         elif not self._said_unreachable and now - self._unreachable_since >= self._unreachable_warning_after:
