@@ -1,12 +1,12 @@
 """The per-visitor alert caps, as the owner notices them: leads and questions past a visitor's cap are
 stored without an alert, said in the log once a minute, counted by ``/status``, and told of by the next
 alert from the same address, also after a restart; against the Telegram stand-in and the fake model,
-on both databases."""
+on both databases. The store and the Telegram sender run on a hand clock (``tests/fixtures/clock.py``):
+an hour passes when the test says so, and the sender's pace (one message a second) costs no time."""
 
 from __future__ import annotations
 
 import logging
-import time
 
 import openai
 import pytest
@@ -22,6 +22,7 @@ from replica.storage.records import AlertKind, Recorded
 from replica.storage.store import Store
 from replica.telegram.client import TelegramClient
 from tests.fakes.openai_server import call, say
+from tests.fixtures.clock import HandClock
 from tests.fixtures.databases import telegram_pending
 from tests.fixtures.environment import API_KEY, wait_until
 from tests.fixtures.replicas import conversations_of, replica_around
@@ -29,37 +30,16 @@ from tests.fixtures.replicas import conversations_of, replica_around
 OFFICE = "203.0.113.7"  # every visitor of these tests comes from this one address
 
 
-class Clock:
-    """The store's clock: the real time, ``behind`` seconds back. It starts two hours back, so the hour of
-    an address's alerts passes when it is set to the real time (the senders send what is due by it)."""
-
-    def __init__(self) -> None:
-        self.behind = 2 * 3600.0
-
-    def __call__(self) -> float:
-        return time.time() - self.behind
-
-
-class HandClock:
-    """A clock only the test moves."""
-
-    def __init__(self) -> None:
-        self.now = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 class Instance:
     """One running app's parts on ``store``: the Telegram sender, the owner's bot, and the replica
     answering through the fake model."""
 
-    def __init__(self, store: Store, fake_openai, fake_telegram):
+    def __init__(self, store: Store, clock: HandClock, fake_openai, fake_telegram):
         def client():
             return TelegramClient(fake_telegram.url, fake_telegram.token, fake_telegram.chat_id, timeout=(1, 2))
 
         self.store = store
-        self.sender = AlertSender(store, TelegramChannel(client()), min_interval=0.05, base_delay=0.1).start()
+        self.sender = AlertSender(store, TelegramChannel(client()), clock=clock).start()
         self.bot = OwnerBot(store, conversations_of(store, notifier=self.sender), client(), poll_seconds=0.2).start()
         sdk = openai.OpenAI(api_key=API_KEY, base_url=fake_openai.base_url, max_retries=1, timeout=5)
         self.replica = replica_around(OpenAIChatModel(sdk, "fake-model"), store, self.sender)
@@ -79,7 +59,7 @@ class Instance:
 
 @pytest.fixture
 def clock():
-    return Clock()
+    return HandClock()
 
 
 @pytest.fixture
@@ -94,11 +74,11 @@ def open_store(tmp_path, database_url, clock):
 
 
 @pytest.fixture
-def start(open_store, fake_openai, fake_telegram):
+def start(open_store, clock, fake_openai, fake_telegram):
     started = []
 
     def start_instance() -> Instance:
-        started.append(Instance(open_store(), fake_openai, fake_telegram))
+        started.append(Instance(open_store(), clock, fake_openai, fake_telegram))
         return started[-1]
 
     yield start_instance
@@ -114,13 +94,14 @@ def status(fake_telegram) -> str:
     return next(t for t in fake_telegram.sent_texts()[before:] if "Alerts in the last 24 hours" in t)
 
 
-def lead_alerts(fake_telegram, count: int) -> list[str]:
-    """The lead alerts the owner got, once there are ``count`` of them (the bot's answers left aside)."""
+def lead_alerts(clock, fake_telegram, count: int) -> list[str]:
+    """The lead alerts the owner got, once the sender, its clock moved on from wait to wait, has sent
+    ``count`` of them (the bot's answers left aside)."""
 
     def alerts():
         return [text for text in fake_telegram.sent_texts() if text.startswith("New lead")]
 
-    assert wait_until(lambda: len(alerts()) >= count), fake_telegram.sent_texts()
+    clock.run_until(lambda: len(alerts()) >= count)
     return alerts()
 
 
@@ -135,8 +116,8 @@ def test_five_leads_from_one_address_three_alerts_then_status_and_the_next_alert
     with caplog.at_level(logging.WARNING, logger="replica.storage.outbox"):
         for n in range(1, 6):  # five colleagues in one office, each in a browser session of their own
             assert first.lead(f"colleague{n}@example.org", f"office-{n}") == "Noted."
-    alerts = lead_alerts(fake_telegram, 3)
-    assert wait_until(lambda: telegram_pending(first.store) == 0)
+    alerts = lead_alerts(clock, fake_telegram, 3)
+    assert telegram_pending(first.store) == 0
     assert [f"colleague{n}@example.org" in text for n, text in enumerate(alerts, 1)] == [True] * 3
     assert len(alerts) == 3 and not any("kept without an alert" in text for text in alerts)
     [line] = kept_lines(caplog)  # once, though two were kept in that minute: the next line counts the rest
@@ -150,32 +131,31 @@ def test_five_leads_from_one_address_three_alerts_then_status_and_the_next_alert
     assert "LEAD_ALERTS_PER_VISITOR" in report and "Deliveries waiting: none." in report
 
     first.close()  # a restart: what the next alert says is stored, not remembered
-    clock.behind = 0.0  # the office's hour has passed
+    clock.advance(3600)  # the office's hour has passed
     second = start()
     assert second.lead("newcomer@example.org", "office-6") == "Noted."
-    [alert] = lead_alerts(fake_telegram, 4)[3:]
+    [alert] = lead_alerts(clock, fake_telegram, 4)[3:]
     assert "newcomer@example.org" in alert
     assert "2 more leads from the same address were kept without an alert." in alert
     assert "(2 of these told so far)" in status(fake_telegram)
 
     assert second.lead("another@example.org", "office-7") == "Noted."  # told once: the next alert is plain
-    [plain] = lead_alerts(fake_telegram, 5)[4:]
+    [plain] = lead_alerts(clock, fake_telegram, 5)[4:]
     assert "another@example.org" in plain and "kept without an alert" not in plain
 
 
 def test_a_flood_kept_back_is_one_log_line_a_minute_and_the_next_counts_what_it_held_back(
-    tmp_path, database_url, caplog
+    tmp_path, database_url, clock, caplog
 ):
-    clock = HandClock()
     store = Store(tmp_path / "flood.sqlite3", alert_caps={AlertKind.LEAD: 3}, database_url=database_url, clock=clock)
     try:
         with caplog.at_level(logging.WARNING, logger="replica.storage.outbox"):
             for n in range(8):  # one session: three alerts, then five kept
                 entry = Alert(AlertKind.LEAD, "New lead", (("Email", f"{n}@example.org"),), "s1").entry()
                 store.leads.record(f"{n}@example.org", "", "", entry)
-                clock.now += 10
+                clock.advance(10)
             assert [line.split(" without")[0] for line in kept_lines(caplog)] == ["Kept 1 lead(s)"]
-            clock.now += 30  # a minute after the first line
+            clock.advance(30)  # a minute after the first line
             entry = Alert(AlertKind.LEAD, "New lead", (("Email", "last@example.org"),), "s1").entry()
             assert store.leads.record("last@example.org", "", "", entry) is Recorded.CAPPED
         assert [line.split(" without")[0] for line in kept_lines(caplog)] == ["Kept 1 lead(s)", "Kept 5 lead(s)"]

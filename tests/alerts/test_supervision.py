@@ -2,7 +2,8 @@
 
 Database failures are real where the database can make them so (SQLite that may not grow: "database
 or disk is full"; PostgreSQL refusing inserts), and injected as ``sqlite3.OperationalError`` where it
-cannot.
+cannot. The outbox sender runs on a hand clock (``tests/fixtures/clock.py``) with its production
+backoff, which the tests move through instead of waiting it out.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from replica.storage.store import Store
 from replica.telegram.client import TelegramClient
 from replica.telegram.length import utf16_units
 from tests.fakes.openai_server import call, say
+from tests.fixtures.clock import HandClock
 from tests.fixtures.environment import wait_until
 from tests.fixtures.replicas import conversations_of
 
@@ -47,8 +49,23 @@ class FlakyStore(Store):
 
 
 @pytest.fixture
-def flaky_store(tmp_path):
-    store = FlakyStore(tmp_path / "flaky" / "replica.sqlite3", alert_caps={"lead": 3, "question": 3})
+def clock():
+    return HandClock()
+
+
+@pytest.fixture
+def flaky_store(tmp_path, clock):
+    store = FlakyStore(tmp_path / "flaky" / "replica.sqlite3", alert_caps={"lead": 3, "question": 3}, clock=clock)
+    yield store
+    store.close()
+
+
+@pytest.fixture
+def clocked_store(tmp_path, database_url, clock):
+    """A real store, SQLite or PostgreSQL, stamping due times and leases on the hand clock."""
+    store = Store(
+        tmp_path / "clocked" / "replica.sqlite3", alert_caps={"lead": 3}, database_url=database_url, clock=clock
+    )
     yield store
     store.close()
 
@@ -128,51 +145,58 @@ def test_the_owner_bot_survives_database_errors_and_handles_nothing_twice(
 # --- the outbox sender -----------------------------------------------------------------------------
 
 
-def start_sender(store, client, **options):
-    return AlertSender(store, TelegramChannel(client), **{"min_interval": 0.05, "base_delay": 0.1, **options})
+def start_sender(store, client, clock):
+    """A Telegram sender with the production timings, on the hand clock."""
+    return AlertSender(store, TelegramChannel(client), clock=clock)
 
 
 def test_the_sender_survives_answers_that_are_not_json_or_not_the_documented_shape(
-    store, client, fake_telegram, run, caplog
+    clocked_store, client, clock, fake_telegram, run, caplog
 ):
     fake_telegram.answer_raw("sendMessage", b"null", b"<html>oops</html>", b'{"ok": "yes", "result": 1}')
     with caplog.at_level(logging.WARNING):
-        queue_lead(store)
-        run(start_sender(store, client))
-        fake_telegram.wait_for(1)
+        queue_lead(clocked_store)
+        run(start_sender(clocked_store, client, clock))
+        clock.run_until(lambda: clocked_store.leads.all()[0].alert_status == "sent")
     assert len(fake_telegram.delivered) == 1 and "not a Bot API object" in caplog.text
-    assert wait_until(lambda: store.leads.all()[0].alert_status == "sent")
     assert len(fake_telegram.attempts) == 4  # three odd answers, each retried, then the delivery
 
 
-def test_the_sender_survives_database_errors_with_backoff(flaky_store, client, fake_telegram, run, caplog):
+def test_the_sender_survives_database_errors_with_backoff(flaky_store, client, clock, fake_telegram, run, caplog):
     queue_lead(flaky_store)
     flaky_store.fail("deliveries.waiting", times=3)
     with caplog.at_level(logging.ERROR):
-        run(start_sender(flaky_store, client))
-        assert len(fake_telegram.wait_for(1)) == 1
+        run(start_sender(flaky_store, client, clock))
+        clock.settle()
+        failed_at = clock.now
+        delivered_at = clock.run_until(lambda: len(fake_telegram.delivered) == 1)
     assert caplog.text.count("Telegram sender error (OperationalError)") == 3
+    assert 1 + 2 + 4 <= delivered_at - failed_at <= 1.5 * (1 + 2 + 4)  # backed off, doubling, with jitter
 
 
-def test_an_alert_that_cannot_be_marked_sent_is_not_sent_again(flaky_store, client, fake_telegram, run, caplog):
+def test_an_alert_that_cannot_be_marked_sent_is_not_sent_again(flaky_store, client, clock, fake_telegram, run, caplog):
     queue_lead(flaky_store)
-    flaky_store.fail("deliveries.mark_sent", times=4)  # about 0.1 + 0.2 + 0.4 + 0.8 s of backoff
+    flaky_store.fail("deliveries.mark_sent", times=4)
     with caplog.at_level(logging.ERROR):
-        run(start_sender(flaky_store, client))
-        assert wait_until(lambda: flaky_store.leads.all()[0].alert_status == "sent", timeout=30)
+        run(start_sender(flaky_store, client, clock))
+        clock.settle()
+        sent_at = clock.now
+        recorded_at = clock.run_until(lambda: flaky_store.leads.all()[0].alert_status == "sent")
     assert len(fake_telegram.delivered) == 1 and len(fake_telegram.attempts) == 1
     assert caplog.text.count("could not be marked sent (OperationalError); not sending it again") == 4
+    assert 1 + 2 + 4 + 8 <= recorded_at - sent_at <= 1.5 * (1 + 2 + 4 + 8)  # the record retried with backoff
 
 
-def test_message_is_too_long_is_resent_shorter_as_plain_text(store, client, fake_telegram, run):
+def test_message_is_too_long_is_resent_shorter_as_plain_text(clocked_store, client, clock, fake_telegram, run):
     fake_telegram.too_long_next = 1
     alert = Alert("lead", "New lead", (("Email", "ada@example.org"), ("Notes", "n" * 4000)), "s1", quoted=("Notes",))
-    store.leads.record("ada@example.org", "", "n" * 4000, alert.entry())
-    run(start_sender(store, client))
-    [message] = fake_telegram.wait_for(1)
+    clocked_store.leads.record("ada@example.org", "", "n" * 4000, alert.entry())
+    run(start_sender(clocked_store, client, clock))
+    clock.settle()  # the same try: no wait for a retry
+    [message] = fake_telegram.delivered
     assert "parse_mode" not in message.payload and utf16_units(message.text) <= 2048
     assert "ada@example.org" in message.text and "[cut:" in message.text
-    assert wait_until(lambda: store.leads.all()[0].alert_status == "sent")
+    assert clocked_store.leads.all()[0].alert_status == "sent"
 
 
 # --- the visitor's side of a full disk -------------------------------------------------------------
