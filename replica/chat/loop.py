@@ -127,7 +127,7 @@ class TurnLoop:
         key = (call.name, canonical(call.arguments))
         if key in ran:
             log.debug("Tool %s requested again with the same arguments; not run twice", call.name)
-            return ToolResult(ran[key].text)
+            return ToolResult(ran[key].text, failure=ran[key].failure)
         if sum(name == call.name for name, _ in ran) >= MAX_CALLS_PER_TOOL:
             log.warning("Tool %s asked for more than %d times for one message; not run", call.name, MAX_CALLS_PER_TOOL)
             return ToolResult(

@@ -142,6 +142,8 @@ def main(argv: list[str] | None = None, gpu_placeholder: Callable[[], None] | No
         app = create_app(settings, gpu_placeholder=gpu_placeholder)
     except StoreError as exc:
         parser.exit(2, f"Storage error: {exc}\n")
+    except ConfigError as exc:  # found while building (a fork's tool that is no tool, a name offered twice)
+        parser.exit(2, f"Configuration error: {exc}\n")
     model = f"model {settings.openai_model}" if settings.model_configured else "no model (written answers only)"
     log.info("Serving %s's replica with %s", app.settings.owner_name, model)
     try:

@@ -52,6 +52,8 @@ class ScriptedModel:
         turn, text = Turn(), reply.content or ""
         size = max(1, -(-len(text) // max(reply.pieces, 1)))
         for start in range(0, len(text), size):
+            if reply.piece_delay and stop.wait(reply.piece_delay):
+                return  # the caller stopped listening
             turn.text += text[start : start + size]
             yield turn
         if reply.cut:

@@ -125,6 +125,9 @@ def test_a_function_that_is_not_a_tool_or_takes_a_tools_name_is_refused_in_one_l
         tool_registry((f"{module}:undescribed",))
     assert str(not_a_tool.value).startswith(f"EXTRA_TOOLS's {module}:undescribed is not a tool: invalid tool")
     assert "argument 'day' has no type" in str(not_a_tool.value) and "\n" not in str(not_a_tool.value)
+    started = run_app(EXTRA_TOOLS=f"{module}:inform_unknown", DATA_DIR=str(tmp_path / "data"))
+    assert started.returncode == 2 and started.stderr.splitlines()[-1] == f"Configuration error: {clash.value}"
+    assert "Traceback" not in started.stderr and "left out" not in started.stderr
 
 
 def test_python_app_py_offers_the_model_a_tool_of_the_forks_own_and_runs_its_call(tmp_path, fake_openai):
