@@ -16,7 +16,7 @@ from datetime import date, datetime, timedelta, timezone
 from typing import Callable
 
 from replica.alerts import Alert, Notifier
-from replica.conversations import Handoff, Recorder
+from replica.inbox import Handoff, Recorder
 from replica.storage.records import VISITOR, AlertKind
 from replica.storage.store import Store
 from replica.workers import Worker

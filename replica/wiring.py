@@ -31,9 +31,9 @@ from replica.chat.reply_check import ReplyChecker
 from replica.chat.steps import BookingOffer, CheckReply, LeadNet, SaveFailedNote, Steps
 from replica.chat.turns import CleanModel
 from replica.chat.without_model import WithoutModel
-from replica.conversations import Conversations
-from replica.conversations.recorder import address_salt
 from replica.housekeeping import Housekeeper
+from replica.inbox import Inbox
+from replica.inbox.recorder import address_salt
 from replica.knowledge.approved import ApprovedAnswers, approved_entries
 from replica.knowledge.identity import owner_avatar, owner_name
 from replica.knowledge.index import KnowledgeIndex
@@ -68,7 +68,7 @@ class App:
     replica: Replica
     store: Store
     notifier: Notifier
-    conversations: Conversations
+    inbox: Inbox
     housekeeper: Housekeeper
     owner_bot: OwnerBot | None = None
     middleware: list = field(default_factory=list)  # served in front of the page (the Telegram webhook)
@@ -173,16 +173,14 @@ def telegram_client(settings: Settings) -> TelegramClient:
     return TelegramClient(settings.telegram_api_base, settings.telegram_bot_token, settings.telegram_chat_id)
 
 
-def make_owner_bot(
-    settings: Settings, store: Store, conversations: Conversations, timings: Timings
-) -> tuple[OwnerBot | None, list]:
+def make_owner_bot(settings: Settings, store: Store, inbox: Inbox, timings: Timings) -> tuple[OwnerBot | None, list]:
     """With Telegram configured, the owner's bot (started); and, in webhook mode, the middleware that
     receives Telegram's pushes on the page's own server."""
     if not settings.telegram_configured:
         return None, []
     bot = OwnerBot(
         store,
-        conversations,
+        inbox,
         telegram_client(settings),
         poll_seconds=timings.telegram_poll_seconds,
         base_delay=timings.telegram_retry_base,
@@ -196,13 +194,13 @@ def make_owner_bot(
     return bot.start(webhook=(settings.telegram_webhook_url, secret)), [receiver]
 
 
-def make_limits(settings: Settings, store: Store, conversations: Conversations) -> UsageLimits:
+def make_limits(settings: Settings, store: Store, inbox: Inbox) -> UsageLimits:
     """Usage limits: in memory; with ``DATABASE_URL``, the address and daily ones shared by every instance
     (addresses stored only as the recorder's salted hashes)."""
     counts = (settings.visitor_messages_per_hour, settings.address_messages_per_hour, settings.daily_model_calls)
     if not settings.database_url:
         return UsageLimits.build(*counts)
-    return UsageLimits.shared(store, *counts, address_key=conversations.recorder.address_hash)
+    return UsageLimits.shared(store, *counts, address_key=inbox.recorder.address_hash)
 
 
 def make_model(settings: Settings, timings: Timings) -> OpenAIChatModel | None:
@@ -282,7 +280,7 @@ def build_replica(
     system_prompt: Callable[[str], str],
     store: Store,
     notifier: Notifier,
-    conversations: Conversations,
+    inbox: Inbox,
     limits: UsageLimits | None = None,
     knowledge: str = "",
 ) -> Replica:
@@ -299,18 +297,20 @@ def build_replica(
     answer = Answer(
         loop=loop,
         system_prompt=system_prompt,
-        facts=conversations.recorder.facts,
+        facts=inbox.recorder.facts,
         checker=ReplyChecker(knowledge, settings.owner_name),
         without_model=without_model(settings.owner_name, settings.knowledge_dir, store, registry),
         config=config,
     )
-    steps = Steps([LeadNet(registry), CheckReply(store, registry), SaveFailedNote(), BookingOffer(settings.owner_booking)])
+    steps = Steps(
+        [LeadNet(registry), CheckReply(store, registry), SaveFailedNote(), BookingOffer(settings.owner_booking)]
+    )
     return Replica(
         answer=answer,
         steps=steps,
         store=store,
         notifier=notifier,
-        conversations=conversations,
+        inbox=inbox,
         limits=limits,
         config=config,
     )
@@ -330,11 +330,11 @@ def reply_config(settings: Settings) -> ReplyConfig:
     )
 
 
-def returning_pages(conversations: Conversations):
+def returning_pages(inbox: Inbox):
     """What lets a returning visitor's browser open their conversation again on the page."""
     from replica.web.returning import ReturningPages
 
-    page = conversations.page
+    page = inbox.page
     return ReturningPages(page.keep_in_browser, page.come_back, page.browser_secret)
 
 
@@ -359,25 +359,25 @@ def create_app(
     )
     system_prompt("")  # a template mistake stops the start, not a visitor's message
     notifier = make_notifier(settings, store, timings)
-    conversations = Conversations.build(store, address_salt(store, settings.data_dir), settings.owner_name, notifier)
+    inbox = Inbox.build(store, address_salt(store, settings.data_dir), settings.owner_name, notifier)
     housekeeper = Housekeeper(
         store,
-        conversations.recorder,
-        conversations.handoff,
+        inbox.recorder,
+        inbox.handoff,
         notifier,
         settings.conversation_retention_days,
         settings.digest_hour_utc,
         settings.daily_model_calls,
     ).start()
-    owner_bot, middleware = make_owner_bot(settings, store, conversations, timings)
+    owner_bot, middleware = make_owner_bot(settings, store, inbox, timings)
     replica = build_replica(
         settings,
         model=make_model(settings, timings),
         system_prompt=system_prompt,
         store=store,
         notifier=notifier,
-        conversations=conversations,
-        limits=make_limits(settings, store, conversations),
+        inbox=inbox,
+        limits=make_limits(settings, store, inbox),
         knowledge=index.whole_text,
     )
     mcp_tool, mcp_middleware = make_mcp_tool(settings, replica, store) if settings.mcp_enabled else (None, [])
@@ -387,12 +387,12 @@ def create_app(
         page,
         settings.queue_concurrency,
         settings.queue_max_size,
-        history=conversations.page.page_messages,
-        owner_words=conversations.page.for_page,
+        history=inbox.page.page_messages,
+        owner_words=inbox.page.for_page,
         trusted_proxy_hops=settings.trusted_proxy_hops,
         max_message_chars=settings.max_message_chars,
         mcp_tool=mcp_tool,
-        returning=returning_pages(conversations),
+        returning=returning_pages(inbox),
     )
     closed_events, closed_names = frozenset(), frozenset()
     if gpu_placeholder is not None:
@@ -408,7 +408,7 @@ def create_app(
         replica,
         store,
         notifier,
-        conversations,
+        inbox,
         housekeeper,
         owner_bot,
         [*middleware, *mcp_middleware],
@@ -425,14 +425,14 @@ def evaluation_replica(settings: Settings, folder: Path, notifier: Notifier) -> 
     store = Store(folder / "replica.sqlite3")
     owner = owner_name(settings)
     index = KnowledgeIndex.load(settings.knowledge_dir, folder / "knowledge-index")
-    conversations = Conversations.build(store, secrets.token_hex(16), owner, notifier)
+    inbox = Inbox.build(store, secrets.token_hex(16), owner, notifier)
     replica = build_replica(
         replace(settings, owner_name=owner),
         model=make_model(settings, Timings()),
         system_prompt=SystemPrompt(owner, index, store, settings.knowledge_budget_chars),
         store=store,
         notifier=notifier,
-        conversations=conversations,
+        inbox=inbox,
         knowledge=index.whole_text,
     )
     return replica, store, owner

@@ -18,7 +18,7 @@ LAYERS = [
     ["replica.settings", "replica.logs", "replica.wording", "replica.workers", "replica.timings"],
     ["replica.storage", "replica.telegram"],
     ["replica.alerts", "replica.knowledge"],
-    ["replica.conversations", "replica.tools"],
+    ["replica.inbox", "replica.tools"],
     ["replica.chat"],
     ["replica.owner_bot", "replica.housekeeping"],
     ["replica.web", "replica.cli.doctor", "replica.cli.export", "replica.cli.telegram_setup"],

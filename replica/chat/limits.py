@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Callable
 
-from replica.conversations.recorder import address_group
+from replica.inbox.recorder import address_group
 from replica.storage.database import storage_errors
 
 log = logging.getLogger(__name__)
@@ -207,7 +207,7 @@ class UsageLimits:
 
     def admit_message(self, session_id: str, address: str) -> bool:
         """Count a visitor message if both its session and its address's group (an IPv6 address's /64:
-        :func:`~replica.conversations.recorder.address_group`) have room this hour; else refuse it."""
+        :func:`~replica.inbox.recorder.address_group`) have room this hour; else refuse it."""
         with self._lock:
             if not self.per_visitor.has_room(session_id) or not self.per_address.take(address_group(address)):
                 return False

@@ -23,7 +23,7 @@ from replica.chat.draft import Draft
 from replica.chat.limits import UsageLimits
 from replica.chat.run import Ended, Ending, Run
 from replica.chat.steps import Steps
-from replica.conversations import Conversation, Conversations
+from replica.inbox import Conversation, Inbox
 from replica.storage import Store
 from replica.storage.database import storage_errors
 from replica.storage.records import NOTICE, VISITOR
@@ -54,7 +54,7 @@ class Replica:
         steps: Steps,
         store: Store,
         notifier: Notifier,
-        conversations: Conversations,
+        inbox: Inbox,
         limits: UsageLimits,
         config: ReplyConfig,
     ):
@@ -62,7 +62,7 @@ class Replica:
         self.steps = steps
         self.store = store
         self.notifier = notifier
-        self.conversations = conversations
+        self.inbox = inbox
         self.limits = limits
         self.config = config
 
@@ -79,7 +79,7 @@ class Replica:
         The message and its reply are recorded (what the visitor saw, also when they stop the reply).
         """
         started = time.monotonic()
-        recorder = self.conversations.recorder
+        recorder = self.inbox.recorder
         conversation = recorder.begin(visitor.session_id, visitor.address)
         history: list[dict[str, str]] = []
         if conversation:
@@ -88,7 +88,7 @@ class Replica:
             recorder.record(conversation.id, VISITOR, text[: self.config.max_message_chars + 1])
         run, reply, draft, done = Run(), "", None, False
         try:
-            with self.conversations.page.replying(visitor.session_id):
+            with self.inbox.page.replying(visitor.session_id):
                 refusal = self._refusal(message, visitor, conversation, run)
                 if refusal is not None:
                     reply = refusal
@@ -119,7 +119,7 @@ class Replica:
             return refusal
         if conversation and conversation.paused:
             run.add(Ended(Ending.PASSED_TO_OWNER, role=NOTICE))
-            return pass_to_owner(self.conversations, conversation, message)
+            return pass_to_owner(self.inbox, conversation, message)
         return None
 
     def _context(
@@ -134,7 +134,7 @@ class Replica:
             conversation=conversation.id if conversation else None,
             via=visitor.via,
             visitor_words="\n".join([*(m["content"] for m in history if m["role"] == "user"), message]),
-            address=self.conversations.recorder.address_hash(visitor.address) if visitor.address != "unknown" else "",
+            address=self.inbox.recorder.address_hash(visitor.address) if visitor.address != "unknown" else "",
         )
 
     def _record(self, conversation: Conversation | None, run: Run, reply: str, started: float) -> None:
@@ -142,7 +142,7 @@ class Replica:
         elapsed_ms = int((time.monotonic() - started) * 1000)
         if conversation:
             facts = tuple(run.facts)  # read from the run's events, as is everything below
-            self.conversations.recorder.record(
+            self.inbox.recorder.record(
                 conversation.id, run.role, reply, tuple(run.tools), run.model_calls, elapsed_ms, facts=facts
             )
         log.info(
@@ -156,10 +156,10 @@ class Replica:
         )
 
 
-def pass_to_owner(conversations: Conversations, conversation: Conversation, message: str) -> str:
+def pass_to_owner(inbox: Inbox, conversation: Conversation, message: str) -> str:
     """Hand a message of a conversation the owner has taken over to them; the notice the visitor reads."""
     try:
-        return conversations.handoff.pass_to_owner(conversation, message)
+        return inbox.handoff.pass_to_owner(conversation, message)
     except storage_errors() as error:
         log.error("Could not pass a message on to the owner (%s)", type(error).__name__, exc_info=True)
         return wording.NOT_PASSED_ON

@@ -30,7 +30,7 @@ from replica import wording
 from replica.chat.claims import Claim, ClaimPatterns
 from replica.chat.debris import FENCE, REPEATS, TEMPLATE_TOKENS, key, without_debris
 from replica.chat.specifics import Sources, Specific, specifics
-from replica.conversations.recorder import in_person
+from replica.inbox.recorder import in_person
 
 log = logging.getLogger(__name__)
 

@@ -12,8 +12,8 @@ import html
 
 from replica import wording
 from replica.alerts.render import one_line
-from replica.conversations import Conversations
-from replica.conversations.recorder import OWNER
+from replica.inbox import Inbox
+from replica.inbox.recorder import OWNER
 from replica.owner_bot.confirmations import Confirmations
 from replica.storage import Store
 from replica.storage.rows import Asker
@@ -29,10 +29,10 @@ NEITHER = "{who}: this visitor cannot see your answer (they came without a brows
 class AnswerBack:
     """Puts the owner's answer into every asker's conversation and says what each will see."""
 
-    def __init__(self, store: Store, conversations: Conversations, confirmations: Confirmations, retention_days: int):
+    def __init__(self, store: Store, inbox: Inbox, confirmations: Confirmations, retention_days: int):
         self._store = store
-        self._recorder = conversations.recorder
-        self._page = conversations.page
+        self._recorder = inbox.recorder
+        self._page = inbox.page
         self._confirmations = confirmations
         self._retention_days = retention_days
 

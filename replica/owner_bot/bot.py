@@ -8,7 +8,7 @@ from functools import partial
 
 from starlette.middleware import Middleware
 
-from replica.conversations import Conversations
+from replica.inbox import Inbox
 from replica.owner_bot.answer_back import AnswerBack
 from replica.owner_bot.buttons import Buttons
 from replica.owner_bot.commands import COMMANDS, menu
@@ -47,7 +47,7 @@ class OwnerBot:
     def __init__(
         self,
         store: Store,
-        conversations: Conversations,
+        inbox: Inbox,
         client: TelegramClient,
         poll_seconds: float = Timings.telegram_poll_seconds,
         base_delay: float = Timings.telegram_retry_base,
@@ -57,9 +57,9 @@ class OwnerBot:
     ):
         self._store = store
         self._client = client
-        self.confirmations = Confirmations(conversations.page, client, wait_seconds=confirm_seconds)
-        questions = QuestionCommands(store, AnswerBack(store, conversations, self.confirmations, retention_days))
-        talk = ConversationCommands(conversations, store, client, self.confirmations)
+        self.confirmations = Confirmations(inbox.page, client, wait_seconds=confirm_seconds)
+        questions = QuestionCommands(store, AnswerBack(store, inbox, self.confirmations, retention_days))
+        talk = ConversationCommands(inbox, store, client, self.confirmations)
         parts = Handlers(talk, questions, store)
         handlers = {c.name: partial(c.run, parts) for c in COMMANDS if c.run}  # each bound where it is declared
         owner = self.owner = Owner(str(client.chat_id), owner_id)

@@ -10,7 +10,7 @@ import logging
 import time
 from dataclasses import dataclass
 
-from replica.conversations import PageChannel
+from replica.inbox import PageChannel
 from replica.telegram.client import TelegramClient, TelegramError
 from replica.workers import Worker
 

@@ -1,11 +1,11 @@
-"""The owner in the conversations: ``/recent``, ``/show``, ``/say``, ``/pause``, ``/resume``."""
+"""The owner in the inbox: ``/recent``, ``/show``, ``/say``, ``/pause``, ``/resume``."""
 
 from __future__ import annotations
 
 import html
 
 from replica.alerts.render import one_line
-from replica.conversations import Conversations
+from replica.inbox import Inbox
 from replica.owner_bot.commands import BY_NAME
 from replica.owner_bot.confirmations import Confirmations
 from replica.owner_bot.listing_text import NUMBER, conversation_named_in, number_and_text, when
@@ -28,19 +28,16 @@ SAVED_FOR_RETURN = (
 class ConversationCommands:
     """Reads conversations to the owner and puts the owner's words and decisions into them."""
 
-    def __init__(
-        self, conversations: Conversations, store: Store, client: TelegramClient, confirmations: Confirmations
-    ):
-        self._recorder = conversations.recorder
-        self._page = conversations.page
-        self._handoff = conversations.handoff
+    def __init__(self, inbox: Inbox, store: Store, client: TelegramClient, confirmations: Confirmations):
+        self._page = inbox.page
+        self._handoff = inbox.handoff
         self._store = store
         self._client = client
         self._confirmations = confirmations
 
     def recent(self, _: str) -> str:
         """``/recent``: the latest 10 conversations: number, when, first message, size, lead or question."""
-        rows = self._recorder.recent(10)
+        rows = self._store.conversations.recent(10)
         if not rows:
             return "No conversations yet."
         lines = ["<b>Recent conversations</b>, newest first. /show N reads one:"]
@@ -64,10 +61,10 @@ class ConversationCommands:
         """Send conversation ``number``'s transcript: as messages when it fits in a few, else as one
         ``.txt`` document (a long conversation never floods the chat). False when there is no such
         conversation."""
-        conversation = self._recorder.conversation(number)
+        conversation = self._store.conversations.get(number)
         if conversation is None:
             return False
-        rows = self._recorder.transcript(number)
+        rows = self._store.conversations.messages(number)
         started = when(conversation.started_at)
         parts = pack([line for row in rows for line in transcript_lines(row, html_style=True)] or ["(no messages)"])
         if len(parts) <= MAX_TRANSCRIPT_MESSAGES:

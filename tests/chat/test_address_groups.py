@@ -10,8 +10,8 @@ import pytest
 from replica import wording
 from replica.chat.limits import UsageLimits
 from replica.chat.reply import Visitor
-from replica.conversations.recorder import address_group
-from tests.fixtures.replicas import conversations_of, replica_around
+from replica.inbox.recorder import address_group
+from tests.fixtures.replicas import inbox_of, replica_around
 
 ONE_64 = ["2001:db8:1:2::1", "2001:db8:1:2:ffff:ffff:ffff:fffe", "2001:db8:1:2:a::9", "2001:DB8:1:2::77"]
 NEXT_64 = "2001:db8:1:3::1"
@@ -41,7 +41,7 @@ def limits(request, store):
     """The limits of one message an hour per address, kept as a single instance or in the database."""
     if request.param == "in memory":
         return UsageLimits.build(100, 1, 1000)
-    return UsageLimits.shared(store, 100, 1, 1000, address_key=conversations_of(store).recorder.address_hash)
+    return UsageLimits.shared(store, 100, 1, 1000, address_key=inbox_of(store).recorder.address_hash)
 
 
 def test_addresses_of_one_ipv6_64_share_one_message_limit_and_the_next_64_has_its_own(store, notifier, limits):

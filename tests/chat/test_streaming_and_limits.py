@@ -92,7 +92,7 @@ def test_history_sent_to_the_model_keeps_the_most_recent_turns_within_budget():
 
 def test_a_long_conversation_never_sends_more_than_the_budget(make_replica, fake_openai):
     replica = make_replica(history_budget_chars=16000)
-    recorder = replica.conversations.recorder
+    recorder = replica.inbox.recorder
     conversation = recorder.begin("s1", "203.0.113.9")
     for _ in range(20):  # a long conversation, as recorded
         recorder.record(conversation.id, "visitor", "y" * 3000)

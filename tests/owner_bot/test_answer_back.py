@@ -4,14 +4,14 @@ conversation only. On both backends (the ``store`` fixture)."""
 from __future__ import annotations
 
 from replica.alerts import Alert
-from replica.conversations.recorder import OWNER, VISITOR
-from replica.conversations.return_keys import ReturnKeys
+from replica.inbox.recorder import OWNER, VISITOR
+from replica.inbox.return_keys import ReturnKeys
 from replica.knowledge.approved import alike
 from replica.owner_bot.answer_back import AnswerBack
 from replica.owner_bot.confirmations import Confirmations
 from replica.owner_bot.conversation_commands import ConversationCommands
 from replica.telegram.client import TelegramClient
-from tests.fixtures.replicas import conversations_of
+from tests.fixtures.replicas import inbox_of
 
 
 class Clock:
@@ -22,10 +22,10 @@ class Clock:
         return self.now
 
 
-def asked(store, conversations, session, question, email=None):
+def asked(store, inbox, session, question, email=None):
     """A visitor ``session`` writes ``question`` (and leaves ``email``); the question is recorded."""
-    conversation = conversations.recorder.begin(session, "203.0.113.7")
-    conversations.recorder.record(conversation.id, VISITOR, question)
+    conversation = inbox.recorder.begin(session, "203.0.113.7")
+    inbox.recorder.record(conversation.id, VISITOR, question)
     if email:
         store.leads.record(email, "", "", Alert("lead", "L", (("Email", email),), session).entry())
     store.questions.record(question, Alert("question", "Q", (("Question", question),), session).entry(), alike)
@@ -34,17 +34,17 @@ def asked(store, conversations, session, question, email=None):
 
 def test_each_asker_gets_the_answer_and_the_owner_hears_what_each_will_see(store, fake_telegram):
     clock = Clock()
-    conversations = conversations_of(store, owner_name="Ada", clock=clock)
+    inbox = inbox_of(store, owner_name="Ada", clock=clock)
     client = TelegramClient(fake_telegram.url, fake_telegram.token, fake_telegram.chat_id)
-    back = AnswerBack(store, conversations, Confirmations(conversations.page, client), retention_days=30)
-    kept = asked(store, conversations, "kept", "What is your favourite opera?")
-    key = conversations.page.keep_in_browser("kept")
-    api = asked(store, conversations, "api", "whats ur favorite opera", email="grace@example.org")
-    asked(store, conversations, "quiet", "Your favourite opera?")
-    asked(store, conversations, "gone", "Favourite opera?", email="old@example.org")
+    back = AnswerBack(store, inbox, Confirmations(inbox.page, client), retention_days=30)
+    kept = asked(store, inbox, "kept", "What is your favourite opera?")
+    key = inbox.page.keep_in_browser("kept")
+    api = asked(store, inbox, "api", "whats ur favorite opera", email="grace@example.org")
+    asked(store, inbox, "quiet", "Your favourite opera?")
+    asked(store, inbox, "gone", "Favourite opera?", email="old@example.org")
     clock.now += 31 * 86400
-    asked(store, conversations, "fresh", "Which opera is your favourite?")  # keeps "fresh" alive
-    conversations.recorder.delete_older_than(30)  # the others' conversations pass their retention...
+    asked(store, inbox, "fresh", "Which opera is your favourite?")  # keeps "fresh" alive
+    inbox.recorder.delete_older_than(30)  # the others' conversations pass their retention...
     [question] = store.questions.in_status()
     assert question.askers == 5  # ...but not the question, nor who asked it
 
@@ -60,25 +60,25 @@ def test_each_asker_gets_the_answer_and_the_owner_hears_what_each_will_see(store
     [(role, text)] = [(m.role, m.text) for m in store.conversations.messages(fresh) if m.role == OWNER]
     assert text == "You asked: “Which opera is your favourite?”\n\nTosca."
     assert store.conversations.get(kept) is None and store.conversations.get(api) is None
-    assert conversations.page.come_back(key) is None  # the browser's key opens nothing once it is gone
+    assert inbox.page.come_back(key) is None  # the browser's key opens nothing once it is gone
 
 
 def test_a_kept_conversation_waits_for_its_browser_and_an_open_page_is_watched(store, fake_telegram):
-    conversations = conversations_of(store, owner_name="Ada")
+    inbox = inbox_of(store, owner_name="Ada")
     client = TelegramClient(fake_telegram.url, fake_telegram.token, fake_telegram.chat_id)
-    back = AnswerBack(store, conversations, Confirmations(conversations.page, client), retention_days=30)
-    closed = asked(store, conversations, "closed", "Do you sign NDAs?")
-    key = conversations.page.keep_in_browser("closed")
-    opened = asked(store, conversations, "open", "will u sign an nda")
-    conversations.page.for_page("open")  # its page checks: it is open
+    back = AnswerBack(store, inbox, Confirmations(inbox.page, client), retention_days=30)
+    closed = asked(store, inbox, "closed", "Do you sign NDAs?")
+    key = inbox.page.keep_in_browser("closed")
+    opened = asked(store, inbox, "open", "will u sign an nda")
+    inbox.page.for_page("open")  # its page checks: it is open
     lines = back.deliver(store.questions.in_status()[0].id, "Yes.")
     assert lines[1] == (
         f"#{closed}: their page is closed; it shows your answer when they open the page again in the same "
         "browser (conversations are kept 30 days after their last message)."
     )
     assert lines[2] == f"#{opened}: their page is open; I'll say when it shows your answer."
-    assert conversations.page.come_back(key) == "closed"
-    news, _ = conversations.page.for_page("closed")  # the page opened again: the answer is news for it
+    assert inbox.page.come_back(key) == "closed"
+    news, _ = inbox.page.for_page("closed")  # the page opened again: the answer is news for it
     assert news and [m.text for m in store.conversations.messages(closed)][-1].endswith("Yes.")
 
 
@@ -94,23 +94,23 @@ def test_a_key_opens_only_the_conversation_it_was_made_for():
 
 def test_a_page_waiting_for_an_answer_keeps_checking_past_the_idle_time(store):
     clock = Clock()
-    conversations = conversations_of(store, owner_name="Ada", clock=clock)
-    asked(store, conversations, "waiting", "Do you like cats?")
-    conversation = conversations.recorder.begin("idle", "203.0.113.7")
-    conversations.recorder.record(conversation.id, VISITOR, "Hello")
+    inbox = inbox_of(store, owner_name="Ada", clock=clock)
+    asked(store, inbox, "waiting", "Do you like cats?")
+    conversation = inbox.recorder.begin("idle", "203.0.113.7")
+    inbox.recorder.record(conversation.id, VISITOR, "Hello")
     clock.now += 3 * 3600
-    assert conversations.page.for_page("waiting")[1] is True
-    assert conversations.page.for_page("idle")[1] is False
+    assert inbox.page.for_page("waiting")[1] is True
+    assert inbox.page.for_page("idle")[1] is False
     store.questions.dismiss(store.questions.in_status()[0].id)
-    assert conversations.page.for_page("waiting")[1] is False
+    assert inbox.page.for_page("waiting")[1] is False
 
 
 def test_say_to_a_closed_page_tells_the_owner_whether_its_browser_will_show_it(store, fake_telegram):
-    conversations = conversations_of(store, owner_name="Ada")
+    inbox = inbox_of(store, owner_name="Ada")
     client = TelegramClient(fake_telegram.url, fake_telegram.token, fake_telegram.chat_id)
-    talk = ConversationCommands(conversations, store, client, Confirmations(conversations.page, client))
-    kept = asked(store, conversations, "kept", "Do you like cats?")
-    conversations.page.keep_in_browser("kept")
-    api = asked(store, conversations, "api", "Do you like dogs?")
+    talk = ConversationCommands(inbox, store, client, Confirmations(inbox.page, client))
+    kept = asked(store, inbox, "kept", "Do you like cats?")
+    inbox.page.keep_in_browser("kept")
+    api = asked(store, inbox, "api", "Do you like dogs?")
     assert "shows your words when their browser opens the page again" in talk.say_to(kept, "Hello!")
     assert "they have not seen it" in talk.say_to(api, "Hello!")

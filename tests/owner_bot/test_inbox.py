@@ -11,8 +11,8 @@ import pytest
 
 from replica.alerts import Alert
 from replica.cli.evaluate import RecordingNotifier
-from replica.conversations import Conversations
 from replica.housekeeping import DIGEST_KEY, Housekeeper
+from replica.inbox import Inbox
 from replica.storage import Store
 from replica.storage.deliveries import TELEGRAM
 from replica.telegram.length import utf16_units
@@ -90,7 +90,7 @@ def test_the_model_sees_the_recorded_conversation_not_what_the_client_claims(app
 
 
 def test_what_the_tools_did_is_kept_with_each_reply_and_read_back_in_order(store):
-    recorder = Conversations.build(store, "salt", "Ada", RecordingNotifier()).recorder
+    recorder = Inbox.build(store, "salt", "Ada", RecordingNotifier()).recorder
     mine, other = recorder.begin("s1", "1.2.3.4"), recorder.begin("s2", "1.2.3.4")
     recorder.record(mine.id, "replica", "Noted.", ("inform_unknown",), facts=("question ('Opera?') recorded",))
     recorder.record(other.id, "replica", "Hi.", facts=("a fact of another conversation",))
@@ -105,7 +105,7 @@ def test_what_the_tools_did_is_kept_with_each_reply_and_read_back_in_order(store
 
 def test_retention_deletes_old_conversations_at_start(tmp_path, store):
     now = [time.time() - 100 * 86400]
-    inbox = Conversations.build(store, "salt", "Ada", RecordingNotifier(), clock=lambda: now[0])
+    inbox = Inbox.build(store, "salt", "Ada", RecordingNotifier(), clock=lambda: now[0])
     old = inbox.recorder.begin("old-session", "1.2.3.4")
     inbox.recorder.record(old.id, "visitor", "Long ago")
     now[0] = time.time()
@@ -192,12 +192,12 @@ def test_say_puts_the_owners_words_into_the_conversation_and_the_model_sees_them
 def test_say_answers_at_once_and_confirms_delivery_when_the_page_shows_the_words(app, fake_openai, fake_telegram):
     fake_openai.script(say("Hello!"))
     client, _ = ask(app, "Hello")
-    app.conversations.page.for_page(client.session_hash)  # the visitor's page has just checked: it is open
+    app.inbox.page.for_page(client.session_hash)  # the visitor's page has just checked: it is open
     reply = command(fake_telegram, "/say 1 Hi, it's Ada.", "conversation #1")
     assert reply.startswith("Sent to conversation #1")  # before the page showed it: not held until then
     assert command(fake_telegram, "/help", "/forget N")  # the next update is not held up meanwhile
     assert not any("Delivered" in text for text in fake_telegram.sent_texts())
-    app.conversations.page.for_page(client.session_hash)  # the page's next check shows the words
+    app.inbox.page.for_page(client.session_hash)  # the page's next check shows the words
     assert wait_until(lambda: any("✓ Delivered to conversation #1" in t for t in fake_telegram.sent_texts()))
 
 
@@ -233,7 +233,7 @@ def test_pause_forwards_the_visitors_messages_and_resume_hands_back(app, fake_op
 
 def test_a_handoff_resumes_by_itself_after_the_owner_is_silent(store):
     now = [1_000_000.0]
-    inbox = Conversations.build(store, "salt", "Ada", RecordingNotifier(), handoff_seconds=1800, clock=lambda: now[0])
+    inbox = Inbox.build(store, "salt", "Ada", RecordingNotifier(), handoff_seconds=1800, clock=lambda: now[0])
     conversation = inbox.recorder.begin("s1", "1.2.3.4")
     inbox.handoff.pause(conversation.id)
     now[0] += 1000
@@ -251,7 +251,7 @@ def test_a_handoff_resumes_by_itself_after_the_owner_is_silent(store):
 
 def test_a_page_left_open_during_a_handoff_keeps_checking_until_the_replica_is_back(store):
     now = [1_000_000.0]
-    inbox = Conversations.build(store, "salt", "Ada", RecordingNotifier(), handoff_seconds=1800, clock=lambda: now[0])
+    inbox = Inbox.build(store, "salt", "Ada", RecordingNotifier(), handoff_seconds=1800, clock=lambda: now[0])
     conversation = inbox.recorder.begin("s1", "1.2.3.4")
     inbox.recorder.record(conversation.id, "visitor", "Can I talk to Ada?")
     inbox.handoff.pause(conversation.id)
@@ -331,7 +331,7 @@ def test_buttons_act_only_in_the_owners_chat_and_every_press_is_answered(app, fa
 def test_the_daily_digest_is_sent_once_a_day_even_across_restarts(tmp_path, database_url):
     yesterday = datetime(2026, 11, 29, 15, tzinfo=timezone.utc).timestamp()
     store = Store(tmp_path / "digest" / "replica.sqlite3", database_url=database_url, clock=lambda: yesterday)
-    inbox = Conversations.build(store, "salt", "Ada", RecordingNotifier(), clock=lambda: yesterday)
+    inbox = Inbox.build(store, "salt", "Ada", RecordingNotifier(), clock=lambda: yesterday)
     for n, text in enumerate(["What is your rate?", "what is your rate", "Do you do dbt?", "Hi"]):
         conversation = inbox.recorder.begin(f"s{n}", "1.2.3.4")
         inbox.recorder.record(conversation.id, "visitor", text)
@@ -356,7 +356,7 @@ def test_the_daily_digest_is_sent_once_a_day_even_across_restarts(tmp_path, data
 
 
 def test_no_digest_before_its_hour_or_without_the_setting(store):
-    inbox = Conversations.build(store, "salt", "Ada", RecordingNotifier())
+    inbox = Inbox.build(store, "salt", "Ada", RecordingNotifier())
     early = datetime(2026, 11, 30, 7, 59, tzinfo=timezone.utc)
     for hour in (8, None):
         keeper = Housekeeper(
@@ -390,7 +390,7 @@ def test_the_alert_for_a_forwarded_message_is_quoted_and_has_its_button(app, fak
 
 def test_the_page_stops_checking_after_30_minutes_without_activity(store):
     now = [1_000_000.0]
-    inbox = Conversations.build(store, "salt", "Ada", RecordingNotifier(), clock=lambda: now[0])
+    inbox = Inbox.build(store, "salt", "Ada", RecordingNotifier(), clock=lambda: now[0])
     assert inbox.page.for_page("new-page") == (False, True)  # no conversation yet: keeps checking
     conversation = inbox.recorder.begin("s1", "1.2.3.4")
     inbox.recorder.record(conversation.id, "visitor", "Hi")
@@ -416,7 +416,7 @@ def test_replying_to_a_transcript_writes_to_that_visitor(app, fake_openai, fake_
 
 def test_retention_also_clears_forwarded_messages_from_the_outbox(store):
     now = [1_000_000.0]
-    inbox = Conversations.build(store, "salt", "Ada", RecordingNotifier(), clock=lambda: now[0])
+    inbox = Inbox.build(store, "salt", "Ada", RecordingNotifier(), clock=lambda: now[0])
     conversation = inbox.recorder.begin("s1", "1.2.3.4")
     inbox.recorder.record(conversation.id, "visitor", "Hi")
     inbox.handoff.pause(conversation.id)

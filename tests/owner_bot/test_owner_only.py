@@ -18,7 +18,7 @@ from replica.telegram.client import TelegramClient
 from replica.telegram.updates import parse_update
 from tests.fakes.telegram_server import FakeTelegram
 from tests.fixtures.environment import wait_until
-from tests.fixtures.replicas import conversations_of, replica_around
+from tests.fixtures.replicas import inbox_of, replica_around
 
 GROUP = "-1001234567"
 OWNER = "4242"
@@ -44,7 +44,7 @@ def inbox(store, group):
             return TelegramClient(group.url, group.token, group.chat_id, timeout=(1, 2))
 
         sender = AlertSender(store, TelegramChannel(client()), min_interval=0.05, base_delay=0.1).start()
-        bot = OwnerBot(store, conversations_of(store, notifier=sender), client(), poll_seconds=0.2, owner_id=owner_id)
+        bot = OwnerBot(store, inbox_of(store, notifier=sender), client(), poll_seconds=0.2, owner_id=owner_id)
         started.extend([bot.start(), sender])
         replica_around(None, store, sender).reply("Write to me: ada@example.org", Visitor("visitor", "203.0.113.7"))
         [alert] = group.wait_for(1)

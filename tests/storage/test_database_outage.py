@@ -26,7 +26,7 @@ from replica.chat.limits import UsageLimits
 from replica.chat.openai_model import OpenAIChatModel
 from replica.chat.reply import Visitor
 from replica.cli.evaluate import RecordingNotifier
-from replica.conversations import Conversations
+from replica.inbox import Inbox
 from replica.settings import Settings
 from replica.storage import Store
 from replica.storage.deliveries import LEASE_SECONDS
@@ -126,7 +126,7 @@ def test_a_lead_given_during_the_outage_is_logged_whole_and_the_first_message_af
 ):
     store, database = outage
     notifier = RecordingNotifier()
-    inbox = Conversations.build(store, "salt", "Ada Lovelace", notifier)
+    inbox = Inbox.build(store, "salt", "Ada Lovelace", notifier)
     client = openai.OpenAI(api_key=API_KEY, base_url=fake_openai.base_url, max_retries=0, timeout=5)
     replica = build_replica(
         Settings(owner_name="Ada Lovelace", knowledge_dir=tmp_path / "knowledge", reply_deadline_seconds=20),
@@ -134,7 +134,7 @@ def test_a_lead_given_during_the_outage_is_logged_whole_and_the_first_message_af
         system_prompt=lambda message: "SYSTEM PROMPT",
         store=store,
         notifier=notifier,
-        conversations=inbox,
+        inbox=inbox,
         limits=UsageLimits.shared(store, 30, 120, 1000, address_key=inbox.recorder.address_hash),
     )
     visitor = Visitor("s1", "203.0.113.9")

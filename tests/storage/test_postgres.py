@@ -45,7 +45,7 @@ def test_the_app_runs_on_postgres_unchanged(postgres_url, start_app, settings, f
     assert "pg@example.org" in alert.text and "Conversation: #1" in alert.text
     assert not (tmp_path / "instance-disk" / "replica.sqlite3").exists()  # nothing kept on the instance's disk
     assert app.store.usage.keys() == [
-        "address:" + app.conversations.recorder.address_hash("127.0.0.1")
+        "address:" + app.inbox.recorder.address_hash("127.0.0.1")
     ]  # a salted hash, never the address
     done = run_app("export", "leads", DATABASE_URL=postgres_url, DATA_DIR=str(tmp_path / "elsewhere"))
     rows = list(csv.DictReader(io.StringIO(done.stdout)))

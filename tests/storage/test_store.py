@@ -181,11 +181,11 @@ def test_usage_is_counted_under_salted_hashes_and_swept_on_a_clock(store, monkey
     from replica import housekeeping
     from replica.chat.limits import UsageLimits
     from replica.cli.evaluate import RecordingNotifier
-    from replica.conversations import Conversations
     from replica.housekeeping import Housekeeper
+    from replica.inbox import Inbox
     from tests.fixtures.environment import wait_until
 
-    inbox = Conversations.build(store, "salt", "Ada", RecordingNotifier())
+    inbox = Inbox.build(store, "salt", "Ada", RecordingNotifier())
     limits = UsageLimits.shared(store, 10, 10, 10, address_key=inbox.recorder.address_hash)
     assert limits.admit_message("s1", "203.0.113.9") and limits.take_model_call()
     [key] = store.usage.keys()

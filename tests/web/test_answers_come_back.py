@@ -4,7 +4,7 @@ own bubble; with the page open, and with the page closed and opened again in the
 
 from __future__ import annotations
 
-from replica.conversations import page_channel
+from replica.inbox import page_channel
 from replica.web import page as page_module
 from replica.web.returning import STORAGE_KEY
 from tests.fakes.openai_server import call, say
@@ -104,7 +104,7 @@ def test_a_closed_page_shows_the_answer_when_the_same_browser_opens_the_page_aga
     alert_about(fake_telegram, OPERA)
     context = page.context
     page.close()
-    assert wait_until(lambda: not app.conversations.page.page_open(1), timeout=30)
+    assert wait_until(lambda: not app.inbox.page.page_open(1), timeout=30)
 
     fake_telegram.push("/answer 1 " + ANSWER)
     confirmation = said(fake_telegram, "Learned answer")

@@ -17,7 +17,6 @@ import secrets
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
 
 from replica.storage import Store
 from replica.storage.database import storage_errors
@@ -152,25 +151,9 @@ class Recorder:
             log.error("Could not read the conversation's facts (%s)", type(error).__name__)
             return []
 
-    def conversation(self, conversation_id: int) -> Any:
-        """One conversation's row, or ``None``."""
-        return self.store.conversations.get(conversation_id)
-
-    def transcript(self, conversation_id: int) -> list[Any]:
-        """Every message of the conversation, oldest first."""
-        return self.store.conversations.messages(conversation_id)
-
-    def recent(self, limit: int = 10) -> list[Any]:
-        """The latest conversations, newest first, with their first visitor message, size, lead and question."""
-        return self.store.conversations.recent(limit)
-
     def delete_older_than(self, days: int) -> int:
         """Delete conversations with no activity in ``days`` days (and what only they needed); return how many."""
         deleted = self.store.conversations.delete_idle_since(self._clock() - days * 86400)
         if deleted:
             log.info("Deleted %d conversation(s) older than %d days", deleted, days)
         return deleted
-
-    def records(self) -> Iterator[dict[str, Any]]:
-        """Every conversation with its messages, oldest first (for ``export conversations``)."""
-        return self.store.reports.records()

@@ -13,8 +13,8 @@ import time
 
 from replica import wording
 from replica.alerts import Alert, Notifier
-from replica.conversations.page_channel import PageChannel
-from replica.conversations.recorder import NOTICE, OWNER, Conversation, Recorder
+from replica.inbox.page_channel import PageChannel
+from replica.inbox.recorder import NOTICE, OWNER, Conversation, Recorder
 from replica.storage.records import AlertKind
 
 HANDOFF_SECONDS = 30 * 60
@@ -44,7 +44,7 @@ class Handoff:
 
     def say(self, conversation_id: int, text: str) -> int | None:
         """Put the owner's words into the conversation (shown at the page's next check); keeps a handoff alive."""
-        if self._recorder.conversation(conversation_id) is None:
+        if self._store.conversations.get(conversation_id) is None:
             return None
         message_id = self._recorder.record(conversation_id, OWNER, text, shown=False)
         self._store.conversations.extend_pause(conversation_id, self._clock() + self.handoff_seconds)

@@ -12,8 +12,8 @@ import time
 from typing import Iterator
 
 from replica import wording
-from replica.conversations.recorder import NOTICE, Recorder
-from replica.conversations.return_keys import ReturnKeys
+from replica.inbox.recorder import NOTICE, Recorder
+from replica.inbox.return_keys import ReturnKeys
 
 IDLE_SECONDS = 30 * 60  # the page stops checking for the owner's words after this long without activity
 PAGE_OPEN_SECONDS = 15  # a page that checked this recently is open

@@ -1,6 +1,7 @@
-"""Conversations: recorded (``recorder``), shown live in the visitor's page (``page_channel``), opened
-again by a returning browser (``return_keys``), and taken over by the owner (``handoff``).
-:class:`Conversations` holds the recorder, the page channel and the handoff for the wiring."""
+"""The owner's side of the conversations: each one recorded (``recorder``), shown live in the visitor's
+page (``page_channel``), opened again by a returning browser (``return_keys``), and taken over by the
+owner (``handoff``). :class:`Inbox` holds the three for the wiring; the rows themselves are the store's
+(``store.conversations``)."""
 
 from __future__ import annotations
 
@@ -8,15 +9,15 @@ import time
 from dataclasses import dataclass
 
 from replica.alerts import Notifier
-from replica.conversations.handoff import HANDOFF_SECONDS, Handoff
-from replica.conversations.page_channel import PageChannel
-from replica.conversations.recorder import Conversation, Recorder
-from replica.conversations.return_keys import ReturnKeys
+from replica.inbox.handoff import HANDOFF_SECONDS, Handoff
+from replica.inbox.page_channel import PageChannel
+from replica.inbox.recorder import Conversation, Recorder
+from replica.inbox.return_keys import ReturnKeys
 from replica.storage import Store
 
 
 @dataclass(frozen=True)
-class Conversations:
+class Inbox:
     """The three views of the recorded conversations, sharing one store and clock."""
 
     recorder: Recorder
@@ -32,11 +33,11 @@ class Conversations:
         notifier: Notifier,
         handoff_seconds: float = HANDOFF_SECONDS,
         clock=time.time,
-    ) -> "Conversations":
+    ) -> "Inbox":
         """The recorder, the page channel and the handoff over ``store``."""
         recorder = Recorder(store, salt, owner_name, clock)
         page = PageChannel(recorder, ReturnKeys(salt), clock)
         return cls(recorder, page, Handoff(recorder, page, notifier, handoff_seconds, clock))
 
 
-__all__ = ["Conversation", "Conversations", "Handoff", "PageChannel", "Recorder"]
+__all__ = ["Conversation", "Inbox", "Handoff", "PageChannel", "Recorder"]
