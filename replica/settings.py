@@ -198,9 +198,8 @@ MODEL, TELEGRAM, ALERTS, OWNER, STORAGE, REPLIES, LIMITS, SERVING = (
 
 
 @dataclass(frozen=True)
-class Settings:
-    """Everything the app reads from its environment. Each field is one setting, declared once: its
-    variable, default, type (the annotation), parser, help and section. Secrets are kept out of ``repr``."""
+class ModelSettings:
+    """The model: which one, at which OpenAI-compatible address, with which key."""
 
     openai_api_key: str | None = setting(
         "OPENAI_API_KEY",
@@ -220,6 +219,29 @@ class Settings:
         shown_default="OpenAI",
     )
     openai_model: str = setting("OPENAI_MODEL", "gpt-4o-mini", text, "Chat model to use.", MODEL)
+
+    @property
+    def model_configured(self) -> bool:
+        """True when there is a model to call: an API key, or an ``OPENAI_BASE_URL`` (a local server needs
+        no key)."""
+        return bool(self.openai_api_key or self.openai_base_url)
+
+    @property
+    def model_api_key(self) -> str | None:
+        """The key to send: ``OPENAI_API_KEY``; else, to an ``OPENAI_BASE_URL``, :data:`PLACEHOLDER_API_KEY`;
+        else ``None`` (no model)."""
+        return self.openai_api_key or (PLACEHOLDER_API_KEY if self.openai_base_url else None)
+
+    @property
+    def placeholder_key(self) -> bool:
+        """True when the model is called with the placeholder key: ``OPENAI_BASE_URL`` set, no key."""
+        return bool(self.openai_base_url and not self.openai_api_key)
+
+
+@dataclass(frozen=True)
+class TelegramSettings:
+    """Telegram: the owner's bot, their chat, and how updates reach the app."""
+
     telegram_bot_token: str | None = setting(
         "TELEGRAM_BOT_TOKEN",
         None,
@@ -263,6 +285,17 @@ class Settings:
         example="",
         secret=True,
     )
+
+    @property
+    def telegram_configured(self) -> bool:
+        """True when both the bot token and the owner's chat id are set."""
+        return bool(self.telegram_bot_token and self.telegram_chat_id)
+
+
+@dataclass(frozen=True)
+class AlertSettings:
+    """The other alert channels (Apprise) and how every alert is folded and retried."""
+
     alert_urls: tuple[str, ...] = setting(
         "ALERT_URLS",
         (),
@@ -294,6 +327,12 @@ class Settings:
         "A channel also gives up on an alert still not taken this many hours after it was raised.",
         ALERTS,
     )
+
+
+@dataclass(frozen=True)
+class OwnerSettings:
+    """The owner: their name, face and links, and the knowledge the replica speaks from."""
+
     owner_name: str = setting(
         "OWNER_NAME",
         DEFAULT_OWNER_NAME,
@@ -367,6 +406,12 @@ class Settings:
         "Characters of knowledge sent per model call: all of it if it fits, else the most relevant parts.",
         OWNER,
     )
+
+
+@dataclass(frozen=True)
+class StorageSettings:
+    """The records: where they are kept, for how long, and how many alerts one visitor may raise."""
+
     data_dir: Path = setting(
         "DATA_DIR",
         Path("data"),
@@ -419,6 +464,17 @@ class Settings:
         "Most unanswered-question alerts one visitor (a session, or one address within an hour) can trigger; beyond it they are stored, not pinged.",
         STORAGE,
     )
+
+    @property
+    def database_path(self) -> Path:
+        """The SQLite file of leads, questions, conversations and the alert outbox."""
+        return self.data_dir / "replica.sqlite3"
+
+
+@dataclass(frozen=True)
+class ReplySettings:
+    """Each reply: its turns, deadline, length and checks, and the tools a fork adds."""
+
     max_turns: int = setting(
         "MAX_TURNS",
         2,
@@ -478,6 +534,12 @@ class Settings:
         example="my_tools:book_a_call",
         shown_default="none",
     )
+
+
+@dataclass(frozen=True)
+class LimitSettings:
+    """The limits that keep a public page from being an open tap on the model bill, and slow clients out."""
+
     visitor_messages_per_hour: int = setting(
         "VISITOR_MESSAGES_PER_HOUR", 30, whole_number(), "Messages one visitor session may send per hour.", LIMITS
     )
@@ -514,6 +576,12 @@ class Settings:
         "past it); not counted behind a trusted proxy, where every connection comes from the proxy.",
         LIMITS,
     )
+
+
+@dataclass(frozen=True)
+class ServingSettings:
+    """Serving: the page's queue, address, port, embedding and MCP, and the host it runs on."""
+
     embed_origins: tuple[str, ...] = setting(
         "EMBED_ORIGINS",
         (),
@@ -587,28 +655,6 @@ class Settings:
     )
 
     @property
-    def database_path(self) -> Path:
-        """The SQLite file of leads, questions, conversations and the alert outbox."""
-        return self.data_dir / "replica.sqlite3"
-
-    @property
-    def model_configured(self) -> bool:
-        """True when there is a model to call: an API key, or an ``OPENAI_BASE_URL`` (a local server needs
-        no key)."""
-        return bool(self.openai_api_key or self.openai_base_url)
-
-    @property
-    def model_api_key(self) -> str | None:
-        """The key to send: ``OPENAI_API_KEY``; else, to an ``OPENAI_BASE_URL``, :data:`PLACEHOLDER_API_KEY`;
-        else ``None`` (no model)."""
-        return self.openai_api_key or (PLACEHOLDER_API_KEY if self.openai_base_url else None)
-
-    @property
-    def placeholder_key(self) -> bool:
-        """True when the model is called with the placeholder key: ``OPENAI_BASE_URL`` set, no key."""
-        return bool(self.openai_base_url and not self.openai_api_key)
-
-    @property
     def on_spaces(self) -> bool:
         """True when running on Hugging Face Spaces."""
         return bool(self.space_id)
@@ -631,10 +677,68 @@ class Settings:
             return self.server_name
         return "0.0.0.0" if self.port_variable == "PORT" else "127.0.0.1"
 
+
+# The groups, last first: a dataclass lays out its bases' fields from the last base on, so the settings
+# keep the order of the sections above (the reference and .env.example list them so).
+@dataclass(frozen=True)
+class Settings(
+    ServingSettings,
+    LimitSettings,
+    ReplySettings,
+    StorageSettings,
+    OwnerSettings,
+    AlertSettings,
+    TelegramSettings,
+    ModelSettings,
+):
+    """Everything the app reads from its environment, in one: each field is one setting, declared once in
+    its group (its variable, default, type, parser, help and section). Each part of the app takes the
+    group it needs (``settings.model``, ``settings.telegram``, …). Secrets are kept out of ``repr``."""
+
     @property
-    def telegram_configured(self) -> bool:
-        """True when both the bot token and the owner's chat id are set."""
-        return bool(self.telegram_bot_token and self.telegram_chat_id)
+    def model(self) -> ModelSettings:
+        """The model settings alone."""
+        return _group(self, ModelSettings)
+
+    @property
+    def telegram(self) -> TelegramSettings:
+        """The telegram settings alone."""
+        return _group(self, TelegramSettings)
+
+    @property
+    def alerts(self) -> AlertSettings:
+        """The alerts settings alone."""
+        return _group(self, AlertSettings)
+
+    @property
+    def owner(self) -> OwnerSettings:
+        """The owner settings alone."""
+        return _group(self, OwnerSettings)
+
+    @property
+    def storage(self) -> StorageSettings:
+        """The storage settings alone."""
+        return _group(self, StorageSettings)
+
+    @property
+    def replies(self) -> ReplySettings:
+        """The replies settings alone."""
+        return _group(self, ReplySettings)
+
+    @property
+    def limits(self) -> LimitSettings:
+        """The limits settings alone."""
+        return _group(self, LimitSettings)
+
+    @property
+    def serving(self) -> ServingSettings:
+        """The serving settings alone."""
+        return _group(self, ServingSettings)
+
+
+def _group(settings: Settings, group: type) -> Any:
+    """The fields of ``group`` from ``settings``, as a ``group``."""
+    return group(**{f.name: getattr(settings, f.name) for f in fields(group)})
 
 
 # The table every listing is made from (.env.example, the reference, the tests), in declaration order.

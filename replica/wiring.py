@@ -42,7 +42,7 @@ from replica.knowledge.persona import SystemPrompt
 from replica.knowledge.prompts import read_lines, render_prompt
 from replica.owner_bot.bot import OwnerBot
 from replica.owner_bot.webhook import webhook_secret
-from replica.settings import PLACEHOLDER_NOTE, Settings
+from replica.settings import PLACEHOLDER_NOTE, LimitSettings, ModelSettings, ReplySettings, Settings, TelegramSettings
 from replica.storage.records import AlertKind
 from replica.storage.store import Store
 from replica.storage.volumes import KEEP_RECORDS, records_at_risk
@@ -144,7 +144,7 @@ def make_notifier(settings: Settings, store: Store, timings: Timings) -> Notifie
             "%s: it gets no alerts; python app.py doctor checks it (docs/alerts.md#other-alert-channels)", problem
         )
     if settings.telegram_configured:
-        channels.insert(0, TelegramChannel(telegram_client(settings)))
+        channels.insert(0, TelegramChannel(telegram_client(settings.telegram)))
     elif channels:
         log.warning(
             "Telegram is not configured: alerts go to %s (docs/telegram.md)", ", ".join(c.label for c in channels)
@@ -168,9 +168,9 @@ def make_notifier(settings: Settings, store: Store, timings: Timings) -> Notifie
     return senders[0] if len(senders) == 1 else Notifiers(senders)
 
 
-def telegram_client(settings: Settings) -> TelegramClient:
+def telegram_client(telegram: TelegramSettings) -> TelegramClient:
     """A client for the owner's chat. One per thread: a requests.Session is not meant to be shared."""
-    return TelegramClient(settings.telegram_api_base, settings.telegram_bot_token, settings.telegram_chat_id)
+    return TelegramClient(telegram.telegram_api_base, telegram.telegram_bot_token, telegram.telegram_chat_id)
 
 
 def make_owner_bot(settings: Settings, store: Store, inbox: Inbox, timings: Timings) -> tuple[OwnerBot | None, list]:
@@ -181,7 +181,7 @@ def make_owner_bot(settings: Settings, store: Store, inbox: Inbox, timings: Timi
     bot = OwnerBot(
         store,
         inbox,
-        telegram_client(settings),
+        telegram_client(settings.telegram),
         poll_seconds=timings.telegram_poll_seconds,
         base_delay=timings.telegram_retry_base,
         retention_days=settings.conversation_retention_days,
@@ -194,33 +194,33 @@ def make_owner_bot(settings: Settings, store: Store, inbox: Inbox, timings: Timi
     return bot.start(webhook=(settings.telegram_webhook_url, secret)), [receiver]
 
 
-def make_limits(settings: Settings, store: Store, inbox: Inbox) -> UsageLimits:
+def make_limits(limits: LimitSettings, store: Store, inbox: Inbox, shared: bool) -> UsageLimits:
     """Usage limits: in memory; with ``DATABASE_URL``, the address and daily ones shared by every instance
     (addresses stored only as the recorder's salted hashes)."""
-    counts = (settings.visitor_messages_per_hour, settings.address_messages_per_hour, settings.daily_model_calls)
-    if not settings.database_url:
+    counts = (limits.visitor_messages_per_hour, limits.address_messages_per_hour, limits.daily_model_calls)
+    if not shared:
         return UsageLimits.build(*counts)
     return UsageLimits.shared(store, *counts, address_key=inbox.recorder.address_hash)
 
 
-def make_model(settings: Settings, timings: Timings) -> OpenAIChatModel | None:
+def make_model(model: ModelSettings, timings: Timings) -> OpenAIChatModel | None:
     """The chat model, or ``None`` when neither an API key nor ``OPENAI_BASE_URL`` is set (the replica then
     says so); with the base URL alone, it is called with a placeholder key."""
-    if not settings.model_configured:
+    if not model.model_configured:
         log.warning(
             "OPENAI_API_KEY is not set: the replica answers from your written answers only (FAQ files and answers "
             "taught from Telegram); put your key in .env, or set OPENAI_BASE_URL to a local server (docs/models.md)"
         )
         return None
-    if settings.placeholder_key:
+    if model.placeholder_key:
         log.info(PLACEHOLDER_NOTE)
     client = openai.OpenAI(
-        api_key=settings.model_api_key,
-        base_url=settings.openai_base_url,
+        api_key=model.model_api_key,
+        base_url=model.openai_base_url,
         timeout=timings.model_timeout,
         max_retries=timings.model_max_retries,
     )
-    return OpenAIChatModel(client, settings.openai_model)
+    return OpenAIChatModel(client, model.openai_model)
 
 
 def page_text(settings: Settings) -> PageText:
@@ -289,7 +289,7 @@ def build_replica(
     usage ``limits``. ``knowledge``: the owner's files whole, which
     replies are checked against."""
     registry = tool_registry(settings.extra_tools)
-    config = reply_config(settings)
+    config = reply_config(settings.replies, settings.queue_concurrency)
     limits = limits or UsageLimits.build(10**9, 10**9, 10**9)  # none given: unbounded (eval, the tests)
     loop = None
     if model is not None:
@@ -316,17 +316,17 @@ def build_replica(
     )
 
 
-def reply_config(settings: Settings) -> ReplyConfig:
-    """The settings every reply is bounded by."""
+def reply_config(replies: ReplySettings, queue_concurrency: int) -> ReplyConfig:
+    """The settings every reply is bounded by: the replies' own, and how many are worked on at once."""
     return ReplyConfig(
-        max_message_chars=settings.max_message_chars,
-        reply_deadline_seconds=settings.reply_deadline_seconds,
-        max_turns=settings.max_turns,
-        max_reply_tokens=settings.max_reply_tokens,
-        history_budget_chars=settings.history_budget_chars,
-        queue_concurrency=settings.queue_concurrency,
-        check_replies=settings.check_replies,
-        email_check_deliverability=settings.email_check_deliverability,
+        max_message_chars=replies.max_message_chars,
+        reply_deadline_seconds=replies.reply_deadline_seconds,
+        max_turns=replies.max_turns,
+        max_reply_tokens=replies.max_reply_tokens,
+        history_budget_chars=replies.history_budget_chars,
+        queue_concurrency=queue_concurrency,
+        check_replies=replies.check_replies,
+        email_check_deliverability=replies.email_check_deliverability,
     )
 
 
@@ -372,12 +372,12 @@ def create_app(
     owner_bot, middleware = make_owner_bot(settings, store, inbox, timings)
     replica = build_replica(
         settings,
-        model=make_model(settings, timings),
+        model=make_model(settings.model, timings),
         system_prompt=system_prompt,
         store=store,
         notifier=notifier,
         inbox=inbox,
-        limits=make_limits(settings, store, inbox),
+        limits=make_limits(settings.limits, store, inbox, shared=bool(settings.database_url)),
         knowledge=index.whole_text,
     )
     mcp_tool, mcp_middleware = make_mcp_tool(settings, replica, store) if settings.mcp_enabled else (None, [])
@@ -428,7 +428,7 @@ def evaluation_replica(settings: Settings, folder: Path, notifier: Notifier) -> 
     inbox = Inbox.build(store, secrets.token_hex(16), owner, notifier)
     replica = build_replica(
         replace(settings, owner_name=owner),
-        model=make_model(settings, Timings()),
+        model=make_model(settings.model, Timings()),
         system_prompt=SystemPrompt(owner, index, store, settings.knowledge_budget_chars),
         store=store,
         notifier=notifier,

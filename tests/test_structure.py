@@ -101,13 +101,11 @@ def lines(node: ast.AST) -> int:
 
 
 def test_no_class_over_200_lines_and_no_function_over_80():
-    """A class's field declarations do not count (``Settings`` declares one field per setting): its code does."""
+    """Field declarations count too: the settings are grouped so that no group passes 200 lines."""
     long = []
     for path in [ROOT / "app.py", *(ROOT / "replica").rglob("*.py"), *(ROOT / "bench").rglob("*.py")]:
         for node in ast.walk(ast.parse(path.read_text())):
             size = lines(node)
-            if isinstance(node, ast.ClassDef):
-                size -= sum(lines(field) for field in node.body if isinstance(field, ast.AnnAssign))
             if isinstance(node, ast.ClassDef) and size > 200 or isinstance(node, ast.FunctionDef) and size > 80:
                 long.append(f"{path.relative_to(ROOT)}: {node.name} ({size} lines)")
     assert long == []
