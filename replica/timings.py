@@ -24,5 +24,8 @@ class Timings:
     # getUpdates' long-poll length: Telegram takes whole seconds; the tests' fake takes less.
     telegram_poll_seconds: float = 25
     telegram_retry_base: float = 1.0  # the first wait after a failed getUpdates, doubling to a minute
+    retry_base: float = 1.0  # any other background worker's first wait after a failure (housekeeping)
+    retry_ceiling: float = 60.0  # a background worker's longest wait after failures in a row
+    owner_words_shown: float = 6.0  # how long the owner's /say words are watched for the visitor's page to show
     model_timeout: float = 60.0
     model_max_retries: int = 2

@@ -16,6 +16,8 @@ import threading
 import time
 from typing import TypeVar
 
+from replica.timings import Timings
+
 log = logging.getLogger(__name__)
 W = TypeVar("W", bound="Worker")  # typing.Self is Python 3.11+, and 3.10 is supported
 
@@ -51,7 +53,12 @@ class Worker:
 
     name = "worker"
 
-    def __init__(self, base_delay: float = 1.0, max_delay: float = 60.0, clock: Clock = REAL_CLOCK):
+    def __init__(
+        self,
+        base_delay: float = Timings.retry_base,
+        max_delay: float = Timings.retry_ceiling,
+        clock: Clock = REAL_CLOCK,
+    ):
         self.base_delay = base_delay
         self.max_delay = max_delay
         self.clock = clock

@@ -51,7 +51,7 @@ class OwnerBot:
         client: TelegramClient,
         poll_seconds: float = Timings.telegram_poll_seconds,
         base_delay: float = Timings.telegram_retry_base,
-        confirm_seconds: float = 6.0,
+        confirm_seconds: float = Timings.owner_words_shown,
         retention_days: int = default("conversation_retention_days"),
         owner_id: str | None = default("telegram_owner_id"),
     ):

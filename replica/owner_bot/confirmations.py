@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from replica.inbox import PageChannel
 from replica.telegram.client import TelegramClient, TelegramError
+from replica.timings import Timings
 from replica.workers import Worker
 
 log = logging.getLogger(__name__)
@@ -36,7 +37,13 @@ class Confirmations(Worker):
 
     name = "owner-confirmations"
 
-    def __init__(self, page: PageChannel, client: TelegramClient, wait_seconds: float = 6.0, every: float = 0.2):
+    def __init__(
+        self,
+        page: PageChannel,
+        client: TelegramClient,
+        wait_seconds: float = Timings.owner_words_shown,
+        every: float = 0.2,
+    ):
         super().__init__()
         self._page = page
         self._client = client

@@ -9,6 +9,7 @@ from typing import Callable
 from replica.storage import Store
 from replica.telegram.client import TelegramClient, TelegramError
 from replica.telegram.updates import Update, parse_update
+from replica.timings import Timings
 from replica.workers import Worker
 
 log = logging.getLogger(__name__)
@@ -29,7 +30,7 @@ class Polling(Worker):
         poll_seconds: float,  # the bot's: the defaults are Timings', written there once
         base_delay: float,
     ):
-        super().__init__(base_delay=base_delay, max_delay=60.0)
+        super().__init__(base_delay=base_delay, max_delay=Timings.retry_ceiling)
         self._store = store
         self._client = client
         self._handle = handle
