@@ -3,7 +3,6 @@ the widget script, and the booking page offered after a lead. ``python app.py`` 
 
 from __future__ import annotations
 
-import logging
 from dataclasses import replace
 from html.parser import HTMLParser
 
@@ -11,25 +10,14 @@ import pytest
 import requests
 
 from replica.chat.reply import Visitor
-from replica.knowledge.links import with_owner_links
-from replica.settings import ConfigError, Settings, load_settings
+from replica.settings import ConfigError, load_settings
 from replica.web.preview import page_url
 from replica.web.privacy import privacy_html
 from tests.fakes.openai_server import call, say
 from tests.fixtures.clients import app_client
-from tests.fixtures.processes import run_app, served_app
+from tests.fixtures.processes import served_app
+from tests.knowledge.test_links import LINKS
 
-LINKS = """name: Grace Hopper
-website: https://grace.example
-linkedin: https://www.linkedin.com/in/grace-example
-github: https://github.com/grace-example
-email: grace@grace.example
-booking: https://cal.com/grace-example/intro
-
-# Grace Hopper
-
-I build compilers and teach programming. I work in Arlington.
-"""
 GRADIO_PREVIEW = ("Gradio", "Click to try out the app!", "@Gradio", "@teamGradio", "raw.githubusercontent.com")
 
 
@@ -146,25 +134,6 @@ def test_on_a_space_the_public_url_is_the_space_host():
     assert load_settings({"PUBLIC_URL": "https://ada.example"}, None).public_url == "https://ada.example"
     with pytest.raises(ConfigError, match="PUBLIC_URL"):
         load_settings({"PUBLIC_URL": "ada.example"}, None)
-
-
-def test_profile_links_fill_what_settings_leave_and_a_bad_line_is_skipped_with_its_place(tmp_path, caplog):
-    folder = tmp_path / "knowledge"
-    folder.mkdir()
-    (folder / "profile.md").write_text(
-        LINKS.replace("github: https://github.com/grace-example", "github: github.com/grace-example"), encoding="utf-8"
-    )
-    settings = Settings(knowledge_dir=folder, owner_website="https://hopper.example")
-    with caplog.at_level(logging.WARNING):
-        filled = with_owner_links(settings)
-    assert filled.owner_website == "https://hopper.example"  # the setting wins over the profile line
-    assert filled.owner_linkedin == "https://www.linkedin.com/in/grace-example"
-    assert filled.owner_email == "grace@grace.example" and filled.owner_booking == "https://cal.com/grace-example/intro"
-    assert filled.owner_github is None  # not an address: no broken link on the page
-    assert "profile.md, line 4 skipped" in caplog.text
-    doctor = run_app("doctor", KNOWLEDGE_DIR=str(folder)).stdout
-    assert "profile.md, line 4: github must be an address" in doctor and "left out of the links row" in doctor
-    assert "links row: website, linkedin, email, booking (booking offered after a lead)" in doctor
 
 
 def test_the_privacy_text_is_shown_as_written_never_run_as_html():

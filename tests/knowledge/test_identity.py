@@ -1,4 +1,4 @@
-"""The page always names a person, and shows their face from this app's own address."""
+"""Who the owner is: the page always names a person, and shows their face from this app's own address."""
 
 from __future__ import annotations
 

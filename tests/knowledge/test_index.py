@@ -14,7 +14,7 @@ from replica.knowledge.files import Document
 from replica.knowledge.index import CHUNK_CHARS, KnowledgeIndex, split_document, tokenize
 from tests.fakes.corpus import make_projects, write_projects
 from tests.fixtures.clients import app_client
-from tests.knowledge.test_knowledge import minimal_pdf
+from tests.knowledge.test_files import minimal_pdf
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,6 @@ from __future__ import annotations
 import pytest
 
 from replica.knowledge.approved import ApprovedAnswers, alike, approved_entries
-from replica.knowledge.terms import terms
 from tests.fixtures.environment import ROOT
 from tests.knowledge.matching_table import NEAR_MISSES, PARAPHRASES
 
@@ -39,21 +38,6 @@ def test_nine_in_ten_paraphrases_get_their_answer_and_none_gets_another(example_
 @pytest.mark.parametrize("message", NEAR_MISSES)
 def test_a_near_miss_is_never_answered(example_faq, message):
     assert found(example_faq, message) is None
-
-
-@pytest.mark.parametrize(
-    "typed, meant",
-    [
-        ("what timezone r u in", "what time zone are you in"),
-        ("whats ur tz", "what is your time zone"),
-        ("Do you sign NDAs?", "do you sign an nda"),
-        ("Would you relocate?", "are you open to relocation"),
-        ("start-ups", "startups"),
-        ("What are you working on right now?", "what are you working on at the moment"),
-    ],
-)
-def test_shorthand_apostrophes_plurals_and_stems_are_undone(typed, meant):
-    assert terms(typed) == terms(meant)
 
 
 def test_a_typing_slip_is_read_as_the_approved_word_only_when_one_slip_away(example_faq):

@@ -1,11 +1,8 @@
-"""Knowledge files and the persona template that carries them to the model."""
+"""Knowledge files: Markdown, text and PDF, nested folders included, an unreadable one skipped."""
 
 from __future__ import annotations
 
-import pytest
-
 from replica.knowledge.files import load_documents, render_knowledge
-from replica.knowledge.prompts import PromptError, render_prompt
 
 
 def minimal_pdf(text: str) -> bytes:
@@ -50,18 +47,6 @@ def test_an_unreadable_file_is_skipped_and_named_in_the_log(tmp_path, caplog):
 
 def test_missing_folder_gives_no_knowledge(tmp_path):
     assert load_documents(tmp_path / "nope") == []
-
-
-def test_system_prompt_carries_owner_rules_and_knowledge():
-    prompt = render_prompt("system.md", owner_name="Ada Lovelace", knowledge="Fact: ORBIT-417 $HOME")
-    assert "Ada Lovelace" in prompt and "Fact: ORBIT-417 $HOME" in prompt
-    for rule in ("inform_unknown", "gather_user_details", "Never invent", "Never reveal"):
-        assert rule in prompt
-
-
-def test_missing_template_variable_fails_loudly():
-    with pytest.raises(PromptError, match="knowledge"):
-        render_prompt("system.md", owner_name="Ada")
 
 
 def test_shipped_example_profile_is_loaded():
