@@ -16,7 +16,7 @@ import sys
 from dataclasses import dataclass, field, fields
 from dataclasses import replace as dataclass_replace
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, TypeVar
 
 from dotenv import dotenv_values
 
@@ -678,6 +678,18 @@ class ServingSettings:
         return "0.0.0.0" if self.port_variable == "PORT" else "127.0.0.1"
 
 
+Group = TypeVar("Group")
+
+
+def _part(group: type[Group]) -> Any:
+    """A property that gives the settings of ``group`` alone, as a ``group``."""
+
+    def part(settings: Any) -> Group:
+        return group(**{f.name: getattr(settings, f.name) for f in fields(group)})
+
+    return property(part, doc=f"The settings of {group.__name__} alone.")
+
+
 # The groups, last first: a dataclass lays out its bases' fields from the last base on, so the settings
 # keep the order of the sections above (the reference and .env.example list them so).
 @dataclass(frozen=True)
@@ -695,50 +707,15 @@ class Settings(
     its group (its variable, default, type, parser, help and section). Each part of the app takes the
     group it needs (``settings.model``, ``settings.telegram``, …). Secrets are kept out of ``repr``."""
 
-    @property
-    def model(self) -> ModelSettings:
-        """The model settings alone."""
-        return _group(self, ModelSettings)
-
-    @property
-    def telegram(self) -> TelegramSettings:
-        """The telegram settings alone."""
-        return _group(self, TelegramSettings)
-
-    @property
-    def alerts(self) -> AlertSettings:
-        """The alerts settings alone."""
-        return _group(self, AlertSettings)
-
-    @property
-    def owner(self) -> OwnerSettings:
-        """The owner settings alone."""
-        return _group(self, OwnerSettings)
-
-    @property
-    def storage(self) -> StorageSettings:
-        """The storage settings alone."""
-        return _group(self, StorageSettings)
-
-    @property
-    def replies(self) -> ReplySettings:
-        """The replies settings alone."""
-        return _group(self, ReplySettings)
-
-    @property
-    def limits(self) -> LimitSettings:
-        """The limits settings alone."""
-        return _group(self, LimitSettings)
-
-    @property
-    def serving(self) -> ServingSettings:
-        """The serving settings alone."""
-        return _group(self, ServingSettings)
-
-
-def _group(settings: Settings, group: type) -> Any:
-    """The fields of ``group`` from ``settings``, as a ``group``."""
-    return group(**{f.name: getattr(settings, f.name) for f in fields(group)})
+    # Each group alone, for the part of the app that takes it: settings.model, settings.telegram, …
+    model = _part(ModelSettings)
+    telegram = _part(TelegramSettings)
+    alerts = _part(AlertSettings)
+    owner = _part(OwnerSettings)
+    storage = _part(StorageSettings)
+    replies = _part(ReplySettings)
+    limits = _part(LimitSettings)
+    serving = _part(ServingSettings)
 
 
 # The table every listing is made from (.env.example, the reference, the tests), in declaration order.
