@@ -12,9 +12,8 @@ from dataclasses import replace
 import pytest
 
 from replica import wording
-from replica.chat.limits import UsageLimits
 from replica.chat.reply import Visitor
-from tests.fakes.openai_server import call, fail, say
+from tests.fakes.openai_server import call, say
 from tests.fixtures.clients import app_client
 from tests.fixtures.environment import wait_until
 
@@ -134,28 +133,3 @@ def test_the_same_question_asked_again_by_the_same_visitor_is_stored_and_alerted
     replica.reply("What is your salary?", Visitor("another visitor"))  # while it is open: counted, not alerted
     assert len(store.questions.all()) == 1 and len(notifier.alerts) == 1
     assert [row.askers for row in store.questions.in_status()] == [2]
-
-
-def test_a_lead_in_the_message_is_kept_when_the_model_is_down(fake_openai, notifier, store, make_replica):
-    fake_openai.default = fail(500)
-    message = "Hi, I'm hiring for a data role; reach me at grace@example.org."
-    answer = make_replica(max_retries=0).reply(message, Visitor("s1"))
-    assert answer == f"{wording.MODEL_FAILED} {wording.LEAD_KEPT}"
-    [lead] = store.leads.all()
-    assert lead.email == "grace@example.org" and message in lead.notes
-    assert [a.kind for a in notifier.alerts] == ["lead"]
-
-
-def test_a_lead_is_kept_past_the_deadline_and_when_the_day_budget_is_spent(fake_openai, store, make_replica):
-    fake_openai.default = say("late", delay=3600)
-    slow = make_replica(reply_deadline_seconds=1)
-    assert slow.reply("Email me: a@example.org", Visitor("s1")).endswith(wording.LEAD_KEPT)
-    spent = make_replica(limits=UsageLimits.build(10, 10, 0))
-    assert spent.reply("b@example.org please", Visitor("s2")) == (f"{wording.DAILY_LIMIT} {wording.LEAD_KEPT}")
-    assert sorted(row.email for row in store.leads.all()) == ["a@example.org", "b@example.org"]
-
-
-def test_no_lead_is_invented_from_a_message_without_a_valid_address(fake_openai, store, make_replica):
-    fake_openai.default = fail(500)
-    answer = make_replica(max_retries=0).reply("write to me at grace@localhost", Visitor("s1"))
-    assert answer == wording.MODEL_FAILED and store.leads.all() == []

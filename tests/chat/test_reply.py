@@ -1,21 +1,92 @@
-"""The promise holds with any model: tool calls written as text are run and never shown, an address in
-the visitor's words is never lost, the model is shown what its tools did, and each message leaves one
-log line. Through the real SDK and the HTTP fake, streamed in one piece and in many."""
+"""A visitor's message through the Replica (replica/chat/reply.py): the promise holds with any model (tool calls written as text are run and never shown, the model is shown what its tools did, each message leaves one log line), replies stream, and limits refuse; through the real SDK and the HTTP fake, and as a gradio_client visitor."""
 
 from __future__ import annotations
 
 import json
 import logging
 import re
+import time
+from types import SimpleNamespace
 
 import pytest
 
 from replica.chat.reply import Visitor
 from replica.chat.tool_text import ToolTextFilter
+from replica.web.page import client_address
 from tests.fakes.openai_server import call, fail, say
+from tests.fixtures.environment import ROOT
 
-LEAD = {"email": "jane.doe@example.com", "notes": "Wants to hire Jordan", "name": "Jane"}
+
+def stream_visitor(client, message):
+    """Submit ``message`` and return [(seconds since submit, partial reply)] for each new partial."""
+    started = time.monotonic()
+    job = client.submit(message, api_name="/chat")
+    seen = []
+    for partial in job:
+        if not seen or partial != seen[-1][1]:
+            seen.append((time.monotonic() - started, partial))
+    final = job.result()
+    if final != seen[-1][1]:
+        seen.append((time.monotonic() - started, final))
+    return seen
+
+
+def test_a_streamed_answer_shows_growing_partials_the_first_long_before_the_last(visitor, fake_openai):
+    text = "I have spent ten years building data pipelines for logistics, retail and fintech clients."
+    fake_openai.default = say(text, pieces=10, piece_delay=0.3)  # 10 pieces over 3 s
+    seen = stream_visitor(visitor(), "Tell me about your work")
+    partials = [reply for _, reply in seen]
+    assert len(partials) >= 3 and seen[-1][0] - seen[0][0] > 1.5  # the first words came long before the last
+    assert all(b.startswith(a) and len(b) > len(a) for a, b in zip(partials, partials[1:]))  # each one grows
+    assert partials[-1] == text
+    assert fake_openai.requests[0]["stream"] is True
+
+
+def test_tool_rounds_still_alert_with_streaming_on(visitor, fake_openai, fake_telegram):
+    fake_openai.script(
+        call(
+            ("gather_user_details", {"email": "streamer@example.org", "notes": "Streaming works", "name": "Sam"}),
+            content="One moment.",
+        ),
+        say("Thanks Sam, noted!", pieces=4),
+    )
+    final = stream_visitor(visitor(), "I'm Sam, streamer@example.org")[-1][1]
+    assert final.endswith("Thanks Sam, noted!")
+    [message] = fake_telegram.wait_for(1)
+    assert "streamer@example.org" in message.text and "Streaming works" in message.text
+    assert all(r["stream"] for r in fake_openai.requests)
+
+
+def request(host, forwarded=None):
+    headers = {"x-forwarded-for": forwarded} if forwarded else {}
+    return SimpleNamespace(client=SimpleNamespace(host=host), headers=headers)
+
+
+@pytest.mark.parametrize(
+    "hops, forwarded, expected",
+    [
+        (0, "6.6.6.6", "10.0.0.1"),  # no proxy: a client-set header is ignored
+        (1, "6.6.6.6, 203.0.113.7", "203.0.113.7"),  # behind one proxy: the hop it added, not the forged one
+        (1, None, "10.0.0.1"),
+        (2, "203.0.113.7", "10.0.0.1"),  # fewer entries than trusted proxies: fall back to the peer
+    ],
+)
+def test_client_address_uses_only_the_trusted_proxy_hop(hops, forwarded, expected):
+    assert client_address(request("10.0.0.1", forwarded), hops) == expected
+
+
+def test_spaces_front_matter_matches_requirements():
+    readme = (ROOT / "README.md").read_text()
+    front = readme.split("---")[1]
+    sdk_version = re.search(r"^sdk_version:\s*(\S+)", front, re.M).group(1)
+    pinned = re.search(r"^gradio(?:\[\w+\])?==(\S+)", (ROOT / "requirements.txt").read_text(), re.M).group(1)
+    assert sdk_version == pinned
+    for key in ("title:", "emoji:", "sdk: gradio", "app_file: app.py"):
+        assert key in front
+
+
 QUESTION = {"question": "What is your favourite opera?"}
+LEAD = {"email": "jane.doe@example.com", "notes": "Wants to hire Jordan", "name": "Jane"}
 LEAD_JSON, QUESTION_JSON = json.dumps(LEAD), json.dumps(QUESTION)
 
 # (form, text the model writes, the tool it means). Every form the issue names, and the lenient ones.
@@ -147,44 +218,6 @@ def test_a_fenced_block_that_is_no_tool_call_is_shown_whole(fake_openai, make_re
 
 
 # A valid email is never lost.
-
-
-def test_an_email_the_model_did_not_record_becomes_one_lead_and_the_visitor_is_told(
-    fake_openai, make_replica, store, notifier
-):
-    fake_openai.default = say("Thanks Jane, I'll pass that on to Jordan.")
-    replica = make_replica()
-    message = "I'd like to hire you, my email is jane.doe@example.com, I'm Jane"
-    answer = replica.reply(message, Visitor("s1"))
-    assert (
-        answer == "Thanks Jane, I'll pass that on to Jordan.\n\nI've passed your email address on, so you'll hear back."
-    )
-    [lead] = store.leads.all()
-    assert lead.email == "jane.doe@example.com" and message in lead.notes
-    replica.reply("As I said: jane.doe@example.com", Visitor("s1"))
-    assert len(store.leads.all()) == 1 and [a.kind for a in notifier.alerts] == ["lead"]  # alerted once
-
-
-def test_the_models_own_call_is_the_only_record(fake_openai, make_replica, store, notifier):
-    fake_openai.script(call(("gather_user_details", LEAD)), say("Thanks Jane!"))
-    answer = make_replica().reply("Hire me? jane.doe@example.com, Jane", Visitor("s1"))
-    assert answer == "Thanks Jane!"  # no second sentence: the model's call covered the address
-    [lead] = store.leads.all()
-    assert lead.notes == "Wants to hire Jordan" and len(notifier.alerts) == 1
-
-
-def test_an_invalid_address_invents_nothing(fake_openai, make_replica, store, notifier):
-    fake_openai.default = say("Could you check that address?")
-    answer = make_replica().reply("Reach me at jane.doe@example or jane@@example.com", Visitor("s1"))
-    assert answer == "Could you check that address?" and store.leads.all() == [] and notifier.alerts == []
-
-
-def test_an_email_left_when_the_visitor_stops_the_reply_is_kept(fake_openai, make_replica, store):
-    fake_openai.default = say("Let me think about that for a while. " * 20, pieces=20, piece_delay=0.05)
-    reply = make_replica().stream_reply("jane.doe@example.com here, hire me?", Visitor("s1"))
-    next(reply)
-    reply.close()  # the visitor pressed stop
-    assert [lead.email for lead in store.leads.all()] == ["jane.doe@example.com"]
 
 
 # The model knows what happened.

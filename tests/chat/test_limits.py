@@ -5,12 +5,16 @@ shared."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from replica import wording
-from replica.chat.limits import UsageLimits
+from replica.chat.limits import DailyBudget, SlidingWindow, UsageLimits
 from replica.chat.reply import Visitor
 from replica.inbox.recorder import address_group
+from tests.fakes.openai_server import call
+from tests.fixtures.clients import app_client
 from tests.fixtures.replicas import inbox_of, replica_around
 
 ONE_64 = ["2001:db8:1:2::1", "2001:db8:1:2:ffff:ffff:ffff:fffe", "2001:db8:1:2:a::9", "2001:DB8:1:2::77"]
@@ -62,3 +66,44 @@ def test_leads_from_one_ipv6_64_share_the_alert_cap_per_address(store, notifier)
     assert len(store.leads.all()) == 5  # every lead kept
     alerted = [value for alert in notifier.alerts for label, value in alert.fields if label == "Email"]
     assert alerted == ["visitor0@example.org", "visitor1@example.org", "visitor2@example.org", "neighbour@example.org"]
+
+
+def test_the_fourth_message_in_an_hour_is_refused_without_a_model_call(start_app, settings, fake_openai):
+    url = start_app(replace(settings, visitor_messages_per_hour=3)).demo.local_url
+    client = app_client(url)
+    answers = [client.predict(f"Question {n}", api_name="/chat") for n in range(4)]
+    assert fake_openai.calls == 3
+    assert answers[3] == wording.TOO_MANY_MESSAGES
+    assert app_client(url).predict("Hello", api_name="/chat") != wording.TOO_MANY_MESSAGES  # a new visitor
+
+
+def test_one_address_is_limited_across_visitor_sessions(start_app, settings, fake_openai):
+    url = start_app(replace(settings, address_messages_per_hour=2)).demo.local_url
+    answers = [app_client(url).predict("Hi", api_name="/chat") for _ in range(3)]
+    assert answers[2] == wording.TOO_MANY_MESSAGES and fake_openai.calls == 2
+
+
+def test_the_daily_model_budget_stops_model_calls(start_app, settings, fake_openai):
+    fake_openai.script(call(("inform_unknown", {"question": "q"})))
+    url = start_app(replace(settings, daily_model_calls=3)).demo.local_url
+    first = app_client(url).predict("One", api_name="/chat")  # a tool round: 2 calls
+    second = app_client(url).predict("Two", api_name="/chat")  # 1 call
+    third = app_client(url).predict("Three", api_name="/chat")  # none left
+    assert fake_openai.calls == 3 and wording.DAILY_LIMIT not in first + second
+    assert third == wording.DAILY_LIMIT
+
+
+def test_sliding_window_and_daily_budget_reset():
+    now = [0.0]
+    window = SlidingWindow(2, window=3600, clock=lambda: now[0])
+    for _ in range(2):
+        assert window.has_room("a")
+        window.record("a")
+    assert not window.has_room("a") and window.has_room("b")
+    now[0] = 3600.1
+    assert window.has_room("a")
+    day = ["2026-01-01"]
+    budget = DailyBudget(1, today=lambda: day[0])
+    assert budget.take() and not budget.take()
+    day[0] = "2026-01-02"
+    assert budget.take()
