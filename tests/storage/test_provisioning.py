@@ -8,6 +8,7 @@ import pytest
 from replica.storage.database import open_database, storage_errors
 from replica.storage.migrations import MIGRATIONS, applied
 from replica.storage.provisioning import columns, database_at, refuse_new_records
+from replica.storage.store import Store
 from tests.storage.test_store import alert
 
 
@@ -17,14 +18,29 @@ def test_a_database_at_an_older_schema_holds_exactly_its_migrations_and_rows(tmp
         path,
         database_url,
         MIGRATIONS[:3],
-        [("leads", {"email": "a@x.org", "name": "", "notes": "", "session": "s1", "created_at": 1})],
+        [
+            (
+                "leads",
+                {
+                    "email": "a@x.org",
+                    "name": "",
+                    "notes": "",
+                    "session": "s1",
+                    "created_at": "2026-11-29T15:00:00+00:00",
+                },
+            )
+        ],
     )
     db = open_database(path, database_url)
     try:
         assert [number for number, _ in applied(db)] == [m.number for m in MIGRATIONS[:3]]
-        assert [row["email"] for row in db.read("SELECT email FROM leads")] == ["a@x.org"]
     finally:
         db.close()
+    store = Store(path, database_url=database_url)  # the rows are there to be migrated
+    try:
+        assert [lead.email for lead in store.leads.all()] == ["a@x.org"]
+    finally:
+        store.close()
 
 
 def test_the_tables_columns_are_read_on_either_backend(store):
