@@ -29,7 +29,7 @@ from tests.web.test_browser import (  # noqa: F401 (the browser fixtures)
     send,
     serious_accessibility_problems,
 )
-from tests.web.test_page_share import parsed
+from tests.web.test_site import parsed
 
 LINKS = {
     "owner_website": "https://ada.example",

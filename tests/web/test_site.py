@@ -6,13 +6,9 @@ from __future__ import annotations
 from dataclasses import replace
 from html.parser import HTMLParser
 
-import pytest
 import requests
 
 from replica.chat.reply import Visitor
-from replica.settings import ConfigError, load_settings
-from replica.web.preview import page_url
-from replica.web.privacy import privacy_html
 from tests.fakes.openai_server import call, say
 from tests.fixtures.clients import app_client
 from tests.fixtures.processes import served_app
@@ -106,41 +102,6 @@ def test_the_served_page_previews_as_the_owner_and_every_url_it_names_is_served(
         # Without a model too, a lead is offered the booking page.
         reply = app_client(url).predict("Reach me at jane@example.com", api_name="/chat")
         assert reply.endswith(f"you can also book a time: {booking}")
-
-
-def test_without_public_url_the_preview_names_the_address_asked_as_the_trusted_proxy_reports_it(app_url, shared_app):
-    head = parsed(requests.get(app_url, timeout=10).text)
-    assert head.content("og:url") == [app_url]
-    assert head.content("og:image") == [app_url + "face.png"]
-    scope = {
-        "scheme": "http",
-        "server": ("10.0.0.5", 7860),
-        "headers": [
-            (b"host", b"10.0.0.5:7860"),
-            (b"x-forwarded-proto", b"https"),
-            (b"x-forwarded-host", b"evil.example, ada-replica.hf.space"),
-        ],
-    }
-    assert page_url(scope, None, trusted_proxy_hops=1) == "https://ada-replica.hf.space/"  # our proxy's entry
-    assert page_url(scope, None, trusted_proxy_hops=0) == "http://10.0.0.5:7860/"  # no proxy: headers not taken
-    assert page_url(scope, "https://you.example/", trusted_proxy_hops=1) == "https://you.example/"
-    junk = {**scope, "headers": [(b"host", b"<script>")]}
-    assert page_url(junk, None, 0) == "http://10.0.0.5:7860/"
-
-
-def test_on_a_space_the_public_url_is_the_space_host():
-    settings = load_settings({"SPACE_ID": "ada/replica", "SPACE_HOST": "ada-replica.hf.space,ada.example"}, None)
-    assert settings.public_url == "https://ada-replica.hf.space"
-    assert load_settings({"PUBLIC_URL": "https://ada.example"}, None).public_url == "https://ada.example"
-    with pytest.raises(ConfigError, match="PUBLIC_URL"):
-        load_settings({"PUBLIC_URL": "ada.example"}, None)
-
-
-def test_the_privacy_text_is_shown_as_written_never_run_as_html():
-    page = privacy_html("# Privacy\n\nKept **30 days**. <script>alert(1)</script> [More](https://x.example)", "P")
-    assert "<h1>Privacy</h1>" in page and "<strong>30 days</strong>" in page
-    assert "<script>alert" not in page and "&lt;script&gt;" in page
-    assert '<a href="https://x.example">More</a>' in page
 
 
 def test_a_saved_lead_is_offered_the_booking_page_and_the_persona_may_offer_it(start_app, settings, fake_openai):
