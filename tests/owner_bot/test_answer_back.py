@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from replica.alerts import Alert
 from replica.inbox.recorder import OWNER, VISITOR
-from replica.inbox.return_keys import ReturnKeys
 from replica.knowledge.approved import alike
 from replica.owner_bot.answer_back import AnswerBack
 from replica.owner_bot.confirmations import Confirmations
@@ -80,29 +79,6 @@ def test_a_kept_conversation_waits_for_its_browser_and_an_open_page_is_watched(s
     assert inbox.page.come_back(key) == "closed"
     news, _ = inbox.page.for_page("closed")  # the page opened again: the answer is news for it
     assert news and [m.text for m in store.conversations.messages(closed)][-1].endswith("Yes.")
-
-
-def test_a_key_opens_only_the_conversation_it_was_made_for():
-    keys = ReturnKeys("salt")
-    key = keys.key_for("k3j4h5g6f7")
-    assert keys.session_of(key) == "k3j4h5g6f7"
-    assert keys.session_of(key.replace("k3j4", "k3j5")) is None  # another session, the same signature
-    assert keys.session_of(key[:-1] + ("0" if key[-1] != "0" else "1")) is None
-    assert ReturnKeys("another salt").session_of(key) is None  # another app's key
-    assert all(keys.session_of(bad) is None for bad in (None, 42, "", ".", "x" * 500, {"session": "k3j4h5g6f7"}))
-
-
-def test_a_page_waiting_for_an_answer_keeps_checking_past_the_idle_time(store):
-    clock = Clock()
-    inbox = inbox_of(store, owner_name="Ada", clock=clock)
-    asked(store, inbox, "waiting", "Do you like cats?")
-    conversation = inbox.recorder.begin("idle", "203.0.113.7")
-    inbox.recorder.record(conversation.id, VISITOR, "Hello")
-    clock.now += 3 * 3600
-    assert inbox.page.for_page("waiting")[1] is True
-    assert inbox.page.for_page("idle")[1] is False
-    store.questions.dismiss(store.questions.in_status()[0].id)
-    assert inbox.page.for_page("waiting")[1] is False
 
 
 def test_say_to_a_closed_page_tells_the_owner_whether_its_browser_will_show_it(store, fake_telegram):

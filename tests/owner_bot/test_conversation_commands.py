@@ -4,17 +4,9 @@ buttons, and the daily digest; against the fake Telegram, which checks buttons a
 from __future__ import annotations
 
 import json
-import time
-from datetime import datetime, timezone
 
 import pytest
 
-from replica.alerts import Alert
-from replica.cli.evaluate import RecordingNotifier
-from replica.housekeeping import DIGEST_KEY, Housekeeper
-from replica.inbox import Inbox
-from replica.storage import Store
-from replica.storage.deliveries import TELEGRAM
 from replica.telegram.length import utf16_units
 from tests.fakes.openai_server import call, say
 from tests.fixtures.clients import app_client
@@ -87,45 +79,6 @@ def test_the_model_sees_the_recorded_conversation_not_what_the_client_claims(app
     ask(app, "What is my name?", client)
     sent = [(m["role"], m["content"]) for m in fake_openai.requests[1]["messages"][1:]]
     assert sent == [("user", "My name is Grace"), ("assistant", "Hello Grace."), ("user", "What is my name?")]
-
-
-def test_what_the_tools_did_is_kept_with_each_reply_and_read_back_in_order(store):
-    recorder = Inbox.build(store, "salt", "Ada", RecordingNotifier()).recorder
-    mine, other = recorder.begin("s1", "1.2.3.4"), recorder.begin("s2", "1.2.3.4")
-    recorder.record(mine.id, "replica", "Noted.", ("inform_unknown",), facts=("question ('Opera?') recorded",))
-    recorder.record(other.id, "replica", "Hi.", facts=("a fact of another conversation",))
-    recorder.record(mine.id, "replica", "Hello.")
-    recorder.record(mine.id, "replica", "Noted.", facts=("lead (a@example.com) recorded", "address refused"))
-    assert recorder.facts(mine.id) == [
-        "question ('Opera?') recorded",
-        "lead (a@example.com) recorded",
-        "address refused",
-    ]
-
-
-def test_retention_deletes_old_conversations_at_start(tmp_path, store):
-    now = [time.time() - 100 * 86400]
-    inbox = Inbox.build(store, "salt", "Ada", RecordingNotifier(), clock=lambda: now[0])
-    old = inbox.recorder.begin("old-session", "1.2.3.4")
-    inbox.recorder.record(old.id, "visitor", "Long ago")
-    now[0] = time.time()
-    recent = inbox.recorder.begin("new-session", "1.2.3.4")
-    inbox.recorder.record(recent.id, "visitor", "Today")
-    keeper = Housekeeper(
-        store,
-        inbox.recorder,
-        inbox.handoff,
-        RecordingNotifier(),
-        retention_days=90,
-        digest_hour_utc=None,
-        daily_budget=10,
-    )
-    keeper.start()
-    try:
-        assert wait_until(lambda: [c["conversation"] for c in store.reports.records()] == [recent.id])
-    finally:
-        keeper.close()
-    assert [m["text"] for c in store.reports.records() for m in c["messages"]] == ["Today"]
 
 
 def test_export_conversations_is_json_lines_with_messages(app, fake_openai):
@@ -231,39 +184,6 @@ def test_pause_forwards_the_visitors_messages_and_resume_hands_back(app, fake_op
     assert any("handed back to me" in text for text in said_by(app, "notice"))
 
 
-def test_a_handoff_resumes_by_itself_after_the_owner_is_silent(store):
-    now = [1_000_000.0]
-    inbox = Inbox.build(store, "salt", "Ada", RecordingNotifier(), handoff_seconds=1800, clock=lambda: now[0])
-    conversation = inbox.recorder.begin("s1", "1.2.3.4")
-    inbox.handoff.pause(conversation.id)
-    now[0] += 1000
-    inbox.handoff.say(conversation.id, "One moment")  # an owner message keeps the handoff alive
-    now[0] += 1500
-    assert inbox.handoff.resume_expired() == [] and inbox.recorder.begin("s1", "1.2.3.4").paused
-    now[0] += 400
-    assert inbox.handoff.resume_expired() == [conversation.id] and not inbox.recorder.begin("s1", "1.2.3.4").paused
-    assert inbox.page.for_page("s1") == (True, False)  # shown to the open page; nothing more to wait for
-    assert inbox.page.page_messages("s1")[-1] == (
-        "notice",
-        "Ada has stepped away; I'm answering again, as Ada's replica.",
-    )
-
-
-def test_a_page_left_open_during_a_handoff_keeps_checking_until_the_replica_is_back(store):
-    now = [1_000_000.0]
-    inbox = Inbox.build(store, "salt", "Ada", RecordingNotifier(), handoff_seconds=1800, clock=lambda: now[0])
-    conversation = inbox.recorder.begin("s1", "1.2.3.4")
-    inbox.recorder.record(conversation.id, "visitor", "Can I talk to Ada?")
-    inbox.handoff.pause(conversation.id)
-    assert inbox.page.for_page("s1") == (True, True)  # the handoff notice
-    now[0] += 1790  # the visitor's last message is almost 30 minutes old: the page would stop here
-    assert inbox.page.for_page("s1") == (False, True)  # but the owner has the conversation: it goes on
-    now[0] += 70
-    assert inbox.handoff.resume_expired() == [conversation.id]
-    assert inbox.page.for_page("s1") == (True, False)  # the "stepped away" notice reaches the page
-    assert inbox.page.page_messages("s1")[-1][0] == "notice" and "stepped away" in inbox.page.page_messages("s1")[-1][1]
-
-
 # --- buttons ---------------------------------------------------------------------------------------
 
 
@@ -328,53 +248,6 @@ def test_buttons_act_only_in_the_owners_chat_and_every_press_is_answered(app, fa
 # --- the daily digest ------------------------------------------------------------------------------
 
 
-def test_the_daily_digest_is_sent_once_a_day_even_across_restarts(tmp_path, database_url):
-    yesterday = datetime(2026, 11, 29, 15, tzinfo=timezone.utc).timestamp()
-    store = Store(tmp_path / "digest" / "replica.sqlite3", database_url=database_url, clock=lambda: yesterday)
-    inbox = Inbox.build(store, "salt", "Ada", RecordingNotifier(), clock=lambda: yesterday)
-    for n, text in enumerate(["What is your rate?", "what is your rate", "Do you do dbt?", "Hi"]):
-        conversation = inbox.recorder.begin(f"s{n}", "1.2.3.4")
-        inbox.recorder.record(conversation.id, "visitor", text)
-        inbox.recorder.record(conversation.id, "replica", "…", model_calls=2)
-    store.leads.record("a@example.org", "", "", Alert("lead", "New lead", (("Email", "a@example.org"),), "s0").entry())
-
-    def housekeeper():
-        now = datetime(2026, 11, 30, 9, 5, tzinfo=timezone.utc)
-        return Housekeeper(
-            store, inbox.recorder, inbox.handoff, RecordingNotifier(), 90, 8, daily_budget=1000, now=lambda: now
-        )
-
-    for _ in range(2):  # a restart: a second housekeeper on the same database, each doing its round
-        housekeeper().step()
-        assert store.state.get(DIGEST_KEY) == "2026-11-29"
-    [digest] = [d.payload for d in store.deliveries.waiting(TELEGRAM, 100) if d.kind == "digest"]
-    store.close()
-    fields = dict(json.loads(digest)["fields"])
-    assert fields["Conversations"] == "4" and fields["Visitor messages"] == "4" and fields["Leads"] == "1"
-    assert fields["Model calls"] == "8 of 1000 a day"
-    assert fields["Most asked"].startswith("2× what is your rate")
-
-
-def test_no_digest_before_its_hour_or_without_the_setting(store):
-    inbox = Inbox.build(store, "salt", "Ada", RecordingNotifier())
-    early = datetime(2026, 11, 30, 7, 59, tzinfo=timezone.utc)
-    for hour in (8, None):
-        keeper = Housekeeper(
-            store, inbox.recorder, inbox.handoff, RecordingNotifier(), 90, hour, 1000, now=lambda: early
-        )
-        keeper.step()  # its round: what the thread does every few minutes
-    assert store.deliveries.rows() == []
-
-
-def test_digest_hour_is_read_and_checked(tmp_path):
-    from replica.settings import ConfigError, load_settings
-
-    assert load_settings({"DIGEST_HOUR_UTC": "8"}, None).digest_hour_utc == 8
-    assert load_settings({}, None).digest_hour_utc is None
-    with pytest.raises(ConfigError, match="DIGEST_HOUR_UTC"):
-        load_settings({"DIGEST_HOUR_UTC": "24"}, None)
-
-
 def test_the_alert_for_a_forwarded_message_is_quoted_and_has_its_button(app, fake_openai, fake_telegram):
     fake_openai.script(say("Hello!"))
     client, _ = ask(app, "Hello")
@@ -388,21 +261,6 @@ def test_the_alert_for_a_forwarded_message_is_quoted_and_has_its_button(app, fak
     ]
 
 
-def test_the_page_stops_checking_after_30_minutes_without_activity(store):
-    now = [1_000_000.0]
-    inbox = Inbox.build(store, "salt", "Ada", RecordingNotifier(), clock=lambda: now[0])
-    assert inbox.page.for_page("new-page") == (False, True)  # no conversation yet: keeps checking
-    conversation = inbox.recorder.begin("s1", "1.2.3.4")
-    inbox.recorder.record(conversation.id, "visitor", "Hi")
-    now[0] += 29 * 60
-    assert inbox.page.for_page("s1") == (False, True)
-    now[0] += 2 * 60
-    assert inbox.page.for_page("s1") == (False, False)
-    inbox.handoff.say(conversation.id, "Still there?")  # the owner's words are activity too
-    assert inbox.page.for_page("s1") == (True, True)
-    assert inbox.page.page_messages("s1") == [("visitor", "Hi"), ("owner", "Still there?")]
-
-
 def test_replying_to_a_transcript_writes_to_that_visitor(app, fake_openai, fake_telegram):
     fake_openai.script(say("Hello!"))
     ask(app, "Hello")
@@ -412,23 +270,3 @@ def test_replying_to_a_transcript_writes_to_that_visitor(app, fake_openai, fake_
     fake_telegram.push("It's Ada here.", reply_to=transcript.message_id)
     assert wait_until(lambda: "Saved in conversation #1" in last_sent(fake_telegram))
     assert said_by(app, "owner") == ["It's Ada here."]
-
-
-def test_retention_also_clears_forwarded_messages_from_the_outbox(store):
-    now = [1_000_000.0]
-    inbox = Inbox.build(store, "salt", "Ada", RecordingNotifier(), clock=lambda: now[0])
-    conversation = inbox.recorder.begin("s1", "1.2.3.4")
-    inbox.recorder.record(conversation.id, "visitor", "Hi")
-    inbox.handoff.pause(conversation.id)
-    inbox.handoff.pass_to_owner(conversation, "My phone number is 555-0100")  # forwarded: an outbox row of visitor text
-    lead = Alert("lead", "New lead", (("Email", "ada@example.org"),), "s1", conversation=conversation.id)
-    store.leads.record("ada@example.org", "Ada", "Hiring", lead.entry())
-    for pending in store.deliveries.waiting(TELEGRAM, 100):
-        store.deliveries.mark_sent([pending.id], 100 + pending.id)
-    store.deliveries.link(555, conversation.id)
-    kinds = lambda: sorted(row.kind for row in store.deliveries.rows())  # noqa: E731
-    assert kinds() == ["lead", "visitor"]
-    now[0] += 91 * 86400
-    assert inbox.recorder.delete_older_than(90) == 1
-    assert kinds() == ["lead"]  # the lead is the owner's record; the visitor's forwarded words are gone
-    assert store.deliveries.conversation_of(555) is None and store.leads.all()[0].email == "ada@example.org"

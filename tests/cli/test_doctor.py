@@ -4,24 +4,14 @@ Telegram noticed by the running app; the outbox exported."""
 
 from __future__ import annotations
 
-import csv
-import io
-import logging
 import re
-import threading
-from dataclasses import replace
 
 import pytest
 
 from replica.alerts import Alert
-from replica.alerts.sender import AlertSender
-from replica.alerts.telegram_channel import TelegramChannel
 from replica.storage.store import Store
-from replica.telegram.client import TelegramClient
 from tests.fakes.openai_server import call, fail, say
-from tests.fakes.telegram_server import FakeTelegram
-from tests.fixtures.clients import app_client
-from tests.fixtures.environment import API_KEY, ROOT, wait_until
+from tests.fixtures.environment import API_KEY, ROOT
 from tests.fixtures.processes import run_app, run_app_process
 
 SECRETS = (API_KEY, "AAFakeTokenForTests")
@@ -29,94 +19,6 @@ SECRETS = (API_KEY, "AAFakeTokenForTests")
 
 def no_secrets(done):
     assert not any(secret in done.stdout + done.stderr for secret in SECRETS)
-
-
-def setup_cmd(tmp_path, fake_telegram, *args, push_after=None, unset=(), process=False, **env):
-    """``python app.py telegram-setup`` in the owner's folder (in-process; with ``process``, as a
-    subprocess); the owner's message arrives after ``push_after`` s."""
-    if push_after is not None:
-        threading.Timer(push_after, fake_telegram.push, args=("hello bot",)).start()
-    config = {"TELEGRAM_BOT_TOKEN": fake_telegram.token, "TELEGRAM_API_BASE": fake_telegram.url, **env}
-    for name in unset:
-        config.pop(name, None)
-    run = run_app_process if process else run_app
-    done = run("telegram-setup", *args, cwd=tmp_path, unset=unset, **config)
-    no_secrets(done)
-    return done
-
-
-def test_setup_finds_the_chat_writes_env_and_sends_a_test_message(tmp_path, fake_telegram):
-    env_file = tmp_path / ".env"
-    env_file.write_text(
-        f"OWNER_NAME=Ada Lovelace\nTELEGRAM_BOT_TOKEN={fake_telegram.token}\n# keep me\nTELEGRAM_CHAT_ID=999\n"
-    )
-    done = setup_cmd(
-        tmp_path, fake_telegram, "--write", push_after=1.5, unset=("TELEGRAM_BOT_TOKEN",), process=True
-    )  # the token only in .env; python app.py telegram-setup as users run it
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert "@replica_test_bot" in done.stdout and "waiting… 2:" in done.stdout
-    assert "TELEGRAM_CHAT_ID=4242" in done.stdout
-    assert env_file.read_text().splitlines() == [
-        "OWNER_NAME=Ada Lovelace",
-        f"TELEGRAM_BOT_TOKEN={fake_telegram.token}",
-        "# keep me",
-        "TELEGRAM_CHAT_ID=4242",
-    ]
-    [message] = fake_telegram.delivered
-    assert message.text.startswith("Replica is connected") and message.payload["chat_id"] == "4242"
-
-
-def test_setup_creates_env_when_there_is_none(tmp_path, fake_telegram):
-    fake_telegram.push("hi")  # sent before the command ran: found at once
-    done = setup_cmd(tmp_path, fake_telegram, "--write")
-    assert done.returncode == 0 and (tmp_path / ".env").read_text().strip() == "TELEGRAM_CHAT_ID=4242"
-
-
-def test_setup_in_a_group_also_writes_the_senders_user_id_as_the_owner(tmp_path):
-    group = FakeTelegram(chat_id="-1001234567")
-    try:
-        group.push("/start@replica_test_bot", sender="4242")  # the owner, in the group the bot was added to
-        done = setup_cmd(tmp_path, group, "--write")
-        assert done.returncode == 0, done.stdout
-        assert "TELEGRAM_CHAT_ID=-1001234567" in done.stdout and "TELEGRAM_OWNER_ID=4242" in done.stdout
-        env = (tmp_path / ".env").read_text().splitlines()
-        assert env == ["TELEGRAM_CHAT_ID=-1001234567", "TELEGRAM_OWNER_ID=4242"]
-        assert [message.payload["chat_id"] for message in group.delivered] == ["-1001234567"]  # the test message
-    finally:
-        group.close()
-
-
-@pytest.mark.parametrize(
-    "case, expected",
-    [
-        ("no token", "TELEGRAM_BOT_TOKEN is not set"),
-        ("token refused", "Telegram refused the token (401)"),
-        ("webhook set", "A webhook is set for this bot"),
-        ("no message", "No message arrived"),
-        ("unreachable", "Hugging Face Spaces among them, block Telegram"),
-    ],
-)
-def test_setup_failures_are_one_line_and_exit_code_1(tmp_path, fake_telegram, case, expected):
-    env = {"no token": {"TELEGRAM_BOT_TOKEN": ""}, "token refused": {"TELEGRAM_BOT_TOKEN": "999:WRONG-token"}}
-    env["unreachable"] = {"TELEGRAM_API_BASE": "http://127.0.0.1:9"}
-    if case == "webhook set":
-        fake_telegram.webhook_url = "https://example.org/hook"
-    done = setup_cmd(tmp_path, fake_telegram, "--wait", "2", **env.get(case, {}))
-    assert done.returncode == 1
-    [failure] = [line for line in done.stdout.splitlines() if line.startswith("✗")]
-    assert expected in failure and "WRONG-token" not in done.stdout
-    if case == "webhook set":
-        assert "--delete-webhook" in failure
-    if case == "unreachable":
-        assert "relay" in failure
-    assert fake_telegram.delivered == []
-
-
-def test_setup_can_delete_a_webhook_first(tmp_path, fake_telegram):
-    fake_telegram.webhook_url = "https://example.org/hook"
-    fake_telegram.push("hi")
-    done = setup_cmd(tmp_path, fake_telegram, "--delete-webhook")
-    assert done.returncode == 0 and "Deleted the bot's webhook" in done.stdout and fake_telegram.webhook_url == ""
 
 
 # --- doctor ----------------------------------------------------------------------------------------
@@ -306,67 +208,6 @@ def test_doctor_warns_about_what_works_but_needs_a_look(owner_folder, fake_opena
 # --- the running app and a relay -------------------------------------------------------------------
 
 
-def test_an_unreachable_telegram_is_said_once_and_its_recovery_too(store, fake_telegram, caplog):
-    client = TelegramClient("http://127.0.0.1:9", fake_telegram.token, fake_telegram.chat_id, timeout=(0.5, 1))
-    store.leads.record("a@example.org", "", "", Alert("lead", "New lead", (("Email", "a@example.org"),), "s1").entry())
-    sender = AlertSender(
-        store, TelegramChannel(client), min_interval=0.05, base_delay=0.05, max_delay=0.2, unreachable_warning_after=1
-    )
-    with caplog.at_level(logging.WARNING):
-        sender.start()
-        try:
-            assert wait_until(lambda: "has been unreachable" in caplog.text)
-            tries = lambda: store.deliveries.rows()[0].attempts  # noqa: E731
-            tried = tries()
-            assert wait_until(lambda: tries() >= tried + 2)  # more failures: still said once
-            client.api_base = fake_telegram.url  # the relay is set up, or the block lifted
-            assert len(fake_telegram.wait_for(1)) == 1
-            assert wait_until(lambda: "Telegram is reachable again" in caplog.text)
-        finally:
-            sender.close()
-    assert caplog.text.count("Telegram has been unreachable") == 1
-    assert "relay" in caplog.text and "python app.py doctor" in caplog.text
-    assert caplog.text.count("Telegram is reachable again") == 1
-
-
-def test_export_alerts_lists_the_outbox(start_app, settings, fake_openai, fake_telegram):
-    fake_telegram.fail_next(500, times=100)
-    app = start_app(settings)
-    fake_openai.script(call(("inform_unknown", {"question": "Opera?"})), say("I'll ask."))
-    app_client(app.demo.local_url).predict("Opera?", api_name="/chat")
-    assert wait_until(lambda: len(fake_telegram.attempts) >= 1)  # tried, and refused
-    done = run_app("export", "alerts", DATA_DIR=str(settings.data_dir))
-    [row] = list(csv.DictReader(io.StringIO(done.stdout)))
-    assert list(row) == ["kind", "created_at", "channel", "status", "attempts", "last_error", "sent_at"]
-    assert (
-        row["kind"] == "question"
-        and row["channel"] == "Telegram"
-        and row["status"] == "pending"
-        and int(row["attempts"]) >= 1
-    )
-    assert row["last_error"] == "Internal Server Error" and row["sent_at"] == ""
-
-
-@pytest.fixture
-def relay():
-    """Telegram behind a relay with a path, as https://relay.example.org/telegram."""
-    server = FakeTelegram(prefix="/telegram")
-    yield server
-    server.close()
-
-
-def test_alerts_and_replies_travel_through_a_relay_with_a_path(relay, start_app, settings, fake_openai):
-    app = start_app(replace(settings, telegram_api_base=relay.base))
-    assert relay.base.endswith("/telegram")
-    fake_openai.script(call(("inform_unknown", {"question": "Opera?"})), say("I'll ask."))
-    app_client(app.demo.local_url).predict("Opera?", api_name="/chat")
-    [alert] = relay.wait_for(1)
-    assert alert.text.startswith("Unanswered question #1")
-    relay.push("Tosca.", reply_to=alert.message_id)
-    assert len(relay.wait_for(2)) == 2 and "Learned answer #1" in relay.sent_texts()[-1]
-    assert relay.polls  # getUpdates went through the relay too
-
-
 def sample_doctor_lines() -> list[str]:
     """The doctor output docs/telegram.md shows."""
     text = (ROOT / "docs" / "telegram.md").read_text()
@@ -406,3 +247,13 @@ def test_the_sample_doctor_output_in_the_docs_is_the_real_one(owner_folder, fake
         pattern = re.escape(as_pattern(sample)).replace(re.escape("<any>"), ".*")
         assert any(re.fullmatch(pattern, line) for line in real), f"not printed: {sample}\n" + "\n".join(lines)
     assert len(sample_doctor_lines()) == len(lines), "\n".join(lines)
+
+
+def test_doctor_shows_the_base_url_without_its_credentials(tmp_path, fake_openai):
+    base = fake_openai.base_url.replace("http://", "http://user:base-pw-42@") + "?api-key=QuerySecret7"
+    done = run_app(
+        "doctor", OPENAI_API_KEY="sk-x", OPENAI_BASE_URL=base, DATA_DIR=str(tmp_path), KNOWLEDGE_DIR=str(tmp_path)
+    )
+    for output in (done.stdout, done.stderr):
+        assert "base-pw-42" not in output and "QuerySecret7" not in output and "user:" not in output
+    assert "api-key=…" in done.stdout

@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import logging
 import re
 from pathlib import Path
 
 import pytest
 
-from replica.logs import RedactingFormatter
 from replica.settings import ConfigError, load_settings
 from tests.fixtures.environment import ROOT
-from tests.fixtures.processes import run_app
 
 
 def test_defaults_with_nothing_configured(tmp_path):
@@ -94,64 +91,6 @@ def test_readme_settings_tables_name_only_real_settings_with_their_defaults():
             assert default.strip() == default_text(by_name[variables[0]]), names
 
 
-def test_log_lines_never_show_secrets():
-    import logging
-
-    formatter = RedactingFormatter(["sk-abcdef123", "777:token-xyz"])
-    record = logging.LogRecord(
-        "x", logging.ERROR, __file__, 1, "key %s url /bot%s/send", ("sk-abcdef123", "777:token-xyz"), None
-    )
-    line = formatter.format(record)
-    assert "sk-abcdef123" not in line and "token-xyz" not in line and line.count("<redacted>") == 2
-
-
-@pytest.mark.parametrize(
-    "url, secret",
-    [
-        ("ntfys://ntfy.sh/news42", "news42"),  # a short topic is the channel's password all the same
-        ("tgram://123456789:AAHsecretTOKEN42/4242", "AAHsecretTOKEN42"),
-        ("mailtos://owner:p%40ssw0rd@mail.example.com", "p@ssw0rd"),
-        ("json://hooks.example.com/in?token=Tok3nValue", "Tok3nValue"),
-    ],
-    ids=["ntfy short topic", "telegram token", "percent-encoded password", "query token"],
-)
-def test_every_secret_form_of_an_alert_url_is_redacted_from_the_log(url, secret):
-    from replica.alerts.apprise_channel import secrets_of
-
-    line = RedactingFormatter(secrets_of(url)).format(
-        logging.LogRecord("x", logging.ERROR, "", 0, f"delivery failed: {secret} via {url}", (), None)
-    )
-    assert secret not in line and "<redacted>" in line
-
-
-@pytest.mark.parametrize(
-    "url, secret",
-    [
-        ("postgresql://replica:s%3Dcret99@db.example.com:5432/replica", "s=cret99"),
-        ("https://user:base-pw-42@llm.example.com/v1?api-key=QuerySecret7", "QuerySecret7"),
-        ("https://user:base-pw-42@llm.example.com/v1?api-key=QuerySecret7", "base-pw-42"),
-    ],
-    ids=["database password, decoded", "base URL query key", "base URL password"],
-)
-def test_database_and_base_url_secrets_are_redacted_from_the_log(url, secret):
-    from replica.logs import url_secrets
-
-    line = RedactingFormatter(url_secrets(url)).format(
-        logging.LogRecord("x", logging.ERROR, "", 0, f"could not connect with {secret}", (), None)
-    )
-    assert secret not in line
-
-
-def test_doctor_shows_the_base_url_without_its_credentials(tmp_path, fake_openai):
-    base = fake_openai.base_url.replace("http://", "http://user:base-pw-42@") + "?api-key=QuerySecret7"
-    done = run_app(
-        "doctor", OPENAI_API_KEY="sk-x", OPENAI_BASE_URL=base, DATA_DIR=str(tmp_path), KNOWLEDGE_DIR=str(tmp_path)
-    )
-    for output in (done.stdout, done.stderr):
-        assert "base-pw-42" not in output and "QuerySecret7" not in output and "user:" not in output
-    assert "api-key=…" in done.stdout
-
-
 def test_no_settings_default_is_written_again_outside_the_settings_table():
     """A part that takes a setting as an argument (or a field) defaults to it through ``settings.default``,
     never by writing the number again: a parameter named as a setting's field, or as its end
@@ -189,3 +128,12 @@ def test_no_settings_default_is_written_again_outside_the_settings_table():
         numbers = {float(n) for n in re.findall(r"(?<![\w.#-])\d+(?:\.\d+)?(?![\w.%])", path.read_text())}
         copies += [f"{path.name}: {v} (the default of {f})" for f, v in defaults.items() if v >= 1000 and v in numbers]
     assert copies == []
+
+
+def test_digest_hour_is_read_and_checked(tmp_path):
+    from replica.settings import ConfigError, load_settings
+
+    assert load_settings({"DIGEST_HOUR_UTC": "8"}, None).digest_hour_utc == 8
+    assert load_settings({}, None).digest_hour_utc is None
+    with pytest.raises(ConfigError, match="DIGEST_HOUR_UTC"):
+        load_settings({"DIGEST_HOUR_UTC": "24"}, None)
