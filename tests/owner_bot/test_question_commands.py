@@ -8,9 +8,6 @@ import logging
 import re
 from dataclasses import replace
 
-from replica.alerts import Alert
-from replica.owner_bot.listing_text import fit
-from replica.telegram.length import utf16_units
 from tests.fakes.openai_server import call, say
 from tests.fixtures.clients import app_client
 from tests.fixtures.environment import wait_until
@@ -132,37 +129,6 @@ def test_answer_and_forget_commands(start_app, settings, fake_openai, fake_teleg
     assert wait_until(lambda: "Do you like cats?" in fake_telegram.sent_texts()[-1])
 
 
-def test_commands_are_registered_and_other_messages_get_a_hint(start_app, settings, fake_telegram):
-    start_app(settings)
-    assert wait_until(lambda: fake_telegram.commands is not None)
-    assert {c["command"] for c in fake_telegram.commands} >= {"leads", "unanswered", "forget", "help"}
-    fake_telegram.push("hello bot")
-    assert wait_until(
-        lambda: fake_telegram.delivered and "reply to an “Unanswered question” alert" in fake_telegram.sent_texts()[-1]
-    )
-    fake_telegram.push("/help")
-    assert wait_until(lambda: "/forget N" in fake_telegram.sent_texts()[-1])
-
-
-def test_a_long_lead_list_fits_one_telegram_message(start_app, settings, fake_telegram):
-    app = start_app(settings)
-    for n in range(20):
-        app.store.leads.record(f"lead{n}@example.org", "N" * 50, "x" * 400, _lead_alert(n).entry())
-    fake_telegram.push("/leads")
-    assert wait_until(lambda: any("Recent leads" in t for t in fake_telegram.sent_texts()), timeout=30)
-    listing = next(t for t in fake_telegram.sent_texts() if "Recent leads" in t)
-    assert len(listing) <= 4096 and "more" in listing.splitlines()[-1]
-
-
-def test_a_webhook_conflict_is_logged_and_polling_recovers(start_app, settings, fake_telegram, caplog):
-    fake_telegram.conflicts_next = 1
-    with caplog.at_level(logging.WARNING):
-        start_app(settings)
-        assert wait_until(lambda: "another getUpdates poller or a webhook" in caplog.text)
-    fake_telegram.push("/help")
-    assert wait_until(lambda: any("/forget N" in t for t in fake_telegram.sent_texts()))
-
-
 def test_export_answers(start_app, settings, fake_openai, fake_telegram):
     app = start_app(settings)
     ask_unknown(app.demo.local_url, fake_openai, fake_telegram)
@@ -172,13 +138,3 @@ def test_export_answers(start_app, settings, fake_openai, fake_telegram):
     assert done.returncode == 0
     rows = list(csv.DictReader(io.StringIO(done.stdout)))
     assert [(r["question"], r["answer"], r["status"]) for r in rows] == [(OPERA, "Tosca", "active")]
-
-
-def _lead_alert(n):
-    return Alert("lead", "New lead", (("Email", f"lead{n}@example.org"),), f"s{n}")
-
-
-def test_lists_are_cut_by_telegram_length_where_emoji_count_twice():
-    lines = ["🙂" * 300 for _ in range(20)]  # 300 characters, 600 of Telegram's units, each
-    text = fit(lines)
-    assert utf16_units(text) <= 4096 and text.endswith("more")
