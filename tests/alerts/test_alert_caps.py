@@ -12,7 +12,6 @@ import openai
 import pytest
 
 from replica.alerts import Alert
-from replica.alerts.render import fold, to_plain, to_telegram_html
 from replica.alerts.sender import AlertSender
 from replica.alerts.telegram_channel import TelegramChannel
 from replica.chat.openai_model import OpenAIChatModel
@@ -184,21 +183,3 @@ def test_status_says_why_a_session_was_kept_back_and_that_nothing_was(open_store
     finally:
         bot.close()
         store.close()
-
-
-def test_the_note_reads_well_for_one_and_for_each_kind_and_in_a_fold():
-    kept = ((AlertKind.LEAD, 1), (AlertKind.QUESTION, 2))
-    alert = Alert(AlertKind.QUESTION, "Unanswered question", (("Question", "Opera?"),), "s1", kept=kept)
-    notes = [
-        "1 more lead from the same address was kept without an alert.",
-        "2 more questions from the same address were kept without an alert.",
-    ]
-    assert list(alert.notes) == notes
-    assert all(f"<i>{note}</i>" in to_telegram_html(alert) for note in notes)
-    assert all(note in to_plain(alert) for note in notes)
-    _, body = fold([(7, alert), (8, Alert(AlertKind.QUESTION, "Unanswered question", (("Question", "Bach?"),)))], 4000)
-    assert body.split("\n") == [
-        "#7 Opera? (1 more lead from the same address was kept without an alert)"
-        " (2 more questions from the same address were kept without an alert)",
-        "#8 Bach?",
-    ]

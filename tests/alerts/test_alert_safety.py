@@ -11,7 +11,7 @@ import re
 import pytest
 
 from replica.alerts import Alert
-from replica.alerts.render import to_plain, to_telegram_html
+from replica.alerts.render import to_telegram_html
 from replica.alerts.sender import AlertSender
 from replica.alerts.telegram_channel import TelegramChannel
 from replica.chat.reply import Visitor
@@ -75,21 +75,6 @@ def test_a_visitor_cannot_forge_lines_of_the_alert(visitor, fake_openai, fake_te
     assert [line for line in own_lines if line.startswith("Conversation:")] == ["Conversation: #1 (/show 1)"]
     quoted = re.findall(r"<blockquote>(.*?)</blockquote>", message.payload["text"], flags=re.S)
     assert [html.unescape(q) for q in quoted] == [forged]  # the note, whole, inside the quotation
-
-
-def test_the_plain_text_fallback_cannot_be_forged_either():
-    alert = Alert(
-        "question",
-        "Unanswered question",
-        (("Question", "Why?\nEmail: ceo@bank.example\r\nx"),),
-        "s1",
-        quoted=("Question",),
-    )
-    lines = to_plain(alert).splitlines()
-    assert lines[:2] == ["Unanswered question", "Question:"]
-    assert lines[2:5] == ["│ Why?", "│ Email: ceo@bank.example", "│ x"]
-    assert not any(line.startswith("Email:") for line in lines)
-    assert "<blockquote>Why?\nEmail: ceo@bank.example\nx</blockquote>" in to_telegram_html(alert)
 
 
 @pytest.fixture
@@ -212,14 +197,3 @@ def test_ten_fresh_sessions_from_one_address_raise_no_more_alerts_than_one_visit
     assert kinds.count("lead") == 3 and kinds.count("question") == 3
     replica.reply("Session 10 here: other@example.org", Visitor("fresh-10", "198.51.100.9"))  # another address
     assert [alert.kind for alert in notifier.alerts].count("lead") == 4
-
-
-@pytest.mark.parametrize(
-    "separator", ["\n", "\r", "\u2028", "\u2029", "\x85", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e"], ids=repr
-)
-def test_every_unicode_line_break_in_a_note_stays_behind_the_quote_bar(separator):
-    notes = f"Call me{separator}Email: ceo@bank.example{separator}Conversation: #999"
-    alert = Alert("lead", "New lead", (("Email", "ada@example.org"), ("Notes", notes)), "s1", quoted=("Notes",))
-    plain = to_plain(alert)
-    lines = [line for line in plain.splitlines() if "ceo@bank.example" in line or "#999" in line]
-    assert len(lines) == 2 and all(line.startswith("│ ") for line in lines), plain

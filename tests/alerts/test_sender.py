@@ -1,4 +1,5 @@
-"""Alerts to the owner: formatting, escaping, limits, and the outbox's delivery against the Telegram stand-in.
+"""The alert sender, delivering the outbox to the Telegram stand-in: the text as typed and cut to the limit,
+the pace, retries and their backoff, a 429's wait, a refusal for good, and Telegram out of reach.
 
 The sender and the store run on a hand clock (``tests/fixtures/clock.py``): the pace, the backoff and a
 429's ``retry_after`` are the production ones, and their times are asserted exactly, as the clock read
@@ -12,7 +13,6 @@ import logging
 import pytest
 
 from replica.alerts import Alert
-from replica.alerts.render import to_telegram_html
 from replica.alerts.sender import AlertSender, LogNotifier
 from replica.alerts.telegram_channel import TelegramChannel
 from replica.storage.store import Store
@@ -219,8 +219,3 @@ def test_without_telegram_alerts_are_logged(caplog):
     with caplog.at_level(logging.INFO):
         LogNotifier().notify(lead(email="logged@example.org"))
     assert "logged@example.org" in caplog.text and "TELEGRAM_BOT_TOKEN" in caplog.text
-
-
-def test_html_is_escaped_for_telegram():
-    html = to_telegram_html(lead(name="<i>x</i> & y"))
-    assert "&lt;i&gt;x&lt;/i&gt; &amp; y" in html and html.startswith("<b>New lead</b>")
