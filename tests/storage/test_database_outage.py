@@ -2,15 +2,14 @@
 
 PostgreSQL goes away for real (the app reaches it through a TCP proxy that is cut, as a stopped server
 is: open connections dropped, new ones refused), and SQLite's disk fills up. The outage lasts longer than
-an outbox lease: ``REPLICA_TEST_OUTAGE_SECONDS`` (3 s by default, with a lease of a third of it; at 95,
-the real 60 s lease is used, as in production).
+the outbox's real 60 s lease: the store and the sender run on a hand clock (``tests/fixtures/clock.py``),
+which the test moves past the lease while the database is away, instead of waiting it out.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-import os
 import sqlite3
 import time
 from urllib.parse import urlsplit
@@ -34,11 +33,9 @@ from replica.telegram.client import TelegramClient
 from replica.wiring import build_replica
 from tests.fakes.openai_server import call, say
 from tests.fakes.tcp_proxy import TcpProxy
+from tests.fixtures.clock import HandClock
 from tests.fixtures.databases import fresh_postgres_database
 from tests.fixtures.environment import API_KEY, wait_until
-
-OUTAGE = float(os.environ.get("REPLICA_TEST_OUTAGE_SECONDS", "3"))
-LEASE = LEASE_SECONDS if OUTAGE > LEASE_SECONDS else OUTAGE / 3
 
 
 def quietly(check):
@@ -85,36 +82,44 @@ class SqliteDisk:
         self.full = False
 
 
+@pytest.fixture
+def clock():
+    return HandClock()
+
+
 @pytest.fixture(params=["postgres-stopped", "sqlite-disk-full"])
-def outage(request, tmp_path):
-    """``(store, database)``: a store whose ``database.cut()`` makes it fail and ``restore()`` heals it."""
+def outage(request, tmp_path, clock):
+    """``(store, database)``: a store on the hand clock whose ``database.cut()`` makes it fail and
+    ``restore()`` heals it."""
     caps = {"lead": 3, "question": 3}
     if request.param == "sqlite-disk-full":
-        store = Store(tmp_path / "data" / "replica.sqlite3", alert_caps=caps, lease_seconds=LEASE)
+        store = Store(tmp_path / "data" / "replica.sqlite3", alert_caps=caps, clock=clock)
         yield store, SqliteDisk(store)
     else:
         url, proxy = request.getfixturevalue("postgres_behind_a_proxy")
-        store = Store(tmp_path / "unused.sqlite3", alert_caps=caps, database_url=url, lease_seconds=LEASE)
+        store = Store(tmp_path / "unused.sqlite3", alert_caps=caps, database_url=url, clock=clock)
         yield store, proxy
     store.close()
 
 
-def test_an_alert_telegram_accepted_during_the_outage_is_never_sent_again(outage, fake_telegram, caplog):
+def test_an_alert_telegram_accepted_during_the_outage_is_never_sent_again(outage, clock, fake_telegram, caplog):
     store, database = outage
     alert = Alert("lead", "New lead", (("Email", "ada@example.org"), ("Notes", "Hiring")), "s1", quoted=("Notes",))
     store.leads.record("ada@example.org", "Ada", "Hiring", alert.entry())
     fake_telegram.delay = 0.3
     fake_telegram.on_send = database.cut  # the database goes away while the alert is on its way
     client = TelegramClient(fake_telegram.url, fake_telegram.token, fake_telegram.chat_id)
-    sender = AlertSender(store, TelegramChannel(client), min_interval=0.05, base_delay=0.2, max_delay=OUTAGE).start()
+    sender = AlertSender(store, TelegramChannel(client), clock=clock).start()  # the production timings
     try:
         with caplog.at_level(logging.INFO):
             fake_telegram.wait_for(1)
             fake_telegram.on_send = None
-            time.sleep(OUTAGE)  # longer than the alert's lease
+            outage_ends = clock.now + LEASE_SECONDS + 1  # longer than the alert's lease
+            clock.run_until(lambda: clock.now >= outage_ends)  # the sender tries, and fails, all along
             database.restore()
+            assert wait_until(quietly(lambda: store.leads.all() != []))  # the database answers again
             # Recorded sent by the one sender that sends it: no claim, and so no second send, can follow.
-            assert wait_until(quietly(lambda: store.leads.all()[0].alert_status == "sent"), timeout=OUTAGE + 30)
+            clock.run_until(quietly(lambda: store.leads.all()[0].alert_status == "sent"))
     finally:
         sender.close()
     assert len(fake_telegram.delivered) == 1
