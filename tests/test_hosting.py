@@ -9,6 +9,7 @@ import csv
 import io
 import logging
 import os
+import re
 import socket
 import subprocess
 from concurrent.futures import ThreadPoolExecutor
@@ -217,3 +218,13 @@ def test_an_older_python_gets_one_line_naming_the_versions_supported():
     assert done.stderr.strip().splitlines() == [
         f"Replica needs Python 3.10 to 3.13; this is Python {older[-1].parts[-3]}."
     ]
+
+
+def test_spaces_front_matter_matches_requirements():
+    readme = (ROOT / "README.md").read_text()
+    front = readme.split("---")[1]
+    sdk_version = re.search(r"^sdk_version:\s*(\S+)", front, re.M).group(1)
+    pinned = re.search(r"^gradio(?:\[\w+\])?==(\S+)", (ROOT / "requirements.txt").read_text(), re.M).group(1)
+    assert sdk_version == pinned
+    for key in ("title:", "emoji:", "sdk: gradio", "app_file: app.py"):
+        assert key in front

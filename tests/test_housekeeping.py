@@ -1,4 +1,5 @@
-"""Work on a clock (replica/housekeeping.py): old conversations deleted at start, and the daily digest sent once a day at its hour, across restarts."""
+"""Work on a clock (replica/housekeeping.py): old conversations deleted at start, and the daily digest
+sent once a day at its hour, across restarts."""
 
 from __future__ import annotations
 

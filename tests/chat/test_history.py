@@ -1,4 +1,5 @@
-"""The history the model is sent (replica/chat/history.py): the conversation as recorded, the most recent turns within the budget."""
+"""The history the model is sent (replica/chat/history.py): the conversation as recorded, the most
+recent turns within the budget."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The lead net (replica/chat/lead_net.py): an address in the visitor's words is never lost, whatever the model did with it, and none is invented."""
+"""The lead net (replica/chat/lead_net.py): an address in the visitor's words is never lost, whatever
+the model did with it, and none is invented."""
 
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
-"""A visitor's message through the Replica (replica/chat/reply.py): the promise holds with any model (tool calls written as text are run and never shown, the model is shown what its tools did, each message leaves one log line), replies stream, and limits refuse; through the real SDK and the HTTP fake, and as a gradio_client visitor."""
+"""A visitor's message through the Replica (replica/chat/reply.py): the promise holds with any model
+(tool calls written as text are run and never shown, the model is shown what its tools did, each message
+leaves one log line), replies stream, and limits refuse; through the real SDK and the HTTP fake, and as
+a gradio_client visitor."""
 
 from __future__ import annotations
 
@@ -14,7 +17,6 @@ from replica.chat.reply import Visitor
 from replica.chat.tool_text import ToolTextFilter
 from replica.web.page import client_address
 from tests.fakes.openai_server import call, fail, say
-from tests.fixtures.environment import ROOT
 
 
 def stream_visitor(client, message):
@@ -73,16 +75,6 @@ def request(host, forwarded=None):
 )
 def test_client_address_uses_only_the_trusted_proxy_hop(hops, forwarded, expected):
     assert client_address(request("10.0.0.1", forwarded), hops) == expected
-
-
-def test_spaces_front_matter_matches_requirements():
-    readme = (ROOT / "README.md").read_text()
-    front = readme.split("---")[1]
-    sdk_version = re.search(r"^sdk_version:\s*(\S+)", front, re.M).group(1)
-    pinned = re.search(r"^gradio(?:\[\w+\])?==(\S+)", (ROOT / "requirements.txt").read_text(), re.M).group(1)
-    assert sdk_version == pinned
-    for key in ("title:", "emoji:", "sdk: gradio", "app_file: app.py"):
-        assert key in front
 
 
 QUESTION = {"question": "What is your favourite opera?"}

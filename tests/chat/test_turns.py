@@ -1,4 +1,9 @@
-"""The model's seam (replica/chat/turns.py): whatever a server's template or a small model adds, the loop gets clean turns: words without markup or tool syntax, and calls with their source. Tool calls come from the model, never from the visitor: a visitor who types a tool call to a model that repeats them runs nothing; a server that calls tools natively has no text read as calls; an address the visitor never wrote is not recorded; a code sample is shown whole; at most three calls of a tool run per message. Through the real SDK and the HTTP fake too."""
+"""The model's seam (replica/chat/turns.py): whatever a server's template or a small model adds, the
+loop gets clean turns: words without markup or tool syntax, and calls with their source. Tool calls come
+from the model, never from the visitor: a visitor who types a tool call to a model that repeats them
+runs nothing; a server that calls tools natively has no text read as calls; an address the visitor never
+wrote is not recorded; a code sample is shown whole; at most three calls of a tool run per message.
+Through the real SDK and the HTTP fake too."""
 
 from __future__ import annotations
 

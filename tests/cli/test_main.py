@@ -1,4 +1,6 @@
-"""``python app.py`` (replica/cli/main.py): ``--help`` answered at once, saying what running with no command does; and a storage problem, a busy port or a setting that cannot be read is one clear line at start and exit code 2, never a traceback."""
+"""``python app.py`` (replica/cli/main.py): ``--help`` answered at once, saying what running with no
+command does; and a storage problem, a busy port or a setting that cannot be read is one clear line at
+start and exit code 2, never a traceback."""
 
 from __future__ import annotations
 

@@ -1,4 +1,6 @@
-"""From clone to phone ping: ``telegram-setup`` (replica/cli/telegram_setup.py), run as an owner runs it (in its own folder), against the fake Telegram: the chat found, ``.env`` written, a test message sent; each failure one line."""
+"""From clone to phone ping: ``telegram-setup`` (replica/cli/telegram_setup.py), run as an owner runs it
+(in its own folder), against the fake Telegram: the chat found, ``.env`` written, a test message sent;
+each failure one line."""
 
 from __future__ import annotations
 

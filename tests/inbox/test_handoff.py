@@ -1,4 +1,5 @@
-"""The handoff (replica/inbox/handoff.py): the owner takes a conversation over, and it comes back to the replica by itself after the owner's silence, the open page told."""
+"""The handoff (replica/inbox/handoff.py): the owner takes a conversation over, and it comes back to the
+replica by itself after the owner's silence, the open page told."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The page channel (replica/inbox/page_channel.py): what an open page shows of the owner's side, and how long it keeps checking for it."""
+"""The page channel (replica/inbox/page_channel.py): what an open page shows of the owner's side, and
+how long it keeps checking for it."""
 
 from __future__ import annotations
 

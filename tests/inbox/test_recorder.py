@@ -1,4 +1,5 @@
-"""The recorder (replica/inbox/recorder.py): each conversation's messages kept with what the tools did, read back in order, and deleted whole, forwarded words included, after the retention."""
+"""The recorder (replica/inbox/recorder.py): each conversation's messages kept with what the tools did,
+read back in order, and deleted whole, forwarded words included, after the retention."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The one command table (replica/owner_bot/commands.py): the commands registered with Telegram, /help, and a hint for any other message."""
+"""The one command table (replica/owner_bot/commands.py): the commands registered with Telegram, /help,
+and a hint for any other message."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""What listings share (replica/owner_bot/listing_text.py): a list is cut to one Telegram message, measured as Telegram measures it."""
+"""What listings share (replica/owner_bot/listing_text.py): a list is cut to one Telegram message,
+measured as Telegram measures it."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Polling for the owner's updates (replica/owner_bot/polling.py): a conflict with another poller or a webhook is logged, and polling recovers."""
+"""Polling for the owner's updates (replica/owner_bot/polling.py): a conflict with another poller or a
+webhook is logged, and polling recovers."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""gather_user_details (replica/tools/gather_user_details.py): a valid address normalised, kept and alerted; an invalid one refused with instructions for the model and no alert."""
+"""gather_user_details (replica/tools/gather_user_details.py): a valid address normalised, kept and
+alerted; an invalid one refused with instructions for the model and no alert."""
 
 from __future__ import annotations
 

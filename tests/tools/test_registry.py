@@ -1,4 +1,5 @@
-"""The registry (replica/tools/registry.py), the only way to call a tool: the tools it offers, arguments checked against their schema, and every failure a typed result for the model, never an exception."""
+"""The registry (replica/tools/registry.py), the only way to call a tool: the tools it offers, arguments
+checked against their schema, and every failure a typed result for the model, never an exception."""
 
 from __future__ import annotations
 

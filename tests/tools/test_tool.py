@@ -1,4 +1,5 @@
-"""What a tool is (replica/tools/tool.py): its schema made from the function's signature and docstring, and a definition that lacks any of them refused when it is made."""
+"""What a tool is (replica/tools/tool.py): its schema made from the function's signature and docstring,
+and a definition that lacks any of them refused when it is made."""
 
 from __future__ import annotations
 
