@@ -1,22 +1,19 @@
 """The Bot API client (replica/telegram/client.py), against the Telegram stand-in: what it sends, the
 failures it tells apart (Telegram's refusal, a rate limit, a page that is no Bot API answer, no Telegram
-at all), and the token never in an error."""
+at all), the token never in an error, and a relay with a path in front of Telegram. That an unreachable
+Telegram is said once in the log, and its recovery, is the alert sender's (tests/alerts/), on a hand clock."""
 
 from __future__ import annotations
 
-import logging
 from dataclasses import replace
 
 import pytest
 
-from replica.alerts import Alert
-from replica.alerts.sender import AlertSender
-from replica.alerts.telegram_channel import TelegramChannel
 from replica.telegram.client import TelegramClient, TelegramError
 from tests.fakes.openai_server import call, say
 from tests.fakes.telegram_server import FakeTelegram
 from tests.fixtures.clients import app_client
-from tests.fixtures.environment import free_port, wait_until
+from tests.fixtures.environment import free_port
 
 
 @pytest.fixture
@@ -71,29 +68,6 @@ def test_updates_are_polled_from_the_offset_on(client, fake_telegram):
     assert [u["message"]["text"] for u in client.get_updates(None, 0)] == ["/recent", "/status"]
     assert [u["message"]["text"] for u in client.get_updates(first + 1, 0)] == ["/status"]
     assert "message" in fake_telegram.polls[-1]["allowed_updates"]
-
-
-def test_an_unreachable_telegram_is_said_once_and_its_recovery_too(store, fake_telegram, caplog):
-    client = TelegramClient("http://127.0.0.1:9", fake_telegram.token, fake_telegram.chat_id, timeout=(0.5, 1))
-    store.leads.record("a@example.org", "", "", Alert("lead", "New lead", (("Email", "a@example.org"),), "s1").entry())
-    sender = AlertSender(
-        store, TelegramChannel(client), min_interval=0.05, base_delay=0.05, max_delay=0.2, unreachable_warning_after=1
-    )
-    with caplog.at_level(logging.WARNING):
-        sender.start()
-        try:
-            assert wait_until(lambda: "has been unreachable" in caplog.text)
-            tries = lambda: store.deliveries.rows()[0].attempts  # noqa: E731
-            tried = tries()
-            assert wait_until(lambda: tries() >= tried + 2)  # more failures: still said once
-            client.api_base = fake_telegram.url  # the relay is set up, or the block lifted
-            assert len(fake_telegram.wait_for(1)) == 1
-            assert wait_until(lambda: "Telegram is reachable again" in caplog.text)
-        finally:
-            sender.close()
-    assert caplog.text.count("Telegram has been unreachable") == 1
-    assert "relay" in caplog.text and "python app.py doctor" in caplog.text
-    assert caplog.text.count("Telegram is reachable again") == 1
 
 
 @pytest.fixture
