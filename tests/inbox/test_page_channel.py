@@ -3,12 +3,10 @@ how long it keeps checking for it."""
 
 from __future__ import annotations
 
-from replica.alerts import Alert
 from replica.cli.evaluate import RecordingNotifier
 from replica.inbox import Inbox
 from replica.inbox.recorder import VISITOR
-from replica.knowledge.approved import alike
-from tests.fixtures.replicas import inbox_of
+from tests.fixtures.replicas import Clock, asked, inbox_of
 
 
 def test_a_page_left_open_during_a_handoff_keeps_checking_until_the_replica_is_back(store):
@@ -39,24 +37,6 @@ def test_the_page_stops_checking_after_30_minutes_without_activity(store):
     inbox.handoff.say(conversation.id, "Still there?")  # the owner's words are activity too
     assert inbox.page.for_page("s1") == (True, True)
     assert inbox.page.page_messages("s1") == [("visitor", "Hi"), ("owner", "Still there?")]
-
-
-class Clock:
-    def __init__(self):
-        self.now = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-def asked(store, inbox, session, question, email=None):
-    """A visitor ``session`` writes ``question`` (and leaves ``email``); the question is recorded."""
-    conversation = inbox.recorder.begin(session, "203.0.113.7")
-    inbox.recorder.record(conversation.id, VISITOR, question)
-    if email:
-        store.leads.record(email, "", "", Alert("lead", "L", (("Email", email),), session).entry())
-    store.questions.record(question, Alert("question", "Q", (("Question", question),), session).entry(), alike)
-    return conversation.id
 
 
 def test_a_page_waiting_for_an_answer_keeps_checking_past_the_idle_time(store):

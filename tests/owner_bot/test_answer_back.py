@@ -3,32 +3,12 @@ conversation only. On both backends (the ``store`` fixture)."""
 
 from __future__ import annotations
 
-from replica.alerts import Alert
-from replica.inbox.recorder import OWNER, VISITOR
-from replica.knowledge.approved import alike
+from replica.inbox.recorder import OWNER
 from replica.owner_bot.answer_back import AnswerBack
 from replica.owner_bot.confirmations import Confirmations
 from replica.owner_bot.conversation_commands import ConversationCommands
 from replica.telegram.client import TelegramClient
-from tests.fixtures.replicas import inbox_of
-
-
-class Clock:
-    def __init__(self):
-        self.now = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-def asked(store, inbox, session, question, email=None):
-    """A visitor ``session`` writes ``question`` (and leaves ``email``); the question is recorded."""
-    conversation = inbox.recorder.begin(session, "203.0.113.7")
-    inbox.recorder.record(conversation.id, VISITOR, question)
-    if email:
-        store.leads.record(email, "", "", Alert("lead", "L", (("Email", email),), session).entry())
-    store.questions.record(question, Alert("question", "Q", (("Question", question),), session).entry(), alike)
-    return conversation.id
+from tests.fixtures.replicas import Clock, asked, inbox_of
 
 
 def test_each_asker_gets_the_answer_and_the_owner_hears_what_each_will_see(store, fake_telegram):
