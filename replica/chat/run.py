@@ -124,15 +124,7 @@ class Run:
     @property
     def outcomes(self) -> list[Outcome]:
         """What the tools did, in order."""
-        return self.outcomes_since(0)
-
-    def outcomes_since(self, mark: int) -> list[Outcome]:
-        """What the tools did after :meth:`mark` returned ``mark``."""
-        return [e.result.outcome for e in self._events[mark:] if isinstance(e, ToolRan) and e.result.outcome]
-
-    def mark(self) -> int:
-        """A place in the events, for :meth:`outcomes_since`."""
-        return len(self._events)
+        return [e.result.outcome for e in self._tools() if e.result.outcome]
 
     @property
     def facts(self) -> list[str]:
