@@ -352,14 +352,18 @@ def create_app(
     at_risk = records_at_risk(settings.space_id, settings.database_url, settings.data_dir)
     if at_risk:
         log.warning("Storage: %s; to keep them, %s", at_risk, KEEP_RECORDS)
-    settings = with_owner_links(replace(settings, owner_name=owner_name(settings)))  # the page always names a person
-    index = KnowledgeIndex.load(settings.knowledge_dir, settings.data_dir / "knowledge-index")
-    system_prompt = SystemPrompt(
-        settings.owner_name, index, store, settings.knowledge_budget_chars, booking_url=settings.owner_booking
-    )
-    system_prompt("")  # a template mistake stops the start, not a visitor's message
+    settings = as_served(settings)  # the page always names a person
     notifier = make_notifier(settings, store, timings)
     inbox = Inbox.build(store, address_salt(store, settings.data_dir), settings.owner_name, notifier)
+    replica = assemble_replica(
+        settings,
+        model=make_model(settings.model, timings),
+        store=store,
+        notifier=notifier,
+        inbox=inbox,
+        index_folder=settings.data_dir / "knowledge-index",
+        limits=make_limits(settings.limits, store, inbox, shared=bool(settings.database_url)),
+    )
     housekeeper = Housekeeper(
         store,
         inbox.recorder,
@@ -370,16 +374,6 @@ def create_app(
         settings.daily_model_calls,
     ).start()
     owner_bot, middleware = make_owner_bot(settings, store, inbox, timings)
-    replica = build_replica(
-        settings,
-        model=make_model(settings.model, timings),
-        system_prompt=system_prompt,
-        store=store,
-        notifier=notifier,
-        inbox=inbox,
-        limits=make_limits(settings.limits, store, inbox, shared=bool(settings.database_url)),
-        knowledge=index.whole_text,
-    )
     mcp_tool, mcp_middleware = make_mcp_tool(settings, replica, store) if settings.mcp_enabled else (None, [])
     page = page_text(settings)
     demo = build_demo(
@@ -418,24 +412,58 @@ def create_app(
     )
 
 
-def evaluation_replica(settings: Settings, folder: Path, notifier: Notifier) -> tuple[Replica, Store, str]:
-    """The replica as ``create_app`` builds it (knowledge, prompt, model, tools, bounds), on a new SQLite
-    database in ``folder`` and with ``notifier`` instead of Telegram: for ``python app.py eval``. Returns
-    it with its store and the owner's name."""
-    store = Store(folder / "replica.sqlite3")
-    owner = owner_name(settings)
-    index = KnowledgeIndex.load(settings.knowledge_dir, folder / "knowledge-index")
-    inbox = Inbox.build(store, secrets.token_hex(16), owner, notifier)
-    replica = build_replica(
-        replace(settings, owner_name=owner),
-        model=make_model(settings.model, Timings()),
-        system_prompt=SystemPrompt(owner, index, store, settings.knowledge_budget_chars),
+def as_served(settings: Settings) -> Settings:
+    """``settings`` as the page serves them: the owner always named, the profile's links filled in."""
+    return with_owner_links(replace(settings, owner_name=owner_name(settings)))
+
+
+def assemble_replica(
+    settings: Settings,
+    *,
+    model: ChatModel | None,
+    store: Store,
+    notifier: Notifier,
+    inbox: Inbox,
+    index_folder: Path,
+    limits: UsageLimits | None = None,
+) -> Replica:
+    """The replica as visitors meet it, from ``settings`` (as :func:`as_served` gives them): the owner's
+    knowledge indexed in ``index_folder``, the persona with the booking paragraph, the same checks. The
+    page, ``eval``, ``doctor``, MCP and the tests' fixtures all build it here, so what is scored is what
+    is served."""
+    index = KnowledgeIndex.load(settings.knowledge_dir, index_folder)
+    system_prompt = SystemPrompt(
+        settings.owner_name, index, store, settings.knowledge_budget_chars, booking_url=settings.owner_booking
+    )
+    system_prompt("")  # a template mistake stops the start, not a visitor's message
+    return build_replica(
+        settings,
+        model=model,
+        system_prompt=system_prompt,
         store=store,
         notifier=notifier,
         inbox=inbox,
+        limits=limits,
         knowledge=index.whole_text,
     )
-    return replica, store, owner
+
+
+def evaluation_replica(settings: Settings, folder: Path, notifier: Notifier) -> tuple[Replica, Store, str]:
+    """The replica as :func:`create_app` serves it (:func:`assemble_replica`), on a new SQLite database in
+    ``folder`` and with ``notifier`` instead of Telegram: for ``eval`` and ``doctor``. Returns it with its
+    store and the owner's name."""
+    store = Store(folder / "replica.sqlite3")
+    settings = as_served(settings)
+    inbox = Inbox.build(store, secrets.token_hex(16), settings.owner_name, notifier)
+    replica = assemble_replica(
+        settings,
+        model=make_model(settings.model, Timings()),
+        store=store,
+        notifier=notifier,
+        inbox=inbox,
+        index_folder=folder / "knowledge-index",
+    )
+    return replica, store, settings.owner_name
 
 
 def make_mcp_tool(settings: Settings, replica: Replica, store: Store) -> tuple[Callable[..., str], list]:
