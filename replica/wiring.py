@@ -102,7 +102,12 @@ class App:
 
     def close(self) -> None:
         """Stop serving, stop the background threads (pending alerts stay stored), close the database."""
-        self.demo.close()
+        try:
+            self.demo.close()
+        except RuntimeError:  # Gradio sets an asyncio.Event from this thread; a heartbeat waiting on it may race
+            log.debug("Gradio's close raced a heartbeat; closing its server directly")
+            if self.demo.server:
+                self.demo.server.close()
         self.housekeeper.close()
         if self.owner_bot:
             self.owner_bot.close()

@@ -80,7 +80,8 @@ def browser(chromium):
 
 @pytest.mark.parametrize("width, height", [(1280, 800), (390, 844)], ids=["desktop", "phone"])
 def test_a_typed_message_gets_its_streamed_reply_on_the_page(browser, app_url, fake_openai, tmp_path, width, height):
-    fake_openai.default = say(ANSWER, pieces=10, piece_delay=0.25)
+    whole = threading.Event()  # the last piece waits until the partial reply has been seen
+    fake_openai.default = say(ANSWER, pieces=10, piece_delay=0.05, gate=whole)
     page = browser.new_page(viewport={"width": width, "height": height})
     outside = []
     page.on("request", lambda r: outside.append(r.url) if not r.url.startswith((app_url, "data:", "blob:")) else None)
@@ -97,6 +98,7 @@ def test_a_typed_message_gets_its_streamed_reply_on_the_page(browser, app_url, f
 
     page.get_by_text("I work on analytical engines", exact=False).first.wait_for(timeout=30_000)
     assert page.get_by_text(ANSWER).count() == 0  # a partial reply is on the page before the whole one
+    whole.set()
     page.get_by_text(ANSWER).first.wait_for(timeout=30_000)
     page.screenshot(path=str(tmp_path / f"chat-{width}.png"), full_page=True)
 
@@ -325,7 +327,8 @@ def test_the_readme_embedding_snippet_streams_an_answer_in_another_page(
     server = ThreadingHTTPServer(("127.0.0.1", 0), partial(SimpleHTTPRequestHandler, directory=str(site)))
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
-        fake_openai.default = say(ANSWER, pieces=10, piece_delay=0.2)
+        whole = threading.Event()  # the last piece waits until the partial answer has been seen
+        fake_openai.default = say(ANSWER, pieces=10, piece_delay=0.05, gate=whole)
         page = browser.new_page(viewport={"width": width, "height": height})
         page.goto(f"http://127.0.0.1:{server.server_address[1]}/index.html")
         frame = page.frame_locator("iframe")
@@ -333,6 +336,7 @@ def test_the_readme_embedding_snippet_streams_an_answer_in_another_page(
         frame.locator("#replica-input textarea").press("Enter")
         frame.get_by_text("I work on analytical engines", exact=False).first.wait_for(timeout=30_000)
         assert frame.get_by_text(ANSWER).count() == 0  # streamed: a partial answer first
+        whole.set()
         frame.get_by_text(ANSWER).first.wait_for(timeout=30_000)
         page.screenshot(path=str(tmp_path / f"embedded-{width}.png"))
     finally:
