@@ -298,17 +298,24 @@ def build_replica(
     limits = limits or UsageLimits.build(10**9, 10**9, 10**9)  # none given: unbounded (eval, the tests)
     loop = None
     if model is not None:
-        loop = TurnLoop(CleanModel(model), registry, limits, config.max_turns, config.max_reply_tokens)
+        names = (settings.owner_name, settings.owner_name.split()[0]) if settings.owner_name.strip() else ()
+        loop = TurnLoop(CleanModel(model, names), registry, limits, config.max_turns, config.max_reply_tokens)
+    offline = without_model(settings.owner_name, settings.knowledge_dir, store, registry)
     answer = Answer(
         loop=loop,
         system_prompt=system_prompt,
         facts=inbox.recorder.facts,
         checker=ReplyChecker(knowledge, settings.owner_name),
-        without_model=without_model(settings.owner_name, settings.knowledge_dir, store, registry),
+        without_model=offline,
         config=config,
     )
     steps = Steps(
-        [LeadNet(registry), CheckReply(store, registry), SaveFailedNote(), BookingOffer(settings.owner_booking)]
+        [
+            LeadNet(registry),
+            CheckReply(store, registry, offline),
+            SaveFailedNote(),
+            BookingOffer(settings.owner_booking),
+        ]
     )
     return Replica(
         answer=answer,

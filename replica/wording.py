@@ -27,6 +27,8 @@ LEAD_ONLY = "Thanks, I've passed your email address on; is there something you w
 NOT_IN_NOTES = "I don't have that in my notes."
 NO_ADDRESS_YET = "I don't have your email address yet; you can leave it here."
 NOTHING_PASSED_ON = "I haven't passed anything on yet; ask me anything, or leave your email here."
+# In place of a promise the replica cannot keep ("I'll let you know"), when the visitor left an address.
+OWNER_WILL_SEE = "{owner} will see your message and can write back to the address you left."
 # Replies without a model (no key, or the model could not answer): the owner's approved answers, framed.
 FROM_FAQ = "From {owner}'s FAQ: {answer}"
 FROM_LEARNED = "{owner} answered this for an earlier visitor: {answer}"

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 
-from replica.knowledge.prompts import PROMPTS_DIR
+from replica.knowledge.prompts import PROMPTS_DIR, pattern_sections
 
 CLAIMS_FILE = "claims.md"
 
@@ -34,23 +34,9 @@ class ClaimPatterns:
 
     @classmethod
     def load(cls, prompts_dir: Path = PROMPTS_DIR) -> "ClaimPatterns":
-        """Read ``claims.md``; a heading it does not know, or a line that is no regular expression, stops
-        the start with the line named (never a visitor's message)."""
-        found: dict[Claim, list[re.Pattern]] = {claim: [] for claim in Claim}
-        heading = None
-        path = prompts_dir / CLAIMS_FILE
-        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-            if line.startswith("## "):
-                names = {claim.value: claim for claim in Claim}
-                if line[3:].strip().lower() not in names:
-                    raise ValueError(f"{path}:{number}: no such heading {line[3:].strip()!r}: {', '.join(names)}")
-                heading = names[line[3:].strip().lower()]
-            elif heading and line.strip() and not line.startswith((">", "#")):
-                try:
-                    found[heading].append(re.compile(line.strip(), re.I))
-                except re.error as error:
-                    raise ValueError(f"{path}:{number}: not a regular expression ({error})") from None
-        return cls({claim: tuple(patterns) for claim, patterns in found.items()})
+        """Read ``claims.md`` (:func:`~replica.knowledge.prompts.pattern_sections`)."""
+        found = pattern_sections(CLAIMS_FILE, [claim.value for claim in Claim], prompts_dir=prompts_dir)
+        return cls({claim: tuple(found[claim.value]) for claim in Claim})
 
     def claims(self, sentence: str) -> set[Claim]:
         """What ``sentence`` claims (never :attr:`Claim.NEVER` or :attr:`Claim.HOLD_FROM`)."""

@@ -27,9 +27,11 @@ from enum import Enum
 from typing import Any, Callable
 
 from replica import wording
+from replica.chat.about_owner import OwnerPatterns, OwnerTopics, Vocabulary
 from replica.chat.claims import Claim, ClaimPatterns
 from replica.chat.debris import FENCE, REPEATS, TEMPLATE_TOKENS, key, without_debris
 from replica.chat.specifics import Sources, Specific, specifics
+from replica.chat.voice import Voice, VoicePatterns
 from replica.inbox.recorder import in_person
 
 log = logging.getLogger(__name__)
@@ -44,13 +46,17 @@ OPENERS = re.compile(
     r"|yes|sure|of course|absolutely|certainly|done|great)[,!]?\s+)+$",
     re.I,
 )
+# Where a promise may begin ("I'll …", "I'm going to …"): held from there until the sentence is whole.
+FUTURE = re.compile(r"\b(?:i|we)\s*(?:['’]?ll|will|shall|am going to|['’]m going to|['’]m gonna|gonna)\b|\bill\s", re.I)
+UNHELD = "statement about the owner"  # the kind the verdict names for a sentence about the owner nothing backs
 
 
 class Plan(Enum):
     """What becomes of one sentence the stream did not show."""
 
     KEEP = "keep"
-    DROP = "drop"  # debris: markup alone, a repeat, a fence nothing closes
+    DROP = "drop"  # debris: markup alone, a repeat, a fence nothing closes; and the machinery talking
+    PROMISE = "promise"  # "I'll let you know": replaced by what is true
     WITHHOLD = "withhold"  # holds a specific the sources do not: replaced, and the question passed on
     FALSE_LEAD = "false lead"  # says the visitor's address was saved, with none on record: replaced
     MAKE_TRUE = "make true"  # says the question was passed on: made true by passing it on
@@ -79,9 +85,16 @@ class Records:
 class Verdict:
     """What the check did to one reply, for the log and the tests (kinds, never text)."""
 
-    withheld: list[str] = field(default_factory=list)  # the kinds of the specifics withheld
+    withheld: list[str] = field(default_factory=list)  # the kinds of the specifics withheld (and UNHELD)
     claims: list[str] = field(default_factory=list)  # the claims replaced, or made true
+    voice: list[str] = field(default_factory=list)  # framework talk dropped, promises replaced
     passed_on: bool | None = None  # None: nothing needed passing on
+    kept: int = 0  # sentences worth showing: the model's as it wrote them (not a word or two alone), and truths about the records
+
+    @property
+    def changed(self) -> bool:
+        """Whether the check withheld, replaced or dropped any of the model's sentences."""
+        return bool(self.withheld or self.claims or self.voice)
 
 
 ASKING = re.compile(
@@ -114,8 +127,11 @@ class ReplyChecker:
 
     def __init__(self, knowledge: str, owner: str):
         self.knowledge = Sources(knowledge, owner)  # the owner's name is always theirs to say
+        self.vocabulary = Vocabulary(knowledge, owner)  # what is said of the owner is looked up here
         self.owner = owner
         self.patterns = ClaimPatterns.load()
+        self.voice = VoicePatterns.load()
+        self.topics = OwnerTopics(OwnerPatterns.load(), owner)
         self.exempt = app_sentences(owner)
 
     def begin(
@@ -128,7 +144,19 @@ class ReplyChecker:
             return Unchecked()
         owner = in_person(self.owner)
         spoken = [m["content"] for m in earlier if m["role"] == "user" or m["content"].startswith(owner)]
-        check = ReplyCheck(self.knowledge + Sources(system, message, *spoken), self.patterns, self.exempt)
+        owners = [m["content"] for m in earlier if m["role"] != "user" and m["content"].startswith(owner)]
+        check = ReplyCheck(
+            self.knowledge + Sources(system, message, *spoken),
+            self.patterns,
+            self.exempt,
+            voice=self.voice,
+            topics=self.topics,
+            # What is said of the owner: their files, the persona with the answers, their own words; never the visitor's.
+            about_owner=self.vocabulary + Vocabulary(system, *owners),
+            owner_words=self.knowledge + Sources(*owners),
+            question=message,
+            owner=self.owner,
+        )
         # A greeting or thanks is not passed on, nor a question about what was saved or passed on.
         check.askable = asks(message) and not self.patterns.asks_about_records(message)
         return check
@@ -136,6 +164,8 @@ class ReplyChecker:
 
 class Unchecked:
     """A reply as the model wrote it (``CHECK_REPLIES=false``): only its debris goes, once it is done."""
+
+    verdict = Verdict()  # nothing is ever withheld
 
     def visible(self, text: str) -> str:
         return text
@@ -145,13 +175,33 @@ class Unchecked:
 
 
 class ReplyCheck:
-    """One reply's check, against ``sources``, with ``patterns`` for claims; ``exempt``: the app's own
-    sentences (:func:`app_sentences`)."""
+    """One reply's check, against ``sources``, with ``patterns`` for claims and ``voice`` for the owner's
+    voice; ``exempt``: the app's own sentences (:func:`app_sentences`); ``topics`` finds what a sentence
+    says of the owner that ``about_owner``, the owner's sources, do not hold; ``question``: the visitor's
+    message the reply answers."""
 
-    def __init__(self, sources: Sources, patterns: ClaimPatterns, exempt: frozenset[str]):
+    def __init__(
+        self,
+        sources: Sources,
+        patterns: ClaimPatterns,
+        exempt: frozenset[str],
+        *,
+        voice: VoicePatterns,
+        topics: OwnerTopics,
+        about_owner: Vocabulary,
+        owner_words: Sources,
+        question: str = "",
+        owner: str = "",
+    ):
         self.sources = sources
         self.patterns = patterns
         self.exempt = exempt
+        self.voice = voice
+        self.topics = topics
+        self.about_owner = about_owner
+        self.owner_words = owner_words
+        self.question = question
+        self.owner = owner
         self.out = ""  # the finished sentences shown, as shown
         self.pos = 0  # how much of the reply they cover
         self.partial = ""  # what is shown of the sentence being written
@@ -202,10 +252,12 @@ class ReplyCheck:
             code[i] or self._plan(sentence, records, counts, said, verdict) for i, (sentence, _) in enumerate(rest)
         ]
         unanswered = (Plan.WITHHOLD in plans or Plan.DECLINED in plans) and not records.asked_now
-        needs = Plan.MAKE_TRUE in plans or (unanswered and self.askable)
+        promised = Plan.PROMISE in plans and not (records.question or records.asked_now)
+        needs = Plan.MAKE_TRUE in plans or ((unanswered or promised) and self.askable)
         passed = pass_on() if needs else False
         verdict.passed_on = passed if needs else None
         final = "".join(sentence + space for sentence, space in head)
+        verdict.kept = sum(len(key(sentence).split()) > 2 and not self._exempt(sentence) for sentence, _ in head)
         said_passed_on = False
         for index, ((sentence, space), plan) in enumerate(zip(rest, plans)):
             shown = self.partial if index == 0 and sentence.startswith(self.partial.strip()) else ""
@@ -213,11 +265,17 @@ class ReplyCheck:
                 continue
             if plan in TRUTHS:
                 final += _after(shown, TRUTHS[plan]) + space
+                verdict.kept += plan is not Plan.WITHHOLD  # what the records say is worth reading
+            elif plan is Plan.PROMISE:
+                truth = wording.OWNER_WILL_SEE if records.lead else wording.LEAVE_AN_ADDRESS
+                final += _after(shown, truth.format(owner=self.owner)) + space
             elif plan is Plan.MAKE_TRUE and not passed:
                 final += _after(shown, wording.NOT_PASSED_ON) + space
+                verdict.kept += 1
             else:
                 final += sentence + space
                 said_passed_on = said_passed_on or plan is Plan.MAKE_TRUE
+                verdict.kept += len(key(sentence).split()) > 2 and not self._exempt(sentence)
         final = final.strip()
         if passed and not said_passed_on:
             final = f"{final}\n\n{wording.QUESTION_KEPT}".strip()
@@ -232,8 +290,8 @@ class ReplyCheck:
             return False  # debris, or a code block: both are settled at the end
         if key(sentence) in self._shown:
             return False  # said before: should it come a third time, it is debris, as the end tells
-        if self.sources.missing(specifics(sentence)):
-            return False
+        if self.sources.missing(specifics(sentence)) or self.voice.fault(sentence) or self._unheld(sentence):
+            return False  # (a claim that is also a bare answer is held here, and settled as a claim at the end)
         return not self.patterns.claims(sentence) - {Claim.DECLINED}
 
     def _safe_prefix(self, partial: str) -> str:
@@ -247,9 +305,12 @@ class ReplyCheck:
         cut = max(partial.rfind(" "), partial.rfind("\t"))
         judged = partial[: cut + 1] if cut >= 0 else ""
         stops = [len(judged)]
-        claim = self.patterns.hold_from(judged)
-        if claim is not None:
-            stops.append(claim)
+        for hold in (self.patterns.hold_from(judged), self.voice.hold_from(judged), _start(FUTURE, judged)):
+            if hold is not None:
+                stops.append(hold)
+        unheld = self._unheld(judged)
+        if unheld:  # from the first word nothing backs; a bare answer ("No, …") from its start
+            stops.append(min((m.start() for w in unheld for m in [_word_at(w, judged)] if m), default=0))
         for found in specifics(judged):
             complete = judged[found.start + len(found.text) :].strip() != ""
             if not complete or not self.sources.holds(found):
@@ -268,11 +329,21 @@ class ReplyCheck:
         if counts.get(key(sentence), 0) >= REPEATS and key(sentence) in said:
             return Plan.DROP  # its first saying is kept; the others are debris
         said.add(key(sentence))
+        fault = self.voice.fault(sentence)
+        if fault is Voice.FRAMEWORK:
+            verdict.voice.append(fault.value)
+            return Plan.DROP
         missing: list[Specific] = self.sources.missing(specifics(sentence))
         if missing:
             verdict.withheld += [s.kind.value for s in missing]
             return Plan.WITHHOLD
         claims = self.patterns.claims(sentence)
+        if not claims - {Claim.DECLINED} and self._unheld(sentence):  # a claim is about the records: below
+            verdict.withheld.append(UNHELD)
+            return Plan.WITHHOLD
+        if fault is Voice.PROMISE and not self.owner_words.holds_phrase(self.voice.promised(sentence)):
+            verdict.voice.append(fault.value)  # (a promise in the owner's own words is theirs to keep)
+            return Plan.PROMISE
         if Claim.LEAD in claims and not records.lead:
             verdict.claims.append(Claim.LEAD.value)
             return Plan.FALSE_LEAD
@@ -287,6 +358,10 @@ class ReplyCheck:
 
     def _exempt(self, sentence: str) -> bool:
         return key(sentence) in self.exempt
+
+    def _unheld(self, sentence: str) -> list[str]:
+        """The words that make ``sentence`` an answer about the owner their sources do not back."""
+        return self.topics.unheld(sentence, self.question, self.about_owner)
 
     def _log(self, verdict: Verdict) -> None:
         if verdict.withheld:
@@ -328,6 +403,16 @@ def _in_code(pairs: list[tuple[str, str]]) -> list[Plan | None]:
         elif inside:
             marks[i] = Plan.KEEP
     return marks
+
+
+def _start(pattern: re.Pattern, text: str) -> int | None:
+    found = pattern.search(text)
+    return found.start() if found else None
+
+
+def _word_at(word: str, text: str) -> re.Match | None:
+    """Where ``word`` (as :mod:`~replica.chat.about_owner` reads words) stands in ``text``."""
+    return re.search(rf"(?<!\w){re.escape(word)}", text, re.I)
 
 
 def _after(shown: str, truth: str) -> str:

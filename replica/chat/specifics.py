@@ -154,6 +154,10 @@ class Sources:
             return all(self._has_number(n) for n in re.findall(r"\d[\d,.]*\d|\d", specific.text))
         return self._has(normalised(specific.text))
 
+    def holds_phrase(self, phrase: str) -> bool:
+        """Whether the sources hold ``phrase`` as written (case, spacing and punctuation aside)."""
+        return bool(phrase.strip()) and self._has(normalised(phrase))
+
     def _has(self, phrase: str) -> bool:
         return any(phrase in part for part in self._parts)
 

@@ -16,6 +16,8 @@ from replica import wording
 from replica.chat.draft import Draft
 from replica.chat.lead_net import NOTES, OUTAGE_NOTES, keep_lead
 from replica.chat.question_net import pass_question_on, records_of
+from replica.chat.run import Ended
+from replica.chat.without_model import WithoutModel
 from replica.storage import Store
 from replica.tools import Outcome, ToolRegistry
 
@@ -72,20 +74,31 @@ class LeadNet:
 class CheckReply:
     """The model's finished words are checked (:mod:`replica.chat.reply_check`) against the records in
     ``store``: what is not backed is withheld or made true, and a question the reply could not answer is
-    passed on through ``inform_unknown``."""
+    passed on through ``inform_unknown``. When nothing of the model's words is left worth showing (all
+    withheld or dropped, or all but a word or two), the visitor gets what a reply without a model says
+    to the message (``without_model``): an approved answer, or the question passed on."""
 
     when_stopped = False
 
-    def __init__(self, store: Store, registry: ToolRegistry):
+    def __init__(self, store: Store, registry: ToolRegistry, without_model: WithoutModel):
         self.store = store
         self.registry = registry
+        self.without_model = without_model
 
     def __call__(self, draft: Draft) -> None:
-        if draft.check is None:
+        check = draft.check
+        if check is None:
             return
         records = records_of(self.store, draft.context, draft.run)
         pass_on = lambda: pass_question_on(draft.message, self.registry, draft.context, draft.run)  # noqa: E731
-        draft.words, draft.check = draft.check.finish(draft.words, records, pass_on), None
+        draft.words, draft.check = check.finish(draft.words, records, pass_on), None
+        if check.verdict.changed and not check.verdict.kept:
+            log.info(
+                "Reply check: nothing of the model's words was worth showing; the visitor gets the reply without a model"
+            )
+            reply = self.without_model.reply(draft.message, draft.context, draft.run, wording.NOT_IN_NOTES)
+            draft.run.add(Ended(reply.ended))
+            draft.words = reply.text
 
 
 class SaveFailedNote:

@@ -3,7 +3,8 @@
 Servers differ in ways the loop should never see. Some templates think aloud in tags (``<think>…``),
 some open that block in the prompt so only its closing tag shows, some leak the next turn's template
 tokens; small models write tool calls as text (JSON, a Python-style call, a ``<tool_call>`` block)
-instead of calling natively. :class:`CleanModel` wraps any :class:`~replica.chat.model.ChatModel` and
+instead of calling natively, write the next turn themselves ("User: …"), or stop inside a call they
+began ("I will call the `"), which :mod:`replica.chat.endings` cuts back to whole sentences. :class:`CleanModel` wraps any :class:`~replica.chat.model.ChatModel` and
 yields :class:`CleanTurn`: the words for the visitor so far (no markup, no tool syntax), and once the
 turn is done its tool calls with their :class:`~replica.chat.run.Source` and what goes back into the
 messages. What it learns of the server (that its template opens a thinking block) it keeps itself.
@@ -21,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Iterator
 
 from replica.chat.debris import without_debris
+from replica.chat.endings import TurnLabels, whole_sentences
 from replica.chat.markup import has_stray_closing, without_markup
 from replica.chat.model import ChatModel, ToolCall, Turn
 from replica.chat.run import Source
@@ -62,11 +64,13 @@ class ToolNames:
 
 class CleanModel:
     """``model``, its turns cleaned. ``opens_thinking`` starts as the adapter knows it (``None``: not known
-    yet, and the server's first reply is held whole) and is learned from the first reply with words."""
+    yet, and the server's first reply is held whole) and is learned from the first reply with words.
+    ``names``: the owner's, whose label ("Jordan:") opens a turn the model writes itself, as "User:" does."""
 
-    def __init__(self, model: ChatModel):
+    def __init__(self, model: ChatModel, names: tuple[str, ...] = ()):
         self.model = model
         self.opens_thinking: bool | None = model.opens_thinking
+        self.labels = TurnLabels(names)
 
     def turns(
         self,
@@ -84,6 +88,7 @@ class CleanModel:
         hidden, shown, reply = ToolTextFilter(offered.names), None, Turn()
         for reply in self.model.stream(messages, tools, tool_choice, max_tokens, timeout, stop):
             words = hidden.visible(without_markup(reply.text, self.opens_thinking))
+            words, _ = self.labels.before_next_turn(self.labels.without_own_label(words), final=False)
             if words != shown:
                 shown = words
                 yield CleanTurn(words)
@@ -93,9 +98,12 @@ class CleanModel:
             self.opens_thinking = has_stray_closing(reply.text) or bool(self.opens_thinking)
         said = without_markup(reply.text, self.opens_thinking, final=True)
         calls, words, source = self._read(reply, said, offered, visitor)
+        words, turned = self.labels.before_next_turn(self.labels.without_own_label(words))
+        words, broken = whole_sentences(words)
         if not without_debris(words):
             words = ""  # nothing but markup, template tokens or repeats: no words
-        cut = bool(words) and cut_short(reply)
+        # "(My answer was cut off…)" only where the words end as the model stopped, not where the app cut.
+        cut = bool(words) and not (turned or broken) and cut_short(reply)
         yield CleanTurn(words, done=True, calls=tuple(calls), source=source, said=said, cut=cut)
 
     def _read(self, reply: Turn, said: str, offered: ToolNames, visitor: str) -> tuple[list[ToolCall], str, Source]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from string import Template
 
@@ -42,3 +43,30 @@ def read_lines(name: str, prompts_dir: Path = PROMPTS_DIR) -> list[str]:
         return []
     lines = (line.strip() for line in path.read_text(encoding="utf-8").splitlines())
     return [line for line in lines if line and not line.startswith("#")]
+
+
+def pattern_sections(
+    name: str, headings: list[str], words: tuple[str, ...] = (), prompts_dir: Path = PROMPTS_DIR
+) -> dict[str, list]:
+    """The sections of ``prompts_dir/name``, a file of ``## heading`` sections (the claim patterns, the
+    voice patterns, what a reply may say about the owner): for each of ``headings``, its lines compiled
+    as regular expressions matched without regard to case, or, for a heading in ``words``, its words.
+    Lines starting with ``>`` are notes. A heading it does not know, or a line that is no regular
+    expression, raises ``ValueError`` naming the file and line: the start stops, never a visitor's message."""
+    path = prompts_dir / name
+    found: dict[str, list] = {heading: [] for heading in headings}
+    heading = None
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if line.startswith("## "):
+            heading = line[3:].strip().lower()
+            if heading not in found:
+                raise ValueError(f"{path}:{number}: no such heading {line[3:].strip()!r}: {', '.join(headings)}")
+        elif heading and line.strip() and not line.startswith((">", "#")):
+            if heading in words:
+                found[heading].extend(word.lower() for word in line.split())
+                continue
+            try:
+                found[heading].append(re.compile(line.strip(), re.I))
+            except re.error as error:
+                raise ValueError(f"{path}:{number}: not a regular expression ({error})") from None
+    return found

@@ -265,6 +265,12 @@ def test_python_app_py_alerts_through_a_channel_without_telegram(tmp_path, webho
         "OWNER_NAME": "Ada Lovelace",
     }
     log_file = tmp_path / "app.log"
+
+    def channel_rows():
+        exported = run_app("export", "alerts", **env).stdout
+        assert SECRET not in exported and TOPIC not in exported
+        return [r for r in csv.DictReader(io.StringIO(exported)) if r["channel"] != "Telegram"]
+
     try:
         with served_app(log_file, **env) as (page, _):
             from tests.fixtures.clients import app_client
@@ -272,19 +278,16 @@ def test_python_app_py_alerts_through_a_channel_without_telegram(tmp_path, webho
             model.script(model.default, say("Thanks!"))
             app_client(page).predict("Hire me: jane@example.com", api_name="/chat")
             assert wait_until(lambda: len(webhook.received) == 1, timeout=60)
+            # Marked sent once the channel answered: waited for while the app runs, since a stop between
+            # the two would rightly leave it pending (and sent again at the next start).
+            sent = [("JSON, channel 1", "sent")]
+            assert wait_until(lambda: [(r["channel"], r["status"]) for r in channel_rows()] == sent, timeout=60)
     finally:
         model.close()
     assert "jane@example.com" in webhook.received[0].text and webhook.received[0].path == f"/{TOPIC}"
     output = log_file.read_text()
     assert "Telegram is not configured: alerts go to JSON, channel 1" in output
     assert SECRET not in output and TOPIC not in output
-
-    def channel_rows():
-        exported = run_app("export", "alerts", **env).stdout
-        assert SECRET not in exported and TOPIC not in exported
-        return [r for r in csv.DictReader(io.StringIO(exported)) if r["channel"] != "Telegram"]
-
-    assert wait_until(lambda: [(r["channel"], r["status"]) for r in channel_rows()] == [("JSON, channel 1", "sent")])
 
 
 def test_doctor_checks_each_url_and_ping_sends_through_each(tmp_path, webhook, caplog):

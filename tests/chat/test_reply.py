@@ -262,8 +262,9 @@ def test_each_message_leaves_one_info_line_with_what_it_took(fake_openai, make_r
     textual = "<tool_call>%s</tool_call>" % json.dumps({"name": "inform_unknown", "arguments": QUESTION})
     fake_openai.script(say(textual), say("I've passed it on."))
     secret = "my private story " * 40  # visitor text stays out of the line
+    replica = make_replica()
     with caplog.at_level(logging.INFO, logger="replica"):
-        make_replica().reply(f"What is your favourite opera? {secret}", Visitor("s1"))
+        replica.reply(f"What is your favourite opera? {secret}", Visitor("s1"))
     lines = [r.getMessage() for r in caplog.records if r.levelno == logging.INFO and r.name.startswith("replica")]
     assert len(lines) == 1, lines
     assert re.fullmatch(

@@ -1,0 +1,185 @@
+"""Statements about the owner that the owner's notes do not hold.
+
+A small model asked "Do you have experience with Rust in production?" answers "No, I do not have
+experience with Rust in production." when the notes say nothing of Rust: an answer about the owner that
+nothing backs, with no specific for :mod:`replica.chat.specifics` to catch (the visitor named Rust).
+A sentence *about the owner* (a yes or no, the replica's first person, or the owner's name) is looked at
+by the *topic* of the visitor's question that it takes up: the question's words less everyday ones
+(``prompts/about_owner.md``, "not a topic", and common words) that the sentence repeats, or, for a
+bare answer ("No.", "Yes, I do."), all of them. When most of those the owner's sources do not hold,
+the sentence is an answer nothing backs. Words a reply brings in itself are not judged here: a name,
+a number or an address it invents is :mod:`replica.chat.specifics`' to catch. The owner's sources are their
+files, the persona with the approved and learned answers, and the owner's own words in the
+conversation; never the visitor's, who cannot tell the replica what is true of the owner.
+
+Words are compared by their Snowball stems ("relocate", "relocation"), a hyphenated word by its parts,
+and a word one typing slip from a source word ("Portugl") counts as that word.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import Enum
+from functools import lru_cache
+from pathlib import Path
+
+import Stemmer
+from bm25s.stopwords import STOPWORDS_EN_PLUS
+
+from replica.knowledge.prompts import PROMPTS_DIR, pattern_sections
+
+ABOUT_OWNER_FILE = "about_owner.md"
+WORD = re.compile(r"[^\W\d_](?:[\w+#]|['’-](?=\w))*", re.U)
+NOT_WORDS = re.compile(r"\S+@\S+|https?://\S+|\b\w+\.(?:com|org|net|io|dev|example)\S*|`[^`]*`", re.I)
+# What follows "your" is the visitor's ("your Kubernetes migration"), not something said of the owner.
+YOURS = re.compile(r"\byour\s+(?:[\w'’-]+\s+){0,2}[\w'’-]+", re.I)
+COMMON = frozenset(STOPWORDS_EN_PLUS)
+CONTRACTION = re.compile(r"(?:'s|'ve|'d|'ll|'re|'m|n't)$")
+SET_PHRASES = re.compile(r"\bof course\b", re.I)  # everyday as a phrase, though "course" alone is not
+
+
+class Heading(Enum):
+    """A heading of ``prompts/about_owner.md``."""
+
+    ABOUT = "about the owner"
+    ANSWERS = "answers the question"
+    EVERYDAY = "not a topic"
+
+
+@dataclass(frozen=True)
+class OwnerPatterns:
+    """What ``prompts/about_owner.md`` says: which sentences speak of the owner, which answer the
+    question by reference, and the everyday words."""
+
+    about: tuple[re.Pattern, ...]
+    answers: tuple[re.Pattern, ...]
+    everyday: frozenset[str]
+
+    @classmethod
+    def load(cls, prompts_dir: Path = PROMPTS_DIR) -> "OwnerPatterns":
+        """Read the file (:func:`~replica.knowledge.prompts.pattern_sections`)."""
+        headings = [h.value for h in Heading]
+        found = pattern_sections(ABOUT_OWNER_FILE, headings, (Heading.EVERYDAY.value,), prompts_dir)
+        return cls(
+            tuple(found[Heading.ABOUT.value]),
+            tuple(found[Heading.ANSWERS.value]),
+            frozenset(found[Heading.EVERYDAY.value]),
+        )
+
+
+@lru_cache(maxsize=4096)
+def stem(word: str) -> str:
+    """``word``'s English Snowball stem."""
+    return _stemmer().stemWord(word)
+
+
+@lru_cache(maxsize=1)
+def _stemmer():
+    return Stemmer.Stemmer("english")
+
+
+class Vocabulary:
+    """The words of the owner's sources, for looking topic words up."""
+
+    def __init__(self, *texts: str):
+        self.words: set[str] = set()
+        for text in texts:
+            found = words_of(text)
+            self.words.update(found)
+            self.words.update(f"{a}-{b}" for a, b in zip(found, found[1:]))  # "on site" holds "on-site"
+        self.words |= {part for w in self.words if "-" in w for part in w.split("-") if part}
+        self.stems = {stem(w) for w in self.words}
+
+    def __add__(self, other: "Vocabulary") -> "Vocabulary":
+        both = Vocabulary()
+        both.words, both.stems = self.words | other.words, self.stems | other.stems
+        return both
+
+    def holds(self, word: str) -> bool:
+        """Whether the sources hold ``word``: by its stem, each part of a hyphenated word, or one slip away."""
+        if word in self.words or stem(word) in self.stems:
+            return True
+        if "-" in word:  # "full-time" is not held by "full" and "time" apart
+            return False
+        return len(word) >= 4 and any(w[0] == word[0] and one_slip(w, word) for w in self.words)
+
+
+class OwnerTopics:
+    """Finds, in a reply's sentence, what it says of the owner that the owner's sources do not hold."""
+
+    def __init__(self, patterns: OwnerPatterns, owner: str):
+        self.patterns = patterns
+        self.names = {w for w in words_of(owner)}
+
+    def about_owner(self, sentence: str) -> bool:
+        """Whether ``sentence`` says something of the owner (it is no question)."""
+        if sentence.rstrip().rstrip("*_)\"'”’").endswith("?"):
+            return False
+        return any(p.search(sentence) for p in self.patterns.about) or bool(self.names & set(words_of(sentence)))
+
+    def topic(self, text: str, reply: bool = True) -> list[str]:
+        """The topic words of ``text``: its words less the everyday ones and the owner's name; in a
+        ``reply``, less what follows "your" too (the visitor's own)."""
+        text = SET_PHRASES.sub(" ", NOT_WORDS.sub(" ", text))
+        if reply:
+            text = YOURS.sub(" ", text)
+        kept = []
+        for word in words_of(text):
+            if word in COMMON or word in self.patterns.everyday or word in self.names or len(word) < 2:
+                continue
+            if word not in kept:
+                kept.append(word)
+        return kept
+
+    def unheld(self, sentence: str, question: str, sources: Vocabulary) -> list[str]:
+        """The topic words of ``sentence`` that make it an answer about the owner that ``sources`` do not
+        back (none when it is fine); ``question`` is the visitor's message it answers."""
+        if not self.about_owner(sentence):
+            return []
+        asked = self.topic(asked_part(question), reply=False)
+        stems = {stem(w) for w in asked}
+        own = self.topic(sentence)
+        echoed = [w for w in own if stem(w) in stems]
+        if echoed:  # it speaks of what the visitor asked about, perhaps with what the notes say of it
+            topic = echoed + [w for w in own if w not in echoed and sources.holds(w)]
+        elif any(p.search(sentence) for p in self.patterns.answers):  # "No.", "Yes, I do.": of the question's topic
+            topic = asked
+        else:
+            return []  # words it brings in itself are the specifics' to check (a name, a number)
+        missing = [w for w in topic if not sources.holds(w)]
+        return missing if len(missing) * 2 > len(topic) else []
+
+
+def asked_part(message: str) -> str:
+    """What ``message`` asks: its questions ("Hi, I'm Dana from Acme. Do you know Rust?" → the last), or
+    all of it when it has none."""
+    questions = re.findall(r"[^.!?\n]*\?", message)
+    return " ".join(questions) if questions else message
+
+
+def words_of(text: str) -> list[str]:
+    """The words of ``text``, lower case: a contraction's ending ("'ve", "n't") and a possessive's "'s"
+    dropped, and edge hyphens."""
+    found = []
+    for match in WORD.finditer(text.lower().replace("’", "'")):
+        word = CONTRACTION.sub("", match.group()).strip("-'")
+        if word:
+            found.append(word)
+    return found
+
+
+def one_slip(a: str, b: str) -> bool:
+    """Whether ``a`` and ``b`` differ by one typing slip: a letter added, dropped, changed or two swapped."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return a == b
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        return len(diff) == 1 or (
+            len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]]
+        )
+    short, long = (a, b) if len(a) < len(b) else (b, a)
+    for i in range(len(long)):
+        if long[:i] + long[i + 1 :] == short:
+            return True
+    return False
