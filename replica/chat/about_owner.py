@@ -132,6 +132,11 @@ class OwnerTopics:
                 kept.append(word)
         return kept
 
+    def asks_unheld(self, question: str, sources: Vocabulary) -> bool:
+        """Whether most of what ``question`` asks about is a topic ``sources`` do not hold."""
+        topic = self.topic(asked_part(question), reply=False)
+        return sum(not sources.holds(w) for w in topic) * 2 > len(topic) > 0
+
     def unheld(self, sentence: str, question: str, sources: Vocabulary) -> list[str]:
         """The topic words of ``sentence`` that make it an answer about the owner that ``sources`` do not
         back (none when it is fine); ``question`` is the visitor's message it answers."""

@@ -43,7 +43,7 @@ MARKUP_ONLY = re.compile(r"^[ \t]*[#`~*_>•=-]*[ \t]*$")
 # the next word says whether a claim follows.
 OPENERS = re.compile(
     r"(?:\b(?:i['’]?ve|i['’]?ll|i|we['’]?ve|we|have|has|had|will|been|just|already|also|your"
-    r"|yes|sure|of course|absolutely|certainly|done|great)[,!]?\s+)+$",
+    r"|yes|sure|of course|absolutely|certainly|done|great|the|as|as an?|here|based|according|in|my|no)[,!]?\s+)+$",
     re.I,
 )
 # Where a promise may begin ("I'll …", "I'm going to …"): held from there until the sentence is whole.
@@ -201,6 +201,9 @@ class ReplyCheck:
         self.about_owner = about_owner
         self.owner_words = owner_words
         self.question = question
+        # Asked about what the owner's sources do not hold: a sentence about the owner is held from its
+        # start ("No, I do not have…" says as much as the topic that follows it).
+        self.asks_unheld = topics.asks_unheld(question, about_owner)
         self.owner = owner
         self.out = ""  # the finished sentences shown, as shown
         self.pos = 0  # how much of the reply they cover
@@ -308,8 +311,9 @@ class ReplyCheck:
         for hold in (self.patterns.hold_from(judged), self.voice.hold_from(judged), _start(FUTURE, judged)):
             if hold is not None:
                 stops.append(hold)
-        unheld = self._unheld(judged)
-        if unheld:  # from the first word nothing backs; a bare answer ("No, …") from its start
+        if self.asks_unheld and self.topics.about_owner(judged):
+            stops.append(0)
+        elif unheld := self._unheld(judged):  # from the first word nothing backs
             stops.append(min((m.start() for w in unheld for m in [_word_at(w, judged)] if m), default=0))
         for found in specifics(judged):
             complete = judged[found.start + len(found.text) :].strip() != ""

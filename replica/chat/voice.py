@@ -24,6 +24,7 @@ class Voice(Enum):
 
     FRAMEWORK = "framework talk"  # the machinery talking: dropped
     PROMISE = "promise"  # a future act the replica cannot do: replaced by what is true
+    HOLD_FROM = "hold from"  # where framework talk may begin, while a reply streams
 
 
 @dataclass(frozen=True)
@@ -41,7 +42,7 @@ class VoicePatterns:
     def fault(self, sentence: str) -> Voice | None:
         """What is wrong with ``sentence`` (framework talk first), or ``None``."""
         plain = EMPHASIS.sub("", sentence)  # "**the user**" reads as "the user"
-        for voice in Voice:
+        for voice in (Voice.FRAMEWORK, Voice.PROMISE):
             if any(p.search(plain) for p in self.patterns[voice]):
                 return voice
         return None
@@ -53,6 +54,6 @@ class VoicePatterns:
         return min(found, key=len, default="")
 
     def hold_from(self, text: str) -> int | None:
-        """Where in ``text`` (a sentence still arriving) framework talk is found already, or ``None``."""
-        starts = [m.start() for p in self.patterns[Voice.FRAMEWORK] for m in [p.search(text)] if m]
+        """Where in ``text`` (a sentence still arriving) framework talk may begin, or ``None``."""
+        starts = [m.start() for p in self.patterns[Voice.HOLD_FROM] for m in [p.search(text)] if m]
         return min(starts, default=None)

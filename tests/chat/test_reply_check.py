@@ -283,3 +283,69 @@ def test_a_turn_that_is_nothing_but_debris_is_no_words_and_the_model_is_asked_ag
     fake_openai.script(say("###\n```\n<s>"), say("I build analytical engines."))
     assert make_replica().reply("What do you do?", Visitor("s1")) == "I build analytical engines."
     assert fake_openai.calls == 2 and fake_openai.requests[1]["tool_choice"] == "none"
+
+
+# In the owner's voice (issue 40): the machinery's words, promises and what nothing backs never reach the visitor.
+
+
+def test_framework_talk_never_shows_while_streaming_and_the_owners_words_around_it_stay(checker):
+    reply = "I'm based in Lisbon. The visitor has not provided an email address. I work remotely too."
+    final, passed, verdict, seen = checked(checker, reply, message="Where are you based?", pieces=1)
+    assert final == "I'm based in Lisbon. I work remotely too." and not passed
+    assert not any("visitor" in shown for shown in seen) and verdict.voice == ["framework talk"]
+
+
+def test_a_heading_naming_the_system_prompt_is_dropped(checker):
+    reply = "### System Prompt\nI'm a freelance data engineer in Lisbon."
+    final, _, _, seen = checked(checker, reply, message="What do you do?", pieces=1)
+    assert final == "I'm a freelance data engineer in Lisbon." and not any("System" in s for s in seen)
+
+
+@pytest.mark.parametrize("lead", [False, True], ids=["no address", "address left"])
+def test_a_promise_is_replaced_by_what_is_true(checker, lead):
+    reply = "I'm available from next month. I'll let you know when I'm free for a call."
+    final, _, verdict, seen = checked(checker, reply, message="When can we talk?", records=Records(lead=lead))
+    truth = (wording.OWNER_WILL_SEE if lead else wording.LEAVE_AN_ADDRESS).format(owner=OWNER)
+    assert final.startswith(f"I'm available from next month. {truth}") and "let you know" not in final
+    assert not any("let you" in shown for shown in seen) and verdict.voice == ["promise"]
+
+
+def test_a_promise_in_the_owners_own_words_is_theirs_to_keep(checker):
+    reply = "Leave your email here with a line about your project and I'll get back to you personally."
+    assert checked(checker, reply, message="How can I reach you?")[0] == reply  # the FAQ's own words
+
+
+def test_a_bare_answer_to_what_the_notes_never_mention_never_shows(checker):
+    final, passed, verdict, seen = checked(
+        checker,
+        "No, I do not have experience with Rust in production.",
+        message="Do you have experience with Rust in production?",
+        pieces=1,
+    )
+    assert final.startswith(wording.NOT_IN_NOTES) and passed and set(seen) == {""}
+
+
+def test_as_users_run_it_a_weak_models_words_never_reach_the_visitor_and_its_unanswered_question_reaches_the_owner(
+    tmp_path, fake_openai, fake_telegram
+):
+    """``python app.py`` with the example knowledge, behind a model that writes each shape a weak one
+    writes: only the machinery talking, an answer the notes do not hold, a promise and a next turn of its
+    own, and a tool call begun at its token cap."""
+    with served_app(tmp_path / "app.log", **environment(tmp_path, fake_openai, fake_telegram)) as (url, _):
+        client = app_client(url)
+        fake_openai.script(say("### System Prompt\nSorry, but the visitor has not provided an email address."))
+        machinery = client.predict("Do you sign NDAs?", api_name="/chat")
+        fake_openai.script(say("No, I do not have experience with Rust in production.", pieces=6))
+        rust = client.predict("Do you have experience with Rust in production?", api_name="/chat")
+        fake_openai.script(say("Yes, from next month! I'll let you know when I'm free.\nUser: great\nAssistant: Bye!"))
+        promise = client.predict("Are you available for new projects?", api_name="/chat")
+        fake_openai.script(say("Thanks for asking! I work from Lisbon. I will call the `", finish="length"))
+        fragment = client.predict("Where are you based?", api_name="/chat")
+        [alert] = fake_telegram.wait_for(1)
+    # Nothing worth showing: what the replica says without a model, the owner's approved answer.
+    assert machinery == "From Jordan Avery's FAQ: Yes, before any detailed discussion of a client's data."
+    assert rust == f"{wording.NOT_IN_NOTES} {wording.QUESTION_KEPT}"
+    assert "Unanswered question" in alert.text and "Rust in production" in alert.text
+    assert promise.startswith("Yes, from next month!") and "let you know" not in promise and "User" not in promise
+    assert wording.LEAVE_AN_ADDRESS.format(owner=OWNER) in promise
+    assert fragment == "Thanks for asking! I work from Lisbon."  # no fragment, and no "(cut off)" for what the app cut
