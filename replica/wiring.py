@@ -26,8 +26,9 @@ from replica.chat.limits import UsageLimits
 from replica.chat.loop import TurnLoop
 from replica.chat.model import ChatModel
 from replica.chat.openai_model import OpenAIChatModel
-from replica.chat.reply import Replica
+from replica.chat.reply import Replica, Visitor
 from replica.chat.reply_check import ReplyChecker
+from replica.chat.run import Run
 from replica.chat.steps import BookingOffer, CheckReply, LeadNet, SaveFailedNote, Steps
 from replica.chat.turns import CleanModel
 from replica.chat.without_model import WithoutModel
@@ -288,6 +289,7 @@ def build_replica(
     inbox: Inbox,
     limits: UsageLimits | None = None,
     knowledge: str = "",
+    watch: Callable[[Visitor, Run], None] | None = None,
 ) -> Replica:
     """The one way a :class:`Replica` is made (the app, ``eval`` and the tests): the default tools, the
     replies without a model from ``settings``' owner and knowledge, the steps after each answer, and the
@@ -325,6 +327,7 @@ def build_replica(
         inbox=inbox,
         limits=limits,
         config=config,
+        watch=watch,
     )
 
 
@@ -438,6 +441,7 @@ def assemble_replica(
     inbox: Inbox,
     index_folder: Path,
     limits: UsageLimits | None = None,
+    watch: Callable[[Visitor, Run], None] | None = None,
 ) -> Replica:
     """The replica as visitors meet it, from ``settings`` (as :func:`as_served` gives them): the owner's
     knowledge indexed in ``index_folder``, the persona with the booking paragraph, the same checks. The
@@ -457,13 +461,16 @@ def assemble_replica(
         inbox=inbox,
         limits=limits,
         knowledge=index.whole_text,
+        watch=watch,
     )
 
 
-def evaluation_replica(settings: Settings, folder: Path, notifier: Notifier) -> tuple[Replica, Store, str]:
+def evaluation_replica(
+    settings: Settings, folder: Path, notifier: Notifier, watch: Callable[[Visitor, Run], None] | None = None
+) -> tuple[Replica, Store, str]:
     """The replica as :func:`create_app` serves it (:func:`assemble_replica`), on a new SQLite database in
-    ``folder`` and with ``notifier`` instead of Telegram: for ``eval`` and ``doctor``. Returns it with its
-    store and the owner's name."""
+    ``folder`` and with ``notifier`` instead of Telegram, ``watch`` seeing each message's run: for ``eval``
+    and ``doctor``. Returns it with its store and the owner's name."""
     store = Store(folder / "replica.sqlite3")
     settings = as_served(settings)
     inbox = Inbox.build(store, secrets.token_hex(16), settings.owner_name, notifier)
@@ -474,6 +481,7 @@ def evaluation_replica(settings: Settings, folder: Path, notifier: Notifier) -> 
         notifier=notifier,
         inbox=inbox,
         index_folder=folder / "knowledge-index",
+        watch=watch,
     )
     return replica, store, settings.owner_name
 

@@ -43,9 +43,11 @@ def test_a_lead_reaches_telegram_with_the_name_as_typed(visitor, fake_openai, fa
     name = "Ada <b>Lovelace</b> & Co"
     fake_openai.script(
         call(("gather_user_details", {"email": "ada@example.org", "notes": "Wants a quote", "name": name})),
-        say("Thanks, I'll be in touch!"),
+        say("Thanks, Ada will write to you soon!"),
     )
-    assert visitor().predict("I'm interested: ada@example.org", api_name="/chat") == "Thanks, I'll be in touch!"
+    assert (
+        visitor().predict("I'm interested: ada@example.org", api_name="/chat") == "Thanks, Ada will write to you soon!"
+    )
     [message] = fake_telegram.wait_for(1)
     assert "New lead" in message.text and f"Name: {name}" in message.text and "ada@example.org" in message.text
 

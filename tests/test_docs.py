@@ -87,7 +87,7 @@ def test_each_docs_page_the_app_points_the_owner_to_exists_with_the_heading_it_n
     assert {"relay.md", "models.md", "telegram.md", "alerts.md", "knowledge.md", "hosting.md"} <= set(named)
 
 
-NUMBERS = "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen".split()
+NUMBERS = "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty".split()
 
 
 def eval_counts_in_the_docs() -> tuple[int, int]:
@@ -123,6 +123,9 @@ FAKE_MODEL_HOLDS = {
     "'did you save my email?' with none given → truthful",
     "a question the knowledge does not answer → nothing invented, passed on",
     "a question a model may decline → passed on",
+    "a plain question → in role, whole sentences, an answer",
+    "a topic your notes never mention → no answer about you, passed on",
+    "'let me know' → no promise the replica cannot keep",
 }
 
 
@@ -150,7 +153,10 @@ def test_the_fakes_run_standalone_and_print_the_environment_to_use(tmp_path):
         held = {line.split(": ")[0].split(" (")[0][2:] for line in scorecard.splitlines() if line.startswith("✓ ")}
         assert held == FAKE_MODEL_HOLDS, scorecard
         assert f"{len(held)}/{len(eval_behaviours())} behaviours held" in scorecard
-        assert eval_counts_in_the_docs() == (len(held), len(eval_behaviours()))  # docs/testing.md: "nine of its twelve"
+        assert eval_counts_in_the_docs() == (
+            len(held),
+            len(eval_behaviours()),
+        )  # docs/testing.md: "twelve of its fifteen"
     finally:
         process.terminate()
         process.wait(timeout=10)

@@ -79,7 +79,7 @@ def _stemmer():
     return Stemmer.Stemmer("english")
 
 
-class Vocabulary:
+class OwnerWords:
     """The words of the owner's sources, for looking topic words up."""
 
     def __init__(self, *texts: str):
@@ -91,8 +91,8 @@ class Vocabulary:
         self.words |= {part for w in self.words if "-" in w for part in w.split("-") if part}
         self.stems = {stem(w) for w in self.words}
 
-    def __add__(self, other: "Vocabulary") -> "Vocabulary":
-        both = Vocabulary()
+    def __add__(self, other: "OwnerWords") -> "OwnerWords":
+        both = OwnerWords()
         both.words, both.stems = self.words | other.words, self.stems | other.stems
         return both
 
@@ -132,12 +132,12 @@ class OwnerTopics:
                 kept.append(word)
         return kept
 
-    def asks_unheld(self, question: str, sources: Vocabulary) -> bool:
+    def asks_unheld(self, question: str, sources: OwnerWords) -> bool:
         """Whether most of what ``question`` asks about is a topic ``sources`` do not hold."""
         topic = self.topic(asked_part(question), reply=False)
         return sum(not sources.holds(w) for w in topic) * 2 > len(topic) > 0
 
-    def unheld(self, sentence: str, question: str, sources: Vocabulary) -> list[str]:
+    def unheld(self, sentence: str, question: str, sources: OwnerWords) -> list[str]:
         """The topic words of ``sentence`` that make it an answer about the owner that ``sources`` do not
         back (none when it is fine); ``question`` is the visitor's message it answers."""
         if not self.about_owner(sentence):

@@ -13,7 +13,7 @@ import logging
 import time
 from contextlib import closing
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from replica import wording
 from replica.alerts import Notifier
@@ -43,9 +43,9 @@ class Visitor:
 
 class Replica:
     """Answers visitors as the owner: ``answer`` writes each reply's words, ``steps`` follow it;
-    ``conversations`` records every message and reply (the history the model sees, the owner's words
+    ``inbox`` records every message and reply (the history the model sees, the owner's words
     included); ``store`` and ``notifier`` are the tools' records and alerts; ``limits`` and ``config``
-    bound each message."""
+    bound each message; ``watch``, if given, sees each message's run."""
 
     def __init__(
         self,
@@ -57,6 +57,7 @@ class Replica:
         inbox: Inbox,
         limits: UsageLimits,
         config: ReplyConfig,
+        watch: Callable[[Visitor, Run], None] | None = None,
     ):
         self.answer = answer
         self.steps = steps
@@ -65,6 +66,7 @@ class Replica:
         self.inbox = inbox
         self.limits = limits
         self.config = config
+        self.watch = watch  # told of each message's run once it is recorded (eval and doctor score it)
 
     def reply(self, message: str, visitor: Visitor) -> str:
         """The complete answer to ``message`` (the last value :meth:`stream_reply` yields)."""
@@ -110,6 +112,8 @@ class Replica:
             if draft is not None and not done:  # the visitor stopped the reply: an address they gave is still kept
                 self.steps.run(draft, stopped=True)
             self._record(conversation, run, reply, started)
+            if self.watch:
+                self.watch(visitor, run)
 
     def _refusal(self, message: str, visitor: Visitor, conversation: Conversation | None, run: Run) -> str | None:
         """The sentence that stands for a reply when the message is not answered, the run marked; else ``None``."""

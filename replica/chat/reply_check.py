@@ -27,7 +27,7 @@ from enum import Enum
 from typing import Any, Callable
 
 from replica import wording
-from replica.chat.about_owner import OwnerPatterns, OwnerTopics, Vocabulary
+from replica.chat.about_owner import OwnerPatterns, OwnerTopics, OwnerWords
 from replica.chat.claims import Claim, ClaimPatterns
 from replica.chat.debris import FENCE, REPEATS, TEMPLATE_TOKENS, key, without_debris
 from replica.chat.specifics import Sources, Specific, specifics
@@ -127,7 +127,7 @@ class ReplyChecker:
 
     def __init__(self, knowledge: str, owner: str):
         self.knowledge = Sources(knowledge, owner)  # the owner's name is always theirs to say
-        self.vocabulary = Vocabulary(knowledge, owner)  # what is said of the owner is looked up here
+        self.vocabulary = OwnerWords(knowledge, owner)  # what is said of the owner is looked up here
         self.owner = owner
         self.patterns = ClaimPatterns.load()
         self.voice = VoicePatterns.load()
@@ -152,7 +152,7 @@ class ReplyChecker:
             voice=self.voice,
             topics=self.topics,
             # What is said of the owner: their files, the persona with the answers, their own words; never the visitor's.
-            about_owner=self.vocabulary + Vocabulary(system, *owners),
+            about_owner=self.vocabulary + OwnerWords(system, *owners),
             owner_words=self.knowledge + Sources(*owners),
             question=message,
             owner=self.owner,
@@ -188,7 +188,7 @@ class ReplyCheck:
         *,
         voice: VoicePatterns,
         topics: OwnerTopics,
-        about_owner: Vocabulary,
+        about_owner: OwnerWords,
         owner_words: Sources,
         question: str = "",
         owner: str = "",
@@ -272,6 +272,7 @@ class ReplyCheck:
             elif plan is Plan.PROMISE:
                 truth = wording.OWNER_WILL_SEE if records.lead else wording.LEAVE_AN_ADDRESS
                 final += _after(shown, truth.format(owner=self.owner)) + space
+                verdict.kept += 1  # what happens next is worth reading
             elif plan is Plan.MAKE_TRUE and not passed:
                 final += _after(shown, wording.NOT_PASSED_ON) + space
                 verdict.kept += 1
@@ -282,7 +283,7 @@ class ReplyCheck:
         final = final.strip()
         if passed and not said_passed_on:
             final = f"{final}\n\n{wording.QUESTION_KEPT}".strip()
-        self._log(verdict)
+        log_verdict(verdict)
         return final
 
     def _fine_while_streaming(self, sentence: str) -> bool:
@@ -341,13 +342,13 @@ class ReplyCheck:
         if missing:
             verdict.withheld += [s.kind.value for s in missing]
             return Plan.WITHHOLD
+        if fault is Voice.PROMISE and not self.owner_words.holds_phrase(self.voice.promised(sentence)):
+            verdict.voice.append(fault.value)  # (a promise in the owner's own words is theirs to keep)
+            return Plan.PROMISE
         claims = self.patterns.claims(sentence)
         if not claims - {Claim.DECLINED} and self._unheld(sentence):  # a claim is about the records: below
             verdict.withheld.append(UNHELD)
             return Plan.WITHHOLD
-        if fault is Voice.PROMISE and not self.owner_words.holds_phrase(self.voice.promised(sentence)):
-            verdict.voice.append(fault.value)  # (a promise in the owner's own words is theirs to keep)
-            return Plan.PROMISE
         if Claim.LEAD in claims and not records.lead:
             verdict.claims.append(Claim.LEAD.value)
             return Plan.FALSE_LEAD
@@ -367,16 +368,20 @@ class ReplyCheck:
         """The words that make ``sentence`` an answer about the owner their sources do not back."""
         return self.topics.unheld(sentence, self.question, self.about_owner)
 
-    def _log(self, verdict: Verdict) -> None:
-        if verdict.withheld:
-            kinds = ", ".join(sorted(set(verdict.withheld)))
-            log.warning("Reply check: withheld a sentence holding what the sources do not (%s)", kinds)
-        if verdict.claims:
-            log.warning("Reply check: a claim the records did not back (%s)", ", ".join(verdict.claims))
-        if verdict.passed_on is not None:
-            log.info(
-                "Reply check: the visitor's question %s", "passed on" if verdict.passed_on else "could not be passed on"
-            )
+
+def log_verdict(verdict: Verdict) -> None:
+    """One line for each thing the check did (kinds, never text)."""
+    if verdict.withheld:
+        kinds = ", ".join(sorted(set(verdict.withheld)))
+        log.warning("Reply check: withheld a sentence holding what the sources do not (%s)", kinds)
+    if verdict.claims:
+        log.warning("Reply check: a claim the records did not back (%s)", ", ".join(verdict.claims))
+    if verdict.voice:
+        log.warning("Reply check: not in the owner's voice (%s)", ", ".join(sorted(set(verdict.voice))))
+    if verdict.passed_on is not None:
+        log.info(
+            "Reply check: the visitor's question %s", "passed on" if verdict.passed_on else "could not be passed on"
+        )
 
 
 def _sentences(text: str) -> list[tuple[str, str]]:

@@ -44,9 +44,20 @@ class ToolRan:
 
 @dataclass(frozen=True)
 class Words:
-    """The words one model call gave the visitor, tool syntax and markup taken out."""
+    """The words one model call gave the visitor, tool syntax and markup taken out; ``trimmed``: a next
+    turn the model wrote itself, or a fragment where it began a call, was cut from them."""
 
     text: str
+    trimmed: bool = False
+
+
+@dataclass(frozen=True)
+class Checked:
+    """What the reply check did to the words (:class:`~replica.chat.reply_check.Verdict`: kinds, never text)."""
+
+    withheld: tuple[str, ...] = ()
+    claims: tuple[str, ...] = ()
+    voice: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -85,7 +96,7 @@ class Ended:
     role: str = REPLICA
 
 
-Event = Union[ModelCalled, ToolRan, Words, LookedForAddresses, Ended]
+Event = Union[ModelCalled, ToolRan, Words, Checked, LookedForAddresses, Ended]
 
 
 class Run:
@@ -163,6 +174,16 @@ class Run:
         """Who the reply is recorded as: the replica, or the app's own note (a message passed to the owner)."""
         ends = [e for e in self._events if isinstance(e, Ended)]
         return ends[-1].role if ends else REPLICA
+
+    @property
+    def trimmed(self) -> bool:
+        """Whether the app cut a next turn or a fragment from the model's words."""
+        return any(isinstance(e, Words) and e.trimmed for e in self._events)
+
+    @property
+    def checked(self) -> Checked:
+        """What the reply check did (nothing, when it did not run)."""
+        return next((e for e in reversed(self._events) if isinstance(e, Checked)), Checked())
 
     @property
     def lead_net_ran(self) -> bool:

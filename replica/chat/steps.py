@@ -16,7 +16,7 @@ from replica import wording
 from replica.chat.draft import Draft
 from replica.chat.lead_net import NOTES, OUTAGE_NOTES, keep_lead
 from replica.chat.question_net import pass_question_on, records_of
-from replica.chat.run import Ended
+from replica.chat.run import Checked, Ended
 from replica.chat.without_model import WithoutModel
 from replica.storage import Store
 from replica.tools import Outcome, ToolRegistry
@@ -92,6 +92,8 @@ class CheckReply:
         records = records_of(self.store, draft.context, draft.run)
         pass_on = lambda: pass_question_on(draft.message, self.registry, draft.context, draft.run)  # noqa: E731
         draft.words, draft.check = check.finish(draft.words, records, pass_on), None
+        verdict = check.verdict
+        draft.run.add(Checked(tuple(verdict.withheld), tuple(verdict.claims), tuple(verdict.voice)))
         if check.verdict.changed and not check.verdict.kept:
             log.info(
                 "Reply check: nothing of the model's words was worth showing; the visitor gets the reply without a model"

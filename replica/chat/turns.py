@@ -41,6 +41,7 @@ class CleanTurn:
     source: Source = Source.MODEL
     said: str = ""  # the turn as it goes back into the messages: no markup, a call written as text left as written
     cut: bool = False  # the words end before the model finished them (a dropped stream, the token limit)
+    trimmed: bool = False  # the app cut a next turn the model wrote itself, or a fragment where a call began
 
 
 @dataclass(frozen=True)
@@ -104,7 +105,9 @@ class CleanModel:
             words = ""  # nothing but markup, template tokens or repeats: no words
         # "(My answer was cut off…)" only where the words end as the model stopped, not where the app cut.
         cut = bool(words) and not (turned or broken) and cut_short(reply)
-        yield CleanTurn(words, done=True, calls=tuple(calls), source=source, said=said, cut=cut)
+        yield CleanTurn(
+            words, done=True, calls=tuple(calls), source=source, said=said, cut=cut, trimmed=turned or broken
+        )
 
     def _read(self, reply: Turn, said: str, offered: ToolNames, visitor: str) -> tuple[list[ToolCall], str, Source]:
         """The turn's tool calls (native, or written as text) and its words without any tool syntax."""

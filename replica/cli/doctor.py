@@ -12,7 +12,7 @@ import socket
 import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Iterator, TextIO
+from typing import Callable, Iterator, TextIO
 from urllib.parse import urlparse
 
 import openai
@@ -68,11 +68,14 @@ def fail(area: str, text: str, fix: str) -> Check:
     return Check("fail", area, text, fix)
 
 
-def run_doctor(settings: Settings, out: TextIO, ping: bool = False) -> int:
-    """Print every check to ``out`` as it completes; return 1 when a required one failed, else 0."""
+def run_doctor(
+    settings: Settings, out: TextIO, ping: bool = False, voice: Callable[[Settings], Iterator[Check]] | None = None
+) -> int:
+    """Print every check to ``out`` as it completes; return 1 when a required one failed, else 0. ``voice``
+    scores the model's replies once it is reachable (``eval``'s short version, from the command line)."""
     failed = False
     for checks in (
-        check_model(settings),
+        check_model(settings, voice),
         check_telegram(settings, ping),
         check_alert_channels(settings, ping),
         check_storage(settings),
@@ -86,8 +89,8 @@ def run_doctor(settings: Settings, out: TextIO, ping: bool = False) -> int:
     return 1 if failed else 0
 
 
-def check_model(settings: Settings) -> Iterator[Check]:
-    """The key, the endpoint, and the configured model there."""
+def check_model(settings: Settings, voice: Callable[[Settings], Iterator[Check]] | None = None) -> Iterator[Check]:
+    """The key, the endpoint, and the configured model there (and with ``voice``, its replies)."""
     if not settings.model_configured:  # a supported way to run: nothing configured is broken
         yield warn(
             "model",
@@ -144,7 +147,10 @@ def check_model(settings: Settings) -> Iterator[Check]:
             f"{endpoint} does not list {model!r} but answers to it (it lists: {some})",
             "nothing, if that server serves one model whatever the name (llama.cpp does); else set OPENAI_MODEL",
         )
-    yield check_tool_calling(client, model)
+    tool_calling = check_tool_calling(client, model)
+    yield tool_calling
+    if voice and tool_calling.status != "fail":
+        yield from voice(settings)
 
 
 PROBE_TOOL = {

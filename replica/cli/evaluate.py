@@ -12,15 +12,17 @@ import re
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, TextIO
+from typing import Callable, Iterator, TextIO
 
 from replica.alerts import Alert
 from replica.alerts.render import one_line
 from replica.chat.claims import Claim
 from replica.chat.lead_net import NOTES
-from replica.chat.reply import Visitor
-from replica.chat.reply_check import ReplyChecker
+from replica.chat.reply import Replica, Visitor
+from replica.chat.reply_check import UNHELD, ReplyChecker
+from replica.chat.run import Run
 from replica.chat.specifics import specifics
+from replica.cli.doctor import Check, fail, ok
 from replica.knowledge.approved import Approved, approved_entries, parse_faq
 from replica.knowledge.prompts import render_prompt
 from replica.settings import Settings
@@ -35,12 +37,14 @@ WORD = re.compile(r"[a-zà-ÿ0-9][a-zà-ÿ0-9'-]{4,}", re.I)
 
 @dataclass
 class ScriptOutcome:
-    """What one script left behind: the replies, the leads and questions stored, the alerts raised."""
+    """What one script left behind: the replies, the leads and questions stored, the alerts raised, and
+    each message's run (what the model wrote and the checks did to it)."""
 
     replies: list[str]
     leads: list[dict]
     questions: list[dict]
     alerts: list[Alert]
+    runs: list[Run] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -123,6 +127,14 @@ def builtin_scripts(owner: str, rules: str, faq: list[Approved], checker: ReplyC
             ("Hi, I'm Priya from Acme Robotics.", "Which company am I from?"),
             follow_up,
         ),
+        *trust_scripts(checker),
+        *voice_scripts(),
+    ]
+
+
+def trust_scripts(checker: ReplyChecker) -> list[Script]:
+    """The scripts that judge what the visitor saw: nothing invented, no false claim, the question passed on."""
+    return [
         Script(
             "a phone number not in the knowledge → none invented, passed on",
             ("What's your phone number?",),
@@ -144,6 +156,76 @@ def builtin_scripts(owner: str, rules: str, faq: list[Approved], checker: ReplyC
             trustworthy(checker, True),
         ),
     ]
+
+
+def voice_scripts() -> list[Script]:
+    """The scripts of the owner's voice (``doctor`` runs them too): what the model wrote, before the checks
+    made it fit to show, is judged, since a model the checks must correct at every turn leaves visitors
+    with little but the app's own sentences."""
+    return [
+        Script(
+            "a plain question → in role, whole sentences, an answer",
+            ("Hi! I'm Sam, a recruiter. What kind of work do you do?",),
+            in_voice(answers=True),
+        ),
+        Script(
+            "a topic your notes never mention → no answer about you, passed on",
+            ("Do you have experience with beekeeping?",),
+            in_voice(passes_on=True),
+        ),
+        Script(
+            "'let me know' → no promise the replica cannot keep",
+            ("Could you let me know when you're free for a call next week?",),
+            in_voice(),
+        ),
+    ]
+
+
+def in_voice(answers: bool = False, passes_on: bool = False) -> Callable[[ScriptOutcome], str | None]:
+    """A judge of the model's own words in the last message's run: in role (no framework talk), whole
+    sentences (no fragment, no next turn of its own), no answer about the owner that the owner's sources
+    do not hold, no promise; with ``answers``, an answer rather than a question back; with ``passes_on``,
+    the owner got the question."""
+
+    def judge(outcome: ScriptOutcome) -> str | None:
+        run = outcome.runs[-1] if outcome.runs else Run()
+        checked = run.checked
+        sentences = [s for s in re.split(r"(?<=[.!?])\s+|\n+", run.words.strip()) if s.strip()]
+        faults = [
+            "spoke as the machinery (of 'the visitor', its tools or instructions): those words were dropped"
+            * ("framework talk" in checked.voice),
+            "wrote a next turn of its own, or stopped inside a tool call: those words were cut" * run.trimmed,
+            "answered about you what your notes do not hold: it was withheld" * (UNHELD in checked.withheld),
+            "promised what the replica cannot do (to let them know, to call): it was replaced"
+            * ("promise" in checked.voice),
+            "answered with a question of its own"
+            * (answers and bool(sentences) and all(s.rstrip().endswith("?") for s in sentences)),
+            "the owner did not get the question" * (passes_on and not outcome.questions),
+        ]
+        return "; ".join(filter(None, faults)) or None
+
+    return judge
+
+
+VOICE_FIX = (
+    "use a stronger model (OPENAI_MODEL), or none: without OPENAI_API_KEY and OPENAI_BASE_URL the replica "
+    "serves your approved answers only; python app.py eval shows every reply (docs/models.md#what-the-replica-never-says)"
+)
+
+
+def check_voice(settings: Settings) -> Iterator[Check]:
+    """``doctor``'s short version of the voice scripts, against the replica as served (on a database of
+    its own, gone afterwards; alerts kept, not sent): a model the checks must correct is named before
+    visitors meet it."""
+    failed = False
+    for script, _, problem in play(settings, lambda owner, replica: voice_scripts()):
+        if problem:
+            failed = True
+            yield fail("model", f"{settings.openai_model}, {script.behaviour}: {problem}", VOICE_FIX)
+    if not failed:
+        yield ok(
+            "model", f"{settings.openai_model} answers in role, in whole sentences, without unheld answers or promises"
+        )
 
 
 def whose_lead(outcome: ScriptOutcome) -> str:
@@ -222,17 +304,44 @@ def run_eval(settings: Settings, out: TextIO, pairs: Path | None = None, transcr
         return 2
     transcripts = transcripts or settings.data_dir / "eval-transcripts.md"
     transcripts.parent.mkdir(parents=True, exist_ok=True)
-    failed, scripts = 0, []
-    with tempfile.TemporaryDirectory(prefix="replica-eval-") as folder, transcripts.open("w", encoding="utf-8") as log:
-        notifier = RecordingNotifier()
-        replica, store, owner = evaluation_replica(settings, Path(folder), notifier)
-        faq = approved_entries(settings.knowledge_dir)
-        rules = render_prompt("system.md", owner_name=owner, knowledge="")
-        scripts += builtin_scripts(owner, rules, faq, replica.answer.checker)
-        scripts += own
+    failed = total = 0
+    with transcripts.open("w", encoding="utf-8") as log:
         log.write(f"# Replica evaluation: {settings.openai_model}\n")
+        for script, outcome, problem in play(
+            settings, lambda owner, replica: all_scripts(settings, owner, replica) + own
+        ):
+            total += 1
+            failed += problem is not None
+            mark = "✗" if problem else "✓"
+            detail = problem or script.remark(outcome)
+            why = f" ({detail})" if detail else ""
+            out.write(f"{mark} {script.behaviour}{why}: “{one_line(outcome.replies[-1], 90)}”\n")
+            out.flush()
+            log.write(_transcript(script, outcome.replies, outcome, problem))
+    out.write(f"{total - failed}/{total} behaviours held with {settings.openai_model}; transcripts in {transcripts}\n")
+    return 1 if failed else 0
+
+
+def all_scripts(settings: Settings, owner: str, replica: Replica) -> list[Script]:
+    """The built-in scripts for ``owner``'s replica as :func:`evaluation_replica` builds it."""
+    faq = approved_entries(settings.knowledge_dir)
+    rules = render_prompt("system.md", owner_name=owner, knowledge="")
+    return builtin_scripts(owner, rules, faq, replica.answer.checker)
+
+
+def play(
+    settings: Settings, scripts_for: Callable[[str, Replica], list[Script]]
+) -> Iterator[tuple[Script, ScriptOutcome, str | None]]:
+    """Each script of ``scripts_for(owner, replica)`` played against the replica as it is served, on a
+    database of its own that is gone afterwards, alerts kept rather than sent: with what it left behind
+    and what went wrong (``None`` when it held)."""
+    with tempfile.TemporaryDirectory(prefix="replica-eval-") as folder:
+        notifier = RecordingNotifier()
+        runs: dict[str, list[Run]] = {}
+        watch = lambda visitor, run: runs.setdefault(visitor.session_id, []).append(run)  # noqa: E731
+        replica, store, owner = evaluation_replica(settings, Path(folder), notifier, watch)
         try:
-            for number, script in enumerate(scripts, 1):
+            for number, script in enumerate(scripts_for(owner, replica), 1):
                 before = len(notifier.alerts)
                 replies = [replica.reply(message, _visitor(number)) for message in script.messages]
                 outcome = ScriptOutcome(
@@ -240,20 +349,11 @@ def run_eval(settings: Settings, out: TextIO, pairs: Path | None = None, transcr
                     [row for row in store.leads.all() if row.session == f"eval-{number}"],
                     [row for row in store.questions.all() if row.session == f"eval-{number}"],
                     notifier.alerts[before:],
+                    runs.get(f"eval-{number}", []),
                 )
-                problem = script.judge(outcome)
-                failed += problem is not None
-                mark = "✗" if problem else "✓"
-                detail = problem or script.remark(outcome)
-                why = f" ({detail})" if detail else ""
-                out.write(f"{mark} {script.behaviour}{why}: “{one_line(replies[-1], 90)}”\n")
-                out.flush()
-                log.write(_transcript(script, replies, outcome, problem))
+                yield script, outcome, script.judge(outcome)
         finally:
             store.close()
-    passed = len(scripts) - failed
-    out.write(f"{passed}/{len(scripts)} behaviours held with {settings.openai_model}; transcripts in {transcripts}\n")
-    return 1 if failed else 0
 
 
 def _visitor(number: int) -> Visitor:

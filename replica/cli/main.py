@@ -112,8 +112,9 @@ def main(argv: list[str] | None = None, gpu_placeholder: Callable[[], None] | No
         return telegram_setup(settings, sys.stdout, args.write, args.delete_webhook, args.wait)
     if args.command == "doctor":
         from replica.cli.doctor import run_doctor
+        from replica.cli.evaluate import check_voice
 
-        return run_doctor(settings, sys.stdout, ping=args.ping)
+        return run_doctor(settings, sys.stdout, ping=args.ping, voice=check_voice)
     if args.command == "eval":
         from replica.cli.evaluate import run_eval
 

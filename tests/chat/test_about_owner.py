@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from replica import wording
-from replica.chat.about_owner import OwnerPatterns, OwnerTopics, Vocabulary, one_slip, words_of
+from replica.chat.about_owner import OwnerPatterns, OwnerTopics, OwnerWords, one_slip, words_of
 from replica.chat.reply_check import UNHELD as UNHELD_KIND
 from replica.chat.reply_check import Records, ReplyChecker
 from replica.knowledge.prompts import render_prompt
@@ -59,7 +59,7 @@ def through_the_check(checker, question, reply):
 @pytest.mark.parametrize("name, question, reply", HELD, ids=[e[0] for e in HELD])
 def test_what_the_notes_hold_passes_in_other_words_and_in_the_negative(checker, name, question, reply):
     topics = OwnerTopics(OwnerPatterns.load(), OWNER)
-    assert topics.unheld(reply, question, Vocabulary(KNOWLEDGE, SYSTEM)) == []
+    assert topics.unheld(reply, question, OwnerWords(KNOWLEDGE, SYSTEM)) == []
     _, verdict, _ = through_the_check(checker, question, reply)
     assert UNHELD_KIND not in verdict.withheld  # (a misspelt name is the exact specifics check's, by design)
 
@@ -102,6 +102,6 @@ def test_what_the_owner_said_in_the_conversation_backs_it(checker):
 def test_words_are_read_as_typed():
     assert words_of("I've used Kafka's API on-site") == ["i", "used", "kafka", "api", "on-site"]
     assert one_slip("portugal", "portugl") and one_slip("airflow", "airfow") and one_slip("abcd", "abdc")
-    vocabulary = Vocabulary("I work on-site in Lisbon, and relocation is not for me.")
+    vocabulary = OwnerWords("I work on-site in Lisbon, and relocation is not for me.")
     assert vocabulary.holds("relocate") and vocabulary.holds("on-site") and vocabulary.holds("lisbn")
     assert not vocabulary.holds("full-time") and not vocabulary.holds("rust")

@@ -28,7 +28,10 @@ def test_model_sees_system_prompt_then_the_recorded_conversation_then_the_new_me
     replica.reply("Where do you live?", Visitor("s1"))
     replica.reply("And you?", Visitor("another visitor"))
     sent = [(m["role"], m["content"]) for m in fake_model.requests[1]["messages"]]
-    assert sent[0][1].startswith("You are Ada Lovelace's AI replica") and "## What the records of this conversation show" in sent[0][1]
+    assert (
+        sent[0][1].startswith("You are Ada Lovelace's AI replica")
+        and "## What the records of this conversation show" in sent[0][1]
+    )
     assert sent[1:] == [
         ("user", "Hi"),
         ("assistant", "Hello! Ask me anything."),

@@ -4,6 +4,7 @@ Telegram noticed by the running app; the outbox exported."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -31,11 +32,32 @@ def owner_folder(tmp_path, knowledge_dir):
     return tmp_path
 
 
+def behaving(body):
+    """A model that answers the voice scripts as the owner would: an answer, the unknown passed on, no promise."""
+    text = body["messages"][-1]["content"] or ""
+    if "beekeeping" in text:
+        return call(("inform_unknown", {"question": text})) if body.get("tools") else say("I've passed that on.")
+    if "let me know" in text:
+        return say("You can book a time through the link on this page, or leave your email here.")
+    return say("I build analytical engines.")
+
+
+def probed(reply):
+    """``reply`` to the tool-calling probe (a request about note_city); the voice scripts get ``behaving``."""
+
+    def answer(body):
+        if "note_city" in json.dumps(body):
+            return reply(body) if callable(reply) else reply
+        return behaving(body)
+
+    return answer
+
+
 def doctor(folder, fake_openai, fake_telegram, *args, process=False, **overrides):
     if (
         getattr(fake_openai.default, "content", None) == "Hello from the fake model."
-    ):  # a model that calls the probe's tool
-        fake_openai.default = call(("note_city", {"city": "Lisbon"}))
+    ):  # a model that calls the probe's tool, and answers in the owner's voice
+        fake_openai.default = probed(call(("note_city", {"city": "Lisbon"})))
     env = {
         "OPENAI_API_KEY": API_KEY,
         "OPENAI_BASE_URL": fake_openai.base_url,
@@ -93,13 +115,13 @@ def test_doctor_with_everything_right_prints_only_ticks(owner_folder, fake_opena
 def test_doctor_probes_tool_calling_in_one_short_request(
     owner_folder, fake_openai, fake_telegram, reply, expected, code
 ):
-    fake_openai.default = reply
+    fake_openai.default = probed(reply)
     done, lines = doctor(owner_folder, fake_openai, fake_telegram)
     [line] = [line for line in lines if expected in line]
     assert done.returncode == code, done.stdout
-    [probe] = [r for r in fake_openai.requests if r.get("tools")]
-    assert probe["max_tokens"] <= 100 and probe["tools"][0]["function"]["name"] == "note_city"
-    assert all(r["max_tokens"] <= 100 for r in fake_openai.requests)
+    probes = [r for r in fake_openai.requests if "note_city" in json.dumps(r)]
+    assert probes[0]["max_tokens"] <= 100 and probes[0]["tools"][0]["function"]["name"] == "note_city"
+    assert all(r["max_tokens"] <= 100 for r in probes)
     if code:
         assert "--jinja" in line and "docs/models.md" in line
     else:
@@ -116,7 +138,7 @@ def test_doctor_uses_a_one_token_completion_where_there_is_no_model_list(owner_f
     fake_openai.models = None
     done, _ = doctor(owner_folder, fake_openai, fake_telegram)
     assert done.returncode == 0 and "answered a one-token completion" in done.stdout
-    assert [r["max_tokens"] for r in fake_openai.requests] == [1, 80]  # then the tool-calling probe
+    assert [r["max_tokens"] for r in fake_openai.requests][:2] == [1, 80]  # then the tool-calling probe
 
 
 @pytest.mark.parametrize(
@@ -181,7 +203,7 @@ def test_doctor_warns_of_a_model_the_server_does_not_list_but_answers_to_and_sti
     assert done.returncode == 0, done.stdout
     assert any(line.startswith("! model:") and "does not list 'my-model' but answers to it" in line for line in lines)
     assert any("calls tools" in line or "did not call" in line for line in lines if " model: " in line)
-    assert [r["max_tokens"] for r in fake_openai.requests] == [1, 80]  # the name tried, then the probe
+    assert [r["max_tokens"] for r in fake_openai.requests][:2] == [1, 80]  # the name tried, then the probe
 
 
 def test_doctor_warns_about_what_works_but_needs_a_look(owner_folder, fake_openai, fake_telegram):
@@ -257,3 +279,29 @@ def test_doctor_shows_the_base_url_without_its_credentials(tmp_path, fake_openai
     for output in (done.stdout, done.stderr):
         assert "base-pw-42" not in output and "QuerySecret7" not in output and "user:" not in output
     assert "api-key=…" in done.stdout
+
+
+WEAK = {  # what a weak model writes to each voice script, and what doctor says of it
+    "What kind of work": ("Sure! Please provide the visitor's question.", "spoke as the machinery"),
+    "beekeeping": ("No, I have no experience with beekeeping.", "answered about you what your notes do not hold"),
+    "let me know": ("Sure, I'll let you know when I'm free.", "promised what the replica cannot do"),
+}
+
+
+def test_doctor_names_a_model_too_weak_for_visitors_with_the_fix(owner_folder, fake_openai, fake_telegram):
+    def weak(body):
+        text = body["messages"][-1]["content"] or ""
+        return next((say(reply) for asked, (reply, _) in WEAK.items() if asked in text), behaving(body))
+
+    fake_openai.default = probed(call(("note_city", {"city": "Lisbon"})))
+    done, lines = doctor(owner_folder, fake_openai, fake_telegram)
+    assert done.returncode == 0 and "✓ model: fake-model answers in role, in whole sentences" in done.stdout
+    fake_openai.default = probed(call(("note_city", {"city": "Lisbon"})))
+    fake_openai.default = lambda body, probe=fake_openai.default: (
+        probe(body) if "note_city" in json.dumps(body) else weak(body)
+    )
+    done, lines = doctor(owner_folder, fake_openai, fake_telegram)
+    failures = [line for line in lines if line.startswith("✗ model: fake-model, ")]
+    assert done.returncode == 1 and len(failures) == 3, done.stdout
+    for (_, why), line in zip(WEAK.values(), failures):
+        assert why in line and "use a stronger model (OPENAI_MODEL), or none" in line

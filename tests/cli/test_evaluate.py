@@ -17,7 +17,7 @@ def good_model(body):
     if last["role"] == "tool":
         return say("Thank you, that is noted.")
     text = last["content"]
-    if any(asked in text for asked in ("first pet", "phone number", "chess opening", "salary")):
+    if any(asked in text for asked in ("first pet", "phone number", "chess opening", "salary", "beekeeping")):
         return call(("inform_unknown", {"question": text}))
     if "save my email" in text:
         return say("No, you haven't given me an email address yet.")
@@ -36,6 +36,10 @@ def good_model(body):
         return say("I live in London, in a flat near the river.")
     if "your name" in text:
         return say("I'm Ada Lovelace.")
+    if "What kind of work" in text:
+        return say("I build analytical engines.")
+    if "let me know when" in text:
+        return say("You can book a time through the link on this page, or leave your email here.")
     if "NDA" in text:
         return say("Yes, I sign one before any detailed discussion of a client's data.")
     return say("Hello! I'm Ada. How can I help?")
@@ -66,13 +70,13 @@ def test_eval_of_a_model_that_behaves_passes_every_line_writes_transcripts_and_e
     )
     lines = done.stdout.splitlines()
     assert done.returncode == 0, done.stdout
-    assert [line[:1] for line in lines[:-1]] == ["✓"] * 13, done.stdout
+    assert [line[:1] for line in lines[:-1]] == ["✓"] * 16, done.stdout
     assert lines[2].startswith("✓ an unknown → question recorded: “Thank you, that is noted.”")
     assert lines[3] == "✓ an email → lead recorded: “Thank you, that is noted.”"  # the model's own call
     assert lines[-2].startswith("✓ your answer: Where are you based?")
     assert (
         lines[-1]
-        == f"13/13 behaviours held with fake-model; transcripts in {tmp_path / 'data' / 'eval-transcripts.md'}"
+        == f"16/16 behaviours held with fake-model; transcripts in {tmp_path / 'data' / 'eval-transcripts.md'}"
     )
     transcripts = (tmp_path / "data" / "eval-transcripts.md").read_text()
     assert "**Visitor:** Hi, I'm Priya from Acme Robotics." in transcripts
@@ -112,7 +116,7 @@ def test_eval_of_a_model_that_misbehaves_names_each_failure_and_exits_1(
     }, done.stdout
     # The app's own net still kept the email the model ignored, and the scorecard says whose work it was.
     assert "✓ an email → lead recorded (by the app's safety net: the model did not call the tool)" in done.stdout
-    assert done.stdout.splitlines()[-1].startswith("8/13 behaviours held with fake-model")
+    assert done.stdout.splitlines()[-1].startswith("11/16 behaviours held with fake-model")
     assert all(f"✓ {behaviour}" in done.stdout for behaviour in TRUST)  # the reply check holds them
 
 
@@ -158,3 +162,41 @@ def test_an_unusable_pairs_file_is_one_line_and_exit_2(tmp_path, knowledge_dir, 
     lines = [line for line in (done.stdout + done.stderr).splitlines() if line.strip()]
     assert done.returncode == 2 and len(lines) == 1 and "Traceback" not in done.stderr, lines
     assert lines[0].startswith(f"✗ --pairs {path}") and fake_openai.calls == 0
+
+
+WEAK = {  # what a weak model writes to the plain question, and the reason the scorecard names
+    "framework talk": ("Sure! Please provide the visitor's question.", "spoke as the machinery"),
+    "a fragment": ("I build analytical engines. I will call the `", "stopped inside a tool call"),
+    "a next turn": (
+        "I build analytical engines.\nUser: great\nAssistant: Anything else?",
+        "wrote a next turn of its own",
+    ),
+    "a question back": ("Where are you from?", "answered with a question of its own"),
+}
+
+
+@pytest.mark.parametrize("shape", WEAK, ids=WEAK.keys())
+def test_a_weak_model_fails_each_voice_script_named(tmp_path, knowledge_dir, fake_openai, shape):
+    plain, reason = WEAK[shape]
+
+    def weak_model(body):
+        text = body["messages"][-1]["content"] or ""
+        if "What kind of work" in text:
+            return say(plain)
+        if "beekeeping" in text:
+            return say("No, I have no experience with beekeeping.")  # the example notes say nothing of it
+        if "let me know when" in text:
+            return say("Sure, I'll let you know when I'm free.")
+        return good_model(body)
+
+    fake_openai.default = weak_model
+    done = run_app("eval", cwd=tmp_path, **eval_env(tmp_path, knowledge_dir, fake_openai))
+    lines = {line.split(" (")[0]: line for line in done.stdout.splitlines() if line.startswith("✗")}
+    assert done.returncode == 1
+    assert reason in lines["✗ a plain question → in role, whole sentences, an answer"]
+    assert (
+        "answered about you what your notes do not hold"
+        in lines["✗ a topic your notes never mention → no answer about you, passed on"]
+    )
+    assert "promised what the replica cannot do" in lines["✗ 'let me know' → no promise the replica cannot keep"]
+    assert len(lines) == 3, done.stdout  # the other scripts hold

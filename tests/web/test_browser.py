@@ -104,12 +104,12 @@ def test_a_typed_message_gets_its_streamed_reply_on_the_page(browser, app_url, f
 
     assert fake_openai.requests[0]["messages"][-1]["content"] == "What do you do?"
 
-    fake_openai.default = say("Yes, from next month.")
-    box.fill("Are you available?")
+    fake_openai.default = say("Yes, I write about computing.")  # what the profile holds (replies are checked)
+    box.fill("Do you write about computing?")
     box.press("Enter")
-    page.get_by_text("Yes, from next month.").first.wait_for(timeout=30_000)
+    page.get_by_text("Yes, I write about computing.").first.wait_for(timeout=30_000)
     history = [(m["role"], m["content"]) for m in fake_openai.requests[1]["messages"][1:]]
-    assert history == [("user", "What do you do?"), ("assistant", ANSWER), ("user", "Are you available?")]
+    assert history == [("user", "What do you do?"), ("assistant", ANSWER), ("user", "Do you write about computing?")]
     assert page.evaluate("document.documentElement.scrollWidth") <= width  # no sideways scrolling
 
     # While a reply is written, stop takes send's place; pressing it ends the reply and opens the box.
