@@ -25,10 +25,11 @@ from replica.chat.config import ReplyConfig
 from replica.chat.limits import UsageLimits
 from replica.chat.loop import TurnLoop
 from replica.chat.model import ChatModel
-from replica.chat.openai_model import OpenAIChatModel
+from replica.chat.openai_model import OPENAI_API, OpenAIChatModel
 from replica.chat.reply import Replica, Visitor
 from replica.chat.reply_check import ReplyChecker
 from replica.chat.run import Run
+from replica.chat.server_memory import ServerMemory
 from replica.chat.steps import BookingOffer, CheckReply, LeadNet, SaveFailedNote, Steps
 from replica.chat.turns import CleanModel
 from replica.chat.without_model import WithoutModel
@@ -301,7 +302,9 @@ def build_replica(
     loop = None
     if model is not None:
         names = (settings.owner_name, settings.owner_name.split()[0]) if settings.owner_name.strip() else ()
-        loop = TurnLoop(CleanModel(model, names), registry, limits, config.max_turns, config.max_reply_tokens)
+        memory = ServerMemory(store.state, settings.openai_base_url or OPENAI_API, settings.openai_model)
+        clean = CleanModel(model, names, memory)
+        loop = TurnLoop(clean, registry, limits, config.max_turns, config.max_reply_tokens)
     offline = without_model(settings.owner_name, settings.knowledge_dir, store, registry)
     answer = Answer(
         loop=loop,

@@ -7,7 +7,8 @@ instead of calling natively, write the next turn themselves ("User: …"), or st
 began ("I will call the `"), which :mod:`replica.chat.endings` cuts back to whole sentences. :class:`CleanModel` wraps any :class:`~replica.chat.model.ChatModel` and
 yields :class:`CleanTurn`: the words for the visitor so far (no markup, no tool syntax), and once the
 turn is done its tool calls with their :class:`~replica.chat.run.Source` and what goes back into the
-messages. What it learns of the server (that its template opens a thinking block) it keeps itself.
+messages. What it learns of the server (that its template opens a thinking block) it keeps, and with a
+:class:`~replica.chat.server_memory.ServerMemory`, past a restart.
 
 Tool calls come from the model, never from the visitor: a call written as text is read only when the
 server has not called tools natively in this process, and not at all for a visitor message that holds
@@ -26,6 +27,7 @@ from replica.chat.endings import TurnLabels, whole_sentences
 from replica.chat.markup import has_stray_closing, without_markup
 from replica.chat.model import ChatModel, ToolCall, Turn
 from replica.chat.run import Source
+from replica.chat.server_memory import ServerMemory
 from replica.chat.tool_text import ToolTextFilter, holds_tool_syntax, read_tool_text
 
 log = logging.getLogger(__name__)
@@ -68,9 +70,11 @@ class CleanModel:
     yet, and the server's first reply is held whole) and is learned from the first reply with words.
     ``names``: the owner's, whose label ("Jordan:") opens a turn the model writes itself, as "User:" does."""
 
-    def __init__(self, model: ChatModel, names: tuple[str, ...] = ()):
+    def __init__(self, model: ChatModel, names: tuple[str, ...] = (), memory: ServerMemory | None = None):
         self.model = model
-        self.opens_thinking: bool | None = model.opens_thinking
+        self.memory = memory  # what an earlier start learned of this server, and where this one keeps it
+        known = model.opens_thinking
+        self.opens_thinking: bool | None = memory.recall() if known is None and memory else known
         self.labels = TurnLabels(names)
 
     def turns(
@@ -96,7 +100,10 @@ class CleanModel:
         if stop.is_set():
             return
         if reply.text.strip():  # learned from the first reply with words: its template opens a block, or not
-            self.opens_thinking = has_stray_closing(reply.text) or bool(self.opens_thinking)
+            learned = has_stray_closing(reply.text) or bool(self.opens_thinking)
+            if learned != self.opens_thinking and self.memory:
+                self.memory.keep(learned)
+            self.opens_thinking = learned
         said = without_markup(reply.text, self.opens_thinking, final=True)
         calls, words, source = self._read(reply, said, offered, visitor)
         words, turned = self.labels.before_next_turn(self.labels.without_own_label(words))
