@@ -25,17 +25,15 @@ from replica.chat.limits import UsageLimits
 from replica.chat.openai_model import OpenAIChatModel
 from replica.chat.reply import Visitor
 from replica.cli.evaluate import RecordingNotifier
-from replica.inbox import Inbox
-from replica.settings import Settings
 from replica.storage import Store
 from replica.storage.deliveries import LEASE_SECONDS
 from replica.telegram.client import TelegramClient
-from replica.wiring import build_replica
 from tests.fakes.openai_server import call, say
 from tests.fakes.tcp_proxy import TcpProxy
 from tests.fixtures.clock import HandClock
 from tests.fixtures.databases import fresh_postgres_database
 from tests.fixtures.environment import API_KEY, wait_until
+from tests.fixtures.replicas import inbox_of, replica_around
 
 
 def quietly(check):
@@ -131,15 +129,15 @@ def test_a_lead_given_during_the_outage_is_logged_whole_and_the_first_message_af
 ):
     store, database = outage
     notifier = RecordingNotifier()
-    inbox = Inbox.build(store, "salt", "Ada Lovelace", notifier)
+    inbox = inbox_of(store, "Ada Lovelace", notifier)  # the salt the replica's own inbox uses
     client = openai.OpenAI(api_key=API_KEY, base_url=fake_openai.base_url, max_retries=0, timeout=5)
-    replica = build_replica(
-        Settings(owner_name="Ada Lovelace", knowledge_dir=tmp_path / "knowledge", reply_deadline_seconds=20),
-        model=OpenAIChatModel(client, "fake-model"),
-        system_prompt=lambda message: "SYSTEM PROMPT",
-        store=store,
-        notifier=notifier,
-        inbox=inbox,
+    replica = replica_around(
+        OpenAIChatModel(client, "fake-model"),
+        store,
+        notifier,
+        knowledge_dir=tmp_path / "knowledge",
+        reply_deadline_seconds=20,
+        check_replies=True,
         limits=UsageLimits.shared(store, 30, 120, 1000, address_key=inbox.recorder.address_hash),
     )
     visitor = Visitor("s1", "203.0.113.9")
