@@ -21,13 +21,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import Enum
-from functools import lru_cache
 from pathlib import Path
 
-import Stemmer
 from bm25s.stopwords import STOPWORDS_EN_PLUS
 
 from replica.knowledge.prompts import PROMPTS_DIR, pattern_sections
+from replica.knowledge.terms import one_slip, stem
 
 ABOUT_OWNER_FILE = "about_owner.md"
 WORD = re.compile(r"[^\W\d_](?:[\w+#]|['’-](?=\w))*", re.U)
@@ -66,17 +65,6 @@ class OwnerPatterns:
             tuple(found[Heading.ANSWERS.value]),
             frozenset(found[Heading.EVERYDAY.value]),
         )
-
-
-@lru_cache(maxsize=4096)
-def stem(word: str) -> str:
-    """``word``'s English Snowball stem."""
-    return _stemmer().stemWord(word)
-
-
-@lru_cache(maxsize=1)
-def _stemmer():
-    return Stemmer.Stemmer("english")
 
 
 class OwnerWords:
@@ -172,19 +160,3 @@ def words_of(text: str) -> list[str]:
         if word:
             found.append(word)
     return found
-
-
-def one_slip(a: str, b: str) -> bool:
-    """Whether ``a`` and ``b`` differ by one typing slip: a letter added, dropped, changed or two swapped."""
-    if a == b or abs(len(a) - len(b)) > 1:
-        return a == b
-    if len(a) == len(b):
-        diff = [i for i in range(len(a)) if a[i] != b[i]]
-        return len(diff) == 1 or (
-            len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]]
-        )
-    short, long = (a, b) if len(a) < len(b) else (b, a)
-    for i in range(len(long)):
-        if long[:i] + long[i + 1 :] == short:
-            return True
-    return False

@@ -196,7 +196,7 @@ def _deletions(word: str) -> set[str]:
     return {word[:i] + word[i + 1 :] for i in range(len(word))}
 
 
-def _one_slip(a: str, b: str) -> bool:
+def one_slip(a: str, b: str) -> bool:
     """True when ``b`` is ``a`` with one letter added, dropped, changed, or two neighbours swapped."""
     if a == b or abs(len(a) - len(b)) > 1:
         return a == b
@@ -240,7 +240,7 @@ class Vocabulary:
         near = set()
         for key in _deletions(word) | {word}:
             near |= self._by_deletion.get(key, set())
-        slips = sorted(candidate for candidate in near if _one_slip(word, candidate))
+        slips = sorted(candidate for candidate in near if one_slip(word, candidate))
         return slips[0] if slips else word
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from replica import wording
-from replica.chat.about_owner import OwnerPatterns, OwnerTopics, OwnerWords, one_slip, words_of
+from replica.chat.about_owner import OwnerPatterns, OwnerTopics, OwnerWords, words_of
 from replica.chat.reply_check import UNHELD as UNHELD_KIND
 from replica.chat.reply_check import Records, ReplyChecker
 from replica.knowledge.prompts import render_prompt
@@ -101,7 +101,6 @@ def test_what_the_owner_said_in_the_conversation_backs_it(checker):
 
 def test_words_are_read_as_typed():
     assert words_of("I've used Kafka's API on-site") == ["i", "used", "kafka", "api", "on-site"]
-    assert one_slip("portugal", "portugl") and one_slip("airflow", "airfow") and one_slip("abcd", "abdc")
     vocabulary = OwnerWords("I work on-site in Lisbon, and relocation is not for me.")
     assert vocabulary.holds("relocate") and vocabulary.holds("on-site") and vocabulary.holds("lisbn")
     assert not vocabulary.holds("full-time") and not vocabulary.holds("rust")
