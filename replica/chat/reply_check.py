@@ -1,5 +1,6 @@
 """Each reply checked before the visitor reads it: nothing specific invented, no claim the records do not
-back, no debris; a question the reply could not answer is passed on.
+back, no debris, nothing but the owner's voice (no framework talk, no answer about the owner their notes
+do not hold, no promise the replica cannot keep); a question the reply could not answer is passed on.
 
 The words stream as they come until the point where a specific or a claim may begin; from there the
 sentence is held until it is complete and checked, so what is withheld never reaches the screen, and a
@@ -12,7 +13,11 @@ records are complete), decides the held sentences:
 - a claim that the visitor's address was saved, with no lead in the records, is replaced by the truth;
   a claim that a question was passed on, or that the owner will follow up, is made true by passing the
   visitor's message on (or replaced, if that fails);
-- a reply that declines ("I don't know") passes the question on, unless this message already did.
+- a reply that declines ("I don't know") passes the question on, unless this message already did;
+- framework talk (:mod:`replica.chat.voice`) is dropped; a promise is replaced by what is true (the owner
+  will see the message, or an invitation to leave an address), and the question passed on;
+- a yes, no or first-person answer whose topic the owner's sources do not hold
+  (:mod:`replica.chat.about_owner`) is withheld like an invented specific.
 
 The app's own sentences (:mod:`replica.wording`) are never checked. Words the model had begun a held
 sentence with stay on screen, and the truth follows them after an ellipsis.
@@ -153,7 +158,7 @@ class ReplyChecker:
             topics=self.topics,
             # What is said of the owner: their files, the persona with the answers, their own words; never the visitor's.
             about_owner=self.vocabulary + OwnerWords(system, *owners),
-            owner_words=self.knowledge + Sources(*owners),
+            owner_said=self.knowledge + Sources(*owners),
             question=message,
             owner=self.owner,
         )
@@ -189,7 +194,7 @@ class ReplyCheck:
         voice: VoicePatterns,
         topics: OwnerTopics,
         about_owner: OwnerWords,
-        owner_words: Sources,
+        owner_said: Sources,
         question: str = "",
         owner: str = "",
     ):
@@ -199,7 +204,7 @@ class ReplyCheck:
         self.voice = voice
         self.topics = topics
         self.about_owner = about_owner
-        self.owner_words = owner_words
+        self.owner_said = owner_said
         self.question = question
         # Asked about what the owner's sources do not hold: a sentence about the owner is held from its
         # start ("No, I do not have…" says as much as the topic that follows it).
@@ -342,7 +347,7 @@ class ReplyCheck:
         if missing:
             verdict.withheld += [s.kind.value for s in missing]
             return Plan.WITHHOLD
-        if fault is Voice.PROMISE and not self.owner_words.holds_phrase(self.voice.promised(sentence)):
+        if fault is Voice.PROMISE and not self.owner_said.holds_phrase(self.voice.promised(sentence)):
             verdict.voice.append(fault.value)  # (a promise in the owner's own words is theirs to keep)
             return Plan.PROMISE
         claims = self.patterns.claims(sentence)
