@@ -354,7 +354,7 @@ def test_a_servers_first_reply_is_held_whole_then_replies_stream(fake_openai, ma
     fake_openai.script(say(ANSWER + " For many years, in London.", pieces=8))
     later = streamed(replica, "Since when?")  # this server closes blocks it never opened: held until the tag
     assert later[-1] == ANSWER + " For many years, in London."
-    plain = make_replica()
+    plain = make_replica(openai_model="another-model")  # another server: what was learned of the first is not its
     fake_openai.script(say(ANSWER, pieces=8))
     assert set(streamed(plain, "Hello")) == {ANSWER}  # a first reply is held whole until its end: no tag
     fake_openai.script(say(ANSWER + " For many years, in London.", pieces=8))
