@@ -300,6 +300,11 @@ def first_words_rows(
         restarted.append(first_words(app, f"restart-{n}"))
         app.close()
     after_restart = statistics.median(restarted) * 1000
+    unknown = []  # a server never seen before: its first reply is held whole, as it may be thinking
+    for n in range(min(messages, 3)):
+        app = create_app(settings_for(fake, ROOT / "knowledge", work / f"data-new-{n}"))
+        unknown.append(first_words(app, f"new-{n}"))
+        app.close()
     pieces = f"40 pieces {piece_delay * 1000:.0f} ms apart; median of {messages}"
     return [
         (
@@ -310,7 +315,8 @@ def first_words_rows(
         ),
         (
             f"First words, the first message after a restart ({pieces})",
-            f"{after_restart:.0f} ms, the SDK alone {floor:.0f} ms",
+            f"{after_restart:.0f} ms (a server never seen before: {statistics.median(unknown) * 1000:.0f} ms, "
+            f"held whole), the SDK alone {floor:.0f} ms",
             f"+{after_restart - floor:.0f} ms over the floor (target ≤ +50 ms)",
         ),
     ]
