@@ -85,7 +85,9 @@ def test_the_page_reads_well_on_a_phone_and_a_desktop(
     page = browser.new_page(viewport={"width": width, "height": height})
     page.goto(url)
     page.get_by_text("What kind of work do you do?").first.wait_for()
-    page.locator("#replica-privacy").wait_for()  # Gradio draws the page's parts one after another
+    # Gradio draws the page's parts one after another: measured once every part is there.
+    parts = ["#replica-title", "#replica-description", "#replica-chat", "#replica-input", "#replica-privacy"]
+    page.wait_for_function(f"() => {parts!r}.every((s) => document.querySelector(s))")
     empty = page.evaluate(MEASURE)
 
     # The header and description take at most 12% of a phone's height.
