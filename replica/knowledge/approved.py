@@ -32,7 +32,7 @@ from typing import Callable
 import bm25s
 
 from replica.knowledge.files import knowledge_files
-from replica.knowledge.terms import Vocabulary, corrected, negations, terms
+from replica.knowledge.terms import Vocabulary, about_someone_else, corrected, negations, terms
 from replica.storage.database import storage_errors
 from replica.storage.questions import same_question
 
@@ -43,6 +43,7 @@ MARKDOWN_FILE = re.compile(r"\.(md|markdown)$", re.I)
 APPROVED_MARK = re.compile(r"^\s*<!--\s*approved\s*(?::\s*(.*?))?\s*-->\s*$", re.I)
 HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
 MIN_SCORE = 0.5
+MAX_EXTRA = 1  # a word a clause may add to an approved question it asks whole ("Will you sign NDAs for us?")
 CANDIDATES = 5
 # A clause of a message: what one question is asked in ("Hi Jordan! Do you sign NDAs?" has two).
 CLAUSE = re.compile(r"[.!?;,\n—–]+|\s-\s")
@@ -90,7 +91,10 @@ def score(
         shared, extra = len(mine & theirs), len(mine - theirs)
         if not shared or negations(clause) != turned or not numbers(mine) <= numbers(theirs):
             continue
-        if extra > 1 or (extra and shared < 2) or (len(mine) == 1 and len(theirs) > 1):
+        if about_someone_else(clause) and not about_someone_else(question):
+            continue
+        whole = len(theirs) > 1 and shared == len(theirs) and extra <= MAX_EXTRA  # all its words, and a few more
+        if not whole and (extra > 1 or (extra and shared < 2) or (len(mine) == 1 and len(theirs) > 1)):
             continue
         best = max(best, 2 * shared / (len(mine) + len(theirs)))
     return best

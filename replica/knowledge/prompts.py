@@ -46,11 +46,16 @@ def read_lines(name: str, prompts_dir: Path = PROMPTS_DIR) -> list[str]:
 
 
 def pattern_sections(
-    name: str, headings: list[str], words: tuple[str, ...] = (), prompts_dir: Path = PROMPTS_DIR
+    name: str,
+    headings: list[str],
+    words: tuple[str, ...] = (),
+    prompts_dir: Path = PROMPTS_DIR,
+    lines: tuple[str, ...] = (),
 ) -> dict[str, list]:
     """The sections of ``prompts_dir/name``, a file of ``## heading`` sections (the claim patterns, the
     voice patterns, what a reply may say about the owner): for each of ``headings``, its lines compiled
-    as regular expressions matched without regard to case, or, for a heading in ``words``, its words.
+    as regular expressions matched without regard to case, or, for a heading in ``words``, its words
+    (lower case), or for one in ``lines``, its lines as written.
     Lines starting with ``>`` are notes. A heading it does not know, or a line that is no regular
     expression, raises ``ValueError`` naming the file and line: the start stops, never a visitor's message."""
     path = prompts_dir / name
@@ -64,6 +69,9 @@ def pattern_sections(
         elif heading and line.strip() and not line.startswith((">", "#")):
             if heading in words:
                 found[heading].extend(word.lower() for word in line.split())
+                continue
+            if heading in lines:
+                found[heading].append(line.strip())
                 continue
             try:
                 found[heading].append(re.compile(line.strip(), re.I))

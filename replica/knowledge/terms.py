@@ -16,11 +16,16 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 import Stemmer
+from bm25s.stopwords import STOPWORDS_PORTUGUESE, STOPWORDS_SPANISH
+
+from replica.knowledge.prompts import pattern_sections
 
 WORD = re.compile(r"[^\W_]+", re.U)
+VISITOR_WORDS_FILE = "visitor_words.md"
 APOSTROPHE = re.compile(r"(?<=\w)['’](?=\w)")
-COMMON = set(
-    """a an the and or but if of to in on at by for with from about into over as is are was were be been being
+COMMON = (
+    set(
+        """a an the and or but if of to in on at by for with from about into over as is are was were be been being
     am do does did done have has had having i me my mine you your yours we our us he she it its they them their
     this that these those there here what which who whom whose when where why how can could would will shall
     should may might must not no yes so than then too very just also any some all more most other such own same
@@ -28,7 +33,10 @@ COMMON = set(
     before after during while until since now later soon first again up out off via per like
     open willing happy able keen interested consider wonder wondering doing kind kinds sort sorts type types
     best way""".split()
-)
+    )
+    | set(STOPWORDS_SPANISH)
+    | set(STOPWORDS_PORTUGUESE)
+)  # the example's owner speaks both; visitors write them
 # Spelled out before anything else (after apostrophes are dropped, so "what's" and "whats" are one).
 SHORTHAND = {
     "r": "are",
@@ -157,16 +165,28 @@ def stem(word: str) -> str:
 
 
 def words(text: str) -> list[str]:
-    """The message's words as typed, lower-cased, shorthand spelled out and phrases made one word."""
+    """The message's words as typed, lower-cased, shorthand spelled out, phrases made one word, and the
+    words visitors use for a thing read as the one the matcher reads (``prompts/visitor_words.md``)."""
+    return list(_words(text))
+
+
+@lru_cache(maxsize=4096)  # a message is read against several candidates, clause by clause
+def _words(text: str) -> tuple[str, ...]:
     spelled: list[str] = []
     for word in WORD.findall(APOSTROPHE.sub("", text.lower())):
         spelled += SHORTHAND.get(word, word).split()
+    same = visitor_words().same
+    return tuple(_joined(_joined(spelled, PHRASES, LONGEST_PHRASE), same, max(map(len, same), default=1)))
+
+
+def _joined(spelled: list[str], phrases: dict[tuple[str, ...], str], longest: int) -> list[str]:
+    """``spelled`` with each run of words that ``phrases`` names replaced by what it stands for."""
     joined: list[str] = []
     at = 0
     while at < len(spelled):
-        for size in range(LONGEST_PHRASE, 1, -1):
-            one = PHRASES.get(tuple(spelled[at : at + size]))
-            if one:
+        for size in range(longest, 0, -1):
+            one = phrases.get(tuple(spelled[at : at + size]))
+            if one and (size > 1 or phrases is not PHRASES):
                 joined += one.split()
                 at += size
                 break
@@ -176,9 +196,68 @@ def words(text: str) -> list[str]:
     return joined
 
 
+@dataclass(frozen=True)
+class VisitorWords:
+    """What ``prompts/visitor_words.md`` says: the words visitors use for a thing (``same``: each as a
+    tuple of words, to the word the matcher reads), the phrases that turn a question around, and the
+    everyday words that never carry what a question asks."""
+
+    same: dict[tuple[str, ...], str]
+    turning: tuple[tuple[str, ...], ...]
+    everyday: frozenset[str]
+    others: frozenset[str]  # who a question may be about besides the owner: "your colleague", "your clients"
+
+
+@lru_cache(maxsize=1)
+def visitor_words() -> VisitorWords:
+    """The file, read once (a line that does not parse stops the start, naming it)."""
+    headings = ["same as", "turns it around", "everyday", "someone else"]
+    found = pattern_sections(VISITOR_WORDS_FILE, headings, lines=tuple(headings))
+    same: dict[tuple[str, ...], str] = {}
+    for line in found["same as"]:
+        word, _, used = line.partition(":")
+        for phrase in used.split(","):
+            spelled = tuple(WORD.findall(APOSTROPHE.sub("", phrase.lower())))
+            if spelled:
+                same[spelled] = word.strip().lower()
+    turning = tuple(
+        tuple(WORD.findall(phrase.lower()))
+        for line in found["turns it around"]
+        for phrase in line.split(",")
+        if phrase.strip()
+    )
+    everyday = frozenset(w for line in found["everyday"] for w in WORD.findall(line.lower()))
+    others = frozenset(w for line in found["someone else"] for w in WORD.findall(line.lower()))
+    return VisitorWords(same, turning, everyday, others)
+
+
+def about_someone_else(text: str) -> bool:
+    """Whether ``text`` asks about someone besides the owner ("What time zone is your colleague in?",
+    "Which time zone are most of your clients in?")."""
+    found = words(text)
+    return any(a in ("your", "ur") and b in visitor_words().others for a, b in zip(found, found[1:]))
+
+
+def common(word: str) -> bool:
+    """Whether ``word`` is a common or everyday word, which carries nothing of what a question asks."""
+    return word in COMMON or word in visitor_words().everyday
+
+
+def forget() -> None:
+    """Empty the caches of words read (the bench times each message as a new visitor's)."""
+    _words.cache_clear()
+    negations.cache_clear()
+
+
+@lru_cache(maxsize=4096)
 def negations(text: str) -> int:
-    """How many words of ``text`` turn a question around ("not", "never", "refuse", "dont", …)."""
-    return sum(word in NEGATIONS or stem(word).startswith(NEGATING_STEMS) for word in words(text))
+    """How many words of ``text`` turn a question around ("not", "never", "refuse", "dont", …), and
+    phrases ("too busy", "booked up": ``prompts/visitor_words.md``)."""
+    found = words(text)
+    turning = sum(
+        found[at : at + len(phrase)] == list(phrase) for phrase in visitor_words().turning for at in range(len(found))
+    )
+    return turning + sum(word in NEGATIONS or stem(word).startswith(NEGATING_STEMS) for word in found)
 
 
 def corrected(text: str) -> str:
@@ -222,7 +301,7 @@ class Vocabulary:
         vocabulary = cls()
         for question in questions:
             for word in words(question):
-                if word not in COMMON:
+                if not common(word):
                     vocabulary.add(word)
         return vocabulary
 
@@ -249,7 +328,7 @@ def terms(text: str, vocabulary: Vocabulary | None = None) -> set[str]:
     ``vocabulary`` word meant, each cut to its stem."""
     found = set()
     for word in words(text):
-        if word in COMMON:
+        if common(word):
             continue
         found.add(stem(vocabulary.meant(word) if vocabulary else word))
     return found

@@ -51,3 +51,43 @@ def test_two_visitors_ask_the_same_question_in_matching_words_or_in_the_same_wor
     assert alike("whats ur tz", "What time zone are you in?") and alike("What time zone are you in?", "whats ur tz")
     assert alike("What do you do?", "what do you  do")  # no term to match by: the same wording still is
     assert not alike("Do you refuse to sign NDAs?", "Do you sign NDAs?") and not alike("What do you do?", "Why?")
+
+
+def test_on_a_table_written_fresh_it_never_quotes_a_wrong_entry_and_answers_more_than_before():
+    """Issue 41's table (tests/knowledge/tables/no_model_matching.py, written by someone who never saw the
+    matcher): precision as the issue asks; recall above the 27% measured before the visitor words, on
+    the way to the issue's 80% (docs/knowledge.md says where it stands)."""
+    from bench.matching import fresh_figures
+    from tests.knowledge.tables import no_model_matching as fresh
+
+    entries = approved_entries(ROOT / "knowledge")
+    right, wrong, unanswered = fresh_figures(ApprovedAnswers(entries, lambda: []), entries)
+    assert len(fresh.PARAPHRASES) >= 150 and len(fresh.NEAR_MISSES) >= 60
+    assert wrong <= 0.02 * len(fresh.PARAPHRASES) and unanswered >= 0.95 * len(fresh.NEAR_MISSES)
+    assert right >= 0.40 * len(fresh.PARAPHRASES)
+
+
+@pytest.mark.parametrize(
+    "message, meant",
+    [
+        ("Would you sign a confidentiality agreement?", "Do you sign NDAs?"),
+        ("Do you have capacity for a new project?", "Are you available for new projects?"),
+    ],
+)
+def test_the_words_visitors_use_for_a_thing_mean_it(message, meant):
+    entries = approved_entries(ROOT / "knowledge")
+    match = ApprovedAnswers(entries, lambda: []).match(message)
+    assert match is not None and match.approved.question == meant
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Are you too busy for new projects?",
+        "Are you booked up with new projects?",
+        "What time zone is your colleague in?",
+    ],
+)
+def test_a_question_turned_around_or_about_someone_else_is_not_answered(message):
+    entries = approved_entries(ROOT / "knowledge")
+    assert ApprovedAnswers(entries, lambda: []).match(message) is None
