@@ -15,6 +15,7 @@ from typing import Iterator
 
 from replica import wording
 from replica.chat.lead_net import EMAIL_CANDIDATE, OUTAGE_NOTES, keep_lead
+from replica.chat.reply_check import asks
 from replica.chat.run import Ending, Run, Source, ToolRan
 from replica.knowledge.approved import ApprovedAnswers
 from replica.knowledge.terms import terms
@@ -85,10 +86,11 @@ def is_greeting(message: str, owner: str) -> bool:
 
 
 def is_question(message: str) -> bool:
-    """Whether a message asks something worth passing on: a question mark, or two meaningful words
-    besides any email address ("thanks!" and "my email is …" are not)."""
+    """Whether a message asks something worth passing on: a question mark or a question's first word
+    ("what", "do", "are", "tell", …) with a meaningful word, or two meaningful words, besides any email
+    address ("thanks!" and "my email is …" are not; "what about wrk" is)."""
     words = terms(EMAIL_CANDIDATE.sub(" ", message)) - {"email", "mail", "address"}
-    return "?" in message and bool(words) or len(words) >= 2
+    return ("?" in message or asks(message)) and bool(words) or len(words) >= 2
 
 
 def in_steps(text: str) -> Iterator[str]:

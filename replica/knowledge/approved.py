@@ -4,7 +4,8 @@ quoted without a model; the rest of the profile and other knowledge files may ho
 never meant to show as they are.
 
 A FAQ file is any file named ``faq.md``, ``faq.markdown`` or ``faq.txt`` in the knowledge folder (nested
-folders included): a question line, then its answer paragraph, a blank line between entries. A line
+folders included): a question line (or several, one per phrasing, each ending in "?"), then its answer
+paragraph, a blank line between entries. A line
 alone (a title) is skipped; Markdown marks around the question (``## ``, ``**``, ``Q:``) and an ``A:``
 before the answer are left out.
 
@@ -114,17 +115,25 @@ def alike(a: str, b: str) -> bool:
 
 
 def parse_faq(text: str) -> list[tuple[str, str]]:
-    """The (question, answer) entries of a FAQ file's text."""
+    """The (question, answer) entries of a FAQ file's text: one for each question line of an entry (an
+    entry may open with several, one per phrasing, each ending in "?"), all with the entry's answer."""
     entries = []
     for block in re.split(r"\n\s*\n", text.strip()):
         lines = [line.strip() for line in block.strip().splitlines() if line.strip()]
         if len(lines) < 2:
             continue
-        question = re.sub(r"^(#+\s*|\*\*|__|Q:\s*)+|(\*\*|__)$", "", lines[0], flags=re.I).strip()
-        answer = re.sub(r"^A:\s*", "", " ".join(lines[1:]), flags=re.I).strip()
-        if question and answer:
-            entries.append((question, answer))
+        asked = 1
+        while asked < len(lines) - 1 and _question_line(lines[asked]).endswith("?"):
+            asked += 1  # another phrasing of the same question
+        answer = re.sub(r"^A:\s*", "", " ".join(lines[asked:]), flags=re.I).strip()
+        questions = [_question_line(line) for line in lines[:asked]]
+        entries += [(question, answer) for question in questions if question and answer]
     return entries
+
+
+def _question_line(line: str) -> str:
+    """A question line without its Markdown marks (``## ``, ``**``, ``Q:``)."""
+    return re.sub(r"^(#+\s*|\*\*|__|Q:\s*)+|(\*\*|__)$", "", line, flags=re.I).strip()
 
 
 def marked_sections(text: str) -> list[tuple[str, str]]:

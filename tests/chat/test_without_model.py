@@ -269,3 +269,26 @@ def test_an_approved_answer_meets_its_paraphrases_and_not_a_question_that_negate
     answers = ApprovedAnswers(approved_entries(knowledge), lambda: store.answers.all(active_only=True))
     match = answers.match(message)
     assert (match.approved.question if match else None) == question
+
+
+def test_an_faq_entry_may_open_with_several_phrasings_each_answered(tmp_path, store, notifier):
+    knowledge = tmp_path / "several"
+    knowledge.mkdir()
+    (knowledge / "faq.txt").write_text(
+        "Are you available for new projects?\nDo you have room for another client this quarter?\n"
+        "Yes, from next month.\n\nDo you sign NDAs?\nYes, always.\nReally, always?\n"
+    )
+    assert parse_faq((knowledge / "faq.txt").read_text()) == [
+        ("Are you available for new projects?", "Yes, from next month."),
+        ("Do you have room for another client this quarter?", "Yes, from next month."),
+        ("Do you sign NDAs?", "Yes, always. Really, always?"),  # the answer keeps a line of its own
+    ]
+    offline = replica_around(None, store, notifier, knowledge_dir=knowledge)
+    reply = offline.reply("do u have room for another client this quarter", Visitor("s1", "203.0.113.5"))
+    assert reply.endswith("Yes, from next month.")
+
+
+@pytest.mark.parametrize("message", ["what about wrk", "tell me ur rates"])
+def test_a_question_by_its_words_is_passed_on_though_it_has_one_meaningful_word_and_no_mark(offline, store, message):
+    reply = offline.reply(message, Visitor("s1", "203.0.113.5"))
+    assert [row.question for row in store.questions.all()] == [message] and wording.QUESTION_KEPT in reply
