@@ -77,8 +77,11 @@ def test_an_answer_about_the_owner_that_nothing_backs_is_withheld_and_passed_on(
     assert passed == bool(question) and wording.QUESTION_KEPT in final * passed
 
 
-def test_the_table_holds_forty_grounded_and_thirty_caught():
-    assert len(HELD) >= 40 and len(UNHELD) - len(MISSED) >= 30
+def test_the_table_holds_forty_grounded_and_thirty_caught(checker):
+    unchanged = [name for name, question, reply in HELD if through_the_check(checker, question, reply)[0] == reply]
+    # The others hold a name misspelt or in another language ("Portugl", "Lisboa"), which the exact
+    # specifics check withholds by design (docs/models.md, "What is not checked").
+    assert len(unchanged) >= 40 and len(UNHELD) - len(MISSED) >= 30
 
 
 def test_the_visitors_words_never_back_a_statement_about_the_owner(checker):
