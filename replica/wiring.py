@@ -182,7 +182,8 @@ def telegram_client(telegram: TelegramSettings) -> TelegramClient:
 
 def make_owner_bot(settings: Settings, store: Store, inbox: Inbox, timings: Timings) -> tuple[OwnerBot | None, list]:
     """With Telegram configured, the owner's bot (started); and, in webhook mode, the middleware that
-    receives Telegram's pushes on the page's own server."""
+    receives Telegram's pushes on the page's own server. Its "Answer with your FAQ" button finds the
+    approved answer close to a question in the owner's files."""
     if not settings.telegram_configured:
         return None, []
     bot = OwnerBot(
@@ -193,6 +194,7 @@ def make_owner_bot(settings: Settings, store: Store, inbox: Inbox, timings: Timi
         base_delay=timings.telegram_retry_base,
         retention_days=settings.conversation_retention_days,
         owner_id=settings.telegram_owner_id,
+        close=ApprovedAnswers(approved_entries(settings.knowledge_dir), lambda: []).close,
     )
     if not settings.telegram_webhook_url:
         return bot.start(), []
@@ -331,6 +333,7 @@ def build_replica(
         limits=limits,
         config=config,
         watch=watch,
+        close_faq=lambda question: close.question if (close := offline.answers.close(question)) else "",
     )
 
 

@@ -39,6 +39,7 @@ class Alert:
     ref: int | None = None
     conversation: int | None = None  # the conversation number the owner can /show, /say, /pause
     kept: tuple[tuple[str, int], ...] = ()
+    close_faq: str = ""  # a question: the approved question close to it, offered as a one-tap answer
 
     @property
     def notes(self) -> tuple[str, ...]:
@@ -68,6 +69,7 @@ class Alert:
                 "quoted": self.quoted,
                 "ref": self.ref,
                 "conversation": self.conversation,
+                "close_faq": self.close_faq,
             }
         )
 
@@ -97,6 +99,7 @@ class Alert:
             quoted,
             data.get("ref"),
             data.get("conversation"),
+            close_faq=data.get("close_faq", ""),
         )
 
     def log_text(self) -> str:

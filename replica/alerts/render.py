@@ -127,8 +127,9 @@ def fit_values(alert: Alert, limit: int = TELEGRAM_LIMIT, seen_as: _Style = HTML
 def keyboard_for(alert: Alert) -> dict | None:
     """The alert's one-tap buttons (an inline keyboard), or ``None``.
 
-    A lead: "Open conversation", "Mark handled". A question: "Answer", "Dismiss", "Open conversation".
-    A forwarded visitor message: "Open conversation". Each button's data names its action and record.
+    A lead: "Open conversation", "Mark handled". A question: "Answer", "Dismiss", "Open conversation", and
+    when an approved answer comes close, "Answer with your FAQ “…”". A forwarded visitor message: "Open
+    conversation". Each button's data names its action and record.
     """
     opener = (
         [{"text": "Open conversation", "callback_data": f"show:{alert.conversation}"}] if alert.conversation else []
@@ -138,6 +139,9 @@ def keyboard_for(alert: Alert) -> dict | None:
     elif alert.kind == AlertKind.QUESTION and alert.ref:
         answer = {"text": "Answer", "callback_data": f"answer:{alert.ref}"}
         rows = [[answer, {"text": "Dismiss", "callback_data": f"dismiss:{alert.ref}"}]] + [opener] * bool(opener)
+        if alert.close_faq:
+            label = f"Answer with your FAQ “{one_line(alert.close_faq, 48)}”"
+            rows.insert(1, [{"text": label, "callback_data": f"faq:{alert.ref}"}])
     else:
         rows = [opener] * bool(opener)
     return {"inline_keyboard": rows} if rows else None

@@ -58,6 +58,7 @@ class Replica:
         limits: UsageLimits,
         config: ReplyConfig,
         watch: Callable[[Visitor, Run], None] | None = None,
+        close_faq: Callable[[str], str] = lambda question: "",
     ):
         self.answer = answer
         self.steps = steps
@@ -67,6 +68,7 @@ class Replica:
         self.limits = limits
         self.config = config
         self.watch = watch  # told of each message's run once it is recorded (eval and doctor score it)
+        self.close_faq = close_faq  # an approved question close to one passed on, offered on its alert
 
     def reply(self, message: str, visitor: Visitor) -> str:
         """The complete answer to ``message`` (the last value :meth:`stream_reply` yields)."""
@@ -139,6 +141,7 @@ class Replica:
             via=visitor.via,
             visitor_words="\n".join([*(m["content"] for m in history if m["role"] == "user"), message]),
             address=self.inbox.recorder.address_hash(visitor.address) if visitor.address != "unknown" else "",
+            close_faq=self.close_faq,
         )
 
     def _record(self, conversation: Conversation | None, run: Run, reply: str, started: float) -> None:

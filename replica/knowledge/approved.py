@@ -44,6 +44,7 @@ MARKDOWN_FILE = re.compile(r"\.(md|markdown)$", re.I)
 APPROVED_MARK = re.compile(r"^\s*<!--\s*approved\s*(?::\s*(.*?))?\s*-->\s*$", re.I)
 HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
 MIN_SCORE = 0.5
+CLOSE_SCORE = 0.4  # an approved answer this close to an unanswered question is offered to the owner
 MAX_EXTRA = 1  # a word a clause may add to an approved question it asks whole ("Will you sign NDAs for us?")
 CANDIDATES = 5
 # A clause of a message: what one question is asked in ("Hi Jordan! Do you sign NDAs?" has two).
@@ -98,6 +99,20 @@ def score(
         if not whole and (extra > 1 or (extra and shared < 2) or (len(mine) == 1 and len(theirs) > 1)):
             continue
         best = max(best, 2 * shared / (len(mine) + len(theirs)))
+    return best
+
+
+def closeness(message: str, question: str, vocabulary: Vocabulary) -> float:
+    """How close ``message`` comes to ``question``: :func:`score`'s share of shared words, without its
+    rules on words added, but with those on negations, numbers and someone else."""
+    theirs, turned, best = terms(question), negations(question), 0.0
+    for clause in CLAUSE.split(corrected(message)):
+        mine = terms(clause, vocabulary)
+        if not (mine & theirs) or negations(clause) != turned or not numbers(mine) <= numbers(theirs):
+            continue
+        if about_someone_else(clause) and not about_someone_else(question):
+            continue
+        best = max(best, 2 * len(mine & theirs) / (len(mine) + len(theirs)))
     return best
 
 
@@ -211,6 +226,22 @@ class ApprovedAnswers:
         scored = [Match(entry, score(message, entry.question, self._vocabulary)) for entry in candidates]
         best = max(scored, key=lambda match: match.score)  # the first of equals
         return best if best.score >= MIN_SCORE else None
+
+    def close(self, message: str) -> Approved | None:
+        """The FAQ or profile answer that comes close to ``message`` without answering it: offered to the
+        owner on the question's alert, never quoted to a visitor. Close: the best candidate shares at
+        least :data:`CLOSE_SCORE` of its words with a clause (the rules on added words left aside; a
+        negation the question lacks, or someone else asked about, still rules it out)."""
+        if self.match(message) is not None:
+            return None
+        query = sorted(terms(corrected(message), self._vocabulary))
+        if not query or self._retriever is None:
+            return None
+        ids, _ = self._retriever.retrieve([query], k=min(CANDIDATES, len(self._entries)), show_progress=False)
+        owned = [self._entries[int(i)] for i in ids[0] if self._entries[int(i)].source != "learned"]
+        scored = [(closeness(message, entry.question, self._vocabulary), entry) for entry in owned]
+        best = max(scored, key=lambda pair: pair[0], default=(0.0, None))
+        return best[1] if best[0] >= CLOSE_SCORE else None
 
     def _refresh(self) -> None:
         try:

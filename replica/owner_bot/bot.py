@@ -5,10 +5,12 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from functools import partial
+from typing import Callable
 
 from starlette.middleware import Middleware
 
 from replica.inbox import Inbox
+from replica.knowledge.approved import Approved
 from replica.owner_bot.answer_back import AnswerBack
 from replica.owner_bot.buttons import Buttons
 from replica.owner_bot.commands import COMMANDS, menu
@@ -54,6 +56,7 @@ class OwnerBot:
         confirm_seconds: float = Timings.owner_words_shown,
         retention_days: int = default("conversation_retention_days"),
         owner_id: str | None = default("telegram_owner_id"),
+        close: Callable[[str], Approved | None] = lambda question: None,
     ):
         self._store = store
         self._client = client
@@ -63,7 +66,9 @@ class OwnerBot:
         parts = Handlers(talk, questions, store)
         handlers = {c.name: partial(c.run, parts) for c in COMMANDS if c.run}  # each bound where it is declared
         owner = self.owner = Owner(str(client.chat_id), owner_id)
-        self.dispatcher = Dispatcher(client, handlers, questions, talk, Buttons(store, client, talk, owner), owner)
+        self.dispatcher = Dispatcher(
+            client, handlers, questions, talk, Buttons(store, client, talk, owner, questions, close), owner
+        )
         self._polling = Polling(store, client, self.dispatcher.handle, poll_seconds, base_delay)
         self._webhook = WebhookUpdates(store, self.dispatcher.handle)
         self._started: list = []

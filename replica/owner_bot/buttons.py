@@ -1,4 +1,5 @@
-"""The buttons on alerts: "Open conversation", "Mark handled", "Answer", "Dismiss".
+"""The buttons on alerts: "Open conversation", "Mark handled", "Answer", "Dismiss", and "Answer with your
+FAQ “…”" (an approved answer close to a question: one tap answers the asker, and keeps the phrasing).
 
 Every press is answered (``answerCallbackQuery``), acts only when the owner presses it in the owner's
 chat (in a group, anyone else's press is answered "Only the owner can press this button." and does
@@ -12,12 +13,14 @@ from typing import Callable
 
 from replica.alerts.alert import QUESTION_TITLE
 from replica.alerts.render import one_line
+from replica.knowledge.approved import Approved
 from replica.logs import EveryMinute
 from replica.owner_bot.conversation_commands import ConversationCommands
 from replica.owner_bot.listing_text import NUMBER
 from replica.owner_bot.owner import NO_OWNER_SET, NOT_THE_OWNER, Owner
+from replica.owner_bot.question_commands import QuestionCommands
 from replica.storage import Store
-from replica.storage.records import LeadStatus
+from replica.storage.records import LeadStatus, QuestionStatus
 from replica.telegram.client import TelegramClient, TelegramError
 from replica.telegram.updates import Button, ButtonPress, keyboard_markup
 
@@ -32,11 +35,21 @@ MEMBERS = (
 class Buttons:
     """Acts on a button press, by the action and number its data names (``handled:12``)."""
 
-    def __init__(self, store: Store, client: TelegramClient, conversations: ConversationCommands, owner: Owner):
+    def __init__(
+        self,
+        store: Store,
+        client: TelegramClient,
+        conversations: ConversationCommands,
+        owner: Owner,
+        questions: QuestionCommands | None = None,
+        close: Callable[[str], Approved | None] = lambda question: None,
+    ):
         self._store = store
         self._client = client
         self._conversations = conversations
         self._owner = owner
+        self._questions = questions
+        self._close = close  # the approved answer close to a question, as the alert offered it
         # Messages and presses from chats that are not the owner's, and from others in the owner's group: a
         # stranger who floods the bot costs a log line a minute (the dispatcher counts the messages here too).
         self.strangers = EveryMinute(log, STRANGERS)
@@ -46,6 +59,7 @@ class Buttons:
             "handled": self._handled,
             "answer": self._answer,
             "dismiss": self._dismiss,
+            "faq": self._faq,
         }
 
     def press(self, press: ButtonPress) -> None:
@@ -94,6 +108,21 @@ class Buttons:
         force_reply = {"force_reply": True, "input_field_placeholder": "Your answer"}
         self._client.send_message(prompt, parse_mode=None, reply_markup=force_reply)
         return "Type your answer as a reply."
+
+    def _faq(self, question_id: int, press: ButtonPress) -> str:
+        """Answer the question with the approved answer close to it: the asker gets it as any answer the
+        owner teaches, and the question's phrasing is kept, so the next visitor who asks so is answered."""
+        question = self._store.questions.get(question_id)
+        if question is None or question.status != QuestionStatus.OPEN or self._questions is None:
+            return "That question is no longer open."
+        approved = self._close(question.question)
+        if approved is None:
+            return "No approved answer is close to it any more; reply with your answer instead."
+        self._client.send_message(self._questions.learn(question.id, question.question, approved.answer))
+        self._replace_keyboard(
+            press, "faq", f"faq:{question_id}", "✓ Answered with your FAQ", drop=("answer", "dismiss")
+        )
+        return "Answered with your FAQ."
 
     def _dismiss(self, question_id: int, press: ButtonPress) -> str:
         changed = self._store.questions.dismiss(question_id)

@@ -30,6 +30,7 @@ def inform_unknown(context: ToolContext, question: str) -> ToolResult:
         conversation=context.conversation,
         hint="Reply to this message with the answer, and I will use it from the next visitor message on.",
         quoted=("Question",),
+        close_faq=context.close_faq(question),
     )
     return keep(
         context,

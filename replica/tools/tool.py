@@ -88,6 +88,7 @@ class ToolContext:
     via: str = ""  # how the visitor came, when not by the page ("MCP")
     visitor_words: str | None = None
     address: str = ""  # the visitor's address group (an IPv6 /64), salted and hashed: alert caps hold per address too
+    close_faq: Callable[[str], str] = lambda question: ""  # the approved question close to one, or ""
 
     def visitor_wrote(self, text: str) -> bool:
         """Whether the visitor wrote ``text`` (case aside) in this conversation; true when not known."""

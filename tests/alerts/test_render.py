@@ -3,6 +3,8 @@ Telegram and in plain text, notes of what the caps kept, and folds of several al
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from replica.alerts import Alert
@@ -58,3 +60,18 @@ def test_every_unicode_line_break_in_a_note_stays_behind_the_quote_bar(separator
     plain = to_plain(alert)
     lines = [line for line in plain.splitlines() if "ceo@bank.example" in line or "#999" in line]
     assert len(lines) == 2 and all(line.startswith("│ ") for line in lines), plain
+
+
+def test_a_question_close_to_an_approved_answer_offers_it_in_one_tap_and_keeps_it_in_the_outbox():
+    from replica.alerts.render import keyboard_for
+
+    alert = Alert("question", "Unanswered question", (("Question", "Are you available?"),), "s1", ref=4)
+    close = replace(alert, close_faq="Are you available for new projects?")
+    assert all(b["callback_data"] != "faq:4" for row in keyboard_for(alert)["inline_keyboard"] for b in row)
+    rows = keyboard_for(close)["inline_keyboard"]
+    assert rows[0] == [
+        {"text": "Answer", "callback_data": "answer:4"},
+        {"text": "Dismiss", "callback_data": "dismiss:4"},
+    ]
+    assert rows[1] == [{"text": "Answer with your FAQ “Are you available for new projects?”", "callback_data": "faq:4"}]
+    assert Alert.from_json(close.to_json()).close_faq == "Are you available for new projects?"

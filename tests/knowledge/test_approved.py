@@ -91,3 +91,19 @@ def test_the_words_visitors_use_for_a_thing_mean_it(message, meant):
 def test_a_question_turned_around_or_about_someone_else_is_not_answered(message):
     entries = approved_entries(ROOT / "knowledge")
     assert ApprovedAnswers(entries, lambda: []).match(message) is None
+
+
+@pytest.mark.parametrize(
+    "message, close",
+    [
+        ("Are you available?", "Are you available for new projects?"),  # too little to answer a visitor with
+        ("Do you sign NDAs?", None),  # answered: nothing to offer
+        ("Do you refuse to sign NDAs?", None),  # turned around
+        ("What time zone is your colleague in?", None),  # someone else
+        ("What is your favourite opera?", None),
+    ],
+)
+def test_an_approved_answer_close_to_an_unanswered_question_is_found_for_the_owner(message, close):
+    entries = approved_entries(ROOT / "knowledge")
+    found = ApprovedAnswers(entries, lambda: []).close(message)
+    assert (found.question if found else None) == close

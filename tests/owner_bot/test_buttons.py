@@ -81,3 +81,31 @@ def test_a_press_in_another_chat_is_answered_and_does_nothing(buttons, store, cl
     buttons.press(pressed(fake_telegram, "handled:1", alert, chat_id="999"))
     assert answered(fake_telegram) == ["This button only works in its owner's chat."]
     assert store.leads.all()[0].status == "new" and fake_telegram.markup_edits == []
+
+
+def test_answer_with_your_faq_answers_the_asker_keeps_the_phrasing_and_acts_once(start_app, settings, fake_telegram):
+    """As the app runs: no model, the example knowledge; a question the FAQ comes close to but does not
+    answer is passed on with a button that answers it with that entry in one tap."""
+    from dataclasses import replace
+
+    from replica.chat.reply import Visitor
+    from tests.fixtures.environment import ROOT, wait_until
+
+    app = start_app(replace(settings, openai_api_key=None, openai_base_url=None, knowledge_dir=ROOT / "knowledge"))
+    first = app.replica.reply("Are you available?", Visitor("s1", "203.0.113.9"))
+    assert "passed your question on" in first  # too little to quote an answer to visitors
+    [alert] = fake_telegram.wait_for(1)
+    rows = alert.payload["reply_markup"]["inline_keyboard"]
+    faq = {"text": "Answer with your FAQ “Are you available for new projects?”", "callback_data": "faq:1"}
+    assert faq in [button for row in rows for button in row]
+    fake_telegram.push_callback("faq:1", alert.message_id)
+    fake_telegram.push_callback("faq:1", alert.message_id)  # again: it acts once
+    assert wait_until(lambda: len(fake_telegram.callback_answers) == 2)
+    assert answered(fake_telegram) == ["Answered with your FAQ.", "That question is no longer open."]
+    assert any(text.startswith("Learned answer #1 to “Are you available?”") for text in fake_telegram.sent_texts())
+    said = [m["text"] for c in app.store.reports.records() for m in c["messages"]]
+    assert any("Yes, from next month" in text for text in said)  # the asker's conversation has it
+    # The phrasing is kept: the next visitor who asks so is answered at once, no alert.
+    again = app.replica.reply("Are you available?", Visitor("s2", "203.0.113.10"))
+    assert again.startswith("Ada Lovelace answered this for an earlier visitor: Yes, from next month")
+    assert len(app.store.questions.all()) == 1  # nothing new passed on
