@@ -64,6 +64,12 @@ COMMANDS = (
         run=lambda h, text: h.questions.answer(text),
     ),
     Command(
+        "faq",
+        "",
+        "The answers learned from you, and how to withdraw one",
+        run=lambda h, text: h.questions.learned(text),
+    ),
+    Command(
         "forget",
         "N",
         "Withdraw learned answer N",

@@ -47,6 +47,18 @@ class QuestionCommands:
             lines.append("Dismissed: " + ", ".join(f"#{row.id}" for row in dismissed[-20:]))
         return fit(lines)
 
+    def learned(self, _: str) -> str:
+        """``/faq``: the answers learned from you, each with the phrasing a visitor used and the number to
+        withdraw it by (the FAQ files' own entries are edited in the files)."""
+        rows = self._store.answers.all(active_only=True)
+        if not rows:
+            return "No learned answers yet: answer a question's alert, or tap “Answer with your FAQ”."
+        lines = ["<b>Learned answers</b>, each answering visitors who ask so. Send /forget N to withdraw one:"] + [
+            f"<b>{row.id}.</b> “{html.escape(one_line(row.question, 200))}” → {html.escape(one_line(row.answer, 120))}"
+            for row in rows
+        ]
+        return fit(lines)
+
     def answer(self, argument: str) -> str:
         """``/answer N text``: teach the answer to open question N."""
         parsed = number_and_text(argument)

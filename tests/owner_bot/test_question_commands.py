@@ -138,3 +138,21 @@ def test_export_answers(start_app, settings, fake_openai, fake_telegram):
     assert done.returncode == 0
     rows = list(csv.DictReader(io.StringIO(done.stdout)))
     assert [(r["question"], r["answer"], r["status"]) for r in rows] == [(OPERA, "Tosca", "active")]
+
+
+def test_faq_lists_the_learned_phrasings_with_the_number_to_withdraw_each(store):
+    from replica.alerts import Alert
+    from replica.knowledge.approved import alike
+    from replica.owner_bot.question_commands import QuestionCommands
+
+    commands = QuestionCommands(store, answer_back=None)
+    assert commands.learned("").startswith("No learned answers yet")
+    store.questions.record(
+        "Are you available?", Alert("question", "Q", (("Question", "Are you available?"),), "s1").entry(), alike
+    )
+    [row] = store.questions.in_status("open")
+    answer_id = store.answers.learn(row.id, "Yes, from next month.")
+    listing = commands.learned("")
+    assert f"<b>{answer_id}.</b> “Are you available?” → Yes, from next month." in listing and "/forget N" in listing
+    store.answers.forget(answer_id)
+    assert commands.learned("").startswith("No learned answers yet")
