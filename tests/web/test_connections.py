@@ -150,7 +150,10 @@ def test_two_hundred_slow_clients_are_closed_within_the_deadline_while_the_page_
                 sock.sendall(more)
             except OSError:
                 pass
-        assert requests.get(url, timeout=30).status_code == 200
+        try:
+            assert requests.get(url, timeout=30).status_code == 200
+        except requests.ConnectionError:  # from the same address as the 200, over its cap until they close
+            return False
         return not any(open_(sock) for sock in headers + bodies)
 
     assert wait_until(trickle_and_visit, timeout=20 * DEADLINE)  # closed: far sooner on a quiet machine
