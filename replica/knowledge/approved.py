@@ -74,6 +74,7 @@ def score(
     question: str,
     vocabulary: Vocabulary | None = None,
     read: Callable[[str, Vocabulary | None], set[str]] = terms,
+    strict: bool = True,
 ) -> float:
     """How well ``message`` meets an approved ``question``, 0 to 1: the best of its clauses, each by the
     terms it shares with the question (Dice's coefficient; a typing slip read as the word of
@@ -83,7 +84,9 @@ def score(
     NDAs?", "dont you sign NDAs"), names a number the question lacks ("…in 2027?") or is one word of a
     longer question ("zone") meets it not at all: the approved answer would not be its answer. A
     message that corrects itself is read from its correction on ("Do you sign NDAs? no, I mean do you
-    avoid them" is "do you avoid them"). (``read``: how a text becomes terms; the bench compares ways.)"""
+    avoid them" is "do you avoid them"). (``read``: how a text becomes terms; the bench compares ways.)
+    Not ``strict``: how close it comes, the rules on words added left aside (those on negations, numbers
+    and someone else still hold), for an answer offered to the owner, never quoted to a visitor."""
     vocabulary = vocabulary or Vocabulary.of([question])
     theirs = read(question, None)
     turned = negations(question)
@@ -96,23 +99,10 @@ def score(
         if about_someone_else(clause) and not about_someone_else(question):
             continue
         whole = len(theirs) > 1 and shared == len(theirs) and extra <= MAX_EXTRA  # all its words, and a few more
-        if not whole and (extra > 1 or (extra and shared < 2) or (len(mine) == 1 and len(theirs) > 1)):
+        asks_more = extra > 1 or (extra and shared < 2) or (len(mine) == 1 and len(theirs) > 1)
+        if strict and not whole and asks_more:
             continue
         best = max(best, 2 * shared / (len(mine) + len(theirs)))
-    return best
-
-
-def closeness(message: str, question: str, vocabulary: Vocabulary) -> float:
-    """How close ``message`` comes to ``question``: :func:`score`'s share of shared words, without its
-    rules on words added, but with those on negations, numbers and someone else."""
-    theirs, turned, best = terms(question), negations(question), 0.0
-    for clause in CLAUSE.split(corrected(message)):
-        mine = terms(clause, vocabulary)
-        if not (mine & theirs) or negations(clause) != turned or not numbers(mine) <= numbers(theirs):
-            continue
-        if about_someone_else(clause) and not about_someone_else(question):
-            continue
-        best = max(best, 2 * len(mine & theirs) / (len(mine) + len(theirs)))
     return best
 
 
@@ -216,32 +206,30 @@ class ApprovedAnswers:
 
     def match(self, message: str) -> Match | None:
         """The best approved answer for ``message``, when it scores at least :data:`MIN_SCORE`."""
-        self._refresh()
-        query = sorted(terms(corrected(message), self._vocabulary))
-        if not query or self._retriever is None:
-            return None
-        k = min(CANDIDATES, len(self._entries))
-        ids, _ = self._retriever.retrieve([query], k=k, show_progress=False)
-        candidates = [self._entries[int(i)] for i in ids[0]]
-        scored = [Match(entry, score(message, entry.question, self._vocabulary)) for entry in candidates]
-        best = max(scored, key=lambda match: match.score)  # the first of equals
-        return best if best.score >= MIN_SCORE else None
+        scored = [Match(entry, score(message, entry.question, self._vocabulary)) for entry in self._candidates(message)]
+        best = max(scored, key=lambda match: match.score, default=None)  # the first of equals
+        return best if best is not None and best.score >= MIN_SCORE else None
 
     def close(self, message: str) -> Approved | None:
         """The FAQ or profile answer that comes close to ``message`` without answering it: offered to the
         owner on the question's alert, never quoted to a visitor. Close: the best candidate shares at
-        least :data:`CLOSE_SCORE` of its words with a clause (the rules on added words left aside; a
-        negation the question lacks, or someone else asked about, still rules it out)."""
-        if self.match(message) is not None:
-            return None
-        query = sorted(terms(corrected(message), self._vocabulary))
-        if not query or self._retriever is None:
-            return None
-        ids, _ = self._retriever.retrieve([query], k=min(CANDIDATES, len(self._entries)), show_progress=False)
-        owned = [self._entries[int(i)] for i in ids[0] if self._entries[int(i)].source != "learned"]
-        scored = [(closeness(message, entry.question, self._vocabulary), entry) for entry in owned]
+        least :data:`CLOSE_SCORE` of its words with a clause (:func:`score`, not strict)."""
+        candidates = self._candidates(message)
+        if any(score(message, entry.question, self._vocabulary) >= MIN_SCORE for entry in candidates):
+            return None  # answered: nothing to offer
+        owned = [entry for entry in candidates if entry.source != "learned"]
+        scored = [(score(message, entry.question, self._vocabulary, strict=False), entry) for entry in owned]
         best = max(scored, key=lambda pair: pair[0], default=(0.0, None))
         return best[1] if best[0] >= CLOSE_SCORE else None
+
+    def _candidates(self, message: str) -> list[Approved]:
+        """The approved answers ``bm25s`` ranks first for ``message`` (the learned ones read afresh)."""
+        self._refresh()
+        query = sorted(terms(corrected(message), self._vocabulary))
+        if not query or self._retriever is None:
+            return []
+        ids, _ = self._retriever.retrieve([query], k=min(CANDIDATES, len(self._entries)), show_progress=False)
+        return [self._entries[int(i)] for i in ids[0]]
 
     def _refresh(self) -> None:
         try:

@@ -176,17 +176,19 @@ def _words(text: str) -> tuple[str, ...]:
     for word in WORD.findall(APOSTROPHE.sub("", text.lower())):
         spelled += SHORTHAND.get(word, word).split()
     same = visitor_words().same
-    return tuple(_joined(_joined(spelled, PHRASES, LONGEST_PHRASE), same, max(map(len, same), default=1)))
+    joined = _joined(spelled, PHRASES, LONGEST_PHRASE, shortest=2)
+    return tuple(_joined(joined, same, max(map(len, same), default=1), shortest=1))
 
 
-def _joined(spelled: list[str], phrases: dict[tuple[str, ...], str], longest: int) -> list[str]:
-    """``spelled`` with each run of words that ``phrases`` names replaced by what it stands for."""
+def _joined(spelled: list[str], phrases: dict[tuple[str, ...], str], longest: int, shortest: int) -> list[str]:
+    """``spelled`` with each run of ``shortest`` to ``longest`` words that ``phrases`` names replaced by
+    what it stands for."""
     joined: list[str] = []
     at = 0
     while at < len(spelled):
-        for size in range(longest, 0, -1):
+        for size in range(longest, shortest - 1, -1):
             one = phrases.get(tuple(spelled[at : at + size]))
-            if one and (size > 1 or phrases is not PHRASES):
+            if one:
                 joined += one.split()
                 at += size
                 break
