@@ -120,17 +120,16 @@ class OwnerTopics:
                 kept.append(word)
         return kept
 
-    def asks_unheld(self, question: str, sources: OwnerWords) -> bool:
-        """Whether most of what ``question`` asks about is a topic ``sources`` do not hold."""
-        topic = self.topic(asked_part(question), reply=False)
-        return sum(not sources.holds(w) for w in topic) * 2 > len(topic) > 0
+    def asked(self, question: str) -> list[str]:
+        """The topic of what the visitor's ``question`` asks (read once for a reply, and passed to
+        :meth:`unheld` for each of its sentences)."""
+        return self.topic(asked_part(question), reply=False)
 
-    def unheld(self, sentence: str, question: str, sources: OwnerWords) -> list[str]:
+    def unheld(self, sentence: str, asked: list[str], sources: OwnerWords) -> list[str]:
         """The topic words of ``sentence`` that make it an answer about the owner that ``sources`` do not
-        back (none when it is fine); ``question`` is the visitor's message it answers."""
+        back (none when it is fine); ``asked`` is the topic of the question it answers (:meth:`asked`)."""
         if not self.about_owner(sentence):
             return []
-        asked = self.topic(asked_part(question), reply=False)
         stems = {stem(w) for w in asked}
         own = self.topic(sentence)
         echoed = [w for w in own if stem(w) in stems]
@@ -142,6 +141,11 @@ class OwnerTopics:
             return []  # words it brings in itself are the specifics' to check (a name, a number)
         missing = [w for w in topic if not sources.holds(w)]
         return missing if len(missing) * 2 > len(topic) else []
+
+
+def mostly_unheld(topic: list[str], sources: OwnerWords) -> bool:
+    """Whether most words of ``topic`` are ones ``sources`` do not hold."""
+    return sum(not sources.holds(w) for w in topic) * 2 > len(topic) > 0
 
 
 def asked_part(message: str) -> str:

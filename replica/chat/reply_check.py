@@ -32,7 +32,7 @@ from enum import Enum
 from typing import Any, Callable
 
 from replica import wording
-from replica.chat.about_owner import OwnerPatterns, OwnerTopics, OwnerWords
+from replica.chat.about_owner import OwnerPatterns, OwnerTopics, OwnerWords, mostly_unheld
 from replica.chat.claims import Claim, ClaimPatterns
 from replica.chat.debris import FENCE, REPEATS, TEMPLATE_TOKENS, key, without_debris
 from replica.chat.specifics import Sources, Specific, specifics
@@ -205,10 +205,10 @@ class ReplyCheck:
         self.topics = topics
         self.about_owner = about_owner
         self.owner_said = owner_said
-        self.question = question
         # Asked about what the owner's sources do not hold: a sentence about the owner is held from its
         # start ("No, I do not have…" says as much as the topic that follows it).
-        self.asks_unheld = topics.asks_unheld(question, about_owner)
+        self.asked = topics.asked(question)
+        self.asks_unheld = mostly_unheld(self.asked, about_owner)
         self.owner = owner
         self.out = ""  # the finished sentences shown, as shown
         self.pos = 0  # how much of the reply they cover
@@ -371,7 +371,7 @@ class ReplyCheck:
 
     def _unheld(self, sentence: str) -> list[str]:
         """The words that make ``sentence`` an answer about the owner their sources do not back."""
-        return self.topics.unheld(sentence, self.question, self.about_owner)
+        return self.topics.unheld(sentence, self.asked, self.about_owner)
 
 
 def log_verdict(verdict: Verdict) -> None:

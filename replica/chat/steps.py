@@ -94,7 +94,7 @@ class CheckReply:
         draft.words, draft.check = check.finish(draft.words, records, pass_on), None
         verdict = check.verdict
         draft.run.add(Checked(tuple(verdict.withheld), tuple(verdict.claims), tuple(verdict.voice)))
-        if check.verdict.changed and not check.verdict.kept:
+        if verdict.changed and not verdict.kept:
             log.info(
                 "Reply check: nothing of the model's words was worth showing; the visitor gets the reply without a model"
             )
