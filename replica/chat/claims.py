@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 
-from replica.knowledge.prompts import PROMPTS_DIR, pattern_sections
+from replica.knowledge.prompts import PROMPTS_DIR, earliest, pattern_sections
 
 CLAIMS_FILE = "claims.md"
 
@@ -50,8 +50,7 @@ class ClaimPatterns:
 
     def hold_from(self, text: str) -> int | None:
         """Where in ``text`` (a sentence still arriving) a claim may begin, or ``None``."""
-        starts = [m.start() for p in self.patterns[Claim.HOLD_FROM] for m in [p.search(text)] if m]
-        return min(starts, default=None)
+        return earliest(self.patterns[Claim.HOLD_FROM], text)
 
     def _says(self, claim: Claim, sentence: str) -> bool:
         return any(p.search(sentence) for p in self.patterns[claim])

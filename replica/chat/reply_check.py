@@ -38,6 +38,7 @@ from replica.chat.debris import FENCE, REPEATS, TEMPLATE_TOKENS, key, without_de
 from replica.chat.specifics import Sources, Specific, specifics
 from replica.chat.voice import Voice, VoicePatterns
 from replica.inbox.recorder import in_person
+from replica.knowledge.prompts import earliest
 
 log = logging.getLogger(__name__)
 
@@ -314,7 +315,7 @@ class ReplyCheck:
         cut = max(partial.rfind(" "), partial.rfind("\t"))
         judged = partial[: cut + 1] if cut >= 0 else ""
         stops = [len(judged)]
-        for hold in (self.patterns.hold_from(judged), self.voice.hold_from(judged), _start(FUTURE, judged)):
+        for hold in (self.patterns.hold_from(judged), self.voice.hold_from(judged), earliest((FUTURE,), judged)):
             if hold is not None:
                 stops.append(hold)
         if self.asks_unheld and self.topics.about_owner(judged):
@@ -417,11 +418,6 @@ def _in_code(pairs: list[tuple[str, str]]) -> list[Plan | None]:
         elif inside:
             marks[i] = Plan.KEEP
     return marks
-
-
-def _start(pattern: re.Pattern, text: str) -> int | None:
-    found = pattern.search(text)
-    return found.start() if found else None
 
 
 def _word_at(word: str, text: str) -> re.Match | None:

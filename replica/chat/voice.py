@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 
-from replica.knowledge.prompts import PROMPTS_DIR, pattern_sections
+from replica.knowledge.prompts import PROMPTS_DIR, earliest, pattern_sections
 
 VOICE_FILE = "voice.md"
 EMPHASIS = re.compile(r"(?<!\w)[*_]{1,3}|[*_]{1,3}(?!\w)")
@@ -55,5 +55,4 @@ class VoicePatterns:
 
     def hold_from(self, text: str) -> int | None:
         """Where in ``text`` (a sentence still arriving) framework talk may begin, or ``None``."""
-        starts = [m.start() for p in self.patterns[Voice.HOLD_FROM] for m in [p.search(text)] if m]
-        return min(starts, default=None)
+        return earliest(self.patterns[Voice.HOLD_FROM], text)

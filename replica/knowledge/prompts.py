@@ -78,3 +78,9 @@ def pattern_sections(
             except re.error as error:
                 raise ValueError(f"{path}:{number}: not a regular expression ({error})") from None
     return found
+
+
+def earliest(patterns: tuple[re.Pattern, ...], text: str) -> int | None:
+    """Where in ``text`` the first of ``patterns`` to match begins, or ``None`` (where a sentence still
+    arriving is held from: a claim, framework talk, a promise may begin there)."""
+    return min((m.start() for p in patterns for m in [p.search(text)] if m), default=None)
