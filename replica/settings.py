@@ -20,6 +20,8 @@ from typing import Any, Callable, Mapping, TypeVar
 
 from dotenv import dotenv_values
 
+from replica.languages import KNOWN, language_codes
+
 DEFAULT_OWNER_NAME = "the owner"  # nothing set: the page then takes the name from the knowledge
 # Sent as the key to an OPENAI_BASE_URL when OPENAI_API_KEY is empty: a local server (Ollama, llama.cpp)
 # ignores it, and the openai SDK will not send a request without one.
@@ -153,6 +155,14 @@ def functions(name: str, raw: str) -> tuple[str, ...]:
         if not callable(function):
             raise ConfigError(f"{name}: {entry!r} is not a function; it takes {takes}")
     return named
+
+
+def languages(name: str, raw: str) -> tuple[str, ...]:
+    """Language codes separated by commas (``en,es,pt``), each one the matcher has a stemmer for."""
+    try:
+        return language_codes(raw)
+    except ValueError as error:
+        raise ConfigError(f"{name}: {error}") from None
 
 
 def webhook_secret(name: str, raw: str) -> str:
@@ -398,6 +408,15 @@ class OwnerSettings:
     )
     knowledge_dir: Path = setting(
         "KNOWLEDGE_DIR", Path("knowledge"), path, "Folder of .md, .txt and .pdf files the replica answers from.", OWNER
+    )
+    languages: tuple[str, ...] = setting(
+        "LANGUAGES",
+        ("en",),
+        languages,
+        "The languages your approved answers are written in, first the one a visitor's message is read in "
+        f"when its words do not tell (codes separated by commas: {', '.join(KNOWN)}).",
+        OWNER,
+        shown_default="en",
     )
     knowledge_budget_chars: int = setting(
         "KNOWLEDGE_BUDGET_CHARS",

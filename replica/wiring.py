@@ -194,7 +194,9 @@ def make_owner_bot(settings: Settings, store: Store, inbox: Inbox, timings: Timi
         base_delay=timings.telegram_retry_base,
         retention_days=settings.conversation_retention_days,
         owner_id=settings.telegram_owner_id,
-        close=ApprovedAnswers(approved_entries(settings.knowledge_dir), lambda: []).close,
+        close=ApprovedAnswers(
+            approved_entries(settings.knowledge_dir, settings.languages), lambda: [], settings.languages
+        ).close,
     )
     if not settings.telegram_webhook_url:
         return bot.start(), []
@@ -275,9 +277,13 @@ def site_files(settings: Settings, page: PageText) -> SiteFiles:
     )
 
 
-def without_model(owner: str, knowledge_dir: Path, store: Store, registry: ToolRegistry) -> WithoutModel:
-    """Replies without a model, from the FAQ files in ``knowledge_dir`` and the answers learned in ``store``."""
-    answers = ApprovedAnswers(approved_entries(knowledge_dir), lambda: store.answers.all(active_only=True))
+def without_model(
+    owner: str, knowledge_dir: Path, languages: tuple[str, ...], store: Store, registry: ToolRegistry
+) -> WithoutModel:
+    """Replies without a model, from the FAQ files in ``knowledge_dir`` (those in ``languages``) and the
+    answers learned in ``store``."""
+    learned = lambda: store.answers.all(active_only=True)  # noqa: E731
+    answers = ApprovedAnswers(approved_entries(knowledge_dir, languages), learned, languages)
     greeting = render_prompt("greeting.md", owner_name=owner).strip()
     return WithoutModel(answers, registry, owner, greeting)
 
@@ -307,7 +313,7 @@ def build_replica(
         memory = ServerMemory(store.state, settings.openai_base_url or OPENAI_API, settings.openai_model)
         clean = CleanModel(model, names, memory)
         loop = TurnLoop(clean, registry, limits, config.max_turns, config.max_reply_tokens)
-    offline = without_model(settings.owner_name, settings.knowledge_dir, store, registry)
+    offline = without_model(settings.owner_name, settings.knowledge_dir, settings.languages, store, registry)
     answer = Answer(
         loop=loop,
         system_prompt=system_prompt,

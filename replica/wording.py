@@ -50,3 +50,99 @@ OWNER_HANDED_BACK = "{owner} handed back to me; I'm answering again, as {owner}'
 OWNER_LABEL = "{owner} · in person"  # heads the owner's own words on the page
 # The owner's answer to a question the visitor asked, put in their conversation as the owner's words.
 ANSWER_BACK = "You asked: “{question}”\n\n{answer}"
+
+# The sentences a reply without a model is made of, in the languages a visitor may write in (a question
+# in a language the owner has no answers in is passed on, and told so in that language). The key is the
+# English sentence above; a sentence missing here is shown in English.
+TRANSLATIONS: dict[str, dict[str, str]] = {
+    NO_WRITTEN_ANSWER: {
+        "es": "Ahora mismo solo puedo responder con las respuestas escritas de {owner}, y no tengo ninguna para eso.",
+        "pt": "Neste momento só posso responder com as respostas escritas de {owner}, e não tenho nenhuma para isso.",
+        "fr": "Pour l'instant, je ne peux répondre qu'avec les réponses écrites de {owner}, et je n'en ai pas pour cela.",
+        "de": "Im Moment kann ich nur mit den schriftlichen Antworten von {owner} antworten, und dafür habe ich keine.",
+    },
+    QUESTION_KEPT: {
+        "es": "He pasado tu pregunta, así que recibirás una respuesta de verdad.",
+        "pt": "Passei a sua pergunta, por isso vai receber uma resposta a sério.",
+        "fr": "J'ai transmis votre question : vous recevrez une vraie réponse.",
+        "de": "Ich habe Ihre Frage weitergegeben, Sie bekommen also eine richtige Antwort.",
+    },
+    LEAVE_AN_ADDRESS: {
+        "es": "Si dejas tu dirección de email, {owner} te responderá.",
+        "pt": "Se deixar o seu endereço de email, {owner} responde-lhe.",
+        "fr": "Si vous laissez votre adresse e-mail, {owner} vous répondra.",
+        "de": "Wenn Sie Ihre E-Mail-Adresse hinterlassen, meldet sich {owner} bei Ihnen.",
+    },
+    LEAD_NOTED: {
+        "es": "He pasado tu dirección de email, así que tendrás noticias.",
+        "pt": "Passei o seu endereço de email, por isso terá notícias.",
+        "fr": "J'ai transmis votre adresse e-mail : vous aurez des nouvelles.",
+        "de": "Ich habe Ihre E-Mail-Adresse weitergegeben, Sie hören also von uns.",
+    },
+    LEAD_KEPT: {
+        "es": "Eso sí, he pasado tu dirección de email, así que tendrás noticias.",
+        "pt": "Ainda assim, passei o seu endereço de email, por isso terá notícias.",
+        "fr": "J'ai bien transmis votre adresse e-mail, cependant : vous aurez des nouvelles.",
+        "de": "Ihre E-Mail-Adresse habe ich aber weitergegeben, Sie hören also von uns.",
+    },
+    LEAD_ONLY: {
+        "es": "Gracias, he pasado tu dirección de email; ¿quieres preguntar algo?",
+        "pt": "Obrigado, passei o seu endereço de email; há alguma coisa que queira perguntar?",
+        "fr": "Merci, j'ai transmis votre adresse e-mail ; souhaitez-vous demander quelque chose ?",
+        "de": "Danke, ich habe Ihre E-Mail-Adresse weitergegeben; möchten Sie etwas fragen?",
+    },
+    SAVE_FAILED: {
+        "es": "Lo siento: no he podido guardar lo que me has dejado por un problema de mi lado. Inténtalo de nuevo un poco más tarde.",
+        "pt": "Peço desculpa: não consegui guardar o que me deixou por um problema do meu lado. Tente de novo um pouco mais tarde.",
+        "fr": "Désolé : je n'ai pas pu enregistrer ce que vous m'avez laissé, à cause d'un problème de mon côté. Réessayez un peu plus tard.",
+        "de": "Entschuldigung: Ich konnte Ihre Nachricht wegen eines Problems auf meiner Seite nicht speichern. Bitte versuchen Sie es etwas später noch einmal.",
+    },
+    FROM_FAQ: {
+        "es": "De las preguntas frecuentes de {owner}: {answer}",
+        "pt": "Das perguntas frequentes de {owner}: {answer}",
+        "fr": "D'après la FAQ de {owner} : {answer}",
+        "de": "Aus den häufigen Fragen von {owner}: {answer}",
+    },
+    FROM_LEARNED: {
+        "es": "{owner} respondió esto a un visitante anterior: {answer}",
+        "pt": "{owner} respondeu a isto a um visitante anterior: {answer}",
+        "fr": "{owner} a répondu à cela pour un visiteur précédent : {answer}",
+        "de": "{owner} hat das einem früheren Besucher beantwortet: {answer}",
+    },
+    FROM_PROFILE: {
+        "es": "Del perfil de {owner}:\n\n{answer}",
+        "pt": "Do perfil de {owner}:\n\n{answer}",
+        "fr": "D'après le profil de {owner} :\n\n{answer}",
+        "de": "Aus dem Profil von {owner}:\n\n{answer}",
+    },
+    MODEL_FAILED: {
+        "es": "Lo siento, ahora no puedo responder porque mi modelo de lenguaje no está disponible. Inténtalo de nuevo en un minuto.",
+        "pt": "Peço desculpa, agora não consigo responder porque o meu modelo de linguagem está indisponível. Tente de novo daqui a um minuto.",
+        "fr": "Désolé, je ne peux pas répondre pour l'instant, car mon modèle de langage est indisponible. Réessayez dans une minute.",
+        "de": "Entschuldigung, ich kann gerade nicht antworten, weil mein Sprachmodell nicht erreichbar ist. Bitte versuchen Sie es in einer Minute noch einmal.",
+    },
+    TOO_SLOW: {
+        "es": "Lo siento, mi modelo de lenguaje está tardando demasiado en responder. Inténtalo de nuevo en un minuto.",
+        "pt": "Peço desculpa, o meu modelo de linguagem está a demorar demasiado a responder. Tente de novo daqui a um minuto.",
+        "fr": "Désolé, mon modèle de langage met trop de temps à répondre. Réessayez dans une minute.",
+        "de": "Entschuldigung, mein Sprachmodell braucht gerade zu lange für eine Antwort. Bitte versuchen Sie es in einer Minute noch einmal.",
+    },
+    BUSY: {
+        "es": "Lo siento, ahora mismo estoy respondiendo a demasiadas personas a la vez. Inténtalo de nuevo en un minuto.",
+        "pt": "Peço desculpa, neste momento estou a responder a demasiadas pessoas ao mesmo tempo. Tente de novo daqui a um minuto.",
+        "fr": "Désolé, je réponds à trop de personnes à la fois en ce moment. Réessayez dans une minute.",
+        "de": "Entschuldigung, ich beantworte gerade zu viele Menschen gleichzeitig. Bitte versuchen Sie es in einer Minute noch einmal.",
+    },
+    DAILY_LIMIT: {
+        "es": "Ya he respondido a todas las preguntas que puedo por hoy. Vuelve mañana, por favor.",
+        "pt": "Já respondi a todas as perguntas que posso por hoje. Volte amanhã, por favor.",
+        "fr": "J'ai répondu à autant de questions que possible pour aujourd'hui. Revenez demain, s'il vous plaît.",
+        "de": "Ich habe für heute so viele Fragen beantwortet, wie ich kann. Bitte kommen Sie morgen wieder.",
+    },
+}
+
+
+def in_language(sentence: str, language: str) -> str:
+    """``sentence`` (one of the English sentences above, a template still) in ``language`` when
+    :data:`TRANSLATIONS` has it, else as it is."""
+    return TRANSLATIONS.get(sentence, {}).get(language, sentence)

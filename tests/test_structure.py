@@ -15,7 +15,7 @@ from tests.fixtures.ordering import LONGEST_FIRST
 
 # Lowest first: a module may import from its own layer and those below, never from one above.
 LAYERS = [
-    ["replica.settings", "replica.logs", "replica.wording", "replica.workers", "replica.timings"],
+    ["replica.settings", "replica.logs", "replica.wording", "replica.workers", "replica.timings", "replica.languages"],
     ["replica.storage", "replica.telegram"],
     ["replica.alerts", "replica.knowledge"],
     ["replica.inbox", "replica.tools"],

@@ -23,17 +23,16 @@ from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 
-from bm25s.stopwords import STOPWORDS_EN_PLUS
-
 from replica.knowledge.prompts import PROMPTS_DIR, pattern_sections
 from replica.knowledge.terms import one_slip, stem
+from replica.languages import COMMON as COMMON_IN
+from replica.languages import detect, folded
 
 ABOUT_OWNER_FILE = "about_owner.md"
 WORD = re.compile(r"[^\W\d_](?:[\w+#]|['’-](?=\w))*", re.U)
 NOT_WORDS = re.compile(r"\S+@\S+|https?://\S+|\b\w+\.(?:com|org|net|io|dev|example)\S*|`[^`]*`", re.I)
 # What follows "your" is the visitor's ("your Kubernetes migration"), not something said of the owner.
 YOURS = re.compile(r"\byour\s+(?:[\w'’-]+\s+){0,2}[\w'’-]+", re.I)
-COMMON = frozenset(STOPWORDS_EN_PLUS)
 CONTRACTION = re.compile(r"(?:'s|'ve|'d|'ll|'re|'m|n't)$")
 SET_PHRASES = re.compile(r"\bof course\b", re.I)  # everyday as a phrase, though "course" alone is not
 
@@ -112,9 +111,10 @@ class OwnerTopics:
         text = SET_PHRASES.sub(" ", NOT_WORDS.sub(" ", text))
         if reply:
             text = YOURS.sub(" ", text)
+        common = COMMON_IN["en"] | COMMON_IN[detect(text)]  # English's, and those of the language it is in
         kept = []
         for word in words_of(text):
-            if word in COMMON or word in self.patterns.everyday or word in self.names or len(word) < 2:
+            if folded(word) in common or word in self.patterns.everyday or word in self.names or len(word) < 2:
                 continue
             if word not in kept:
                 kept.append(word)

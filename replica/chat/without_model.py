@@ -51,13 +51,18 @@ class WithoutModel:
     def reply(self, message: str, context: ToolContext, run: Run, apology: str = "") -> Reply:
         """The reply to ``message``, what its tools did added to ``run``; ``apology`` says why the model did
         not answer ("" when there is no model)."""
+        language = self.answers.language_of(message)
+
+        def said(sentence: str) -> str:  # in the visitor's language, when the shipped wording has it
+            return wording.in_language(sentence, language).format(owner=self.owner)
+
         lead = keep_lead(message, self.registry, context, run, OUTAGE_NOTES, Source.WITHOUT_MODEL)
-        kept = [wording.LEAD_NOTED] * lead + [wording.SAVE_FAILED] * (Outcome.SAVE_FAILED in run.outcomes)
+        kept = [said(wording.LEAD_NOTED)] * lead + [said(wording.SAVE_FAILED)] * (Outcome.SAVE_FAILED in run.outcomes)
         if is_greeting(message, self.owner) and not lead:
             return Reply(self.greeting, Ending.GREETING)
         match = self.answers.match(message)
         if match:
-            frame = FRAMES[match.approved.source]
+            frame = wording.in_language(FRAMES[match.approved.source], match.approved.language)
             answer = frame.format(owner=self.owner, answer=match.approved.answer)
             return Reply(" ".join([answer, *kept]), Ending.APPROVED_ANSWER)
         passed = Outcome.QUESTION_SAVED in run.outcomes  # the model passed it on before it failed
@@ -66,12 +71,13 @@ class WithoutModel:
             run.add(ToolRan("inform_unknown", Source.WITHOUT_MODEL, result))
             passed = Outcome.QUESTION_SAVED in run.outcomes
         if lead and not passed and not apology:  # an address, and nothing asked: no "I don't have one for that"
-            return Reply(" ".join([wording.LEAD_ONLY, *kept[1:]]), Ending.LEAD_KEPT)
-        sentences = [apology or wording.NO_WRITTEN_ANSWER.format(owner=self.owner)]
-        sentences += [wording.QUESTION_KEPT] * passed + [wording.LEAD_KEPT if apology else wording.LEAD_NOTED] * lead
-        sentences += [wording.SAVE_FAILED] * (Outcome.SAVE_FAILED in run.outcomes)
+            return Reply(" ".join([said(wording.LEAD_ONLY), *kept[1:]]), Ending.LEAD_KEPT)
+        sentences = [said(apology or wording.NO_WRITTEN_ANSWER)]
+        sentences += [said(wording.QUESTION_KEPT)] * passed
+        sentences += [said(wording.LEAD_KEPT if apology else wording.LEAD_NOTED)] * lead
+        sentences += [said(wording.SAVE_FAILED)] * (Outcome.SAVE_FAILED in run.outcomes)
         if not (apology or passed or lead):
-            sentences.append(wording.LEAVE_AN_ADDRESS.format(owner=self.owner))
+            sentences.append(said(wording.LEAVE_AN_ADDRESS))
         ending = Ending.QUESTION_PASSED_ON if passed else Ending.LEAD_KEPT if lead else Ending.NO_ANSWER
         return Reply(" ".join(sentences), ending)
 

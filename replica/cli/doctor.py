@@ -26,6 +26,7 @@ from replica.knowledge.files import read_documents, render_knowledge
 from replica.knowledge.identity import owner_name
 from replica.knowledge.links import filled_in, owner_links, profile_lines
 from replica.knowledge.prompts import PromptError, read_lines, render_prompt
+from replica.languages import KNOWN
 from replica.logs import shown_url
 from replica.owner_bot.owner import Owner
 from replica.settings import DEFAULT_OWNER_NAME, PLACEHOLDER_NOTE, Settings
@@ -474,9 +475,12 @@ def check_knowledge(settings: Settings) -> Iterator[Check]:
                 f"no readable .md, .txt or .pdf files in {folder}",
                 "add your CV, bio or FAQ (docs/knowledge.md)",
             )
-        entries, learned = approved_entries(folder), _learned_answers(settings)  # read once, for both checks
+        every = approved_entries(folder, tuple(KNOWN))  # read once, for the checks below
+        entries = [entry for entry in every if entry.language in settings.languages]
+        learned = _learned_answers(settings)
         yield check_approved_answers(entries, learned)
-        yield from check_examples(entries, learned)
+        yield from check_languages(every, settings.languages)
+        yield from check_examples(entries, learned, settings.languages)
     try:
         for name in ("system.md", "page.md", "page_no_model.md", "greeting.md", "facts.md", "tool_results.md"):
             render_prompt(name, owner_name=settings.owner_name, knowledge="(knowledge)", facts="-", results="-")
@@ -536,11 +540,24 @@ def check_approved_answers(entries: list[Approved], learned: list) -> Check:
     return ok("knowledge", f"{len(entries) + len(learned)} approved answer(s) to give without a model ({counts})")
 
 
-def check_examples(entries: list[Approved], learned: list) -> Iterator[Check]:
+def check_languages(entries: list[Approved], languages: tuple[str, ...]) -> Iterator[Check]:
+    """Whether every approved answer is in a language of ``LANGUAGES`` (one in another is never quoted)."""
+    left = sorted({entry.language for entry in entries} - set(languages))
+    for code in left:
+        count = sum(entry.language == code for entry in entries)
+        yield warn(
+            "knowledge",
+            f"{count} approved answer(s) are in {code}, which LANGUAGES ({','.join(languages)}) leaves out: "
+            "they are never quoted without a model",
+            f"set LANGUAGES={','.join((*languages, *left))} ({APPROVED_DOCS})",
+        )
+
+
+def check_examples(entries: list[Approved], learned: list, languages: tuple[str, ...] = ("en",)) -> Iterator[Check]:
     """Whether each example question on the page has an approved answer among ``entries`` and the
     ``learned`` ones (without a model, a chip a visitor taps would otherwise get "I don't have one for
     that")."""
-    answers = ApprovedAnswers(entries, lambda: learned)
+    answers = ApprovedAnswers(entries, lambda: learned, languages)
     examples = read_lines("examples.txt")[:4]
     unmet = [example for example in examples if answers.match(example) is None]
     for example in unmet:

@@ -324,7 +324,7 @@ def run_eval(settings: Settings, out: TextIO, pairs: Path | None = None, transcr
 
 def all_scripts(settings: Settings, owner: str, replica: Replica) -> list[Script]:
     """The built-in scripts for ``owner``'s replica as :func:`evaluation_replica` builds it."""
-    faq = approved_entries(settings.knowledge_dir)
+    faq = approved_entries(settings.knowledge_dir, settings.languages)
     rules = render_prompt("system.md", owner_name=owner, knowledge="")
     return builtin_scripts(owner, rules, faq, replica.answer.checker)
 

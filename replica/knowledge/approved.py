@@ -33,13 +33,25 @@ from typing import Callable
 import bm25s
 
 from replica.knowledge.files import knowledge_files
-from replica.knowledge.terms import Vocabulary, about_someone_else, corrected, negations, terms
+from replica.knowledge.terms import (
+    Vocabulary,
+    about_someone_else,
+    corrected,
+    fields,
+    negations,
+    past,
+    qualifiers,
+    terms,
+    times,
+    topics,
+)
+from replica.languages import KNOWN, detect
 from replica.storage.database import storage_errors
 from replica.storage.questions import same_question
 
 log = logging.getLogger(__name__)
 
-FAQ_FILE = re.compile(r"^faq\.(md|markdown|txt)$", re.I)
+FAQ_FILE = re.compile(r"^faq(?:[._-]([a-z]{2}))?\.(?:md|markdown|txt)$", re.I)  # faq.md, faq.es.md
 MARKDOWN_FILE = re.compile(r"\.(md|markdown)$", re.I)
 APPROVED_MARK = re.compile(r"^\s*<!--\s*approved\s*(?::\s*(.*?))?\s*-->\s*$", re.I)
 HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
@@ -53,12 +65,13 @@ CLAUSE = re.compile(r"[.!?;,\n—–]+|\s-\s")
 
 @dataclass(frozen=True)
 class Approved:
-    """One approved answer: the question it answers, the answer word for word, and where it comes from
-    (``faq``, ``profile``: a marked section, or ``learned``)."""
+    """One approved answer: the question it answers, the answer word for word, where it comes from
+    (``faq``, ``profile``: a marked section, or ``learned``), and the language it is written in."""
 
     question: str
     answer: str
     source: str
+    language: str = "en"
 
 
 @dataclass(frozen=True)
@@ -73,8 +86,10 @@ def score(
     message: str,
     question: str,
     vocabulary: Vocabulary | None = None,
-    read: Callable[[str, Vocabulary | None], set[str]] = terms,
+    read: Callable[[str, Vocabulary | None], set[str]] | None = None,
     strict: bool = True,
+    language: str = "en",
+    answer: str = "",
 ) -> float:
     """How well ``message`` meets an approved ``question``, 0 to 1: the best of its clauses, each by the
     terms it shares with the question (Dice's coefficient; a typing slip read as the word of
@@ -85,25 +100,69 @@ def score(
     longer question ("zone") meets it not at all: the approved answer would not be its answer. A
     message that corrects itself is read from its correction on ("Do you sign NDAs? no, I mean do you
     avoid them" is "do you avoid them"). (``read``: how a text becomes terms; the bench compares ways.)
-    Not ``strict``: how close it comes, the rules on words added left aside (those on negations, numbers
-    and someone else still hold), for an answer offered to the owner, never quoted to a visitor."""
-    vocabulary = vocabulary or Vocabulary.of([question])
-    theirs = read(question, None)
-    turned = negations(question)
-    best = 0.0
-    for clause in CLAUSE.split(corrected(message)):
-        mine = read(clause, vocabulary)
+    A clause also asks of something else when it asks of the past the question does not ("Have you ever
+    relocated?"), names a time neither the question nor its ``answer`` names ("…next week?"), or names
+    one of the things ``prompts/visitor_words.md`` lists where the question names another ("How much do
+    you charge for new projects?"). It meets a question whose every word it holds ("covers" it) though
+    it adds one more, or none to a question of one word, not counting words the ``answer`` holds or the
+    qualifiers ("new", "project"): so "Do you have a CS degree?" meets "Do you have a degree?" answered
+    "MSc in Computer Science". Not ``strict``: how close it comes, the rules on words added left aside
+    (the others still hold), for an answer offered to the owner, never quoted to a visitor. All are read
+    as ``language``."""
+    vocabulary = vocabulary or Vocabulary.of([question], language)
+    read = read or (lambda text, known: terms(text, known, language))
+    asked = Asked.of(question, answer, read, language)
+    clauses = CLAUSE.split(corrected(message))
+    return max((asked.meets(clause, read(clause, vocabulary), strict) for clause in clauses), default=0.0)
+
+
+@dataclass(frozen=True)
+class Asked:
+    """An approved question as :func:`score` reads it: its terms, what it says of negation, someone else
+    and the past, and the terms of its answer."""
+
+    terms: frozenset[str]
+    turned: int
+    someone_else: bool
+    in_the_past: bool
+    said: frozenset[str]
+    language: str
+
+    @classmethod
+    def of(cls, question: str, answer: str, read: Callable, language: str) -> "Asked":
+        said = frozenset(read(answer, None)) if answer else frozenset()
+        theirs = frozenset(read(question, None))
+        return cls(theirs, negations(question), about_someone_else(question), past(question), said, language)
+
+    def apart(self, clause: str, mine: set[str]) -> bool:
+        """Whether ``clause`` (its terms ``mine``) asks something else, whatever words it shares."""
+        things = topics(self.language)
+        return (
+            negations(clause) != self.turned
+            or not numbers(mine) <= numbers(self.terms)
+            or (about_someone_else(clause) and not self.someone_else)
+            or (past(clause) and not self.in_the_past)
+            or bool(times(clause, self.language) - self.terms - self.said)
+            or bool((mine - self.terms) & things and (self.terms - mine) & things)
+        )
+
+    def meets(self, clause: str, mine: set[str], strict: bool) -> float:
+        """How well ``clause`` meets the question (0 when it asks something else)."""
+        theirs = self.terms
         shared, extra = len(mine & theirs), len(mine - theirs)
-        if not shared or negations(clause) != turned or not numbers(mine) <= numbers(theirs):
-            continue
-        if about_someone_else(clause) and not about_someone_else(question):
-            continue
+        if not shared or self.apart(clause, mine):
+            return 0.0
         whole = len(theirs) > 1 and shared == len(theirs) and extra <= MAX_EXTRA  # all its words, and a few more
         asks_more = extra > 1 or (extra and shared < 2) or (len(mine) == 1 and len(theirs) > 1)
-        if strict and not whole and asks_more:
-            continue
-        best = max(best, 2 * shared / (len(mine) + len(theirs)))
-    return best
+        plain = qualifiers(self.language)
+        core = theirs - plain
+        related = frozenset().union(*(fields(self.language).get(thing, frozenset()) for thing in core))
+        unexplained = mine - theirs - self.said - plain - related
+        covers = bool(core) and core <= mine and len(unexplained) <= (len(core) > 1)
+        if strict and asks_more and not (whole or covers):
+            return 0.0
+        dice = 2 * shared / (len(mine) + len(theirs))
+        return max(dice, MIN_SCORE) if covers else dice
 
 
 def numbers(found: set[str]) -> set[str]:
@@ -116,7 +175,10 @@ def alike(a: str, b: str) -> bool:
     punctuation aside, as the store compares them), or matching as above, either way round. "what
     timezone r u in" and "Which time zone are you in?" are; "Do you sign NDAs?" and "Do you refuse to
     sign NDAs?" are not; "What do you do?" is itself, though it has no term to match by."""
-    return same_question(a, b) or max(score(a, b), score(b, a)) >= MIN_SCORE
+    language = detect(a)
+    if detect(b) != language:
+        return same_question(a, b)
+    return same_question(a, b) or max(score(a, b, language=language), score(b, a, language=language)) >= MIN_SCORE
 
 
 def parse_faq(text: str) -> list[tuple[str, str]]:
@@ -160,12 +222,16 @@ def marked_sections(text: str) -> list[tuple[str, str]]:
     return entries
 
 
-def approved_entries(folder: Path) -> list[Approved]:
-    """Every approved answer in ``folder``'s files: the FAQ files' entries, then the marked sections of
-    the other Markdown files; a file that cannot be read is skipped with a log line."""
+def approved_entries(folder: Path, languages: tuple[str, ...] = ("en",)) -> list[Approved]:
+    """Every approved answer in ``folder``'s files written in one of ``languages``: the FAQ files'
+    entries, then the marked sections of the other Markdown files; a file that cannot be read is skipped
+    with a log line. Each is in the language its FAQ file's name gives (``faq.es.md``), else the one its
+    words are in (the first of ``languages`` when they do not tell); those in another language are left
+    out, with a log line for each file."""
     faq, marked = [], []
     for path in knowledge_files(folder):
-        is_faq = bool(FAQ_FILE.match(path.name))
+        named = FAQ_FILE.match(path.name)
+        is_faq = bool(named)
         if not is_faq and not MARKDOWN_FILE.search(path.name):
             continue
         try:
@@ -174,29 +240,73 @@ def approved_entries(folder: Path) -> list[Approved]:
             if is_faq:  # another unreadable file is named once, by the knowledge reader
                 log.warning("Skipping FAQ file %s: %s", path, type(error).__name__)
             continue
+        code = named.group(1).lower() if named and named.group(1) else None
+        code = code if code in KNOWN else None
+
+        def language(question: str, answer: str) -> str:
+            return code or detect(f"{question} {answer}", languages[0])
+
         if is_faq:
-            faq += [Approved(question, answer, "faq") for question, answer in parse_faq(text)]
+            found = [Approved(q, a, "faq", language(q, a)) for q, a in parse_faq(text)]
         else:
-            marked += [Approved(question, answer, "profile") for question, answer in marked_sections(text)]
+            found = [Approved(q, a, "profile", language(q, a)) for q, a in marked_sections(text)]
+        left = sorted({entry.language for entry in found} - set(languages))
+        if left:
+            log.info("Answers in %s in %s are not quoted: add them to LANGUAGES", ", ".join(left), path.name)
+        (faq if is_faq else marked).extend(entry for entry in found if entry.language in languages)
     return faq + marked
 
 
+@dataclass
+class _Index:
+    """The approved answers in one language, ranked by ``bm25s`` and mended for typing slips."""
+
+    language: str
+    entries: list[Approved]
+    vocabulary: Vocabulary
+    retriever: bm25s.BM25
+
+    @classmethod
+    def of(cls, language: str, entries: list[Approved]) -> "_Index":
+        vocabulary = Vocabulary.of([entry.question for entry in entries], language)
+        retriever = bm25s.BM25()
+        retriever.index(
+            [sorted(terms(entry.question, None, language)) or ["·"] for entry in entries], show_progress=False
+        )
+        return cls(language, entries, vocabulary, retriever)
+
+    def candidates(self, message: str) -> list[Approved]:
+        """The answers ranked first for ``message``."""
+        query = sorted(terms(corrected(message), self.vocabulary, self.language))
+        if not query:
+            return []
+        ids, _ = self.retriever.retrieve([query], k=min(CANDIDATES, len(self.entries)), show_progress=False)
+        return [self.entries[int(i)] for i in ids[0]]
+
+    def score(self, message: str, entry: Approved, strict: bool = True) -> float:
+        return score(
+            message, entry.question, self.vocabulary, strict=strict, language=self.language, answer=entry.answer
+        )
+
+
 class ApprovedAnswers:
-    """The FAQ entries and the learned answers, indexed for matching.
+    """The FAQ entries and the learned answers, indexed for matching, each language apart.
 
     ``learned()`` returns the active learned answers (rows with ``id``, ``question``, ``answer``); they are
     read for each message, and the index is made again when they changed (an answer learned or forgotten,
-    on any instance). When they cannot be read, the ones read last are used.
+    on any instance). When they cannot be read, the ones read last are used. ``languages``: those the
+    owner writes answers in (``LANGUAGES``); a message is read as the first of them unless its words say
+    otherwise, and is answered only by an answer in its language.
     """
 
-    def __init__(self, faq: list[Approved], learned: Callable[[], list[dict]]):
+    def __init__(self, faq: list[Approved], learned: Callable[[], list[dict]], languages: tuple[str, ...] = ("en",)):
+        self.languages = languages
         self.faq = faq
         self._learned = learned
         self._key: tuple = ()
         self._entries: list[Approved] = []
-        self._vocabulary = Vocabulary()
-        self._retriever: bm25s.BM25 | None = None
-        self._index(faq)
+        self._indexes: dict[str, _Index] = {}
+        self._index(self.faq)
 
     @property
     def entries(self) -> list[Approved]:
@@ -204,9 +314,18 @@ class ApprovedAnswers:
         self._refresh()
         return self._entries
 
+    def language_of(self, message: str) -> str:
+        """The language ``message`` is read in: the one its words are in, the owner's first when they do
+        not tell."""
+        return detect(message, self.languages[0])
+
     def match(self, message: str) -> Match | None:
-        """The best approved answer for ``message``, when it scores at least :data:`MIN_SCORE`."""
-        scored = [Match(entry, score(message, entry.question, self._vocabulary)) for entry in self._candidates(message)]
+        """The best approved answer for ``message``, when it scores at least :data:`MIN_SCORE`; only an
+        answer in the message's language is one."""
+        index = self._index_for(message)
+        if index is None:
+            return None
+        scored = [Match(entry, index.score(message, entry)) for entry in index.candidates(message)]
         best = max(scored, key=lambda match: match.score, default=None)  # the first of equals
         return best if best is not None and best.score >= MIN_SCORE else None
 
@@ -214,22 +333,20 @@ class ApprovedAnswers:
         """The FAQ or profile answer that comes close to ``message`` without answering it: offered to the
         owner on the question's alert, never quoted to a visitor. Close: the best candidate shares at
         least :data:`CLOSE_SCORE` of its words with a clause (:func:`score`, not strict)."""
-        candidates = self._candidates(message)
-        if any(score(message, entry.question, self._vocabulary) >= MIN_SCORE for entry in candidates):
+        index = self._index_for(message)
+        if index is None:
+            return None
+        candidates = index.candidates(message)
+        if any(index.score(message, entry) >= MIN_SCORE for entry in candidates):
             return None  # answered: nothing to offer
         owned = [entry for entry in candidates if entry.source != "learned"]
-        scored = [(score(message, entry.question, self._vocabulary, strict=False), entry) for entry in owned]
+        scored = [(index.score(message, entry, strict=False), entry) for entry in owned]
         best = max(scored, key=lambda pair: pair[0], default=(0.0, None))
         return best[1] if best[0] >= CLOSE_SCORE else None
 
-    def _candidates(self, message: str) -> list[Approved]:
-        """The approved answers ``bm25s`` ranks first for ``message`` (the learned ones read afresh)."""
+    def _index_for(self, message: str) -> _Index | None:
         self._refresh()
-        query = sorted(terms(corrected(message), self._vocabulary))
-        if not query or self._retriever is None:
-            return []
-        ids, _ = self._retriever.retrieve([query], k=min(CANDIDATES, len(self._entries)), show_progress=False)
-        return [self._entries[int(i)] for i in ids[0]]
+        return self._indexes.get(self.language_of(message))
 
     def _refresh(self) -> None:
         try:
@@ -240,13 +357,14 @@ class ApprovedAnswers:
         key = tuple((row.id, row.answer) for row in rows)
         if key != self._key:
             self._key = key
-            self._index(self.faq + [Approved(row.question, row.answer, "learned") for row in rows])
+            first = self.languages[0]
+            learned = [Approved(row.question, row.answer, "learned", detect(row.question, first)) for row in rows]
+            self._index(self.faq + learned)
 
     def _index(self, entries: list[Approved]) -> None:
         self._entries = entries
-        self._retriever = None
-        self._vocabulary = Vocabulary.of([entry.question for entry in entries])
-        documents = [sorted(terms(entry.question)) or ["·"] for entry in entries]
-        if entries:
-            self._retriever = bm25s.BM25()
-            self._retriever.index(documents, show_progress=False)
+        languages = dict.fromkeys(entry.language for entry in entries)
+        self._indexes = {
+            language: _Index.of(language, [entry for entry in entries if entry.language == language])
+            for language in languages
+        }

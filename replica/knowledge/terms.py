@@ -15,16 +15,18 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-import Stemmer
 from bm25s.stopwords import STOPWORDS_PORTUGUESE, STOPWORDS_SPANISH
 
 from replica.knowledge.prompts import pattern_sections
+from replica.languages import COMMON as COMMON_IN
+from replica.languages import detect, folded, stem_in
 
 WORD = re.compile(r"[^\W_]+", re.U)
 VISITOR_WORDS_FILE = "visitor_words.md"
 APOSTROPHE = re.compile(r"(?<=\w)['’](?=\w)")
-COMMON = (
-    set(
+COMMON = frozenset(
+    folded(word)
+    for word in set(
         """a an the and or but if of to in on at by for with from about into over as is are was were be been being
     am do does did done have has had having i me my mine you your yours we our us he she it its they them their
     this that these those there here what which who whom whose when where why how can could would will shall
@@ -36,7 +38,11 @@ COMMON = (
     )
     | set(STOPWORDS_SPANISH)
     | set(STOPWORDS_PORTUGUESE)
-)  # the example's owner speaks both; visitors write them
+)  # Spanish and Portuguese ones too: a question in them may be read as English (LANGUAGES=en)
+# "your" in the languages read: "your colleague" asks of someone else.
+YOUR = frozenset(
+    "your ur tu tus teu tua teus tuas seu sua seus suas su sus ton ta tes votre vos dein deine deinen deiner deines ihr ihre ihren".split()
+)
 # Spelled out before anything else (after apostrophes are dropped, so "what's" and "whats" are one).
 SHORTHAND = {
     "r": "are",
@@ -149,17 +155,34 @@ CORRECTION = re.compile(
     r"(?:(?:actually|rather|wait|oops|correction|nvm)\b|(?:no|sorry)\s*[,.:;!—–-])",
     re.I,
 )
-MIN_TYPO_LENGTH = 4  # shorter words are too easily another word one slip away
-
-_stemmer = Stemmer.Stemmer("english")
+# Words that turn a question around in English but not in the language the text is in: Portuguese "no"
+# and "na" are "in the" ("no momento").
+NOT_NEGATIONS = {"pt": frozenset({"no", "na", "nos", "nas"})}
+# A question of the past: not answered by what the owner says of the present. "I was wondering" and the
+# like are politeness, not the past.
+PAST = re.compile(
+    r"\b(?:did|didnt|were|was|went|ago|used to|have you ever|has \w+ ever|ever been|previously|formerly|in the past|back then|last year)\b"
+)
+POLITE_PAST = re.compile(r"\b(?:was|were|i was|we were) (?:wondering|hoping|curious|thinking|told|asked|referred)\b")
+# A time a question may be asked about ("…next week?", "…on weekends?"): answered only by an answer that names it.
+TIMES = frozenset(
+    """today tonight tomorrow weekend weekends week weeks monday tuesday wednesday thursday friday saturday sunday
+    morning mornings afternoon afternoons evening evenings night month year summer winter spring autumn christmas
+    holiday holidays hoy manana semana semanas finde mes ano hoje amanha semana mes ano aujourdhui demain semaine
+    mois annee heute morgen woche wochenende monat jahr""".split()
+)
+MIN_TYPO_LENGTH = 4
+SHORTHAND_SLIP = re.compile(
+    r"[b-df-hj-np-tv-xz]{3}"
+)  # "wrk": a word typed without its vowel  # shorter words are too easily another word one slip away
 
 
 @lru_cache(maxsize=4096)
-def stem(word: str) -> str:
-    """The word's Snowball stem ("relocation" → "reloc"), and a plural ``s`` Snowball keeps after a vowel
-    cut too ("NDAs" → "nda", as it is for "projects")."""
-    stemmed = _stemmer.stemWord(word)
-    if len(stemmed) > 3 and stemmed.endswith("s") and not stemmed.endswith(("ss", "us", "is")):
+def stem(word: str, language: str = "en") -> str:
+    """The word's Snowball stem in ``language`` ("relocation" → "reloc"); in English, a plural ``s``
+    Snowball keeps after a vowel is cut too ("NDAs" → "nda", as it is for "projects")."""
+    stemmed = stem_in(word, language)
+    if language == "en" and len(stemmed) > 3 and stemmed.endswith("s") and not stemmed.endswith(("ss", "us", "is")):
         stemmed = stemmed[:-1]
     return stemmed
 
@@ -172,12 +195,23 @@ def words(text: str) -> list[str]:
 
 @lru_cache(maxsize=4096)  # a message is read against several candidates, clause by clause
 def _words(text: str) -> tuple[str, ...]:
-    spelled: list[str] = []
-    for word in WORD.findall(APOSTROPHE.sub("", text.lower())):
-        spelled += SHORTHAND.get(word, word).split()
+    return _read(_spelled(text))
+
+
+@lru_cache(maxsize=4096)
+def _read(spelled: tuple[str, ...]) -> tuple[str, ...]:
+    """``spelled`` with the words visitors use for a thing read as the one the matcher reads."""
     same = visitor_words().same
-    joined = _joined(spelled, PHRASES, LONGEST_PHRASE, shortest=2)
-    return tuple(_joined(joined, same, max(map(len, same), default=1), shortest=1))
+    return tuple(_joined(list(spelled), same, max(map(len, same), default=1), shortest=1))
+
+
+@lru_cache(maxsize=4096)
+def _spelled(text: str) -> tuple[str, ...]:
+    """The words as typed, shorthand spelled out and :data:`PHRASES` joined (the visitor words not yet read)."""
+    spelled: list[str] = []
+    for word in WORD.findall(APOSTROPHE.sub("", folded(text))):
+        spelled += SHORTHAND.get(word, word).split()
+    return tuple(_joined(spelled, PHRASES, LONGEST_PHRASE, shortest=2))
 
 
 def _joined(spelled: list[str], phrases: dict[tuple[str, ...], str], longest: int, shortest: int) -> list[str]:
@@ -206,60 +240,98 @@ class VisitorWords:
 
     same: dict[tuple[str, ...], str]
     turning: tuple[tuple[str, ...], ...]
+    turning_words: frozenset[str]  # the phrases of one word: "nunca", "nicht"
     everyday: frozenset[str]
     others: frozenset[str]  # who a question may be about besides the owner: "your colleague", "your clients"
+    qualifiers: frozenset[str]  # words that qualify a question rather than name its thing: "new", "project"
 
 
 @lru_cache(maxsize=1)
 def visitor_words() -> VisitorWords:
     """The file, read once (a line that does not parse stops the start, naming it)."""
-    headings = ["same as", "turns it around", "everyday", "someone else"]
+    headings = ["same as", "turns it around", "everyday", "someone else", "qualifiers"]
     found = pattern_sections(VISITOR_WORDS_FILE, headings, lines=tuple(headings))
     same: dict[tuple[str, ...], str] = {}
     for line in found["same as"]:
         word, _, used = line.partition(":")
         for phrase in used.split(","):
-            spelled = tuple(WORD.findall(APOSTROPHE.sub("", phrase.lower())))
+            spelled = tuple(WORD.findall(APOSTROPHE.sub("", folded(phrase))))
             if spelled:
                 same[spelled] = word.strip().lower()
     turning = tuple(
-        tuple(WORD.findall(phrase.lower()))
+        tuple(WORD.findall(folded(phrase)))
         for line in found["turns it around"]
         for phrase in line.split(",")
         if phrase.strip()
     )
-    everyday = frozenset(w for line in found["everyday"] for w in WORD.findall(line.lower()))
-    others = frozenset(w for line in found["someone else"] for w in WORD.findall(line.lower()))
-    return VisitorWords(same, turning, everyday, others)
+    everyday = frozenset(w for line in found["everyday"] for w in WORD.findall(folded(line)))
+    others = frozenset(w for line in found["someone else"] for w in WORD.findall(folded(line)))
+    words = frozenset(phrase[0] for phrase in turning if len(phrase) == 1)
+    qualifying = frozenset(w for line in found["qualifiers"] for w in WORD.findall(folded(line)))
+    return VisitorWords(same, turning, words, everyday, others, qualifying)
+
+
+@lru_cache(maxsize=16)
+def topics(language: str = "en") -> frozenset[str]:
+    """The terms of the things ``prompts/visitor_words.md`` names (availability, rates, NDAs…): a question
+    of one of them is not a question of another ("How much do you charge for new projects?" is not
+    "Are you available for new projects?")."""
+    named = set(visitor_words().same.values()) - visitor_words().qualifiers
+    return frozenset(term for word in named for term in terms(word, None, language))
+
+
+@lru_cache(maxsize=16)
+def qualifiers(language: str = "en") -> frozenset[str]:
+    """The terms of the words ``prompts/visitor_words.md`` lists as qualifying a question rather than
+    naming its thing ("new", "project"): a question need not repeat them, and may add them."""
+    return frozenset(term for word in visitor_words().qualifiers for term in terms(word, None, language))
+
+
+def past(text: str) -> bool:
+    """Whether ``text`` asks of the past ("Have you ever relocated?", "What did you do at Mareva?")."""
+    plain = " ".join(_spelled(text))
+    return bool(PAST.search(POLITE_PAST.sub(" ", plain)))
+
+
+def times(text: str, language: str = "en") -> set[str]:
+    """The times ``text`` names ("next week" → week), as terms."""
+    return {stem(word, language) for word in _spelled(text) if word in TIMES}
 
 
 def about_someone_else(text: str) -> bool:
     """Whether ``text`` asks about someone besides the owner ("What time zone is your colleague in?",
     "Which time zone are most of your clients in?")."""
     found = words(text)
-    return any(a in ("your", "ur") and b in visitor_words().others for a, b in zip(found, found[1:]))
+    return any(a in YOUR and b in visitor_words().others for a, b in zip(found, found[1:]))
 
 
-def common(word: str) -> bool:
-    """Whether ``word`` is a common or everyday word, which carries nothing of what a question asks."""
-    return word in COMMON or word in visitor_words().everyday
+def common(word: str, language: str = "en") -> bool:
+    """Whether ``word`` is a common or everyday word (in English, or in ``language``), which carries
+    nothing of what a question asks."""
+    return word in COMMON or word in visitor_words().everyday or word in COMMON_IN[language]
 
 
 def forget() -> None:
     """Empty the caches of words read (the bench times each message as a new visitor's)."""
     _words.cache_clear()
+    _spelled.cache_clear()
+    _read.cache_clear()
     negations.cache_clear()
 
 
 @lru_cache(maxsize=4096)
 def negations(text: str) -> int:
-    """How many words of ``text`` turn a question around ("not", "never", "refuse", "dont", …), and
-    phrases ("too busy", "booked up": ``prompts/visitor_words.md``)."""
-    found = words(text)
-    turning = sum(
-        found[at : at + len(phrase)] == list(phrase) for phrase in visitor_words().turning for at in range(len(found))
-    )
-    return turning + sum(word in NEGATIONS or stem(word).startswith(NEGATING_STEMS) for word in found)
+    """How many words of ``text`` turn a question around ("not", "never", "refuse", "dont", "nunca", …), and
+    phrases ("too busy", "booked up": ``prompts/visitor_words.md``; read before the visitor words, so that
+    "too busy with" is not "too" and "working on"). A phrase that holds such a word counts as that word."""
+    found, spelled = words(text), _spelled(text)
+    read = visitor_words()
+    singles = NEGATIONS | read.turning_words
+    phrases = [phrase for phrase in read.turning if len(phrase) > 1 and not singles & set(phrase)]
+    turning = sum(spelled[at : at + len(phrase)] == phrase for phrase in phrases for at in range(len(spelled)))
+    other_sense = NOT_NEGATIONS.get(detect(text), frozenset())
+    negating = [word in singles or stem(word).startswith(NEGATING_STEMS) for word in found if word not in other_sense]
+    return turning + sum(negating)
 
 
 def corrected(text: str) -> str:
@@ -292,45 +364,75 @@ def one_slip(a: str, b: str) -> bool:
 
 @dataclass
 class Vocabulary:
-    """The words of the approved questions, for reading a typing slip as the word meant."""
+    """The words of the approved questions, for reading a typing slip as the word meant; and, through
+    :func:`visitor_vocabulary`, those of ``prompts/visitor_words.md`` (of five letters or more)."""
 
+    language: str = "en"
     stems: set[str] = field(default_factory=set)
     _by_deletion: dict[str, set[str]] = field(default_factory=dict)
+    base: "Vocabulary | None" = None
 
     @classmethod
-    def of(cls, questions: list[str]) -> "Vocabulary":
-        """The vocabulary of these questions' meaningful words."""
-        vocabulary = cls()
+    def of(cls, questions: list[str], language: str = "en") -> "Vocabulary":
+        """The vocabulary of these questions' words (in ``language``), as typed: "kidn" is their "kind"."""
+        vocabulary = cls(language, base=visitor_vocabulary(language))
         for question in questions:
-            for word in words(question):
-                if not common(word):
-                    vocabulary.add(word)
+            for word in _spelled(question):
+                vocabulary.add(word)
         return vocabulary
 
     def add(self, word: str) -> None:
-        self.stems.add(stem(word))
+        self.stems.add(stem(word, self.language))
         if len(word) >= MIN_TYPO_LENGTH:
             for key in _deletions(word) | {word}:
                 self._by_deletion.setdefault(key, set()).add(word)
 
+    def known(self, word: str) -> bool:
+        return stem(word, self.language) in self.stems or bool(self.base and self.base.known(word))
+
     def meant(self, word: str) -> str:
-        """``word`` as the approved questions spell it, when it is one slip from one of theirs (the
-        first in alphabetical order when several are); else ``word``."""
-        if len(word) < MIN_TYPO_LENGTH or stem(word) in self.stems:
+        """``word`` as the approved questions (or the visitor words) spell it, when it is one slip from
+        one of theirs (the first in alphabetical order when several are), or a word of three consonants
+        that is one of theirs without its vowel ("wrk"); else ``word``."""
+        if self.known(word) or not (len(word) >= MIN_TYPO_LENGTH or SHORTHAND_SLIP.fullmatch(word)):
             return word
+        slips = sorted(self._slips(word)) or (sorted(self.base._slips(word)) if self.base else [])
+        return slips[0] if slips else word
+
+    def _slips(self, word: str) -> set[str]:
         near = set()
         for key in _deletions(word) | {word}:
             near |= self._by_deletion.get(key, set())
-        slips = sorted(candidate for candidate in near if one_slip(word, candidate))
-        return slips[0] if slips else word
+        return {candidate for candidate in near if one_slip(word, candidate)}
 
 
-def terms(text: str, vocabulary: Vocabulary | None = None) -> set[str]:
-    """The stems that carry ``text``'s meaning: common words dropped, typing slips read as the
-    ``vocabulary`` word meant, each cut to its stem."""
-    found = set()
-    for word in words(text):
-        if common(word):
-            continue
-        found.add(stem(vocabulary.meant(word) if vocabulary else word))
-    return found
+@lru_cache(maxsize=16)
+def visitor_vocabulary(language: str) -> Vocabulary:
+    """The words of ``prompts/visitor_words.md``'s phrases, of five letters or more, for typing slips."""
+    vocabulary = Vocabulary(language)
+    for phrase in visitor_words().same:
+        for word in phrase:
+            if len(word) >= MIN_TYPO_LENGTH + 1 and not common(word, language):
+                vocabulary.add(word)
+    return vocabulary
+
+
+@lru_cache(maxsize=16)
+def fields(language: str = "en") -> dict[str, frozenset[str]]:
+    """For each thing ``prompts/visitor_words.md`` names (as its term), the terms of the words visitors
+    use for it: "abroad" and "country" are relocation's, "meeting" contact's."""
+    found: dict[str, set[str]] = {}
+    for phrase, word in visitor_words().same.items():
+        for thing in terms(word, None, language):
+            found.setdefault(thing, set()).update(stem(w, language) for w in phrase if not common(w, language))
+    return {thing: frozenset(field) for thing, field in found.items()}
+
+
+def terms(text: str, vocabulary: Vocabulary | None = None, language: str = "en") -> set[str]:
+    """The stems that carry ``text``'s meaning (read as ``language``): common words dropped, typing slips
+    read as the ``vocabulary`` word meant, each cut to its stem."""
+    spelled = _spelled(text)
+    if vocabulary:  # a slip is mended before the visitor words are read: "get in tuch" is "get in touch"
+        spelled = tuple(word if common(word, language) else vocabulary.meant(word) for word in spelled)
+    read = _read(spelled)
+    return {stem(word, language) for word in read if not common(word, language)}

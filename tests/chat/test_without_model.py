@@ -292,3 +292,57 @@ def test_an_faq_entry_may_open_with_several_phrasings_each_answered(tmp_path, st
 def test_a_question_by_its_words_is_passed_on_though_it_has_one_meaningful_word_and_no_mark(offline, store, message):
     reply = offline.reply(message, Visitor("s1", "203.0.113.5"))
     assert [row.question for row in store.questions.all()] == [message] and wording.QUESTION_KEPT in reply
+
+
+SPANISH_FAQ = """¿Firmas acuerdos de confidencialidad?
+Sí, antes de hablar en detalle de los datos de un cliente.
+"""
+
+
+def test_a_question_is_answered_from_an_entry_in_its_own_language_in_that_language(knowledge, store, notifier):
+    (knowledge / "faq.es.md").write_text(SPANISH_FAQ, encoding="utf-8")
+    offline = replica_around(None, store, notifier, knowledge_dir=knowledge, languages=("en", "es"))
+    spanish = "De las preguntas frecuentes de Ada Lovelace: Sí, antes de hablar en detalle de los datos de un cliente."
+    assert offline.reply("hola, ¿firmarías un acuerdo de confidencialidad?", Visitor("s1")) == spanish
+    assert offline.reply("Would you sign an NDA?", Visitor("s2")) == NDA_ANSWER
+    assert store.questions.all() == []
+
+
+def test_a_question_in_a_language_with_no_entry_is_passed_on_and_told_so_in_that_language(knowledge, store, notifier):
+    (knowledge / "faq.es.md").write_text(SPANISH_FAQ, encoding="utf-8")
+    english_only = replica_around(None, store, notifier, knowledge_dir=knowledge)  # LANGUAGES=en: faq.es.md unread
+    told = english_only.reply("¿Firmas acuerdos de confidencialidad?", Visitor("s1"))
+    assert told == (
+        "Ahora mismo solo puedo responder con las respuestas escritas de Ada Lovelace, y no tengo ninguna para eso. "
+        "He pasado tu pregunta, así que recibirás una respuesta de verdad."
+    )
+    french = english_only.reply("Signez-vous des accords de confidentialité ?", Visitor("s2"))
+    assert french.endswith("J'ai transmis votre question : vous recevrez une vraie réponse.")
+    german = english_only.reply("Arbeiten Sie auch am Wochenende? ada@example.com", Visitor("s3"))
+    assert "Ich habe Ihre Frage weitergegeben" in german and "E-Mail-Adresse" in german
+    asked = [row.question for row in store.questions.all()]
+    assert asked == [
+        "¿Firmas acuerdos de confidencialidad?",
+        "Signez-vous des accords de confidentialité ?",
+        "Arbeiten Sie auch am Wochenende? ada@example.com",
+    ]
+
+
+def test_with_the_examples_languages_app_py_answers_spanish_and_portuguese_from_their_files(tmp_path):
+    """As users run it: ``python app.py`` with no key, the example knowledge and ``LANGUAGES=en,es,pt``."""
+    from tests.fixtures.clients import app_client
+    from tests.fixtures.processes import served_app
+
+    with served_app(tmp_path / "app.log", LANGUAGES="en,es,pt", OWNER_NAME="Jordan Avery") as (url, _):
+        client = app_client(url)
+        portuguese = client.predict("Olá! Estás disponível para novos projetos?", api_name="/chat")
+        spanish = client.predict("¿Dónde estudiaste?", api_name="/chat")
+        english = client.predict("Are you available for new projects?", api_name="/chat")
+        french = client.predict("Êtes-vous disponible pour de nouveaux projets ?", api_name="/chat")
+    assert portuguese.startswith("Das perguntas frequentes de Jordan Avery: Sim, a partir do próximo mês")
+    assert (
+        spanish
+        == "De las preguntas frecuentes de Jordan Avery: Máster (MSc) en Informática, Universidad de Lisboa, 2014."
+    )
+    assert english.startswith("From Jordan Avery's FAQ: Yes, from next month")
+    assert french.startswith("Pour l'instant, je ne peux répondre qu'avec les réponses écrites de Jordan Avery")

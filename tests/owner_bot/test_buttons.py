@@ -92,7 +92,7 @@ def test_answer_with_your_faq_answers_the_asker_keeps_the_phrasing_and_acts_once
     from tests.fixtures.environment import ROOT, wait_until
 
     app = start_app(replace(settings, openai_api_key=None, openai_base_url=None, knowledge_dir=ROOT / "knowledge"))
-    first = app.replica.reply("Are you available?", Visitor("s1", "203.0.113.9"))
+    first = app.replica.reply("Are you available for a call?", Visitor("s1", "203.0.113.9"))
     assert "passed your question on" in first  # too little to quote an answer to visitors
     [alert] = fake_telegram.wait_for(1)
     rows = alert.payload["reply_markup"]["inline_keyboard"]
@@ -102,10 +102,10 @@ def test_answer_with_your_faq_answers_the_asker_keeps_the_phrasing_and_acts_once
     fake_telegram.push_callback("faq:1", alert.message_id)  # again: it acts once
     assert wait_until(lambda: len(fake_telegram.callback_answers) == 2)
     assert answered(fake_telegram) == ["Answered with your FAQ.", "That question is no longer open."]
-    assert any(text.startswith("Learned answer #1 to “Are you available?”") for text in fake_telegram.sent_texts())
+    assert any(text.startswith("Learned answer #1 to “Are you available for a call?”") for text in fake_telegram.sent_texts())
     said = [m["text"] for c in app.store.reports.records() for m in c["messages"]]
     assert any("Yes, from next month" in text for text in said)  # the asker's conversation has it
     # The phrasing is kept: the next visitor who asks so is answered at once, no alert.
-    again = app.replica.reply("Are you available?", Visitor("s2", "203.0.113.10"))
+    again = app.replica.reply("Are you available for a call?", Visitor("s2", "203.0.113.10"))
     assert again.startswith("Ada Lovelace answered this for an earlier visitor: Yes, from next month")
     assert len(app.store.questions.all()) == 1  # nothing new passed on

@@ -1,0 +1,98 @@
+"""Which language a text is in, and how its words are cut to stems in it.
+
+The owner names the languages their approved answers are written in (``LANGUAGES``, default ``en``). A
+visitor's message is read as the language whose common words it uses most (``bm25s``'s stopword lists,
+with a few question words and marks such as "¿"); with no such word, as the owner's first language. Each
+language has its Snowball stemmer (PyStemmer), so "trabajas" and "trabajar" are one term in Spanish as
+"relocate" and "relocation" are in English. Letters are compared without accents: visitors drop them
+("disponivel", "esta").
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+import Stemmer
+from bm25s import stopwords
+
+# Code → (Snowball algorithm, common words). The languages a visitor's message can be read as.
+KNOWN = {
+    "en": ("english", stopwords.STOPWORDS_EN_PLUS),
+    "es": ("spanish", stopwords.STOPWORDS_SPANISH),
+    "pt": ("portuguese", stopwords.STOPWORDS_PORTUGUESE),
+    "fr": ("french", stopwords.STOPWORDS_FRENCH),
+    "de": ("german", stopwords.STOPWORDS_GERMAN),
+    "it": ("italian", stopwords.STOPWORDS_ITALIAN),
+    "nl": ("dutch", stopwords.STOPWORDS_DUTCH),
+}
+# Words that mark a language though its stopword list lacks them (greetings, question words, "you").
+MARKERS = {
+    "en": "hi hello hey what where which would could you your anyone u r ur ya wat pls plz thx atm rn b4",
+    "es": "hola donde cual cuanto cuantos tienes puedes usted ustedes estas eres quieres trabajas",
+    "pt": "ola oi onde voce voces qual quanto podes tens estas obrigado obrigada trabalhas",
+    "fr": "bonjour salut vous est ou quel quelle quels pouvez etes avez travaillez",
+    "de": "hallo sie du wo welche welcher konnen kannst bist sind arbeitest arbeiten haben",
+    "it": "ciao dove quale quanto puoi sei lavori",
+    "nl": "hoi hallo waar welke kun kunt bent werk",
+}
+# Letters and marks that belong to one language more than the others.
+SIGNS = {"¿": "es", "¡": "es", "ñ": "es", "ã": "pt", "õ": "pt", "ß": "de", "ä": "de", "ö": "de", "ü": "de", "è": "fr"}
+SIGN_WEIGHT = 2
+# Word endings that belong to one language ("-ção" is Portuguese, "-ción" Spanish), as folded.
+ENDINGS = {"pt": ("cao", "coes", "dade", "dades", "agem", "inho", "inha"), "es": ("cion", "ciones", "dad", "dades")}
+LETTERS = re.compile(r"[^\W\d_]+")
+
+
+def folded(text: str) -> str:
+    """``text`` lower-cased, without accents ("Disponível" → "disponivel"; "ß" stays)."""
+    decomposed = unicodedata.normalize("NFKD", text.lower())
+    return "".join(character for character in decomposed if not unicodedata.combining(character))
+
+
+def _common(code: str) -> frozenset[str]:
+    return frozenset(folded(word) for word in KNOWN[code][1]) | frozenset(MARKERS[code].split())
+
+
+COMMON = {code: _common(code) for code in KNOWN}
+
+
+def language_codes(raw: str) -> tuple[str, ...]:
+    """The codes of a ``LANGUAGES`` value ("en, es,pt" → ("en", "es", "pt")); ``ValueError`` naming an
+    unknown one."""
+    codes = tuple(dict.fromkeys(code.strip().lower() for code in raw.split(",") if code.strip()))
+    unknown = [code for code in codes if code not in KNOWN]
+    if unknown or not codes:
+        raise ValueError(f"{', '.join(unknown) or 'nothing'}: use codes among {', '.join(KNOWN)}")
+    return codes
+
+
+@lru_cache(maxsize=4096)
+def detect(text: str, first: str = "en") -> str:
+    """The language ``text`` is written in, among :data:`KNOWN`: the one whose common words it uses most
+    (a word several languages share counts for each in part), ``first`` when none or a tie."""
+    score = dict.fromkeys(KNOWN, 0.0)
+    for word in LETTERS.findall(folded(text)):
+        sharing = [code for code in KNOWN if word in COMMON[code]]
+        for code in sharing:
+            score[code] += 1 / len(sharing)
+        for code, endings in ENDINGS.items():
+            score[code] += word.endswith(endings) and not sharing
+    for sign, code in SIGNS.items():
+        score[code] += SIGN_WEIGHT * (sign in text.lower())
+    best = max(score.values())
+    if best == 0 or score[first] == best:
+        return first
+    return max(score, key=lambda code: score[code])
+
+
+@lru_cache(maxsize=16)
+def _stemmer(code: str) -> Stemmer.Stemmer:
+    return Stemmer.Stemmer(KNOWN[code][0])
+
+
+@lru_cache(maxsize=8192)
+def stem_in(word: str, code: str) -> str:
+    """``word``'s Snowball stem in language ``code``."""
+    return _stemmer(code).stemWord(word)
