@@ -102,7 +102,9 @@ def test_answer_with_your_faq_answers_the_asker_keeps_the_phrasing_and_acts_once
     fake_telegram.push_callback("faq:1", alert.message_id)  # again: it acts once
     assert wait_until(lambda: len(fake_telegram.callback_answers) == 2)
     assert answered(fake_telegram) == ["Answered with your FAQ.", "That question is no longer open."]
-    assert any(text.startswith("Learned answer #1 to “Are you available for a call?”") for text in fake_telegram.sent_texts())
+    assert any(
+        text.startswith("Learned answer #1 to “Are you available for a call?”") for text in fake_telegram.sent_texts()
+    )
     said = [m["text"] for c in app.store.reports.records() for m in c["messages"]]
     assert any("Yes, from next month" in text for text in said)  # the asker's conversation has it
     # The phrasing is kept: the next visitor who asks so is answered at once, no alert.
