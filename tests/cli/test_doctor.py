@@ -227,6 +227,18 @@ def test_doctor_warns_about_what_works_but_needs_a_look(owner_folder, fake_opena
     assert len(unmet) == 4 and "'What kind of work do you do?'" in unmet[0]  # each chip of the page, named
 
 
+def test_doctor_names_answers_in_a_language_languages_leaves_out_and_how_to_add_it(
+    owner_folder, fake_openai, fake_telegram
+):
+    (owner_folder / "knowledge" / "faq.es.md").write_text("¿Firmas NDA?\nSí.\n\n¿Trabajas en remoto?\nSí.\n")
+    _, lines = doctor(owner_folder, fake_openai, fake_telegram)
+    [warning] = [line for line in lines if "LANGUAGES" in line and line.startswith("! ")]
+    assert "2 approved answer(s) are in es, which LANGUAGES (en) leaves out" in warning
+    assert "set LANGUAGES=en,es" in warning
+    _, lines = doctor(owner_folder, fake_openai, fake_telegram, LANGUAGES="en,es")
+    assert not [line for line in lines if "LANGUAGES" in line and line.startswith("! ")]
+
+
 # --- the running app and a relay -------------------------------------------------------------------
 
 

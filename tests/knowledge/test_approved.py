@@ -53,17 +53,21 @@ def test_two_visitors_ask_the_same_question_in_matching_words_or_in_the_same_wor
     assert not alike("Do you refuse to sign NDAs?", "Do you sign NDAs?") and not alike("What do you do?", "Why?")
 
 
-def test_on_a_table_written_fresh_it_never_quotes_a_wrong_entry_and_answers_more_than_before():
-    """Issue 41's table (tests/knowledge/tables/no_model_matching.py, written by someone who never saw the
-    matcher): precision as the issue asks; recall above the 27% measured before the visitor words, on
-    the way to the issue's 80% (docs/knowledge.md says where it stands)."""
-    from bench.matching import fresh_figures
-    from tests.knowledge.tables import no_model_matching as fresh
+@pytest.mark.parametrize("name, recall", [("no_model_matching", 0.70), ("held_out_matching", 0.43)])
+def test_on_tables_written_fresh_it_never_quotes_a_wrong_entry_and_answers_what_it_did(name, recall):
+    """Issue 41's tables (tests/knowledge/tables/, written by someone who never saw the matcher; the
+    held-out one after the matcher was made, and not tuned to): precision as the issue asks, in the
+    example's three languages; recall at least what it was when measured (71% and 44%), on the way to the
+    issue's 80% (docs/knowledge.md says where it stands and why)."""
+    import importlib
 
-    right, wrong, unanswered = fresh_figures()
-    assert len(fresh.PARAPHRASES) >= 150 and len(fresh.NEAR_MISSES) >= 60
-    assert wrong <= 0.02 * len(fresh.PARAPHRASES) and unanswered >= 0.95 * len(fresh.NEAR_MISSES)
-    assert right >= 0.40 * len(fresh.PARAPHRASES)
+    from bench.matching import fresh_figures
+
+    table = importlib.import_module(f"tests.knowledge.tables.{name}")
+    right, wrong, unanswered = fresh_figures(table)
+    assert len(table.PARAPHRASES) >= 120 and len(table.NEAR_MISSES) >= 60
+    assert wrong <= 0.02 * len(table.PARAPHRASES) and unanswered >= 0.95 * len(table.NEAR_MISSES)
+    assert right >= recall * len(table.PARAPHRASES)
 
 
 @pytest.mark.parametrize(
