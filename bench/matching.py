@@ -114,7 +114,7 @@ def main() -> None:
         times.append(time.perf_counter() - started)
     print(f"\nThe way used, median per message: {statistics.median(times) * 1e6:.0f} µs")
     print(
-        f"\nWith the example's three languages, on the tables written fresh for issue 41 (in "
+        "\nWith the example's three languages, on the tables written fresh for issue 41 (in "
         "tests/knowledge/tables/: paraphrases in English, Spanish, Portuguese, and in the held-out one a few "
         "in French and German, which the example has no entries in):\n"
     )
