@@ -302,7 +302,8 @@ def about_someone_else(text: str) -> bool:
     """Whether ``text`` asks about someone besides the owner ("What time zone is your colleague in?",
     "Which time zone are most of your clients in?")."""
     found = words(text)
-    return any(a in YOUR and b in visitor_words().others for a, b in zip(found, found[1:]))
+    others = visitor_words().others  # the next word or the one after: "your business partner"
+    return any(word in YOUR and others & set(found[at + 1 : at + 3]) for at, word in enumerate(found))
 
 
 def common(word: str, language: str = "en") -> bool:
