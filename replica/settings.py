@@ -416,7 +416,7 @@ class OwnerSettings:
         "The languages your approved answers are written in, first the one a visitor's message is read in "
         f"when its words do not tell (codes separated by commas: {', '.join(KNOWN)}).",
         OWNER,
-        shown_default="en",
+        shown_default="`en`",
     )
     knowledge_budget_chars: int = setting(
         "KNOWLEDGE_BUDGET_CHARS",

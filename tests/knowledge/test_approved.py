@@ -53,12 +53,14 @@ def test_two_visitors_ask_the_same_question_in_matching_words_or_in_the_same_wor
     assert not alike("Do you refuse to sign NDAs?", "Do you sign NDAs?") and not alike("What do you do?", "Why?")
 
 
-@pytest.mark.parametrize("name, recall", [("no_model_matching", 0.70), ("held_out_matching", 0.43)])
+@pytest.mark.parametrize(
+    "name, recall", [("no_model_matching", 0.74), ("held_out_matching", 0.47), ("second_held_out_matching", 0.70)]
+)
 def test_on_tables_written_fresh_it_never_quotes_a_wrong_entry_and_answers_what_it_did(name, recall):
     """Issue 41's tables (tests/knowledge/tables/, written by someone who never saw the matcher; the
-    held-out one after the matcher was made, and not tuned to): precision as the issue asks, in the
-    example's three languages; recall at least what it was when measured (71% and 44%), on the way to the
-    issue's 80% (docs/knowledge.md says where it stands and why)."""
+    held-out ones after the matcher was made, and not tuned to): precision as the issue asks, in the
+    example's three languages; recall at least what it is (75%, 48% and 71%), on the way to the issue's
+    80% (docs/knowledge.md says where it stands and why)."""
     import importlib
 
     from bench.matching import fresh_figures
