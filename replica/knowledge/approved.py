@@ -37,8 +37,9 @@ from replica.knowledge.terms import (
     Vocabulary,
     about_someone_else,
     corrected,
-    fields,
     negations,
+    others_words,
+    own_words,
     past,
     qualifiers,
     terms,
@@ -156,9 +157,12 @@ class Asked:
         asks_more = extra > 1 or (extra and shared < 2) or (len(mine) == 1 and len(theirs) > 1)
         plain = qualifiers(self.language)
         core = theirs - plain
-        related = frozenset().union(*(fields(self.language).get(thing, frozenset()) for thing in core))
+        related = own_words(self.language, core)
         unexplained = mine - theirs - self.said - plain - related
-        covers = bool(core) and core <= mine and len(unexplained) <= (len(core) > 1)
+        named = unexplained & others_words(self.language, core)  # another thing, or its words: "…for a call?"
+        allowed = 0 if named else int(len(theirs) > 1)
+        one_word = len(mine) == 1 and len(theirs) > 1  # "NDA", "zone": too little to be sure
+        covers = bool(core) and core <= mine and len(unexplained) <= allowed and not one_word
         if strict and asks_more and not (whole or covers):
             return 0.0
         dice = 2 * shared / (len(mine) + len(theirs))

@@ -83,6 +83,20 @@ SHORTHAND = {
     "proj": "project",
     "projs": "projects",
     "gonna": "going to",
+    "wud": "would",
+    "wld": "would",
+    "cud": "could",
+    "cld": "could",
+    "shud": "should",
+    "shld": "should",
+    "hw": "how",
+    "wht": "what",
+    "abt": "about",
+    "rly": "really",
+    "ty": "thank you",
+    "yr": "your",
+    "wk": "week",
+    "wks": "weeks",
     "wanna": "want to",
     # "now" in all its forms is one term: "What are you working on right now?" is "…at the moment?"
     "atm": "moment",
@@ -296,6 +310,20 @@ def past(text: str) -> bool:
 def times(text: str, language: str = "en") -> set[str]:
     """The times ``text`` names ("next week" → week), as terms."""
     return {stem(word, language) for word in _spelled(text) if word in TIMES}
+
+
+@lru_cache(maxsize=256)
+def own_words(language: str, things: frozenset[str]) -> frozenset[str]:
+    """The terms of the words visitors use for ``things`` (a question's own terms)."""
+    return frozenset().union(*(fields(language).get(thing, frozenset()) for thing in things))
+
+
+@lru_cache(maxsize=256)
+def others_words(language: str, things: frozenset[str]) -> frozenset[str]:
+    """The terms that name another thing than ``things``: the other things, and the words visitors use
+    for them ("call" is contact's)."""
+    others = [words for thing, words in fields(language).items() if thing not in things]
+    return (topics(language) - things).union(*others) - own_words(language, things)
 
 
 def about_someone_else(text: str) -> bool:
