@@ -161,7 +161,7 @@ class Asked:
         unexplained = mine - theirs - self.said - plain - related
         named = unexplained & others_words(self.language, core)  # another thing, or its words: "…for a call?"
         allowed = 0 if named else int(len(theirs) > 1)
-        one_word = len(mine) == 1 and len(theirs) > 1  # "NDA", "zone": too little to be sure
+        one_word = len(mine) == 1 and len(core) > 1  # "zone", "startups": too little to be sure
         covers = bool(core) and core <= mine and len(unexplained) <= allowed and not one_word
         if strict and asks_more and not (whole or covers):
             return 0.0

@@ -255,7 +255,7 @@ PARAPHRASES = [  # (message, the approved question it is answered by, or None: r
     ("Do you work with startups that have no funding?", None),
     ("Do you work without startups?", None),
     ("zone", None),
-    ("NDA", None),
+    ("NDA?", NDA),  # the whole of what it asks ("sign" only qualifies it), unlike "zone" or "startups"
     ("startups", None),
     ("Do you sign NDAs with offshore shell companies?", None),
     ("Is your time zone not Lisbon?", None),
