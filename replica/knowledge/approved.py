@@ -4,8 +4,8 @@ quoted without a model; the rest of the profile and other knowledge files may ho
 never meant to show as they are.
 
 A FAQ file is any file named ``faq.md``, ``faq.markdown`` or ``faq.txt`` in the knowledge folder (nested
-folders included): a question line (or several, one per phrasing, each ending in "?"), then its answer
-paragraph, a blank line between entries. A line
+folders included; ``faq.es.md`` and the like for another language): a question line (or several, one
+per phrasing, each ending in "?"), then its answer paragraph, a blank line between entries. A line
 alone (a title) is skipped; Markdown marks around the question (``## ``, ``**``, ``Q:``) and an ``A:``
 before the answer are left out.
 
@@ -14,7 +14,8 @@ holding the line ``<!-- approved: Question one? | Question two? -->``: it answer
 lists (with a bare ``<!-- approved -->``, its heading), and is quoted whole, without the mark.
 
 Matching (the terms of :mod:`replica.knowledge.terms`: shorthand spelled out, typing slips read as the
-word meant, stems): ``bm25s`` ranks the approved questions for a message; the best is used only when
+word meant, the words visitors use read as the owner's, stems), in the message's own language:
+``bm25s`` ranks the approved questions for a message; the best is used only when
 its *score* reaches :data:`MIN_SCORE`: the share of terms the message and the approved question have in
 common (2·shared / (message terms + question terms)), so "Will you sign an NDA?" meets "Do you sign
 NDAs?" (1.0), "what timezone r u in" meets "What time zone are you in?", and "Do you work with banks?"
@@ -27,6 +28,7 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Callable
 
@@ -104,15 +106,20 @@ def score(
     A clause also asks of something else when it asks of the past the question does not ("Have you ever
     relocated?"), names a time neither the question nor its ``answer`` names ("…next week?"), or names
     one of the things ``prompts/visitor_words.md`` lists where the question names another ("How much do
-    you charge for new projects?"). It meets a question whose every word it holds ("covers" it) though
-    it adds one more, or none to a question of one word, not counting words the ``answer`` holds or the
-    qualifiers ("new", "project"): so "Do you have a CS degree?" meets "Do you have a degree?" answered
-    "MSc in Computer Science". Not ``strict``: how close it comes, the rules on words added left aside
+    you charge for new projects?"). It meets a question whose every word it holds, the qualifiers aside
+    ("new", "project": it "covers" it), though it adds words the ``answer`` holds or the words visitors
+    use for the same thing, and one more to a question of two words or more, unless that one names
+    another thing or is one of its words: so "Do you have a CS degree?" meets "Do you have a degree?"
+    answered "MSc in Computer Science", and "Are you available for a call?" does not meet "Are you
+    available for new projects?". Not ``strict``: how close it comes, the rules on words added left aside
     (the others still hold), for an answer offered to the owner, never quoted to a visitor. All are read
     as ``language``."""
     vocabulary = vocabulary or Vocabulary.of([question], language)
-    read = read or (lambda text, known: terms(text, known, language))
-    asked = Asked.of(question, answer, read, language)
+    if read is None:
+        asked = asked_as(question, answer, language)  # read once: a question is scored for every message
+        read = lambda text, known: terms(text, known, language)  # noqa: E731
+    else:
+        asked = Asked.of(question, answer, read, language)
     clauses = CLAUSE.split(corrected(message))
     return max((asked.meets(clause, read(clause, vocabulary), strict) for clause in clauses), default=0.0)
 
@@ -131,6 +138,7 @@ class Asked:
 
     @classmethod
     def of(cls, question: str, answer: str, read: Callable, language: str) -> "Asked":
+        """``question`` and its ``answer``, read by ``read`` as ``language``."""
         said = frozenset(read(answer, None)) if answer else frozenset()
         theirs = frozenset(read(question, None))
         return cls(theirs, negations(question), about_someone_else(question), past(question), said, language)
@@ -167,6 +175,12 @@ class Asked:
             return 0.0
         dice = 2 * shared / (len(mine) + len(theirs))
         return max(dice, MIN_SCORE) if covers else dice
+
+
+@lru_cache(maxsize=1024)
+def asked_as(question: str, answer: str, language: str) -> Asked:
+    """:class:`Asked` for ``question`` and its ``answer``, read with :func:`terms` as ``language``."""
+    return Asked.of(question, answer, lambda text, known: terms(text, known, language), language)
 
 
 def numbers(found: set[str]) -> set[str]:

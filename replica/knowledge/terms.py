@@ -1,12 +1,15 @@
 """How people type, undone: the terms a question is matched by.
 
-A message is lower-cased; apostrophes may be missing ("whats", "dont"); chat shorthand is spelled out
-("r u" → "are you", "tz" → "time zone"); common words are dropped; each word is cut to its stem (Snowball's
-English stemmer, so "relocate", "relocation" and "relocating" are one term, and plurals too); a word the
-approved questions do not have, but one of theirs is one typing slip away from ("timezome", "availible"),
-is read as that word. Negations are counted apart ("dont" counts like "don't"), so a question that turns
-an approved one around never meets it; and a visitor who corrects themselves ("Do you sign NDAs? no, I
-mean do you avoid them") is read from their correction on.
+A message is lower-cased, accents folded; apostrophes may be missing ("whats", "dont"); chat shorthand
+is spelled out ("r u" → "are you", "tz" → "time zone"); a word the approved questions or the visitor
+words do not have, but one of theirs is one typing slip away from ("timezome", "get in tuch"), is read
+as that word; the words visitors use for a thing are read as the one the matcher reads
+(``prompts/visitor_words.md``: "bandwidth" is *available*); common words are dropped; each word is cut
+to its stem (Snowball's stemmer for the language, so "relocate", "relocation" and "relocating" are one
+term, and plurals too). Negations are counted apart ("dont" counts like "don't", "too busy" too), so a
+question that turns an approved one around never meets it; so are the past and the times a question
+names; and a visitor who corrects themselves ("Do you sign NDAs? no, I mean do you avoid them") is read
+from their correction on.
 """
 
 from __future__ import annotations
@@ -354,13 +357,26 @@ def negations(text: str) -> int:
     phrases ("too busy", "booked up": ``prompts/visitor_words.md``; read before the visitor words, so that
     "too busy with" is not "too" and "working on"). A phrase that holds such a word counts as that word."""
     found, spelled = words(text), _spelled(text)
-    read = visitor_words()
-    singles = NEGATIONS | read.turning_words
-    phrases = [phrase for phrase in read.turning if len(phrase) > 1 and not singles & set(phrase)]
-    turning = sum(spelled[at : at + len(phrase)] == phrase for phrase in phrases for at in range(len(spelled)))
+    singles, phrases = _turning()
+    turning = sum(
+        spelled[at : at + len(phrase)] == phrase for at, word in enumerate(spelled) for phrase in phrases.get(word, ())
+    )
     other_sense = NOT_NEGATIONS.get(detect(text), frozenset())
     negating = [word in singles or stem(word).startswith(NEGATING_STEMS) for word in found if word not in other_sense]
     return turning + sum(negating)
+
+
+@lru_cache(maxsize=1)
+def _turning() -> tuple[frozenset[str], dict[str, list[tuple[str, ...]]]]:
+    """The words that turn a question around, and the phrases that do (by their first word) which hold
+    none of those words."""
+    read = visitor_words()
+    singles = NEGATIONS | read.turning_words
+    phrases: dict[str, list[tuple[str, ...]]] = {}
+    for phrase in read.turning:
+        if len(phrase) > 1 and not singles & set(phrase):
+            phrases.setdefault(phrase[0], []).append(phrase)
+    return singles, phrases
 
 
 def corrected(text: str) -> str:
@@ -417,6 +433,7 @@ class Vocabulary:
                 self._by_deletion.setdefault(key, set()).add(word)
 
     def known(self, word: str) -> bool:
+        """Whether ``word`` (by its stem) is one of the vocabulary's, or of its ``base``."""
         return stem(word, self.language) in self.stems or bool(self.base and self.base.known(word))
 
     def meant(self, word: str) -> str:
