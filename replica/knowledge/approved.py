@@ -64,6 +64,8 @@ MAX_EXTRA = 1  # a word a clause may add to an approved question it asks whole (
 CANDIDATES = 5
 # A clause of a message: what one question is asked in ("Hi Jordan! Do you sign NDAs?" has two).
 CLAUSE = re.compile(r"[.!?;,\n—–]+|\s-\s")
+CLAUSE_AND_END = re.compile(r"([.!?;,\n—–]+|\s-\s|:\s)")  # the same, kept, and a colon: "Startups: do you…"
+POINTS_BACK = re.compile(r"\b(?:that|this|it|them|those|these|one|ones|so|such)\b", re.I)
 
 
 @dataclass(frozen=True)
@@ -120,8 +122,22 @@ def score(
         read = lambda text, known: terms(text, known, language)  # noqa: E731
     else:
         asked = Asked.of(question, answer, read, language)
-    clauses = CLAUSE.split(corrected(message))
-    return max((asked.meets(clause, read(clause, vocabulary), strict) for clause in clauses), default=0.0)
+    parts = CLAUSE_AND_END.split(corrected(message))  # clause, what ended it, clause, …
+    clauses, ends = parts[::2], parts[1::2]
+    scores = []
+    for at, clause in enumerate(clauses):
+        mine = read(clause, vocabulary)
+        # A clause that points back asks of what the statement before it named, not of itself: "Our
+        # lawyers need an NDA. Would you sign one?", "Startups: do you work with them?" (a question
+        # before it is a question of its own).
+        named = set()
+        if at and "?" not in ends[at - 1] and POINTS_BACK.search(clause):
+            named = read(clauses[at - 1], vocabulary) & topics(language)
+        if named:
+            scores.append(asked.meets(f"{clauses[at - 1]} {clause}", mine | named, strict))
+        else:
+            scores.append(asked.meets(clause, mine, strict))
+    return max(scores, default=0.0)
 
 
 @dataclass(frozen=True)
