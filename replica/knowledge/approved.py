@@ -65,6 +65,7 @@ CANDIDATES = 5
 # A clause of a message: what one question is asked in ("Hi Jordan! Do you sign NDAs?" has two).
 CLAUSE = re.compile(r"[.!?;,\n—–]+|\s-\s")
 CLAUSE_AND_END = re.compile(r"([.!?;,\n—–]+|\s-\s|:\s)")  # the same, kept, and a colon: "Startups: do you…"
+SENTENCE_END = re.compile(r"[.!?\n]")
 POINTS_BACK = re.compile(r"\b(?:that|this|it|them|those|these|one|ones|so|such)\b", re.I)
 
 
@@ -124,8 +125,11 @@ def score(
         asked = Asked.of(question, answer, read, language)
     parts = CLAUSE_AND_END.split(corrected(message))  # clause, what ended it, clause, …
     clauses, ends = parts[::2], parts[1::2]
+    asking = in_questions(ends, len(clauses))
     scores = []
     for at, clause in enumerate(clauses):
+        if not asking[at]:
+            continue
         mine = read(clause, vocabulary)
         # A clause that points back asks of what the statement before it named, not of itself: "Our
         # lawyers need an NDA. Would you sign one?", "Startups: do you work with them?" (a question
@@ -191,6 +195,15 @@ class Asked:
             return 0.0
         dice = 2 * shared / (len(mine) + len(theirs))
         return max(dice, MIN_SCORE) if covers else dice
+
+
+def in_questions(ends: list[str], count: int) -> list[bool]:
+    """For each of ``count`` clauses (``ends``: what ended each), whether it is part of a question: its
+    sentence ends with "?". A statement beside a question is not asked ("We need an NDA. Any reason you
+    wouldn't sign?"); with no question mark at all, every clause may be the question."""
+    closings = [next((end for end in ends[at:] if SENTENCE_END.search(end)), "") for at in range(count)]
+    asking = ["?" in closing for closing in closings]
+    return asking if any(asking) else [True] * count
 
 
 @lru_cache(maxsize=1024)

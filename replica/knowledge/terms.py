@@ -178,7 +178,8 @@ NOT_NEGATIONS = {"pt": frozenset({"no", "na", "nos", "nas"})}
 # A question of the past: not answered by what the owner says of the present. "I was wondering" and the
 # like are politeness, not the past.
 PAST = re.compile(
-    r"\b(?:did|didnt|were|was|went|ago|used to|have you ever|has \w+ ever|ever been|previously|formerly|in the past|back then|last year)\b"
+    r"\b(?:did|didnt|were|was|went|ago|used to|have you ever|has \w+ ever|ever been|previously|formerly|in the past"
+    r"|back then|last year|have you (?:\w+ed|been|done|had|gone|taken|seen|made))\b"
 )
 POLITE_PAST = re.compile(r"\b(?:was|were|i was|we were) (?:wondering|hoping|curious|thinking|told|asked|referred)\b")
 # A time a question may be asked about ("…next week?", "…on weekends?"): answered only by an answer that names it.
