@@ -186,13 +186,11 @@ POLITE_PAST = re.compile(r"\b(?:was|were|i was|we were) (?:wondering|hoping|curi
 TIMES = frozenset(
     """today tonight tomorrow weekend weekends week weeks monday tuesday wednesday thursday friday saturday sunday
     morning mornings afternoon afternoons evening evenings night month year summer winter spring autumn christmas
-    holiday holidays hoy manana semana semanas finde mes ano hoje amanha semana mes ano aujourdhui demain semaine
+    holiday holidays hoy manana semana semanas finde mes ano hoje amanha aujourdhui demain semaine
     mois annee heute morgen woche wochenende monat jahr""".split()
 )
-MIN_TYPO_LENGTH = 4
-SHORTHAND_SLIP = re.compile(
-    r"[b-df-hj-np-tv-xz]{3}"
-)  # "wrk": a word typed without its vowel  # shorter words are too easily another word one slip away
+MIN_TYPO_LENGTH = 4  # shorter words are too easily another word one slip away
+SHORTHAND_SLIP = re.compile(r"[b-df-hj-np-tv-xz]{3}")  # but "wrk" is a word typed without its vowel
 
 
 @lru_cache(maxsize=4096)
