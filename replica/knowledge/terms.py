@@ -189,6 +189,7 @@ TIMES = frozenset(
     holiday holidays hoy manana semana semanas finde mes ano hoje amanha aujourdhui demain semaine
     mois annee heute morgen woche wochenende monat jahr""".split()
 )
+ARTICLES = frozenset({"a", "an", "the", "any", "some"})  # may sit inside a visitor phrase
 MIN_TYPO_LENGTH = 4  # shorter words are too easily another word one slip away
 SHORTHAND_SLIP = re.compile(r"[b-df-hj-np-tv-xz]{3}")  # but "wrk" is a word typed without its vowel
 
@@ -217,8 +218,9 @@ def _words(text: str) -> tuple[str, ...]:
 @lru_cache(maxsize=4096)
 def _read(spelled: tuple[str, ...]) -> tuple[str, ...]:
     """``spelled`` with the words visitors use for a thing read as the one the matcher reads."""
-    same = visitor_words().same
-    return tuple(_joined(list(spelled), same, max(map(len, same), default=1), shortest=1))
+    read = visitor_words()
+    inserted = read.qualifiers | ARTICLES
+    return tuple(_joined(list(spelled), read.same, max(map(len, read.same), default=1), 1, inserted))
 
 
 @lru_cache(maxsize=4096)
@@ -230,9 +232,16 @@ def _spelled(text: str) -> tuple[str, ...]:
     return tuple(_joined(spelled, PHRASES, LONGEST_PHRASE, shortest=2))
 
 
-def _joined(spelled: list[str], phrases: dict[tuple[str, ...], str], longest: int, shortest: int) -> list[str]:
+def _joined(
+    spelled: list[str],
+    phrases: dict[tuple[str, ...], str],
+    longest: int,
+    shortest: int,
+    inserted: frozenset[str] = frozenset(),
+) -> list[str]:
     """``spelled`` with each run of ``shortest`` to ``longest`` words that ``phrases`` names replaced by
-    what it stands for."""
+    what it stands for; a phrase of two words or more may have one of ``inserted`` inside it, which is
+    kept after it ("open for new work" is "open for work" and "new")."""
     joined: list[str] = []
     at = 0
     while at < len(spelled):
@@ -243,9 +252,28 @@ def _joined(spelled: list[str], phrases: dict[tuple[str, ...], str], longest: in
                 at += size
                 break
         else:
-            joined.append(spelled[at])
-            at += 1
+            found = _with_one_inside(spelled[at : at + longest + 1], phrases, inserted)
+            if found:
+                joined += found[0]
+                at += found[1]
+            else:
+                joined.append(spelled[at])
+                at += 1
     return joined
+
+
+def _with_one_inside(
+    window: list[str], phrases: dict[tuple[str, ...], str], inserted: frozenset[str]
+) -> tuple[list[str], int] | None:
+    """The longest phrase at the start of ``window`` with one word of ``inserted`` inside it: what it
+    stands for, with that word, and how many words it took; ``None`` when there is none."""
+    for size in range(len(window), 2, -1):
+        for inside in range(1, size - 1):
+            if window[inside] in inserted:
+                one = phrases.get(tuple(window[:inside] + window[inside + 1 : size]))
+                if one:
+                    return [*one.split(), window[inside]], size
+    return None
 
 
 @dataclass(frozen=True)
