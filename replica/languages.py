@@ -31,7 +31,8 @@ KNOWN = {
 MARKERS = {
     "en": "hi hello hey what where which would could you your anyone u r ur ya wat pls plz thx atm rn b4",
     "es": "hola donde cual cuanto cuantos tienes puedes usted ustedes estas eres quieres trabajas abierto gracias",
-    "pt": "ola oi onde voce voces qual quanto podes tens estas obrigado obrigada trabalhas aberto nao sim",
+    "pt": "ola oi onde voce voces vc vcs pra oq tbm tb ne qual quais quanto podes tens estas obrigado obrigada trabalhas "
+    "aberto nao sim assinas",
     "fr": "bonjour salut vous est ou quel quelle quels pouvez etes avez travaillez",
     "de": "hallo sie du wo welche welcher konnen kannst bist sind arbeitest arbeiten haben",
     "it": "ciao dove quale quanto puoi sei lavori",

@@ -66,7 +66,9 @@ CANDIDATES = 5
 CLAUSE = re.compile(r"[.!?;,\n—–]+|\s-\s")
 CLAUSE_AND_END = re.compile(r"([.!?;,\n—–]+|\s-\s|:\s)")  # the same, kept, and a colon: "Startups: do you…"
 SENTENCE_END = re.compile(r"[.!?\n]")
-POINTS_BACK = re.compile(r"\b(?:that|this|it|them|those|these|one|ones|so|such)\b", re.I)
+POINTS_BACK = re.compile(
+    r"\b(?:that|this|it|them|those|these|one|ones|so|such|assim|isso|isto|así|asi|eso|esto|ça|cela|das|dies)\b", re.I
+)
 
 
 @dataclass(frozen=True)

@@ -101,6 +101,8 @@ SHORTHAND = {
     "wk": "week",
     "wks": "weeks",
     "wanna": "want to",
+    "vc": "voce",  # Portuguese chat shorthand
+    "vcs": "voces",
     # "now" in all its forms is one term: "What are you working on right now?" is "…at the moment?"
     "atm": "moment",
     "now": "moment",
