@@ -189,9 +189,16 @@ TIMES = frozenset(
     """today tonight tomorrow weekend weekends week weeks monday tuesday wednesday thursday friday saturday sunday
     morning mornings afternoon afternoons evening evenings night month year summer winter spring autumn christmas
     holiday holidays hoy manana semana semanas finde mes ano hoje amanha aujourdhui demain semaine
-    mois annee heute morgen woche wochenende monat jahr""".split()
+    mois annee heute morgen woche wochenende monat jahr january february march april june july august september
+    october november december jan feb apr jun jul aug sep sept oct nov dec enero febrero marzo abril mayo junio julio
+    agosto septiembre octubre noviembre diciembre janeiro fevereiro marco maio junho julho setembro outubro novembro
+    dezembro janvier fevrier mars avril mai juin juillet aout septembre octobre novembre decembre januar februar marz
+    juni juli oktober dezember""".split()
 )
-ARTICLES = frozenset({"a", "an", "the", "any", "some"})  # may sit inside a visitor phrase
+ARTICLES = frozenset({"a", "an", "the", "any", "some"})  # may sit inside a visitor phrase, as may
+FILLERS = frozenset(
+    {"actually", "exactly", "really", "usually", "typically", "generally", "normally", "basically", "mainly"}
+)
 MIN_TYPO_LENGTH = 4  # shorter words are too easily another word one slip away
 SHORTHAND_SLIP = re.compile(r"[b-df-hj-np-tv-xz]{3}")  # but "wrk" is a word typed without its vowel
 
@@ -221,7 +228,7 @@ def _words(text: str) -> tuple[str, ...]:
 def _read(spelled: tuple[str, ...]) -> tuple[str, ...]:
     """``spelled`` with the words visitors use for a thing read as the one the matcher reads."""
     read = visitor_words()
-    inserted = read.qualifiers | ARTICLES
+    inserted = read.qualifiers | ARTICLES | FILLERS
     return tuple(_joined(list(spelled), read.same, max(map(len, read.same), default=1), 1, inserted))
 
 
