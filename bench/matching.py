@@ -25,6 +25,7 @@ from tests.knowledge.tables import fourth_held_out_matching as fourth_held_out
 from tests.knowledge.tables import held_out_matching as held_out
 from tests.knowledge.tables import no_model_matching as fresh
 from tests.knowledge.tables import second_held_out_matching as second_held_out
+from tests.knowledge.tables import seventh_held_out_matching as seventh_held_out
 from tests.knowledge.tables import sixth_held_out_matching as sixth_held_out
 from tests.knowledge.tables import third_held_out_matching as third_held_out
 
@@ -133,6 +134,7 @@ def main() -> None:
         "fourth_held_out_matching": "52 of 166 (31%) | 1 (0.6%) | 98 of 101 (97%)",
         "fifth_held_out_matching": "45 of 169 (27%) | 0 (0.0%) | 92 of 96 (96%)",
         "sixth_held_out_matching": "38 of 166 (23%) | 0 (0.0%) | 101 of 103 (98%)",
+        "seventh_held_out_matching": "47 of 181 (26%) | 0 (0.0%) | 100 of 104 (96%)",
     }
     tables = (("no_model_matching", fresh), ("held_out_matching", held_out))
     held_out_later = (
@@ -141,6 +143,7 @@ def main() -> None:
         ("fourth_held_out_matching", fourth_held_out),
         ("fifth_held_out_matching", fifth_held_out),
         ("sixth_held_out_matching", sixth_held_out),
+        ("seventh_held_out_matching", seventh_held_out),
     )
     for name, table in (*tables, *held_out_later):
         right, wrong, unanswered = fresh_figures(table)

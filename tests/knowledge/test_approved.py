@@ -63,12 +63,13 @@ def test_two_visitors_ask_the_same_question_in_matching_words_or_in_the_same_wor
         ("fourth_held_out_matching", 0.79),
         ("fifth_held_out_matching", 0.78),
         ("sixth_held_out_matching", 0.75),
+        ("seventh_held_out_matching", 0.72),
     ],
 )
 def test_on_tables_written_fresh_it_never_quotes_a_wrong_entry_and_answers_what_it_did(name, recall):
     """Issue 41's tables (tests/knowledge/tables/, written by someone who never saw the matcher; the
     held-out ones after the matcher was made, and not tuned to): precision as the issue asks, in the
-    example's three languages; recall at least what it is (80%, 58%, 81%, 79%, 80%, 79%, 75%), short of
+    example's three languages; recall at least what it is (80%, 58%, 81%, 79%, 80%, 79%, 75%, 72%), short of
     the issue's 80% on questions nobody has seen (docs/knowledge.md says where it stands and why)."""
     import importlib
 
