@@ -301,7 +301,9 @@ def approved_entries(folder: Path, languages: tuple[str, ...] = ("en",)) -> list
             found = [Approved(q, a, "profile", language(q, a)) for q, a in marked_sections(text)]
         left = sorted({entry.language for entry in found} - set(languages))
         if left:
-            log.info("Answers in %s in %s are not quoted: add them to LANGUAGES", ", ".join(left), path.name)
+            log.info(
+                "Answers in %s in %s are not quoted without a model: add it to LANGUAGES", ", ".join(left), path.name
+            )
         (faq if is_faq else marked).extend(entry for entry in found if entry.language in languages)
     return faq + marked
 
