@@ -34,9 +34,7 @@ from typing import Callable
 
 import bm25s
 
-from replica.knowledge.files import knowledge_files
-from replica.knowledge.terms import (
-    Vocabulary,
+from replica.knowledge.asking import (
     about_someone_else,
     corrected,
     negations,
@@ -44,10 +42,11 @@ from replica.knowledge.terms import (
     own_words,
     past,
     qualifiers,
-    terms,
     times,
     topics,
 )
+from replica.knowledge.files import knowledge_files
+from replica.knowledge.terms import Vocabulary, terms
 from replica.languages import KNOWN, detect
 from replica.storage.database import storage_errors
 from replica.storage.questions import same_question

@@ -6,10 +6,8 @@ words do not have, but one of theirs is one typing slip away from ("timezome", "
 as that word; the words visitors use for a thing are read as the one the matcher reads
 (``prompts/visitor_words.md``: "bandwidth" is *available*); common words are dropped; each word is cut
 to its stem (Snowball's stemmer for the language, so "relocate", "relocation" and "relocating" are one
-term, and plurals too). Negations are counted apart ("dont" counts like "don't", "too busy" too), so a
-question that turns an approved one around never meets it; so are the past and the times a question
-names; and a visitor who corrects themselves ("Do you sign NDAs? no, I mean do you avoid them") is read
-from their correction on.
+term, and plurals too). What a question asks besides its terms (a negation, the past, a time, someone
+else) is :mod:`replica.knowledge.asking`'s.
 """
 
 from __future__ import annotations
@@ -22,7 +20,7 @@ from bm25s.stopwords import STOPWORDS_PORTUGUESE, STOPWORDS_SPANISH
 
 from replica.knowledge.prompts import pattern_sections
 from replica.languages import COMMON as COMMON_IN
-from replica.languages import detect, folded, stem_in
+from replica.languages import folded, stem_in
 
 WORD = re.compile(r"[^\W_]+", re.U)
 VISITOR_WORDS_FILE = "visitor_words.md"
@@ -42,10 +40,6 @@ COMMON = frozenset(
     | set(STOPWORDS_SPANISH)
     | set(STOPWORDS_PORTUGUESE)
 )  # Spanish and Portuguese ones too: a question in them may be read as English (LANGUAGES=en)
-# "your" in the languages read: "your colleague" asks of someone else.
-YOUR = frozenset(
-    "your ur tu tus teu tua teus tuas seu sua seus suas su sus ton ta tes votre vos dein deine deinen deiner deines ihr ihre ihren".split()
-)
 # Spelled out before anything else (after apostrophes are dropped, so "what's" and "whats" are one).
 SHORTHAND = {
     "r": "are",
@@ -127,74 +121,8 @@ PHRASES = {
     ("part", "time"): "parttime",
 }
 LONGEST_PHRASE = max(len(phrase) for phrase in PHRASES)
-# Words that turn a question around: an answer to "Do you sign NDAs?" does not answer "Do you refuse to…".
-NEGATIONS = {
-    "not",
-    "no",
-    "never",
-    "none",
-    "nor",
-    "neither",
-    "against",
-    "without",
-    "except",
-    "unwilling",
-    "unable",
-    "unavailable",
-    "uninterested",
-}
-# Stems of words that turn one around too: "Do you avoid…", "refrain from…", "hesitate to…", "mind signing…".
-NEGATING_STEMS = (
-    "refus",
-    "declin",
-    "reject",
-    "avoid",
-    "stop",
-    "refrain",
-    "hesit",
-    "reluct",
-    "avers",
-    "shun",
-    "dodg",
-    "evad",
-    "eschew",
-    "boycott",
-    "sidestep",
-    "object",
-    "dislik",
-    "hate",
-    "mind",
-)
-# Where a visitor takes back what they asked and asks again: "I mean" and the like anywhere; "actually",
-# "wait", "no," and the like where a clause begins ("no wait", "oh actually" too). What they meant is
-# what follows the last one.
-CORRECTION = re.compile(
-    r"\b(?:i\s+mean|i\s+meant|or\s+rather|scratch\s+that|strike\s+that|let\s+me\s+rephrase|never\s*mind)\b"
-    r"|(?:^|[.!?;,:\n—–-])\s*(?:(?:no|oh|um|uh|er|hmm)[\s,]+)?"
-    r"(?:(?:actually|rather|wait|oops|correction|nvm)\b|(?:no|sorry)\s*[,.:;!—–-])",
-    re.I,
-)
-# Words that turn a question around in English but not in the language the text is in: Portuguese "no"
-# and "na" are "in the" ("no momento").
-NOT_NEGATIONS = {"pt": frozenset({"no", "na", "nos", "nas"})}
-# A question of the past: not answered by what the owner says of the present. "I was wondering" and the
-# like are politeness, not the past.
-PAST = re.compile(
-    r"\b(?:did|didnt|were|was|went|ago|used to|have you ever|has \w+ ever|ever been|previously|formerly|in the past"
-    r"|back then|last year|have you (?:\w+ed|been|done|had|gone|taken|seen|made))\b"
-)
-POLITE_PAST = re.compile(r"\b(?:was|were|i was|we were) (?:wondering|hoping|curious|thinking|told|asked|referred)\b")
-# A time a question may be asked about ("…next week?", "…on weekends?"): answered only by an answer that names it.
-TIMES = frozenset(
-    """today tonight tomorrow weekend weekends week weeks monday tuesday wednesday thursday friday saturday sunday
-    morning mornings afternoon afternoons evening evenings night month year summer winter spring autumn christmas
-    holiday holidays hoy manana semana semanas finde mes ano hoje amanha aujourdhui demain semaine
-    mois annee heute morgen woche wochenende monat jahr january february march april june july august september
-    october november december jan feb apr jun jul aug sep sept oct nov dec enero febrero marzo abril mayo junio julio
-    agosto septiembre octubre noviembre diciembre janeiro fevereiro marco maio junho julho setembro outubro novembro
-    dezembro janvier fevrier mars avril mai juin juillet aout septembre octobre novembre decembre januar februar marz
-    juni juli oktober dezember""".split()
-)
+
+
 ARTICLES = frozenset({"a", "an", "the", "any", "some"})  # may sit inside a visitor phrase, as may
 FILLERS = frozenset(
     {"actually", "exactly", "really", "usually", "typically", "generally", "normally", "basically", "mainly"}
@@ -230,6 +158,18 @@ def _read(spelled: tuple[str, ...]) -> tuple[str, ...]:
     read = visitor_words()
     inserted = read.qualifiers | ARTICLES | FILLERS
     return tuple(_joined(list(spelled), read.same, max(map(len, read.same), default=1), 1, inserted))
+
+
+def spelled(text: str) -> tuple[str, ...]:
+    """The words as typed, lower-cased, shorthand spelled out (before the visitor words are read)."""
+    return _spelled(text)
+
+
+def forget() -> None:
+    """Empty the caches of words read."""
+    _words.cache_clear()
+    _spelled.cache_clear()
+    _read.cache_clear()
 
 
 @lru_cache(maxsize=4096)
@@ -324,106 +264,10 @@ def visitor_words() -> VisitorWords:
     return VisitorWords(same, turning, words, everyday, others, qualifying)
 
 
-@lru_cache(maxsize=16)
-def topics(language: str = "en") -> frozenset[str]:
-    """The terms of the things ``prompts/visitor_words.md`` names (availability, rates, NDAs…): a question
-    of one of them is not a question of another ("How much do you charge for new projects?" is not
-    "Are you available for new projects?")."""
-    named = set(visitor_words().same.values()) - visitor_words().qualifiers
-    return frozenset(term for word in named for term in terms(word, None, language))
-
-
-@lru_cache(maxsize=16)
-def qualifiers(language: str = "en") -> frozenset[str]:
-    """The terms of the words ``prompts/visitor_words.md`` lists as qualifying a question rather than
-    naming its thing ("new", "project"): a question need not repeat them, and may add them."""
-    return frozenset(term for word in visitor_words().qualifiers for term in terms(word, None, language))
-
-
-def past(text: str) -> bool:
-    """Whether ``text`` asks of the past ("Have you ever relocated?", "What did you do at Mareva?")."""
-    plain = " ".join(_spelled(text))
-    return bool(PAST.search(POLITE_PAST.sub(" ", plain)))
-
-
-def times(text: str, language: str = "en") -> set[str]:
-    """The times ``text`` names ("next week" → week), as terms."""
-    return {stem(word, language) for word in _spelled(text) if word in TIMES}
-
-
-@lru_cache(maxsize=256)
-def own_words(language: str, things: frozenset[str]) -> frozenset[str]:
-    """The terms of the words visitors use for ``things`` (a question's own terms)."""
-    return frozenset().union(*(fields(language).get(thing, frozenset()) for thing in things))
-
-
-@lru_cache(maxsize=256)
-def others_words(language: str, things: frozenset[str]) -> frozenset[str]:
-    """The terms that name another thing than ``things``: the other things, and the words visitors use
-    for them ("call" is contact's)."""
-    others = [words for thing, words in fields(language).items() if thing not in things]
-    return (topics(language) - things).union(*others) - own_words(language, things)
-
-
-def about_someone_else(text: str) -> bool:
-    """Whether ``text`` asks about someone besides the owner ("What time zone is your colleague in?",
-    "Which time zone are most of your clients in?")."""
-    found = words(text)
-    others = visitor_words().others  # the next word or the one after: "your business partner"
-    return any(word in YOUR and others & set(found[at + 1 : at + 3]) for at, word in enumerate(found))
-
-
 def common(word: str, language: str = "en") -> bool:
     """Whether ``word`` is a common or everyday word (in English, or in ``language``), which carries
     nothing of what a question asks."""
     return word in COMMON or word in visitor_words().everyday or word in COMMON_IN[language]
-
-
-def forget() -> None:
-    """Empty the caches of words read (the bench times each message as a new visitor's)."""
-    _words.cache_clear()
-    _spelled.cache_clear()
-    _read.cache_clear()
-    negations.cache_clear()
-
-
-@lru_cache(maxsize=4096)
-def negations(text: str) -> int:
-    """How many words of ``text`` turn a question around ("not", "never", "refuse", "dont", "nunca", …), and
-    phrases ("too busy", "booked up": ``prompts/visitor_words.md``; read before the visitor words, so that
-    "too busy with" is not "too" and "working on"). A phrase that holds such a word counts as that word."""
-    found, spelled = words(text), _spelled(text)
-    singles, phrases = _turning()
-    turning = sum(
-        spelled[at : at + len(phrase)] == phrase for at, word in enumerate(spelled) for phrase in phrases.get(word, ())
-    )
-    other_sense = NOT_NEGATIONS.get(detect(text), frozenset())
-    negating = [word in singles or stem(word).startswith(NEGATING_STEMS) for word in found if word not in other_sense]
-    return turning + sum(negating)
-
-
-@lru_cache(maxsize=1)
-def _turning() -> tuple[frozenset[str], dict[str, list[tuple[str, ...]]]]:
-    """The words that turn a question around, and the phrases that do (by their first word) which hold
-    none of those words."""
-    read = visitor_words()
-    singles = NEGATIONS | read.turning_words
-    phrases: dict[str, list[tuple[str, ...]]] = {}
-    for phrase in read.turning:
-        if len(phrase) > 1 and not singles & set(phrase):
-            phrases.setdefault(phrase[0], []).append(phrase)
-    return singles, phrases
-
-
-def corrected(text: str) -> str:
-    """What the visitor meant to ask: ``text`` from its last correction on ("Do you sign NDAs? no, I mean
-    do you avoid them" → " do you avoid them"); the whole of it when there is none, or when nothing
-    that asks or turns around follows the correction ("Do you sign NDAs? I mean it.")."""
-    found = list(CORRECTION.finditer(text))
-    if not found:
-        return text
-    rest = text[found[-1].end() :]
-    return rest if terms(rest) or negations(rest) else text
 
 
 def _deletions(word: str) -> set[str]:
@@ -497,17 +341,6 @@ def visitor_vocabulary(language: str) -> Vocabulary:
             if len(word) >= MIN_TYPO_LENGTH + 1 and not common(word, language):
                 vocabulary.add(word)
     return vocabulary
-
-
-@lru_cache(maxsize=16)
-def fields(language: str = "en") -> dict[str, frozenset[str]]:
-    """For each thing ``prompts/visitor_words.md`` names (as its term), the terms of the words visitors
-    use for it: "abroad" and "country" are relocation's, "meeting" contact's."""
-    found: dict[str, set[str]] = {}
-    for phrase, word in visitor_words().same.items():
-        for thing in terms(word, None, language):
-            found.setdefault(thing, set()).update(stem(w, language) for w in phrase if not common(w, language))
-    return {thing: frozenset(field) for thing, field in found.items()}
 
 
 def terms(text: str, vocabulary: Vocabulary | None = None, language: str = "en") -> set[str]:

@@ -1,11 +1,10 @@
-"""How people type, undone: shorthand, apostrophes, plurals and stems become the same terms, and a
-negation or a correction is never read as the question it turns around."""
+"""How people type, undone: shorthand, apostrophes, plurals and stems become the same terms."""
 
 from __future__ import annotations
 
 import pytest
 
-from replica.knowledge.terms import Vocabulary, corrected, negations, terms
+from replica.knowledge.terms import Vocabulary, terms
 
 
 @pytest.mark.parametrize(
@@ -21,18 +20,6 @@ from replica.knowledge.terms import Vocabulary, corrected, negations, terms
 )
 def test_shorthand_apostrophes_plurals_and_stems_are_undone(typed, meant):
     assert terms(typed) == terms(meant)
-
-
-def test_a_question_turned_around_counts_its_negations_and_the_plain_one_none():
-    assert negations("Do you sign NDAs?") == 0
-    assert negations("Dont you sign NDAs?") == negations("Don't you sign NDAs?") == 1
-    assert negations("Do you refuse to sign NDAs?") == 1
-
-
-def test_a_correction_is_read_from_where_it_starts_and_a_mere_i_mean_it_is_not_one():
-    assert terms(corrected("Do you sign NDAs? no, I mean do you avoid them")) == terms("do you avoid them")
-    assert corrected("Do you sign NDAs? I mean it.") == "Do you sign NDAs? I mean it."
-    assert corrected("Do you sign NDAs?") == "Do you sign NDAs?"
 
 
 def test_a_slip_is_read_as_the_vocabularys_word_only_one_slip_away():
