@@ -63,7 +63,7 @@ MAX_EXTRA = 1  # a word a clause may add to an approved question it asks whole (
 CANDIDATES = 5
 # A clause of a message: what one question is asked in ("Hi Jordan! Do you sign NDAs?" has two).
 CLAUSE = re.compile(r"[.!?;,\n—–]+|\s-\s")
-CLAUSE_AND_END = re.compile(r"([.!?;,\n—–]+|\s-\s|:\s)")  # the same, kept, and a colon: "Startups: do you…"
+CLAUSE_AND_END = re.compile(f"({CLAUSE.pattern}|:\\s)")  # the same, kept, and a colon: "Startups: do you…"
 SENTENCE_END = re.compile(r"[.!?\n]")
 POINTS_BACK = re.compile(
     r"\b(?:that|this|it|them|those|these|one|ones|so|such|assim|isso|isto|así|asi|eso|esto|ça|cela|das|dies)\b", re.I
