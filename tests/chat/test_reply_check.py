@@ -250,7 +250,7 @@ def test_an_invented_number_and_a_false_claim_never_reach_the_visitor_and_the_ow
     assert claimed == wording.NO_ADDRESS_YET
     assert grounded == "I'm Jordan Avery, a freelance data engineer based in Lisbon, Portugal."
     log = (tmp_path / "app.log").read_text()
-    assert "withheld a sentence holding what the sources do not (phone number)" in log and "912" not in log
+    assert "withheld a sentence holding what the sources do not (phone number)" in log and "912 345" not in log
 
 
 @pytest.mark.parametrize("setting", ["false"])
