@@ -195,10 +195,11 @@ def setting(env: str, default: Any, parse: Parser, help: str, section: str, **mo
 
 DEFAULT_PORT = 7860  # Gradio's, and the README's
 
-MODEL, TELEGRAM, ALERTS, OWNER, STORAGE, REPLIES, LIMITS, SERVING = (
+MODEL, TELEGRAM, ALERTS, CONTACTS, OWNER, STORAGE, REPLIES, LIMITS, SERVING = (
     "The model (any OpenAI-compatible provider)",
     "Telegram: alerts and your inbox",
     "Other alert channels (Apprise)",
+    "Verified contacts (a code by e-mail)",
     "You, and what the replica knows",
     "Records",
     "Each reply",
@@ -336,6 +337,41 @@ class AlertSettings:
         whole_number(1),
         "A channel also gives up on an alert still not taken this many hours after it was raised.",
         ALERTS,
+    )
+
+
+VERIFICATION_MODES = ("off", "offer", "required")
+
+
+def mail_service_url(name: str, raw: str) -> str:
+    """One Apprise URL of an e-mail service, with no recipient (the app adds each visitor's); never quoted."""
+    urls = alert_urls(name, raw)
+    if len(urls) != 1:
+        raise ConfigError(f"{name}: one URL, of the form mailtos://… or resend://… (see docs/contacts.md)")
+    return urls[0]
+
+
+@dataclass(frozen=True)
+class ContactSettings:
+    """Verified contacts: the e-mail service a visitor's code goes out through, and what a code is for."""
+
+    verify_email_url: str | None = setting(
+        "VERIFY_EMAIL_URL",
+        None,
+        mail_service_url,
+        "The e-mail service that sends visitors their 6-digit code, as an Apprise URL with no recipient (mailtos://…, resend://…, brevo://…; docs/contacts.md).",
+        CONTACTS,
+        example="",
+        secret=True,
+        shown_default="none (no codes)",
+    )
+    lead_verification: str = setting(
+        "LEAD_VERIFICATION",
+        "off",
+        one_of(*VERIFICATION_MODES),
+        "off: leads as they come; offer: a lead gets a code to confirm the address; required: your lead alert waits for the code.",
+        CONTACTS,
+        shown_default="`offer` with `VERIFY_EMAIL_URL`, else `off`",
     )
 
 
@@ -718,6 +754,7 @@ class Settings(
     ReplySettings,
     StorageSettings,
     OwnerSettings,
+    ContactSettings,
     AlertSettings,
     TelegramSettings,
     ModelSettings,
@@ -730,6 +767,7 @@ class Settings(
     model = _part(ModelSettings)
     telegram = _part(TelegramSettings)
     alerts = _part(AlertSettings)
+    contacts = _part(ContactSettings)
     owner = _part(OwnerSettings)
     storage = _part(StorageSettings)
     replies = _part(ReplySettings)
@@ -765,6 +803,12 @@ def load_settings(environ: Mapping[str, str], dotenv_path: str | Path | None = "
     if "public_url" not in parsed and parsed.get("space_host"):
         # A comma-separated list when the Space has a custom domain too: the first is the Space's own.
         parsed["public_url"] = "https://" + parsed["space_host"].split(",")[0].strip()
+    if parsed.get("verify_email_url"):
+        parsed.setdefault("lead_verification", "offer")
+    elif parsed.get("lead_verification", "off") != "off":
+        raise ConfigError(
+            "LEAD_VERIFICATION: offer and required need VERIFY_EMAIL_URL, the service that mails the codes"
+        )
     return Settings(**parsed)
 
 

@@ -30,9 +30,11 @@ from replica.chat.reply import Replica, Visitor
 from replica.chat.reply_check import ReplyChecker
 from replica.chat.run import Run
 from replica.chat.server_memory import ServerMemory
-from replica.chat.steps import BookingOffer, CheckReply, LeadNet, SaveFailedNote, Steps
+from replica.chat.steps import BookingOffer, CheckReply, CodeOffer, LeadNet, SaveFailedNote, Steps
 from replica.chat.turns import CleanModel
 from replica.chat.without_model import WithoutModel
+from replica.contacts import CodeMailer, MailService, Verifier
+from replica.contacts.codes import CodeKey
 from replica.housekeeping import Housekeeper
 from replica.inbox import Inbox
 from replica.inbox.recorder import address_salt
@@ -77,6 +79,7 @@ class App:
     closed_events: frozenset[int] = frozenset()  # registered with Gradio, run for no one (ZeroGPU's placeholder)
     closed_names: frozenset[str] = frozenset()
     site: SiteFiles | None = None  # served beside the page: the face, the widget, the privacy page, the preview
+    mailer: CodeMailer | None = None  # verified contacts: the code mails
 
     def serve(self, block: bool = True, **launch_options) -> None:
         """Serve the page (behind the HTTP guard, with the webhook and MCP if configured); with ``block``,
@@ -111,6 +114,8 @@ class App:
             if self.demo.server:
                 self.demo.server.close()
         self.housekeeper.close()
+        if self.mailer:
+            self.mailer.close()
         if self.owner_bot:
             self.owner_bot.close()
         close = getattr(self.notifier, "close", None)  # the senders; the log notifier has nothing to stop
@@ -299,11 +304,12 @@ def build_replica(
     limits: UsageLimits | None = None,
     knowledge: str = "",
     watch: Callable[[Visitor, Run], None] | None = None,
+    verifier: Verifier | None = None,
 ) -> Replica:
     """The one way a :class:`Replica` is made (the app, ``eval`` and the tests): the default tools, the
     replies without a model from ``settings``' owner and knowledge, the steps after each answer, and the
     usage ``limits``. ``knowledge``: the owner's files whole, which
-    replies are checked against."""
+    replies are checked against; ``verifier``: verified contacts, when a mail service is set."""
     registry = tool_registry(settings.extra_tools)
     config = reply_config(settings.replies, settings.queue_concurrency)
     limits = limits or UsageLimits.build(10**9, 10**9, 10**9)  # none given: unbounded (eval, the tests)
@@ -327,6 +333,7 @@ def build_replica(
             LeadNet(registry),
             CheckReply(store, registry, offline),
             SaveFailedNote(),
+            CodeOffer(verifier),
             BookingOffer(settings.owner_booking),
         ]
     )
@@ -340,6 +347,7 @@ def build_replica(
         config=config,
         watch=watch,
         close_faq=lambda question: close.question if (close := offline.answers.close(question)) else "",
+        verifier=verifier,
     )
 
 
@@ -381,7 +389,9 @@ def create_app(
         log.warning("Storage: %s; to keep them, %s", at_risk, KEEP_RECORDS)
     settings = as_served(settings)  # the page always names a person
     notifier = make_notifier(settings, store, timings)
-    inbox = Inbox.build(store, address_salt(store, settings.data_dir), settings.owner_name, notifier)
+    salt = address_salt(store, settings.data_dir)
+    inbox = Inbox.build(store, salt, settings.owner_name, notifier)
+    verifier, mailer = make_contacts(settings, store, salt)
     replica = assemble_replica(
         settings,
         model=make_model(settings.model, timings),
@@ -390,6 +400,7 @@ def create_app(
         inbox=inbox,
         index_folder=settings.data_dir / "knowledge-index",
         limits=make_limits(settings.limits, store, inbox, shared=bool(settings.database_url)),
+        verifier=verifier,
     )
     housekeeper = Housekeeper(
         store,
@@ -436,7 +447,24 @@ def create_app(
         closed_events=closed_events,
         closed_names=closed_names,
         site=site_files(settings, page),
+        mailer=mailer,
     )
+
+
+def make_contacts(settings: Settings, store: Store, salt: str) -> tuple[Verifier | None, CodeMailer | None]:
+    """Verified contacts, when ``LEAD_VERIFICATION`` is on: the verifier the replica asks, and the mailer
+    that sends the codes (started)."""
+    contacts = settings.contacts
+    if contacts.lead_verification == "off" or not contacts.verify_email_url:
+        return None, None
+    service = MailService(contacts.verify_email_url)
+    if service.problem:
+        log.warning("Verified contacts are off: %s (docs/contacts.md)", service.problem)
+        return None, None
+    key = CodeKey(salt)
+    mailer = CodeMailer(store.codes, service, key, settings.owner_name).start()
+    log.info("Verified contacts: %s; codes are mailed through %s", contacts.lead_verification, service.label)
+    return Verifier(store.codes, key, contacts.lead_verification, sent=mailer.notify), mailer
 
 
 def as_served(settings: Settings) -> Settings:
@@ -454,6 +482,7 @@ def assemble_replica(
     index_folder: Path,
     limits: UsageLimits | None = None,
     watch: Callable[[Visitor, Run], None] | None = None,
+    verifier: Verifier | None = None,
 ) -> Replica:
     """The replica as visitors meet it, from ``settings`` (as :func:`as_served` gives them): the owner's
     knowledge indexed in ``index_folder``, the persona with the booking paragraph, the same checks. The
@@ -474,6 +503,7 @@ def assemble_replica(
         limits=limits,
         knowledge=index.whole_text,
         watch=watch,
+        verifier=verifier,
     )
 
 

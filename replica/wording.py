@@ -38,6 +38,25 @@ QUESTION_KEPT = "I've passed your question on, so you'll get a proper answer."
 LEAVE_AN_ADDRESS = "If you leave your email address, {owner} will get back to you."
 LEAD_KEPT = "I did pass your email address on, though, so you'll hear back."
 BOOK_A_TIME = "If you'd rather talk sooner, you can also book a time: {link}"  # after a lead, with OWNER_BOOKING
+# Verified contacts (VERIFY_EMAIL_URL): a code mailed to a lead's address, typed back in the chat.
+CODE_SENT = "I've sent a 6-digit code to {email}: type it here to confirm the address is yours."
+CODE_RESENT = "I've sent a new 6-digit code to {email}: type it here when it arrives."
+CODE_CONFIRMED = "Thank you: {email} is confirmed as your address."
+CODE_WRONG = "That code doesn't match the one sent to {email}; {left} {tries} left."
+CODE_NO_TRIES = 'That code doesn\'t match, and that was the last try for it; say "send it again" for a new one.'
+CODE_EXPIRED = (
+    'That code has expired (a code works for {minutes} minutes); say "send it again" and I\'ll send a new one.'
+)
+CODE_ON_ITS_WAY = "The code is still on its way to {email}; it can take a minute."
+CODE_NOT_SENT = (
+    'The code could not be mailed to {email}; say "send it again" to try once more. Your address is kept all the same.'
+)
+CODE_FAILED = (
+    "Sorry, I couldn't check that code just now, because of a problem on my side. Please try again in a minute."
+)
+CODE_CAPPED = (
+    "{email} can't get another code right now; please try again in an hour. Your address is kept all the same."
+)
 NOT_PASSED_ON = "Sorry, your message could not be passed on just now. Please try again in a minute."
 CUT_OFF = "(My answer was cut off there. Ask me to go on if you'd like the rest.)"
 UNEXPECTED = "Sorry, something went wrong on my side. Please try again."

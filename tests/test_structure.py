@@ -18,7 +18,7 @@ LAYERS = [
     ["replica.settings", "replica.logs", "replica.wording", "replica.workers", "replica.timings", "replica.languages"],
     ["replica.storage", "replica.telegram"],
     ["replica.alerts", "replica.knowledge"],
-    ["replica.inbox", "replica.tools"],
+    ["replica.inbox", "replica.tools", "replica.contacts"],
     ["replica.chat"],
     ["replica.owner_bot", "replica.housekeeping"],
     ["replica.web", "replica.cli.doctor", "replica.cli.export", "replica.cli.telegram_setup"],
@@ -304,6 +304,7 @@ BOUNDARIES = {
     ("replica.tools.registry", "run"),
     ("replica.tools.keeping", "keep"),
     ("replica.alerts.apprise_channel", "send_text"),
+    ("replica.contacts.mail", "send"),
     ("replica.web.refusals", "__call__"),
 }
 

@@ -23,6 +23,8 @@ from replica.chat.draft import Draft
 from replica.chat.limits import UsageLimits
 from replica.chat.run import Ended, Ending, Run
 from replica.chat.steps import Steps
+from replica.contacts import Verifier
+from replica.contacts.verifier import Caught
 from replica.inbox import Conversation, Inbox
 from replica.storage import Store
 from replica.storage.database import storage_errors
@@ -59,6 +61,7 @@ class Replica:
         config: ReplyConfig,
         watch: Callable[[Visitor, Run], None] | None = None,
         close_faq: Callable[[str], str] = lambda question: "",
+        verifier: Verifier | None = None,
     ):
         self.answer = answer
         self.steps = steps
@@ -69,6 +72,7 @@ class Replica:
         self.config = config
         self.watch = watch  # told of each message's run once it is recorded (eval and doctor score it)
         self.close_faq = close_faq  # an approved question close to one passed on, offered on its alert
+        self.verifier = verifier  # verified contacts: a code typed in the chat is read here, never by the model
 
     def reply(self, message: str, visitor: Visitor) -> str:
         """The complete answer to ``message`` (the last value :meth:`stream_reply` yields)."""
@@ -86,14 +90,18 @@ class Replica:
         recorder = self.inbox.recorder
         conversation = recorder.begin(visitor.session_id, visitor.address)
         history: list[dict[str, str]] = []
+        caught = self._caught(message, visitor)
         if conversation:
             history = recorder.history(conversation.id)
-            text = message if isinstance(message, str) else ""
+            text = caught.masked if caught else message if isinstance(message, str) else ""
             recorder.record(conversation.id, VISITOR, text[: self.config.max_message_chars + 1])
         run, reply, draft, done = Run(), "", None, False
         try:
             with self.inbox.page.replying(visitor.session_id):
                 refusal = self._refusal(message, visitor, conversation, run)
+                if refusal is None and caught is not None:
+                    run.add(Ended(Ending.CODE))
+                    refusal = self._answer_code(caught, visitor)
                 if refusal is not None:
                     reply = refusal
                     yield reply
@@ -128,6 +136,27 @@ class Replica:
             return pass_to_owner(self.inbox, conversation, message)
         return None
 
+    def _caught(self, message: str, visitor: Visitor) -> Caught | None:
+        """The message, when it is a contact code (or asks for another) the app answers itself."""
+        if self.verifier is None:
+            return None
+        try:
+            return self.verifier.catch(message, visitor.session_id)
+        except storage_errors():  # the database is down: the message goes on as any other
+            log.error("Could not look for a contact code (the database failed)", exc_info=True)
+            return None
+
+    def _answer_code(self, caught: Caught, visitor: Visitor) -> str:
+        try:
+            return self.verifier.answer(caught, visitor.session_id, self._address(visitor))
+        except storage_errors():
+            log.error("Could not check a contact code (the database failed)", exc_info=True)
+            return wording.CODE_FAILED
+
+    def _address(self, visitor: Visitor) -> str:
+        """The visitor's client address as the store keeps it (a salted hash), or "" when unknown."""
+        return self.inbox.recorder.address_hash(visitor.address) if visitor.address != "unknown" else ""
+
     def _context(
         self, message: str, history: list[dict[str, Any]], visitor: Visitor, conversation: Conversation | None
     ) -> ToolContext:
@@ -140,7 +169,7 @@ class Replica:
             conversation=conversation.id if conversation else None,
             via=visitor.via,
             visitor_words="\n".join([*(m["content"] for m in history if m["role"] == "user"), message]),
-            address=self.inbox.recorder.address_hash(visitor.address) if visitor.address != "unknown" else "",
+            address=self._address(visitor),
             close_faq=self.close_faq,
         )
 

@@ -85,6 +85,7 @@ class Ending(Enum):
     QUESTION_PASSED_ON = "question passed on"
     LEAD_KEPT = "lead kept"
     NO_ANSWER = "no answer"
+    CODE = "code"  # a contact code typed, or another asked for: answered by the app, never the model
 
 
 @dataclass(frozen=True)
@@ -136,6 +137,13 @@ class Run:
     def outcomes(self) -> list[Outcome]:
         """What the tools did, in order."""
         return [e.result.outcome for e in self._tools() if e.result.outcome]
+
+    @property
+    def saved_leads(self) -> list[str]:
+        """The addresses of the leads the tools saved (or found saved already) for this message, in order."""
+        return [
+            min(e.result.emails) for e in self._tools() if e.result.outcome is Outcome.LEAD_SAVED and e.result.emails
+        ]
 
     @property
     def facts(self) -> list[str]:

@@ -18,6 +18,7 @@ from replica.chat.lead_net import NOTES, OUTAGE_NOTES, keep_lead
 from replica.chat.question_net import pass_question_on, records_of
 from replica.chat.run import Checked, Ended
 from replica.chat.without_model import WithoutModel
+from replica.contacts import Verifier
 from replica.storage import Store
 from replica.tools import Outcome, ToolRegistry
 
@@ -111,6 +112,24 @@ class SaveFailedNote:
     def __call__(self, draft: Draft) -> None:
         if Outcome.SAVE_FAILED in draft.run.outcomes:
             draft.add_note(wording.SAVE_FAILED)
+
+
+class CodeOffer:
+    """A message that left a lead gets a code mailed to the address, when verified contacts are on
+    (:mod:`replica.contacts`), and the visitor is told in one sentence naming the address."""
+
+    when_stopped = True  # a lead the visitor stopped the reply on is offered its code all the same
+
+    def __init__(self, verifier: Verifier | None):
+        self.verifier = verifier
+
+    def __call__(self, draft: Draft) -> None:
+        if self.verifier is None or not self.verifier.on:
+            return
+        for email in draft.run.saved_leads[:1]:  # one code per message: a visitor has one address to prove
+            sentence = self.verifier.offer(draft.context.session_id, email, draft.context.address)
+            if sentence:
+                draft.add_note(sentence)
 
 
 class BookingOffer:

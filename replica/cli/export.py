@@ -17,7 +17,7 @@ from replica.storage.rows import DeliveryRecord
 from replica.storage.store import Store
 
 COLUMNS = {
-    "leads": ["email", "name", "notes", "created_at", "session", "alert_status"],
+    "leads": ["email", "name", "notes", "created_at", "session", "alert_status", "confirmed_at"],
     "questions": ["question", "created_at", "session", "status", "alert_status", "askers"],
     "answers": ["id", "question", "answer", "created_at", "status"],
     "alerts": ["kind", "created_at", "channel", "status", "attempts", "last_error", "sent_at"],

@@ -49,10 +49,13 @@ class Leads:
     def all(self) -> list[LeadRecord]:
         """Every lead, oldest first, with the state of its alert (``capped`` when none was raised)."""
         rows = self.db.read(
-            "SELECT l.email, l.name, l.notes, l.created_at, l.session, l.status, "
+            "SELECT l.email, l.name, l.notes, l.created_at, l.session, l.status, l.confirmed_at, "
             f"{ALERT_STATUS} AS alert_status FROM leads l LEFT JOIN outbox o ON o.lead_id = l.id ORDER BY l.id"
         )
-        return [typed(LeadRecord, row, created_at=iso(row["created_at"])) for row in rows]
+        return [
+            typed(LeadRecord, row, created_at=iso(row["created_at"]), confirmed_at=iso(row["confirmed_at"]))
+            for row in rows
+        ]
 
     def recent(self, limit: int) -> list[LeadListing]:
         """The ``limit`` most recent leads, newest first, each with its conversation's number (or ``None``)."""

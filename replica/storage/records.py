@@ -86,6 +86,25 @@ class CapReason(TextEnum):
     ADDRESS = "address"
 
 
+class CodeStatus(TextEnum):
+    """A code's mail to a visitor: waiting to go, sent, given up, or replaced by a newer code before it went."""
+
+    PENDING = "pending"
+    SENT = "sent"
+    FAILED = "failed"
+    REPLACED = "replaced"
+
+
+class CodeRequest(Enum):
+    """What became of a visitor's request for a code: a mail queued, refused by a cap (the address's or
+    the client's, per hour), or none needed (the address is confirmed already in this conversation)."""
+
+    QUEUED = "a code mail queued"
+    ADDRESS_CAPPED = "the address had its code mails this hour"
+    CLIENT_CAPPED = "the client had its code mails this hour"
+    CONFIRMED = "already confirmed"
+
+
 class Recorded(Enum):
     """What became of a lead or question handed to the store."""
 

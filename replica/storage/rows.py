@@ -28,6 +28,7 @@ class LeadRecord:
     session: str
     status: str
     alert_status: str
+    confirmed_at: str | None = None  # when the visitor confirmed the address with a code (verified contacts)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,106 @@
+"""The worker that mails visitors their codes, from the store: each code row is its own mail.
+
+A mail is sent with a code made at that moment (only its keyed hash is stored, just before the send); a
+try that fails is tried again later with a new one, since the first never reached anyone. A service
+that fails never holds up a reply: the visitor's lead is kept whatever becomes of its mail, and the
+failures are logged once a minute at most, with how many.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from replica.contacts.codes import CodeKey, new_code
+from replica.contacts.mail import MailService
+from replica.knowledge.prompts import render_prompt
+from replica.storage.code_mails import Code, Codes
+from replica.timings import Timings
+from replica.workers import REAL_CLOCK, Clock, Worker
+
+log = logging.getLogger(__name__)
+
+CODE_MINUTES = 10  # how long a code works once mailed
+TEMPLATE = "verify_email.md"
+
+
+def code_mail(owner: str, code: str, minutes: int = CODE_MINUTES) -> tuple[str, str]:
+    """The code mail's subject and text, from ``prompts/verify_email.md`` (its first line ``Subject: …``)."""
+    subject, _, body = render_prompt(TEMPLATE, owner=owner, code=code, minutes=str(minutes)).partition("\n")
+    return subject.removeprefix("Subject:").strip(), body.strip() + "\n"
+
+
+class CodeMailer(Worker):
+    """Sends the code mails waiting in ``codes`` through ``service``; :meth:`notify` wakes it."""
+
+    name = "code-mails"
+
+    def __init__(
+        self,
+        codes: Codes,
+        service: MailService,
+        key: CodeKey,
+        owner: str,
+        max_attempts: int = 8,
+        give_up_after: float = 24 * 3600.0,
+        idle_poll: float = 30.0,
+        base_delay: float = Timings.alert_retry_base,
+        max_delay: float = 300.0,
+        clock: Clock = REAL_CLOCK,
+    ):
+        super().__init__(base_delay=base_delay, max_delay=max_delay, clock=clock)
+        self.codes = codes
+        self.service = service
+        self.key = key
+        self.owner = owner
+        self.max_attempts = max_attempts
+        self.give_up_after = give_up_after
+        self.idle_poll = idle_poll
+        self._failed_since_said = 0  # failures not yet logged
+        self._said_at: float | None = None  # when the last failure line was logged (monotonic)
+
+    def notify(self) -> None:
+        """A code mail was queued: send it now rather than at the next poll."""
+        self.wake()
+
+    def step(self) -> float:
+        due = self.codes.due()
+        for code in due:
+            if self.stopping:
+                break
+            self._send(code)
+        if due:
+            return 0.0
+        upcoming = self.codes.next_due()
+        return self.idle_poll if upcoming is None else min(self.idle_poll, max(upcoming - self.clock.time(), 0.05))
+
+    def _send(self, code: Code) -> None:
+        if self.clock.time() - code.created_at > self.give_up_after:
+            self.codes.give_up(code.id, "not sent in time")
+            return
+        made = new_code()
+        if not self.codes.claim(code.id, self.key.digest(code.id, made)):
+            return  # another instance holds it
+        problem = self.service.send(code.email, *code_mail(self.owner, made))
+        if problem is None:
+            self.codes.mark_sent(code.id)
+            log.info("Code mail %d sent through %s", code.id, self.service.label)
+            return
+        if code.attempts + 1 >= self.max_attempts:
+            self.codes.give_up(code.id, problem)
+        else:
+            self.codes.reschedule(code.id, self.clock.time() + self.backoff(code.attempts + 1), problem)
+        self._say_failure(problem)
+
+    def _say_failure(self, problem: str) -> None:
+        """Log a failed mail at most once a minute, with how many failed since the last line."""
+        self._failed_since_said += 1
+        now = self.clock.monotonic()
+        if self._said_at is not None and now - self._said_at < 60.0:
+            return
+        log.warning(
+            "Code mails: %d failed through %s (%s); each is tried again with a new code",
+            self._failed_since_said,
+            self.service.label,
+            problem,
+        )
+        self._said_at, self._failed_since_said = now, 0

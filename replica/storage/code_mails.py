@@ -1,0 +1,192 @@
+"""Verified contacts: the codes mailed to visitors, each row also its mail's delivery, and when a lead's
+address was confirmed.
+
+A code is asked for by a conversation (its session) for one address; the mail is a row here, in the
+transaction that asks, so it survives any restart. The code itself is never stored: the sender makes it
+when it sends the mail and keeps only its keyed hash (``digest``, :mod:`replica.contacts.codes`). The
+caps on code mails (per address, per client address, per hour) are counted here, across every session
+and every instance on the database.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+from replica.storage.database import Database, Transaction
+from replica.storage.records import CodeRequest, CodeStatus
+from replica.storage.rows import typed
+
+HOUR = 3600.0
+LEASE_SECONDS = 60.0  # a claimed mail is this instance's to send; then anyone's again
+
+
+@dataclass(frozen=True)
+class Code:
+    """One code asked for: the conversation, the address, its mail's state and tries, the keyed hash of
+    the code once mailed (``None`` before), when it was mailed, how often it was tried, when confirmed."""
+
+    id: int
+    session: str
+    email: str
+    status: str
+    attempts: int
+    created_at: float
+    digest: str | None
+    issued_at: float | None
+    tries: int
+    confirmed_at: float | None
+
+
+COLUMNS = "id, session, email, status, attempts, created_at, digest, issued_at, tries, confirmed_at"
+
+
+class Codes:
+    """The codes mailed to visitors and their mails, shared by every instance on the database."""
+
+    def __init__(self, db: Database, clock: Callable[[], float] = time.time, lease_seconds: float = LEASE_SECONDS):
+        self.db = db
+        self._clock = clock
+        self.lease_seconds = lease_seconds
+
+    def request(self, session: str, email: str, address: str, per_hour: int) -> tuple[CodeRequest, int | None]:
+        """Queue a code mail to ``email`` for ``session`` (from the client ``address``, a salted hash), unless
+        the address or the client had ``per_hour`` code mails in the last hour, whatever the sessions, or
+        this conversation confirmed the address already. A code this conversation was waiting for is
+        replaced: only the newest one is read (:meth:`current`). What happened, and the new code's id."""
+        email = email.strip().lower()
+
+        def steps(tx: Transaction) -> tuple[CodeRequest, int | None]:
+            now = self._clock()
+            confirmed = tx.execute(
+                "SELECT 1 AS found FROM codes WHERE session = ? AND email = ? AND confirmed_at IS NOT NULL LIMIT 1",
+                (session, email),
+            ).fetchone()
+            if confirmed:
+                return CodeRequest.CONFIRMED, None
+            if self._count(tx, "email", email, now) >= per_hour:
+                return CodeRequest.ADDRESS_CAPPED, None
+            if address and self._count(tx, "address", address, now) >= per_hour:
+                return CodeRequest.CLIENT_CAPPED, None
+            tx.execute(
+                "UPDATE codes SET status = ? WHERE session = ? AND confirmed_at IS NULL AND status = ?",
+                (CodeStatus.REPLACED, session, CodeStatus.PENDING),
+            )
+            row = tx.execute(
+                "INSERT INTO codes (session, email, address, created_at, due_at) VALUES (?, ?, ?, ?, ?) RETURNING id",
+                (session, email, address, now, now),
+            ).fetchone()
+            return CodeRequest.QUEUED, row["id"]
+
+        return self.db.write(steps)
+
+    @staticmethod
+    def _count(tx: Transaction, column: str, value: str, now: float) -> int:
+        """Code mails asked for ``value`` of ``column`` in the hour before ``now`` (a cap refuses before the
+        row, so refused requests are not counted)."""
+        row = tx.execute(
+            f"SELECT COUNT(*) AS n FROM codes WHERE {column} = ? AND created_at > ?", (value, now - HOUR)
+        ).fetchone()
+        return row["n"]
+
+    def current(self, session: str) -> Code | None:
+        """The newest code ``session`` asked for, while its address is not yet confirmed; else ``None``."""
+        rows = self.db.read(
+            f"SELECT {COLUMNS} FROM codes WHERE session = ? AND status != ? ORDER BY id DESC LIMIT 1",
+            (session, CodeStatus.REPLACED),
+        )
+        if not rows or rows[0]["confirmed_at"] is not None:
+            return None
+        return typed(Code, rows[0])
+
+    def tried(self, code_id: int, matched: bool) -> int:
+        """Count one try of code ``code_id``; a match confirms its address for its conversation (the code,
+        and the conversation's leads with that address). The tries made so far."""
+
+        def steps(tx: Transaction) -> int:
+            now = self._clock()
+            row = tx.execute(
+                "UPDATE codes SET tries = tries + 1, confirmed_at = ? WHERE id = ? RETURNING tries, session, email",
+                (now if matched else None, code_id),
+            ).fetchone()
+            if matched:
+                tx.execute(
+                    "UPDATE leads SET confirmed_at = ? WHERE session = ? AND LOWER(email) = ? AND confirmed_at IS NULL",
+                    (now, row["session"], row["email"]),
+                )
+            return row["tries"]
+
+        return self.db.write(steps)
+
+    def confirmed(self, session: str, email: str) -> bool:
+        """Whether ``session`` confirmed ``email``."""
+        return bool(
+            self.db.read(
+                "SELECT 1 AS found FROM codes WHERE session = ? AND email = ? AND confirmed_at IS NOT NULL LIMIT 1",
+                (session, email.strip().lower()),
+            )
+        )
+
+    # The mails, as the sender sees them.
+
+    def due(self, limit: int = 10) -> list[Code]:
+        """Code mails waiting to go and due, oldest first, not leased to another instance."""
+        now = self._clock()
+        rows = self.db.read(
+            f"SELECT {COLUMNS} FROM codes WHERE status = ? AND due_at <= ? "
+            "AND (lease_until IS NULL OR lease_until < ?) ORDER BY id LIMIT ?",
+            (CodeStatus.PENDING, now, now, limit),
+        )
+        return [typed(Code, row) for row in rows]
+
+    def next_due(self) -> float | None:
+        """When the next waiting code mail is due (epoch seconds), or ``None`` when none waits."""
+        rows = self.db.read("SELECT MIN(due_at) AS due FROM codes WHERE status = ?", (CodeStatus.PENDING,))
+        return rows[0]["due"]
+
+    def claim(self, code_id: int, digest: str) -> bool:
+        """Lease code ``code_id``'s mail to this instance, recording the keyed hash of the code it is about
+        to carry (a code from an earlier, failed try is then forgotten); False when another holds it."""
+        now = self._clock()
+        return self.db.write(
+            lambda tx: (
+                tx.execute(
+                    "UPDATE codes SET lease_until = ?, digest = ?, issued_at = ?, tries = 0 WHERE id = ? AND status = ? "
+                    "AND (lease_until IS NULL OR lease_until < ?)",
+                    (now + self.lease_seconds, digest, now, code_id, CodeStatus.PENDING, now),
+                ).rowcount
+                > 0
+            )
+        )
+
+    def mark_sent(self, code_id: int) -> None:
+        """The service took the mail."""
+        self._update(
+            code_id,
+            "status = ?, attempts = attempts + 1, sent_at = ?, last_error = NULL, lease_until = NULL",
+            (CodeStatus.SENT, self._clock()),
+        )
+
+    def reschedule(self, code_id: int, due_at: float, error: str) -> None:
+        """A failed try: the mail is tried again at ``due_at``, with a new code (the one just made never went)."""
+        self._update(
+            code_id,
+            "attempts = attempts + 1, due_at = ?, last_error = ?, lease_until = NULL, digest = NULL",
+            (due_at, error),
+        )
+
+    def give_up(self, code_id: int, reason: str) -> None:
+        """Stop trying the mail, with the reason."""
+        self._update(
+            code_id,
+            "status = ?, attempts = attempts + 1, last_error = ?, lease_until = NULL, digest = NULL",
+            (CodeStatus.FAILED, reason),
+        )
+
+    def _update(self, code_id: int, changes: str, values: tuple) -> None:
+        self.db.write(lambda tx: tx.execute(f"UPDATE codes SET {changes} WHERE id = ?", (*values, code_id)))
+
+    def waiting(self) -> int:
+        """How many code mails wait to go (for ``/status`` and ``doctor``)."""
+        return self.db.read("SELECT COUNT(*) AS n FROM codes WHERE status = ?", (CodeStatus.PENDING,))[0]["n"]

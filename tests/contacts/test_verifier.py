@@ -1,0 +1,137 @@
+"""The conversation's side of verified contacts, with a real store and a real SMTP server: a lead's
+address gets one code mail; the code typed back confirms it; wrong, foreign, expired, brute-forced and
+re-asked codes are answered plainly; the caps hold across sessions."""
+
+from __future__ import annotations
+
+import pytest
+
+from replica import wording
+from replica.contacts import CodeMailer, MailService, Verifier
+from replica.contacts.codes import CodeKey
+from replica.storage import Store
+from tests.storage.test_contacts import Clock
+
+ADA = "ada@example.org"
+
+
+@pytest.fixture
+def clock():
+    return Clock()
+
+
+@pytest.fixture
+def parts(tmp_path, clock, fake_mail):
+    store = Store(tmp_path / "replica.sqlite3", clock=clock)
+    key = CodeKey("the app's salt")
+    mailer = CodeMailer(store.codes, MailService(fake_mail.url), key, "Jordan Avery", clock=_WorkerClock(clock))
+    verifier = Verifier(store.codes, key, "offer", clock=clock)
+    yield store, mailer, verifier
+    store.close()
+
+
+class _WorkerClock:
+    """The worker's clock over the test's: the same time, and no real waiting (the test steps it)."""
+
+    def __init__(self, clock):
+        self._clock = clock
+
+    def time(self):
+        return self._clock()
+
+    def monotonic(self):
+        return self._clock()
+
+    def wait(self, event, seconds):
+        pass
+
+
+def mailed_code(fake_mail, mailer, count=1):
+    mailer.step()
+    return fake_mail.wait_for(ADA, count)[-1].code
+
+
+def test_a_lead_gets_one_mail_with_a_code_and_the_code_typed_back_confirms_it(parts, fake_mail):
+    store, mailer, verifier = parts
+    assert verifier.offer("s1", ADA, "client") == wording.CODE_SENT.format(email=ADA)
+    assert verifier.offer("s1", ADA, "client") is None  # the address again: no second mail
+    code = mailed_code(fake_mail, mailer)
+    [mail] = fake_mail.to(ADA)
+    assert "Jordan Avery" in mail.subject and "ignore this mail" in mail.text and "10 minutes" in mail.text
+    caught = verifier.catch(f"my code is {code[:3]}-{code[3:]}", "s1")
+    assert caught is not None and code[:3] not in caught.masked
+    assert verifier.answer(caught, "s1", "client") == wording.CODE_CONFIRMED.format(email=ADA)
+    assert store.codes.confirmed("s1", ADA) and verifier.catch(code, "s1") is None  # nothing more to catch
+
+
+def test_a_wrong_code_says_how_many_tries_are_left_and_five_end_it(parts, fake_mail):
+    _, mailer, verifier = parts
+    verifier.offer("s1", ADA, "client")
+    code = mailed_code(fake_mail, mailer)
+    wrong = f"{(int(code) + 1) % 10**6:06d}"
+    answers = [verifier.answer(verifier.catch(wrong, "s1"), "s1", "client") for _ in range(5)]
+    assert answers[0] == wording.CODE_WRONG.format(email=ADA, left=4, tries="tries")
+    assert answers[3] == wording.CODE_WRONG.format(email=ADA, left=1, tries="try")
+    assert answers[4] == wording.CODE_NO_TRIES
+    assert verifier.answer(verifier.catch(code, "s1"), "s1", "client") == wording.CODE_NO_TRIES  # even the right one
+
+
+def test_another_conversations_code_confirms_nothing(parts, fake_mail):
+    store, mailer, verifier = parts
+    verifier.offer("s1", ADA, "client")
+    code = mailed_code(fake_mail, mailer)
+    assert verifier.catch(code, "s2") is None  # s2 waits for no code: its message goes on as any other
+    verifier.offer("s2", "bob@example.org", "client")
+    mailer.step()
+    reply = verifier.answer(verifier.catch(code, "s2"), "s2", "client")
+    assert reply.startswith("That code doesn't match") and not store.codes.confirmed("s1", ADA)
+
+
+def test_an_expired_code_offers_a_new_one_and_send_it_again_sends_it(parts, fake_mail, clock):
+    _, mailer, verifier = parts
+    verifier.offer("s1", ADA, "client")
+    code = mailed_code(fake_mail, mailer)
+    clock.now += 601
+    assert verifier.answer(verifier.catch(code, "s1"), "s1", "client") == wording.CODE_EXPIRED.format(minutes=10)
+    assert verifier.answer(verifier.catch("send it again", "s1"), "s1", "client") == wording.CODE_RESENT.format(
+        email=ADA
+    )
+    fresh = mailed_code(fake_mail, mailer, count=2)
+    assert verifier.answer(verifier.catch(fresh, "s1"), "s1", "client") == wording.CODE_CONFIRMED.format(email=ADA)
+
+
+def test_no_address_gets_more_than_three_code_mails_an_hour_whatever_the_sessions(parts, fake_mail):
+    _, mailer, verifier = parts
+    replies = [verifier.offer(f"s{n}", ADA, f"client{n}") for n in range(5)]
+    assert replies[:3] == [wording.CODE_SENT.format(email=ADA)] * 3
+    assert replies[3:] == [wording.CODE_CAPPED.format(email=ADA)] * 2
+    mailer.step()
+    assert len(fake_mail.wait_for(ADA, 3)) == 3
+
+
+def test_a_code_typed_before_its_mail_went_is_told_it_is_on_its_way(parts):
+    _, _, verifier = parts
+    verifier.offer("s1", ADA, "client")
+    assert verifier.answer(verifier.catch("123456", "s1"), "s1", "client") == wording.CODE_ON_ITS_WAY.format(email=ADA)
+
+
+def test_a_service_that_refuses_is_tried_again_with_a_new_code_and_the_first_never_confirms(parts, fake_mail, clock):
+    store, mailer, verifier = parts
+    fake_mail.refusing = True
+    verifier.offer("s1", ADA, "client")
+    mailer.step()
+    code = store.codes.current("s1")
+    assert code.attempts == 1 and code.digest is None and fake_mail.to(ADA) == []
+    assert verifier.answer(verifier.catch("123456", "s1"), "s1", "client") == wording.CODE_ON_ITS_WAY.format(email=ADA)
+    fake_mail.refusing = False
+    clock.now += 600
+    code = mailed_code(fake_mail, mailer)
+    assert verifier.answer(verifier.catch(code, "s1"), "s1", "client") == wording.CODE_CONFIRMED.format(email=ADA)
+
+
+def test_with_verification_off_nothing_is_caught_or_offered(tmp_path, clock):
+    store = Store(tmp_path / "replica.sqlite3", clock=clock)
+    verifier = Verifier(store.codes, CodeKey("salt"), "off", clock=clock)
+    assert verifier.offer("s1", ADA, "client") is None and verifier.catch("123456", "s1") is None
+    assert store.codes.waiting() == 0
+    store.close()
