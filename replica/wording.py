@@ -51,6 +51,10 @@ CODE_ON_ITS_WAY = "The code is still on its way to {email}; it can take a minute
 CODE_NOT_SENT = (
     'The code could not be mailed to {email}; say "send it again" to try once more. Your address is kept all the same.'
 )
+CODE_ELSEWHERE = (
+    "That looks like a code, but none was sent in this conversation: a code works only in the chat where "
+    "the address was left. Leave your address here and I'll send a new one."
+)
 CODE_FAILED = (
     "Sorry, I couldn't check that code just now, because of a problem on my side. Please try again in a minute."
 )

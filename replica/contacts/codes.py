@@ -25,6 +25,10 @@ AGAIN = re.compile(
     re.I,
 )
 MASK = "••••••"
+# A message is read as a code when it names one, or is little besides the number ("482913 thanks"):
+# "Our budget is 150000" is a budget, not a wrong try.
+NAMES_A_CODE = re.compile(r"\b(?:code|codes|c[oó]digo|otp|pin|token)\b", re.I)
+FEW_WORDS = 3
 
 
 def new_code() -> str:
@@ -48,9 +52,14 @@ class CodeKey:
 
 
 def codes_in(message: str) -> list[str]:
-    """The six-digit codes written in ``message``, as digits ("my code is 482-913" gives ["482913"])."""
-    found = (re.sub(r"\D", "", number) for number in NUMBER.findall(message or ""))
-    return [digits for digits in found if len(digits) == DIGITS]
+    """The six-digit codes written in ``message``, as digits ("my code is 482-913" gives ["482913"]), when
+    the message reads as giving a code: it names one, or holds few words besides."""
+    found = [re.sub(r"\D", "", number) for number in NUMBER.findall(message or "")]
+    codes = [digits for digits in found if len(digits) == DIGITS]
+    if not codes:
+        return []
+    rest = re.findall(r"[^\W\d_]+", NUMBER.sub(" ", message))
+    return codes if NAMES_A_CODE.search(message) or len(rest) <= FEW_WORDS else []
 
 
 def masked(message: str) -> str:

@@ -27,6 +27,7 @@ class Caught:
 
     codes: tuple[str, ...]
     masked: str  # the message as the transcript keeps it
+    waiting: bool = True  # False: a code typed in a conversation that waits for none (a reloaded page)
 
 
 class Verifier:
@@ -77,14 +78,17 @@ class Verifier:
         if not typed and not asks_again(message):
             return None
         if self.codes.current(session) is None:
-            return None
+            # A code typed where none was asked for (the page was opened again): masked all the same, and
+            # never handed to a model or passed on to the owner.
+            return Caught(tuple(typed), masked(message), waiting=False) if typed else None
         return Caught(tuple(typed), masked(message))
 
     def answer(self, caught: Caught, session: str, address: str) -> str:
         """The sentence for a caught message: the code checked, or another one mailed."""
         code = self.codes.current(session)
         if code is None:
-            return wording.CODE_CONFIRMED.format(email="your address")
+            confirmed = self.codes.confirmed_in(session)
+            return wording.CODE_CONFIRMED.format(email=confirmed) if confirmed else wording.CODE_ELSEWHERE
         if not caught.codes:
             return self._request(session, code.email, address, wording.CODE_RESENT) or ""
         return self._check(code, caught.codes)

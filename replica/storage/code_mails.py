@@ -128,6 +128,14 @@ class Codes:
             )
         )
 
+    def confirmed_in(self, session: str) -> str | None:
+        """The address ``session`` confirmed last, or ``None``."""
+        rows = self.db.read(
+            "SELECT email FROM codes WHERE session = ? AND confirmed_at IS NOT NULL ORDER BY id DESC LIMIT 1",
+            (session,),
+        )
+        return rows[0]["email"] if rows else None
+
     # The mails, as the sender sees them.
 
     def due(self, limit: int = 10) -> list[Code]:

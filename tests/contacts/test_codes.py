@@ -33,6 +33,10 @@ NOT_CODES = [
     "v1.2.3",
     "see ticket 48291300",
 ]
+SIX_DIGITS_NOT_A_CODE = [  # six digits in a sentence that neither names a code nor is little besides
+    "Our budget for the whole project is 150000 EUR",
+    "We have 250 000 users across Europe and growing",
+]
 
 
 @pytest.mark.parametrize("message, code", TYPED)
@@ -45,6 +49,11 @@ def test_a_code_is_read_as_people_type_it(message, code):
 def test_a_phone_number_a_year_or_another_number_is_no_code_and_is_not_masked(message):
     assert codes_in(message) == []
     assert masked(message) == message
+
+
+@pytest.mark.parametrize("message", SIX_DIGITS_NOT_A_CODE)
+def test_six_digits_in_a_sentence_about_something_else_are_not_given_as_a_code(message):
+    assert codes_in(message) == []
 
 
 @pytest.mark.parametrize(

@@ -61,7 +61,9 @@ def test_a_lead_gets_one_mail_with_a_code_and_the_code_typed_back_confirms_it(pa
     caught = verifier.catch(f"my code is {code[:3]}-{code[3:]}", "s1")
     assert caught is not None and code[:3] not in caught.masked
     assert verifier.answer(caught, "s1", "client") == wording.CODE_CONFIRMED.format(email=ADA)
-    assert store.codes.confirmed("s1", ADA) and verifier.catch(code, "s1") is None  # nothing more to catch
+    assert store.codes.confirmed("s1", ADA)
+    again = verifier.catch(code, "s1")  # typed once more: masked, and answered as confirmed, never a try
+    assert verifier.answer(again, "s1", "client") == wording.CODE_CONFIRMED.format(email=ADA)
 
 
 def test_a_wrong_code_says_how_many_tries_are_left_and_five_end_it(parts, fake_mail):
@@ -80,7 +82,8 @@ def test_another_conversations_code_confirms_nothing(parts, fake_mail):
     store, mailer, verifier = parts
     verifier.offer("s1", ADA, "client")
     code = mailed_code(fake_mail, mailer)
-    assert verifier.catch(code, "s2") is None  # s2 waits for no code: its message goes on as any other
+    elsewhere = verifier.catch(code, "s2")  # s2 waits for no code (a page opened again): masked, kept from any model
+    assert elsewhere.masked == "••••••" and verifier.answer(elsewhere, "s2", "client") == wording.CODE_ELSEWHERE
     verifier.offer("s2", "bob@example.org", "client")
     mailer.step()
     reply = verifier.answer(verifier.catch(code, "s2"), "s2", "client")
@@ -135,3 +138,27 @@ def test_with_verification_off_nothing_is_caught_or_offered(tmp_path, clock):
     assert verifier.offer("s1", ADA, "client") is None and verifier.catch("123456", "s1") is None
     assert store.codes.waiting() == 0
     store.close()
+
+
+def test_with_a_model_the_lead_it_saved_gets_a_code_and_the_code_never_reaches_the_model(
+    tmp_path, store, fake_openai, make_replica, fake_mail
+):
+    from replica.chat.reply import Visitor
+    from tests.fakes.openai_server import call, say
+
+    key = CodeKey("salt")
+    mailer = CodeMailer(store.codes, MailService(fake_mail.url), key, "Ada Lovelace")
+    replica = make_replica(verifier=Verifier(store.codes, key, "offer"))
+    visitor = Visitor("s1", "203.0.113.9")
+    fake_openai.script(call(("gather_user_details", {"email": ADA, "notes": "a data project"})), say("Thanks, Ada!"))
+    reply = replica.reply(f"I'd like to talk about a data project: {ADA}", visitor)
+    assert reply.endswith(wording.CODE_SENT.format(email=ADA)) and fake_openai.calls == 2
+    mailer.step()
+    code = fake_mail.wait_for(ADA)[0].code
+    assert replica.reply(f"here it is: {code}", visitor) == wording.CODE_CONFIRMED.format(email=ADA)
+    assert fake_openai.calls == 2  # the app answered the code itself
+    fake_openai.script(say("Happy to help."))
+    replica.reply("What else do you need from me?", visitor)
+    seen = str(fake_openai.requests)
+    assert fake_openai.calls == 3 and code not in seen and "••••••" in seen  # the history holds it masked
+    assert store.leads.all()[0].confirmed_at is not None

@@ -1,0 +1,51 @@
+"""Verified contacts as users run them: ``python app.py`` with ``VERIFY_EMAIL_URL`` pointing at a real
+SMTP server on 127.0.0.1, no model (the default a newcomer meets), driven through ``gradio_client``, on
+SQLite and on PostgreSQL."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import pytest
+
+from replica import wording
+from tests.fixtures.clients import app_client
+from tests.fixtures.databases import fresh_postgres_database
+from tests.fixtures.processes import run_app, served_app
+
+ADA = "ada.lovelace@example.org"
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def backend(request, tmp_path):
+    """The settings of one backend: SQLite in the test's folder, or a fresh PostgreSQL database."""
+    if request.param == "sqlite":
+        yield {"DATA_DIR": str(tmp_path / "data")}
+    else:
+        with fresh_postgres_database() as url:
+            yield {"DATA_DIR": str(tmp_path / "data"), "DATABASE_URL": url}
+
+
+def test_a_lead_confirms_the_address_with_the_mailed_code_and_the_code_is_kept_nowhere(tmp_path, fake_mail, backend):
+    log_file = tmp_path / "app.log"
+    with served_app(log_file, VERIFY_EMAIL_URL=fake_mail.url, **backend) as (url, _):
+        visitor = app_client(url)
+        reply = visitor.predict(f"Hi, I'm Ada. Please get back to me at {ADA}", api_name="/chat")
+        assert wording.CODE_SENT.format(email=ADA) in reply
+        [mail] = fake_mail.wait_for(ADA)
+        assert "Jordan Avery" in mail.subject and mail.code not in reply
+        wrong = f"{(int(mail.code) + 1) % 10**6:06d}"
+        assert visitor.predict(f"{wrong[:3]} {wrong[3:]}", api_name="/chat") == wording.CODE_WRONG.format(
+            email=ADA, left=4, tries="tries"
+        )
+        stranger = app_client(url)  # another conversation: the code means nothing there
+        assert stranger.predict(f"my code is {mail.code}", api_name="/chat") == wording.CODE_ELSEWHERE
+        confirmed = visitor.predict(f"my code is {mail.code[:3]}-{mail.code[3:]}", api_name="/chat")
+        assert confirmed == wording.CODE_CONFIRMED.format(email=ADA)
+    leads = list(csv.DictReader(io.StringIO(run_app("export", "leads", **backend).stdout)))
+    assert [(lead["email"], bool(lead["confirmed_at"])) for lead in leads] == [(ADA, True)]
+    transcripts = run_app("export", "conversations", **backend).stdout
+    assert "••••••" in transcripts and ADA in transcripts
+    for place in (transcripts, log_file.read_text()):
+        assert mail.code not in place and wrong not in place
