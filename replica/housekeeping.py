@@ -40,6 +40,7 @@ def digest(store: Store, day: date, daily_budget: int) -> Alert:
     stats = store.reports.day_stats(start, end)
     day_text = day.isoformat()
     leads = store.leads.count_between(start, end)
+    confirmed = store.leads.confirmed_between(start, end)
     asked = store.questions.count_between(start, end)
     still_open = store.questions.count_open()
     texts = store.reports.texts_between(start, end, VISITOR)
@@ -48,7 +49,7 @@ def digest(store: Store, day: date, daily_budget: int) -> Alert:
     fields = (
         ("Conversations", str(stats.conversations)),
         ("Visitor messages", str(stats.messages)),
-        ("Leads", str(leads)),
+        ("Leads", f"{leads}, {confirmed} confirmed by their code" if confirmed else str(leads)),
         ("Questions passed on", f"{asked}; still open, all days: {still_open} (/unanswered)"),
         ("Model calls", f"{stats.model_calls} of {daily_budget} a day"),
         ("Most asked", top),

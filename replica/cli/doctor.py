@@ -21,6 +21,8 @@ from replica.alerts.apprise_channel import AppriseChannel, parse_channels
 from replica.chat.claims import ClaimPatterns
 from replica.chat.openai_model import with_tools_described
 from replica.chat.tool_text import read_tool_text
+from replica.contacts.mail import MailService
+from replica.contacts.mailer import code_mail
 from replica.knowledge.approved import Approved, ApprovedAnswers, approved_entries
 from replica.knowledge.files import read_documents, render_knowledge
 from replica.knowledge.identity import owner_name
@@ -79,6 +81,7 @@ def run_doctor(
         check_model(settings, voice),
         check_telegram(settings, ping),
         check_alert_channels(settings, ping),
+        check_contacts(settings, ping),
         check_storage(settings),
         check_knowledge(settings),
         check_page(settings),
@@ -368,6 +371,52 @@ def check_alert_channels(settings: Settings, ping: bool) -> Iterator[Check]:
         yield ok("alerts", f"{channel.label}: read by Apprise, its server reachable")
     if channels:
         yield from _check_deliveries(settings, channels)
+
+
+CONTACTS_DOCS = "docs/contacts.md"
+
+
+def check_contacts(settings: Settings, ping: bool) -> Iterator[Check]:
+    """Verified contacts, when ``VERIFY_EMAIL_URL`` is set: the URL read by Apprise, its SMTP server
+    reachable (or, with ``--ping``, a test mailed to ``OWNER_EMAIL``), and the code mails waiting. The URL
+    is never shown."""
+    url = settings.verify_email_url
+    if not url:
+        return
+    service = MailService(url)
+    if service.problem:
+        yield fail("contacts", service.problem, f"write it as Apprise documents the service ({CONTACTS_DOCS})")
+        return
+    mode = settings.lead_verification
+    if ping and settings.owner_email:
+        problem = service.send(settings.owner_email, *code_mail(owner_name(settings), "000000 (doctor's test)"))
+        yield (
+            fail("contacts", f"{service.label}: the test mail failed ({problem})", f"check the URL ({CONTACTS_DOCS})")
+            if problem
+            else ok("contacts", f"{service.label}: a test code mail was sent to OWNER_EMAIL (leads: {mode})")
+        )
+    elif ping:
+        yield warn("contacts", f"{service.label}: no test mail sent", "set OWNER_EMAIL to have doctor --ping mail you one")
+    else:
+        yield ok("contacts", f"{service.label}: read by Apprise; leads: {mode} (doctor --ping mails OWNER_EMAIL a test)")
+    waiting = _code_mails_waiting(settings)
+    if waiting:
+        yield warn(
+            "contacts",
+            f"{waiting} code mail(s) waiting for {service.label}",
+            "they go out once the service takes them; the leads are kept meanwhile",
+        )
+
+
+def _code_mails_waiting(settings: Settings) -> int:
+    try:
+        store = _open_store(settings)
+    except StoreError:  # NoDatabase included: nothing waits yet; the storage check says the rest
+        return 0
+    try:
+        return 0 if store.empty or store.pending else store.codes.waiting()
+    finally:
+        store.close()
 
 
 def _check_deliveries(settings: Settings, channels: list[AppriseChannel]) -> Iterator[Check]:

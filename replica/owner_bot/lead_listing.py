@@ -10,7 +10,8 @@ from replica.storage import Store
 
 
 def leads_listing(store: Store, limit: int = 20) -> str:
-    """The ``limit`` most recent leads, newest first: handled or not, name, email, note, when.
+    """The ``limit`` most recent leads, newest first: handled or not, name, email (marked when the visitor
+    confirmed it with a code), note, when.
 
     Each visitor value is on one line and the note in quotes: a name or note can never add a line."""
     leads = store.leads.recent(limit)
@@ -18,7 +19,8 @@ def leads_listing(store: Store, limit: int = 20) -> str:
         return "No leads yet."
     lines = ["<b>Recent leads</b>, newest first:"] + [
         f"• {'✓ handled · ' if row.status == 'handled' else ''}"
-        f"{html.escape(one_line(row.name, 80) or '(no name)')} — {html.escape(one_line(row.email))} — "
+        f"{html.escape(one_line(row.name, 80) or '(no name)')} — {html.escape(one_line(row.email))}"
+        f"{' (confirmed ✓)' if row.confirmed_at else ''} — "
         f"“{html.escape(one_line(row.notes, 300))}” ({when_iso(row.created_at)}"
         + (f", conversation <b>{row.conversation}</b>: /show {row.conversation})" if row.conversation else ")")
         for row in leads

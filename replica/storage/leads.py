@@ -60,15 +60,23 @@ class Leads:
     def recent(self, limit: int) -> list[LeadListing]:
         """The ``limit`` most recent leads, newest first, each with its conversation's number (or ``None``)."""
         rows = self.db.read(
-            "SELECT l.id, l.email, l.name, l.notes, l.created_at, l.status, c.id AS conversation FROM leads l"
-            " LEFT JOIN conversations c ON c.session = l.session ORDER BY l.id DESC LIMIT ?",
+            "SELECT l.id, l.email, l.name, l.notes, l.created_at, l.status, l.confirmed_at, c.id AS conversation"
+            " FROM leads l LEFT JOIN conversations c ON c.session = l.session ORDER BY l.id DESC LIMIT ?",
             (limit,),
         )
-        return [typed(LeadListing, row, created_at=iso(row["created_at"])) for row in rows]
+        return [
+            typed(LeadListing, row, created_at=iso(row["created_at"]), confirmed_at=iso(row["confirmed_at"]))
+            for row in rows
+        ]
 
     def count_between(self, start: float, end: float) -> int:
         """How many leads were stored from ``start`` to before ``end`` (epoch seconds)."""
         query = "SELECT COUNT(*) AS n FROM leads WHERE created_at >= ? AND created_at < ?"
+        return self.db.read(query, (start, end))[0]["n"]
+
+    def confirmed_between(self, start: float, end: float) -> int:
+        """How many of the leads stored from ``start`` to before ``end`` have a confirmed address."""
+        query = "SELECT COUNT(*) AS n FROM leads WHERE created_at >= ? AND created_at < ? AND confirmed_at IS NOT NULL"
         return self.db.read(query, (start, end))[0]["n"]
 
     def latest_email(self, session: str) -> str | None:

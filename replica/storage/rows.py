@@ -42,6 +42,7 @@ class LeadListing:
     created_at: str | None
     status: str
     conversation: int | None
+    confirmed_at: str | None = None  # when the visitor confirmed the address with a code
 
 
 @dataclass(frozen=True)

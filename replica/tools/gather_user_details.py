@@ -31,6 +31,9 @@ SOMEONE_ELSES = re.compile(
 )
 
 
+NOT_CONFIRMED = "not yet (a code was offered to the address)"  # verified contacts: the alert's line until the code
+
+
 def marked_as_someone_elses(words: str, email: str) -> bool:
     """Whether, in ``words``, each place ``email`` is written is preceded in its sentence by words that
     say it is someone else's."""
@@ -76,7 +79,12 @@ def gather_user_details(context: ToolContext, email: str, notes: str, name: str 
     alert = Alert(
         kind=AlertKind.LEAD,
         title=context.title("New lead"),
-        fields=(("Name", name or "(not given)"), ("Email", valid.normalized), ("Notes", notes)),
+        fields=(
+            ("Name", name or "(not given)"),
+            ("Email", valid.normalized),
+            *((("Confirmed", NOT_CONFIRMED),) if context.verifying else ()),
+            ("Notes", notes),
+        ),
         session_id=context.session_id,
         conversation=context.conversation,
         quoted=("Notes",),
