@@ -35,6 +35,7 @@ from replica.chat.turns import CleanModel
 from replica.chat.without_model import WithoutModel
 from replica.contacts import CodeMailer, MailService, Verifier
 from replica.contacts.codes import CodeKey
+from replica.contacts.verifier import announce_confirmed
 from replica.housekeeping import Housekeeper
 from replica.inbox import Inbox
 from replica.inbox.recorder import address_salt
@@ -391,7 +392,7 @@ def create_app(
     notifier = make_notifier(settings, store, timings)
     salt = address_salt(store, settings.data_dir)
     inbox = Inbox.build(store, salt, settings.owner_name, notifier)
-    verifier, mailer = make_contacts(settings, store, salt)
+    verifier, mailer = make_contacts(settings, store, salt, notifier)
     replica = assemble_replica(
         settings,
         model=make_model(settings.model, timings),
@@ -451,7 +452,9 @@ def create_app(
     )
 
 
-def make_contacts(settings: Settings, store: Store, salt: str) -> tuple[Verifier | None, CodeMailer | None]:
+def make_contacts(
+    settings: Settings, store: Store, salt: str, notifier: Notifier
+) -> tuple[Verifier | None, CodeMailer | None]:
     """Verified contacts, when ``LEAD_VERIFICATION`` is on: the verifier the replica asks, and the mailer
     that sends the codes (started)."""
     contacts = settings.contacts
@@ -464,7 +467,8 @@ def make_contacts(settings: Settings, store: Store, salt: str) -> tuple[Verifier
     key = CodeKey(salt)
     mailer = CodeMailer(store.codes, service, key, settings.owner_name).start()
     log.info("Verified contacts: %s; codes are mailed through %s", contacts.lead_verification, service.label)
-    return Verifier(store.codes, key, contacts.lead_verification, sent=mailer.notify), mailer
+    confirmed = announce_confirmed(store, notifier)
+    return Verifier(store.codes, key, contacts.lead_verification, sent=mailer.notify, confirmed=confirmed), mailer
 
 
 def as_served(settings: Settings) -> Settings:

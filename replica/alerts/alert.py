@@ -15,6 +15,8 @@ from replica.storage.deliveries import PendingDelivery
 from replica.storage.records import AlertKind, OutboxEntry
 
 QUESTION_TITLE = "Unanswered question"
+CONFIRMED_TITLE = "Lead confirmed"  # verified contacts: the lead's number follows, as its alert's did
+CONFIRMED_LINE = "yes ✓ (the visitor typed the code mailed to the address)"
 KEPT_NOUNS = {AlertKind.LEAD: ("lead", "leads"), AlertKind.QUESTION: ("question", "questions")}
 # Older outbox rows were written before alerts named their quoted fields.
 DEFAULT_QUOTED = ("Notes", "Question")
@@ -56,6 +58,16 @@ class Alert:
     def heading(self) -> str:
         """The title with the record's number."""
         return f"{self.title} #{self.ref}" if self.ref else self.title
+
+    def with_field(self, label: str, value: str, after: str = "Email") -> "Alert":
+        """The alert with field ``label`` set to ``value``: in its place, or after ``after``, or last."""
+        fields = list(self.fields)
+        labels = [name for name, _ in fields]
+        if label in labels:
+            fields[labels.index(label)] = (label, value)
+        else:
+            fields.insert(labels.index(after) + 1 if after in labels else len(fields), (label, value))
+        return replace(self, fields=tuple(fields))
 
     def to_json(self) -> str:
         """The alert as JSON, for the outbox."""

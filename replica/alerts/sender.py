@@ -20,8 +20,9 @@ written to the log.
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 
-from replica.alerts.alert import Alert, Notifier
+from replica.alerts.alert import CONFIRMED_LINE, Alert, Notifier
 from replica.alerts.channel import Channel, ChannelError
 from replica.settings import default
 from replica.storage import PendingDelivery, Store
@@ -128,7 +129,12 @@ class AlertSender(Worker):
     def _deliver(self, batch: list[PendingDelivery]) -> None:
         alerts = [(d.ref, Alert.from_pending(d)) for d in batch]
         try:
-            message_id = self.channel.send(alerts[0][1]) if len(batch) == 1 else self.channel.send_fold(alerts)
+            if len(batch) > 1:
+                message_id = self.channel.send_fold(alerts)
+            elif batch[0].kind == AlertKind.CONFIRMED:
+                message_id = self._confirm(alerts[0][1])
+            else:
+                message_id = self.channel.send(alerts[0][1])
         except ChannelError as error:
             self._failed_send(batch, [alert for _, alert in alerts], error)
             return
@@ -136,6 +142,24 @@ class AlertSender(Worker):
         # The channel has it: from here on, never send it again, even if the database cannot say so yet.
         self._unrecorded[tuple(d.id for d in batch)] = (message_id, 0, 0.0)
         self._retry_records()
+
+    def _confirm(self, alert: Alert) -> int | None:
+        """A lead's address was confirmed: where the channel can edit its messages and the lead's alert went
+        alone, that alert is edited to say so (Telegram's ``editMessageText``); elsewhere a short follow-up."""
+        edit = getattr(self.channel, "edit", None)
+        original = self._store.deliveries.lead_message(self.channel.key, alert.ref) if edit and alert.ref else None
+        if original is None:
+            return self.channel.send(alert)
+        message_id, payload = original
+        lead = replace(Alert.from_json(payload), ref=alert.ref).with_field("Confirmed", CONFIRMED_LINE)
+        try:
+            edit(message_id, lead)
+        except ChannelError as error:
+            if not error.final:
+                raise
+            log.warning("%s could not edit a lead's alert (%s); sending a follow-up", self.channel.label, error.reason)
+            return self.channel.send(alert)
+        return message_id
 
     def _failed_send(self, batch: list[PendingDelivery], alerts: list[Alert], error: ChannelError) -> None:
         """Give up (with the reason, and the alerts in the log) on a refusal for good or past the limits;

@@ -46,6 +46,13 @@ class TelegramChannel:
                     to_plain(alert, limit), parse_mode=None, reply_markup=keyboard_for(alert)
                 )
 
+    def edit(self, message_id: int, alert: Alert) -> None:
+        """Replace an alert already in the chat (``message_id``) with ``alert``, its buttons kept."""
+        with _as_channel_error():
+            self._client.edit_message_text(
+                message_id, to_telegram_html(alert), parse_mode="HTML", reply_markup=keyboard_for(alert)
+            )
+
     def send_fold(self, alerts: list[tuple[int | None, Alert]]) -> None:
         """Send several alerts as one message, without buttons."""
         with _as_channel_error():

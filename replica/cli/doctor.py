@@ -396,9 +396,13 @@ def check_contacts(settings: Settings, ping: bool) -> Iterator[Check]:
             else ok("contacts", f"{service.label}: a test code mail was sent to OWNER_EMAIL (leads: {mode})")
         )
     elif ping:
-        yield warn("contacts", f"{service.label}: no test mail sent", "set OWNER_EMAIL to have doctor --ping mail you one")
+        yield warn(
+            "contacts", f"{service.label}: no test mail sent", "set OWNER_EMAIL to have doctor --ping mail you one"
+        )
     else:
-        yield ok("contacts", f"{service.label}: read by Apprise; leads: {mode} (doctor --ping mails OWNER_EMAIL a test)")
+        yield ok(
+            "contacts", f"{service.label}: read by Apprise; leads: {mode} (doctor --ping mails OWNER_EMAIL a test)"
+        )
     waiting = _code_mails_waiting(settings)
     if waiting:
         yield warn(

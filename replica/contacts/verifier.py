@@ -10,10 +10,14 @@ from dataclasses import dataclass
 from typing import Callable
 
 from replica import wording
+from replica.alerts import Alert, Notifier
+from replica.alerts.alert import CONFIRMED_LINE, CONFIRMED_TITLE
 from replica.contacts.codes import CodeKey, asks_again, codes_in, masked
 from replica.contacts.mailer import CODE_MINUTES
+from replica.storage import Store
 from replica.storage.code_mails import Code, Codes
-from replica.storage.records import CodeRequest, CodeStatus
+from replica.storage.database import storage_errors
+from replica.storage.records import AlertKind, CodeRequest, CodeStatus, Recorded
 
 log = logging.getLogger(__name__)
 
@@ -121,3 +125,29 @@ class Verifier:
         if left <= 0:
             return wording.CODE_NO_TRIES
         return wording.CODE_WRONG.format(email=code.email, left=left, tries="try" if left == 1 else "tries")
+
+
+def announce_confirmed(store: Store, notifier: Notifier) -> Callable[[str, str], None]:
+    """What tells the owner a lead's address was confirmed: an alert about the lead (its number), which
+    edits the lead's own alert where the channel can (Telegram) and follows it elsewhere."""
+
+    def announce(session: str, email: str) -> None:
+        try:
+            lead = store.leads.id_of(session, email)
+            if lead is None:
+                return
+            conversation = store.conversations.of_session(session)
+            alert = Alert(
+                AlertKind.CONFIRMED,
+                CONFIRMED_TITLE,
+                (("Email", email), ("Confirmed", CONFIRMED_LINE)),
+                session,
+                ref=lead,
+                conversation=conversation.id if conversation else None,
+            )
+            if store.outbox.queue(alert.entry()) is Recorded.ALERTED:
+                notifier.notify(alert)
+        except storage_errors():  # the address is confirmed all the same; /leads shows it
+            log.error("Could not queue the alert for a confirmed lead (the database failed)", exc_info=True)
+
+    return announce

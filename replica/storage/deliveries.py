@@ -208,6 +208,16 @@ class Deliveries:
         )
         return rows[0]["conversation_id"] if rows else None
 
+    def lead_message(self, channel: str, lead_id: int) -> tuple[int, str] | None:
+        """The message id ``channel`` gave the alert of lead ``lead_id``, and that alert's JSON, when it was
+        sent alone (a fold is left as it is); ``None`` otherwise."""
+        rows = self.db.read(
+            "SELECT d.message_id, o.alert FROM deliveries d JOIN outbox o ON o.id = d.alert_id WHERE o.lead_id = ? "
+            "AND d.channel = ? AND d.status = 'sent' AND d.message_id IS NOT NULL AND d.folded = 1 ORDER BY d.id LIMIT 1",
+            (lead_id, channel),
+        )
+        return (rows[0]["message_id"], rows[0]["alert"]) if rows else None
+
     def link(self, message_id: int, conversation_id: int) -> None:
         """Remember that a message the bot sent to Telegram (a transcript) is about ``conversation_id``."""
         self.db.write(

@@ -79,6 +79,14 @@ class Leads:
         query = "SELECT COUNT(*) AS n FROM leads WHERE created_at >= ? AND created_at < ? AND confirmed_at IS NOT NULL"
         return self.db.read(query, (start, end))[0]["n"]
 
+    def id_of(self, session: str, email: str) -> int | None:
+        """The number of the lead ``session`` left with ``email`` (case aside), or ``None``."""
+        rows = self.db.read(
+            "SELECT id FROM leads WHERE session = ? AND LOWER(email) = ? ORDER BY id DESC LIMIT 1",
+            (session, email.strip().lower()),
+        )
+        return rows[0]["id"] if rows else None
+
     def latest_email(self, session: str) -> str | None:
         """The email address the visitor session left last; ``None`` when it left none."""
         rows = self.db.read("SELECT email FROM leads WHERE session = ? ORDER BY id DESC LIMIT 1", (session,))

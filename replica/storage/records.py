@@ -35,6 +35,7 @@ class AlertKind(TextEnum):
     QUESTION = "question"
     VISITOR = "visitor"
     DIGEST = "digest"
+    CONFIRMED = "confirmed"  # a lead's address confirmed with a code (verified contacts)
 
 
 class LeadStatus(TextEnum):

@@ -189,6 +189,18 @@ class TelegramClient:
         """Answer a button press (the button stops spinning; ``text`` shows as a brief notice)."""
         self.call("answerCallbackQuery", {"callback_query_id": query_id, "text": text})
 
+    def edit_message_text(
+        self, message_id: int, text: str, parse_mode: str | None = "HTML", reply_markup: dict | None = None
+    ) -> None:
+        """Replace the text of one of the bot's messages in the owner's chat (its buttons: ``reply_markup``;
+        an edit without them removes them)."""
+        payload: dict[str, Any] = {"chat_id": self.chat_id, "message_id": message_id, "text": text}
+        if parse_mode:
+            payload["parse_mode"] = parse_mode
+        if reply_markup:
+            payload["reply_markup"] = reply_markup
+        self.call("editMessageText", payload)
+
     def edit_reply_markup(self, message_id: int, reply_markup: dict) -> None:
         """Replace the buttons of one of the bot's messages in the owner's chat."""
         self.call(

@@ -10,8 +10,11 @@ import io
 import pytest
 
 from replica import wording
+from replica.alerts.alert import CONFIRMED_LINE
+from replica.tools.gather_user_details import NOT_CONFIRMED
 from tests.fixtures.clients import app_client
 from tests.fixtures.databases import fresh_postgres_database
+from tests.fixtures.environment import wait_until
 from tests.fixtures.processes import run_app, served_app
 
 ADA = "ada.lovelace@example.org"
@@ -27,14 +30,23 @@ def backend(request, tmp_path):
             yield {"DATA_DIR": str(tmp_path / "data"), "DATABASE_URL": url}
 
 
-def test_a_lead_confirms_the_address_with_the_mailed_code_and_the_code_is_kept_nowhere(tmp_path, fake_mail, backend):
+def test_a_lead_confirms_the_address_with_the_mailed_code_and_the_code_is_kept_nowhere(
+    tmp_path, fake_mail, fake_telegram, backend
+):
     log_file = tmp_path / "app.log"
-    with served_app(log_file, VERIFY_EMAIL_URL=fake_mail.url, **backend) as (url, _):
+    telegram = {
+        "TELEGRAM_BOT_TOKEN": fake_telegram.token,
+        "TELEGRAM_CHAT_ID": str(fake_telegram.chat_id),
+        "TELEGRAM_API_BASE": fake_telegram.url,
+    }
+    with served_app(log_file, VERIFY_EMAIL_URL=fake_mail.url, **telegram, **backend) as (url, _):
         visitor = app_client(url)
         reply = visitor.predict(f"Hi, I'm Ada. Please get back to me at {ADA}", api_name="/chat")
         assert wording.CODE_SENT.format(email=ADA) in reply
         [mail] = fake_mail.wait_for(ADA)
         assert "Jordan Avery" in mail.subject and mail.code not in reply
+        [lead_alert] = fake_telegram.wait_for(1)
+        assert f"Confirmed: {NOT_CONFIRMED}" in lead_alert.text
         wrong = f"{(int(mail.code) + 1) % 10**6:06d}"
         assert visitor.predict(f"{wrong[:3]} {wrong[3:]}", api_name="/chat") == wording.CODE_WRONG.format(
             email=ADA, left=4, tries="tries"
@@ -43,9 +55,14 @@ def test_a_lead_confirms_the_address_with_the_mailed_code_and_the_code_is_kept_n
         assert stranger.predict(f"my code is {mail.code}", api_name="/chat") == wording.CODE_ELSEWHERE
         confirmed = visitor.predict(f"my code is {mail.code[:3]}-{mail.code[3:]}", api_name="/chat")
         assert confirmed == wording.CODE_CONFIRMED.format(email=ADA)
+        # The owner's lead alert said "not yet" at once; now the same message says the address is theirs.
+        assert wait_until(lambda: fake_telegram.text_edits)
+        [alert] = [m for m in fake_telegram.delivered if m.text.startswith("New lead")]
+        assert f"Confirmed: {CONFIRMED_LINE}" in alert.text and NOT_CONFIRMED not in alert.text
     leads = list(csv.DictReader(io.StringIO(run_app("export", "leads", **backend).stdout)))
     assert [(lead["email"], bool(lead["confirmed_at"])) for lead in leads] == [(ADA, True)]
     transcripts = run_app("export", "conversations", **backend).stdout
     assert "••••••" in transcripts and ADA in transcripts
-    for place in (transcripts, log_file.read_text()):
+    owner_saw = " ".join(m.text for m in fake_telegram.delivered)
+    for place in (transcripts, log_file.read_text(), owner_saw):
         assert mail.code not in place and wrong not in place

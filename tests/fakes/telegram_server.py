@@ -102,6 +102,7 @@ class FakeTelegram(LocalServer):
         self.callbacks: dict[str, dict] = {}  # callback_query id -> the query, for answerCallbackQuery
         self.callback_answers: list[dict] = []  # every answerCallbackQuery accepted
         self.markup_edits: list[dict] = []  # every editMessageReplyMarkup accepted
+        self.text_edits: list[dict] = []  # every editMessageText accepted
         self.delivered: list[Delivered] = []
         self.attempts: list[tuple[float, int]] = []  # (time, status answered)
         self.failures: deque[tuple[int, float | None]] = deque()
@@ -128,6 +129,7 @@ class FakeTelegram(LocalServer):
                 kept.clear()
             self.callback_answers.clear()
             self.markup_edits.clear()
+            self.text_edits.clear()
             self.raw_answers.clear()
             self.callbacks.clear()
             self.delay, self.parse_errors_next, self.conflicts_next, self.too_long_next = 0.0, 0, 0, 0
@@ -231,6 +233,8 @@ class FakeTelegram(LocalServer):
             return self._answer_callback_query(body)
         if name == "editMessageReplyMarkup":
             return self._edit_reply_markup(body)
+        if name == "editMessageText":
+            return self._edit_text(body)
         if name == "sendDocument":
             return self._send_document(body)
         if self.on_send:
@@ -304,6 +308,40 @@ class FakeTelegram(LocalServer):
             delivered.payload["reply_markup"] = markup
             self.markup_edits.append(body)
         return Response(200, {"ok": True, "result": True})
+
+    def _edit_text(self, body: dict) -> Response:
+        """As the Bot API: the bot's own message in that chat, text that parses, and a real change; the
+        message's buttons are those the edit gives (none when it gives none), and the edited message returned."""
+        if str(body.get("chat_id")) != self.chat_id:
+            return _error(400, "Bad Request: chat not found")
+        delivered = next((d for d in self.delivered if d.message_id == body.get("message_id")), None)
+        if delivered is None:
+            return _error(400, "Bad Request: message to edit not found")
+        text = body.get("text") or ""
+        try:
+            shown = visible_text(text) if body.get("parse_mode") == "HTML" else text
+        except ParseError as exc:
+            return _error(400, f"Bad Request: can't parse entities: {exc}")
+        if not shown.strip():
+            return _error(400, "Bad Request: message text is empty")
+        if "reply_markup" in body and markup_problem(body["reply_markup"], inline_only=True):
+            return _error(400, f"Bad Request: {markup_problem(body['reply_markup'], inline_only=True)}")
+        if shown == delivered.text and body.get("reply_markup") == delivered.payload.get("reply_markup"):
+            return _error(400, "Bad Request: message is not modified")
+        with self._lock:
+            delivered.text = shown
+            delivered.payload.update(text=text, parse_mode=body.get("parse_mode"))
+            delivered.payload.pop("reply_markup", None)
+            if "reply_markup" in body:
+                delivered.payload["reply_markup"] = body["reply_markup"]
+            self.text_edits.append(body)
+        result = {
+            "message_id": delivered.message_id,
+            "chat": chat_of(self.chat_id),
+            "date": int(time.time()),
+            "text": shown,
+        }
+        return Response(200, {"ok": True, "result": result})
 
     def _send_document(self, body: dict) -> Response:
         """As the Bot API: a multipart form with the chat, a file, and a caption of at most 1024 characters."""
