@@ -40,12 +40,15 @@ LEAD_KEPT = "I did pass your email address on, though, so you'll hear back."
 BOOK_A_TIME = "If you'd rather talk sooner, you can also book a time: {link}"  # after a lead, with OWNER_BOOKING
 # Verified contacts (VERIFY_EMAIL_URL): a code mailed to a lead's address, typed back in the chat.
 CODE_SENT = "I've sent a 6-digit code to {email}: type it here to confirm the address is yours."
+CODE_SENT_REQUIRED = (
+    "Please type here the 6-digit code I've sent to {email}: once the address is confirmed, it is passed on."
+)
 CODE_RESENT = "I've sent a new 6-digit code to {email}: type it here when it arrives."
 CODE_CONFIRMED = "Thank you: {email} is confirmed as your address."
 CODE_WRONG = "That code doesn't match the one sent to {email}; {left} {tries} left."
 CODE_NO_TRIES = 'That code doesn\'t match, and that was the last try for it; say "send it again" for a new one.'
 CODE_EXPIRED = (
-    'That code has expired (a code works for {minutes} minutes); say "send it again" and I\'ll send a new one.'
+    'That code has expired (a code works for {minutes} minutes); say "send it again" for a new one.'
 )
 CODE_ON_ITS_WAY = "The code is still on its way to {email}; it can take a minute."
 CODE_NOT_SENT = (
@@ -53,7 +56,7 @@ CODE_NOT_SENT = (
 )
 CODE_ELSEWHERE = (
     "That looks like a code, but none was sent in this conversation: a code works only in the chat where "
-    "the address was left. Leave your address here and I'll send a new one."
+    "the address was left. Leave your address here, and a new code goes to it."
 )
 CODE_FAILED = (
     "Sorry, I couldn't check that code just now, because of a problem on my side. Please try again in a minute."

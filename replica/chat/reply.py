@@ -171,7 +171,7 @@ class Replica:
             visitor_words="\n".join([*(m["content"] for m in history if m["role"] == "user"), message]),
             address=self._address(visitor),
             close_faq=self.close_faq,
-            verifying=self.verifier is not None and self.verifier.on,
+            verification=self.verifier.mode if self.verifier is not None else "off",
         )
 
     def _record(self, conversation: Conversation | None, run: Run, reply: str, started: float) -> None:

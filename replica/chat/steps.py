@@ -129,6 +129,8 @@ class CodeOffer:
         for email in draft.run.saved_leads[:1]:  # one code per message: a visitor has one address to prove
             sentence = self.verifier.offer(draft.context.session_id, email, draft.context.address)
             if sentence:
+                if self.verifier.mode == "required" and wording.LEAD_NOTED in draft.notes:
+                    draft.notes.remove(wording.LEAD_NOTED)  # not passed on yet: the code comes first
                 draft.add_note(sentence)
 
 

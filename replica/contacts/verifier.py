@@ -18,6 +18,7 @@ from replica.storage import Store
 from replica.storage.code_mails import Code, Codes
 from replica.storage.database import storage_errors
 from replica.storage.records import AlertKind, CodeRequest, CodeStatus, Recorded
+from replica.tools.gather_user_details import lead_alert
 
 log = logging.getLogger(__name__)
 
@@ -66,7 +67,8 @@ class Verifier:
         waiting = self.codes.current(session)
         if waiting is not None and waiting.email == email.strip().lower() and self._usable(waiting):
             return None  # the address again, while its code still works: no second mail
-        return self._request(session, email, address, wording.CODE_SENT)
+        sentence = wording.CODE_SENT_REQUIRED if self.mode == "required" else wording.CODE_SENT
+        return self._request(session, email, address, sentence)
 
     def _usable(self, code: Code) -> bool:
         """Whether ``code`` may still confirm: on its way, or mailed, unexpired and with tries left."""
@@ -128,8 +130,9 @@ class Verifier:
 
 
 def announce_confirmed(store: Store, notifier: Notifier) -> Callable[[str, str], None]:
-    """What tells the owner a lead's address was confirmed: an alert about the lead (its number), which
-    edits the lead's own alert where the channel can (Telegram) and follows it elsewhere."""
+    """What tells the owner a lead's address was confirmed: with ``required``, the lead's alert held until
+    now (saying so); else an alert about the lead (its number), which edits the lead's own alert where the
+    channel can (Telegram) and follows it elsewhere."""
 
     def announce(session: str, email: str) -> None:
         try:
@@ -137,15 +140,23 @@ def announce_confirmed(store: Store, notifier: Notifier) -> Callable[[str, str],
             if lead is None:
                 return
             conversation = store.conversations.of_session(session)
-            alert = Alert(
-                AlertKind.CONFIRMED,
-                CONFIRMED_TITLE,
-                (("Email", email), ("Confirmed", CONFIRMED_LINE)),
-                session,
-                ref=lead,
-                conversation=conversation.id if conversation else None,
-            )
-            if store.outbox.queue(alert.entry()) is Recorded.ALERTED:
+            number = conversation.id if conversation else None
+            held = store.leads.held(lead)
+            if held is not None:
+                email, name, notes = held
+                alert = lead_alert("New lead", name, email, notes, session, number, CONFIRMED_LINE)
+                recorded = store.leads.release(lead, alert.entry())
+            else:
+                alert = Alert(
+                    AlertKind.CONFIRMED,
+                    CONFIRMED_TITLE,
+                    (("Email", email), ("Confirmed", CONFIRMED_LINE)),
+                    session,
+                    ref=lead,
+                    conversation=number,
+                )
+                recorded = store.outbox.queue(alert.entry())
+            if recorded is Recorded.ALERTED:
                 notifier.notify(alert)
         except storage_errors():  # the address is confirmed all the same; /leads shows it
             log.error("Could not queue the alert for a confirmed lead (the database failed)", exc_info=True)

@@ -35,6 +35,31 @@ class Leads:
 
         return self._outbox.stored(alert.kind, self.db.write(steps))
 
+    def record_held(self, email: str, name: str, notes: str, session: str) -> Recorded:
+        """Store a lead whose alert waits for its address to be confirmed (``LEAD_VERIFICATION=required``)."""
+        row = self.db.write(
+            lambda tx: tx.execute(
+                "INSERT INTO leads (email, name, notes, session, created_at, alert_held) VALUES (?, ?, ?, ?, ?, 1) "
+                "ON CONFLICT DO NOTHING RETURNING id",
+                (email, name, notes, session, self._clock()),
+            ).fetchone()
+        )
+        return Recorded.DUPLICATE if row is None else Recorded.HELD
+
+    def held(self, lead_id: int) -> tuple[str, str, str] | None:
+        """A lead whose alert waits for its address to be confirmed: its (email, name, notes); else ``None``."""
+        rows = self.db.read("SELECT email, name, notes FROM leads WHERE id = ? AND alert_held = 1", (lead_id,))
+        return (rows[0]["email"], rows[0]["name"], rows[0]["notes"]) if rows else None
+
+    def release(self, lead_id: int, alert: OutboxEntry) -> Recorded:
+        """Queue the held alert of lead ``lead_id`` (its address is confirmed), under the caps as ever."""
+
+        def steps(tx: Transaction) -> Recorded:
+            tx.execute("UPDATE leads SET alert_held = 0 WHERE id = ?", (lead_id,))
+            return self._outbox.queue_in(tx, alert, lead_id=lead_id)
+
+        return self._outbox.stored(alert.kind, self.db.write(steps))
+
     def set_status(self, lead_id: int, status: LeadStatus) -> bool:
         """Set a lead's triage state (``new``, ``handled``); False when it already had it, or there is no such lead."""
         return self.db.write(
@@ -50,7 +75,8 @@ class Leads:
         """Every lead, oldest first, with the state of its alert (``capped`` when none was raised)."""
         rows = self.db.read(
             "SELECT l.email, l.name, l.notes, l.created_at, l.session, l.status, l.confirmed_at, "
-            f"{ALERT_STATUS} AS alert_status FROM leads l LEFT JOIN outbox o ON o.lead_id = l.id ORDER BY l.id"
+            f"CASE WHEN l.alert_held = 1 THEN 'held' ELSE {ALERT_STATUS} END AS alert_status "
+            "FROM leads l LEFT JOIN outbox o ON o.lead_id = l.id ORDER BY l.id"
         )
         return [
             typed(LeadRecord, row, created_at=iso(row["created_at"]), confirmed_at=iso(row["confirmed_at"]))

@@ -123,6 +123,7 @@ def _codes(key: str, integer: str, real: str) -> tuple[str, ...]:
         "CREATE INDEX codes_address ON codes (address, created_at)",
         "CREATE INDEX codes_pending ON codes (status, id)",
         f"ALTER TABLE leads ADD COLUMN confirmed_at {real}",
+        "ALTER TABLE leads ADD COLUMN alert_held INTEGER NOT NULL DEFAULT 0",
     )
 
 

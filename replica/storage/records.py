@@ -71,12 +71,13 @@ class DeliveryStatus(TextEnum):
 
 class AlertStatus(TextEnum):
     """An alert's state in the owner's records: some channel took it, one may yet, every one gave up,
-    or none was raised (the visitor's cap was reached)."""
+    none was raised (the visitor's cap was reached), or it waits for the lead's address to be confirmed."""
 
     SENT = "sent"
     PENDING = "pending"
     FAILED = "failed"
     CAPPED = "capped"
+    HELD = "held"  # a lead's alert waiting for its address to be confirmed (LEAD_VERIFICATION=required)
 
 
 class CapReason(TextEnum):
@@ -113,6 +114,7 @@ class Recorded(Enum):
     CAPPED = "stored, alert cap reached"
     DUPLICATE = "already stored"
     JOINED = "the same as an open question: counted with it"
+    HELD = "stored, alert held until the address is confirmed"
 
 
 @dataclass(frozen=True)

@@ -76,25 +76,45 @@ def gather_user_details(context: ToolContext, email: str, notes: str, name: str 
             emails=covered,
         ) from None
     name = (name or "").strip()
-    alert = Alert(
-        kind=AlertKind.LEAD,
-        title=context.title("New lead"),
-        fields=(
-            ("Name", name or "(not given)"),
-            ("Email", valid.normalized),
-            *((("Confirmed", NOT_CONFIRMED),) if context.verifying else ()),
-            ("Notes", notes),
-        ),
-        session_id=context.session_id,
-        conversation=context.conversation,
-        quoted=("Notes",),
+    confirmed = NOT_CONFIRMED if context.verification != "off" else None
+    alert = lead_alert(
+        context.title("New lead"), name, valid.normalized, notes, context.session_id, context.conversation, confirmed
     )
+    if context.verification == "required":  # the alert waits for the code (replica.contacts)
+        store = lambda entry: context.store.leads.record_held(valid.normalized, name, notes, entry.session)  # noqa: E731
+    else:
+        store = lambda entry: context.store.leads.record(valid.normalized, name, notes, entry)  # noqa: E731
     return keep(
         context,
         alert,
-        lambda entry: context.store.leads.record(valid.normalized, name, notes, entry),
+        store,
         Outcome.LEAD_SAVED,
         {"email": valid.normalized, "name": name, "notes": notes},
         what=f"lead ({valid.normalized})",
         emails=covered | {valid.normalized.lower()},
+    )
+
+
+def lead_alert(
+    title: str,
+    name: str,
+    email: str,
+    notes: str,
+    session: str,
+    conversation: int | None,
+    confirmed: str | None = None,
+) -> Alert:
+    """The owner's alert for a lead; ``confirmed``, what it says of the address (verified contacts)."""
+    return Alert(
+        kind=AlertKind.LEAD,
+        title=title,
+        fields=(
+            ("Name", name or "(not given)"),
+            ("Email", email),
+            *((("Confirmed", confirmed),) if confirmed else ()),
+            ("Notes", notes),
+        ),
+        session_id=session,
+        conversation=conversation,
+        quoted=("Notes",),
     )

@@ -24,6 +24,7 @@ FATES = {
     Recorded.CAPPED: "{what} recorded for the owner, but not alerted (this visitor's alert limit is reached)",
     Recorded.DUPLICATE: "{what} was already recorded and passed on earlier; not again",
     Recorded.JOINED: "{what} recorded for the owner, who already has the same question from another visitor",
+    Recorded.HELD: "{what} recorded for the owner, who is alerted once the visitor confirms it with the code mailed to it",
 }
 
 SAVE_FAILED_FOR_MODEL = (

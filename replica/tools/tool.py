@@ -89,7 +89,9 @@ class ToolContext:
     visitor_words: str | None = None
     address: str = ""  # the visitor's address group (an IPv6 /64), salted and hashed: alert caps hold per address too
     close_faq: Callable[[str], str] = lambda question: ""  # the approved question close to one, or ""
-    verifying: bool = False  # verified contacts are on: a lead's address is offered a code (its alert says so)
+    # Verified contacts (LEAD_VERIFICATION): "offer", a lead's alert says its address is not confirmed yet;
+    # "required", the alert waits until the visitor confirms it with the code.
+    verification: str = "off"
 
     def visitor_wrote(self, text: str) -> bool:
         """Whether the visitor wrote ``text`` (case aside) in this conversation; true when not known."""

@@ -120,7 +120,7 @@ def test_eight_visitors_leaving_a_lead_at_once_all_stored_and_alerted(start_app,
 
 def test_export_prints_csv_with_headers_even_when_empty(tmp_path):
     for what, header in [
-        ("leads", "email,name,notes,created_at,session,alert_status"),
+        ("leads", "email,name,notes,created_at,session,alert_status,confirmed_at"),
         ("questions", "question,created_at,session,status,alert_status,askers"),
     ]:
         done = run_app_process("export", what, DATA_DIR=str(tmp_path / "empty"))  # as users run it

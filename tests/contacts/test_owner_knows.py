@@ -18,8 +18,8 @@ ARGS = '{"email": "ada@example.org", "notes": "A data project", "name": "Ada"}'
 
 
 def test_the_lead_alert_says_the_address_is_not_confirmed_yet_only_when_codes_are_offered(store, notifier):
-    for verifying, session in ((True, "s1"), (False, "s2")):
-        context = ToolContext(session_id=session, store=store, notifier=notifier, verifying=verifying)
+    for verification, session in (("offer", "s1"), ("off", "s2")):
+        context = ToolContext(session_id=session, store=store, notifier=notifier, verification=verification)
         assert default_registry().run("gather_user_details", ARGS, context).text == "ok"
     offered, plain = (dict(a.fields) for a in notifier.alerts)
     assert offered["Confirmed"] == NOT_CONFIRMED and "Confirmed" not in plain

@@ -162,3 +162,28 @@ def test_with_a_model_the_lead_it_saved_gets_a_code_and_the_code_never_reaches_t
     seen = str(fake_openai.requests)
     assert fake_openai.calls == 3 and code not in seen and "••••••" in seen  # the history holds it masked
     assert store.leads.all()[0].confirmed_at is not None
+
+
+def test_with_required_the_owner_gets_no_lead_alert_before_the_code_and_one_saying_confirmed_after(
+    tmp_path, store, notifier, fake_openai, make_replica, fake_mail
+):
+    from replica.alerts.alert import CONFIRMED_LINE
+    from replica.chat.reply import Visitor
+    from replica.contacts.verifier import announce_confirmed
+    from tests.fakes.openai_server import call, say
+
+    key = CodeKey("salt")
+    mailer = CodeMailer(store.codes, MailService(fake_mail.url), key, "Ada Lovelace")
+    verifier = Verifier(store.codes, key, "required", confirmed=announce_confirmed(store, notifier))
+    replica = make_replica(verifier=verifier)
+    visitor = Visitor("s1", "203.0.113.9")
+    fake_openai.script(call(("gather_user_details", {"email": ADA, "notes": "a data project"})), say(""))
+    reply = replica.reply(f"Reach me at {ADA}", visitor)
+    assert wording.CODE_SENT_REQUIRED.format(email=ADA) in reply and wording.LEAD_NOTED not in reply
+    assert notifier.alerts == [] and [lead.alert_status for lead in store.leads.all()] == ["held"]
+    mailer.step()
+    code = fake_mail.wait_for(ADA)[0].code
+    assert replica.reply(code, visitor) == wording.CODE_CONFIRMED.format(email=ADA)
+    [alert] = notifier.alerts
+    assert alert.kind == "lead" and dict(alert.fields)["Confirmed"] == CONFIRMED_LINE
+    assert [lead.alert_status for lead in store.leads.all()] == ["pending"]
