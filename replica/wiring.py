@@ -186,7 +186,9 @@ def telegram_client(telegram: TelegramSettings) -> TelegramClient:
     return TelegramClient(telegram.telegram_api_base, telegram.telegram_bot_token, telegram.telegram_chat_id)
 
 
-def make_owner_bot(settings: Settings, store: Store, inbox: Inbox, timings: Timings) -> tuple[OwnerBot | None, list]:
+def make_owner_bot(
+    settings: Settings, store: Store, inbox: Inbox, timings: Timings, mailer: CodeMailer | None = None
+) -> tuple[OwnerBot | None, list]:
     """With Telegram configured, the owner's bot (started); and, in webhook mode, the middleware that
     receives Telegram's pushes on the page's own server. Its "Answer with your FAQ" button finds the
     approved answer close to a question in the owner's files."""
@@ -203,6 +205,8 @@ def make_owner_bot(settings: Settings, store: Store, inbox: Inbox, timings: Timi
         close=ApprovedAnswers(
             approved_entries(settings.knowledge_dir, settings.languages), lambda: [], settings.languages
         ).close,
+        mail_answers=mailer.notify if mailer else None,
+        owner_name=settings.owner_name,
     )
     if not settings.telegram_webhook_url:
         return bot.start(), []
@@ -412,7 +416,7 @@ def create_app(
         settings.digest_hour_utc,
         settings.daily_model_calls,
     ).start()
-    owner_bot, middleware = make_owner_bot(settings, store, inbox, timings)
+    owner_bot, middleware = make_owner_bot(settings, store, inbox, timings, mailer)
     mcp_tool, mcp_middleware = make_mcp_tool(settings, replica, store) if settings.mcp_enabled else (None, [])
     page = page_text(settings)
     demo = build_demo(
@@ -465,7 +469,7 @@ def make_contacts(
         log.warning("Verified contacts are off: %s (docs/contacts.md)", service.problem)
         return None, None
     key = CodeKey(salt)
-    mailer = CodeMailer(store.codes, service, key, settings.owner_name).start()
+    mailer = CodeMailer(store.codes, service, key, settings.owner_name, store.answer_mails).start()
     log.info("Verified contacts: %s; codes are mailed through %s", contacts.lead_verification, service.label)
     confirmed = announce_confirmed(store, notifier)
     return Verifier(store.codes, key, contacts.lead_verification, sent=mailer.notify, confirmed=confirmed), mailer

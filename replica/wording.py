@@ -47,9 +47,7 @@ CODE_RESENT = "I've sent a new 6-digit code to {email}: type it here when it arr
 CODE_CONFIRMED = "Thank you: {email} is confirmed as your address."
 CODE_WRONG = "That code doesn't match the one sent to {email}; {left} {tries} left."
 CODE_NO_TRIES = 'That code doesn\'t match, and that was the last try for it; say "send it again" for a new one.'
-CODE_EXPIRED = (
-    'That code has expired (a code works for {minutes} minutes); say "send it again" for a new one.'
-)
+CODE_EXPIRED = 'That code has expired (a code works for {minutes} minutes); say "send it again" for a new one.'
 CODE_ON_ITS_WAY = "The code is still on its way to {email}; it can take a minute."
 CODE_NOT_SENT = (
     'The code could not be mailed to {email}; say "send it again" to try once more. Your address is kept all the same.'

@@ -1,4 +1,5 @@
-"""The worker that mails visitors their codes, from the store: each code row is its own mail.
+"""The worker that mails visitors their codes, and the owner's answers the owner chose to mail, from the
+store: each code row and each answer mail row is its own mail.
 
 A mail is sent with a code made at that moment (only its keyed hash is stored, just before the send); a
 try that fails is tried again later with a new one, since the first never reached anyone. A service
@@ -13,6 +14,7 @@ import logging
 from replica.contacts.codes import CodeKey, new_code
 from replica.contacts.mail import MailService
 from replica.knowledge.prompts import render_prompt
+from replica.storage.answer_mails import AnswerMail, AnswerMails
 from replica.storage.code_mails import Code, Codes
 from replica.timings import Timings
 from replica.workers import REAL_CLOCK, Clock, Worker
@@ -25,12 +27,22 @@ TEMPLATE = "verify_email.md"
 
 def code_mail(owner: str, code: str, minutes: int = CODE_MINUTES) -> tuple[str, str]:
     """The code mail's subject and text, from ``prompts/verify_email.md`` (its first line ``Subject: …``)."""
-    subject, _, body = render_prompt(TEMPLATE, owner=owner, code=code, minutes=str(minutes)).partition("\n")
+    return _mail(TEMPLATE, owner=owner, code=code, minutes=str(minutes))
+
+
+def answer_mail(owner: str, question: str, answer: str) -> tuple[str, str]:
+    """The mail that carries the owner's answer to a visitor, from ``prompts/answer_email.md``."""
+    return _mail("answer_email.md", owner=owner, question=question, answer=answer)
+
+
+def _mail(template: str, **values: str) -> tuple[str, str]:
+    subject, _, body = render_prompt(template, **values).partition("\n")
     return subject.removeprefix("Subject:").strip(), body.strip() + "\n"
 
 
 class CodeMailer(Worker):
-    """Sends the code mails waiting in ``codes`` through ``service``; :meth:`notify` wakes it."""
+    """Sends the code mails waiting in ``codes``, and the answer mails in ``answers``, through ``service``;
+    :meth:`notify` wakes it."""
 
     name = "code-mails"
 
@@ -40,6 +52,7 @@ class CodeMailer(Worker):
         service: MailService,
         key: CodeKey,
         owner: str,
+        answers: AnswerMails | None = None,
         max_attempts: int = 8,
         give_up_after: float = 24 * 3600.0,
         idle_poll: float = 30.0,
@@ -52,6 +65,7 @@ class CodeMailer(Worker):
         self.service = service
         self.key = key
         self.owner = owner
+        self.answers = answers
         self.max_attempts = max_attempts
         self.give_up_after = give_up_after
         self.idle_poll = idle_poll
@@ -68,10 +82,30 @@ class CodeMailer(Worker):
             if self.stopping:
                 break
             self._send(code)
-        if due:
+        answers = self.answers.due() if self.answers else []
+        for mail in answers:
+            if self.stopping:
+                break
+            self._send_answer(mail)
+        if due or answers:
             return 0.0
-        upcoming = self.codes.next_due()
+        times = [self.codes.next_due(), self.answers.next_due() if self.answers else None]
+        upcoming = min((t for t in times if t is not None), default=None)
         return self.idle_poll if upcoming is None else min(self.idle_poll, max(upcoming - self.clock.time(), 0.05))
+
+    def _send_answer(self, mail: AnswerMail) -> None:
+        if not self.answers.claim(mail.id):
+            return
+        problem = self.service.send(mail.email, mail.subject, mail.body)
+        if problem is None:
+            self.answers.mark_sent(mail.id)
+            log.info("Answer mail %d sent through %s", mail.id, self.service.label)
+        elif mail.attempts + 1 >= self.max_attempts:
+            self.answers.give_up(mail.id, problem)
+        else:
+            self.answers.reschedule(mail.id, self.clock.time() + self.backoff(mail.attempts + 1), problem)
+        if problem is not None:
+            self._say_failure(problem)
 
     def _send(self, code: Code) -> None:
         if self.clock.time() - code.created_at > self.give_up_after:

@@ -57,17 +57,29 @@ class OwnerBot:
         retention_days: int = default("conversation_retention_days"),
         owner_id: str | None = default("telegram_owner_id"),
         close: Callable[[str], Approved | None] = lambda question: None,
+        mail_answers: Callable[[], None] | None = None,
+        owner_name: str = "",
     ):
         self._store = store
         self._client = client
         self.confirmations = Confirmations(inbox.page, client, wait_seconds=confirm_seconds)
-        questions = QuestionCommands(store, AnswerBack(store, inbox, self.confirmations, retention_days))
+        # With verified contacts on (``mail_answers`` wakes the mailer), an asker who confirmed an address may
+        # be mailed the owner's answer, when the owner taps the button offered.
+        answer_back = AnswerBack(
+            store, inbox, self.confirmations, retention_days, client if mail_answers else None, owner_name
+        )
+        questions = QuestionCommands(store, answer_back)
         talk = ConversationCommands(inbox, store, client, self.confirmations)
         parts = Handlers(talk, questions, store)
         handlers = {c.name: partial(c.run, parts) for c in COMMANDS if c.run}  # each bound where it is declared
         owner = self.owner = Owner(str(client.chat_id), owner_id)
         self.dispatcher = Dispatcher(
-            client, handlers, questions, talk, Buttons(store, client, talk, owner, questions, close), owner
+            client,
+            handlers,
+            questions,
+            talk,
+            Buttons(store, client, talk, owner, questions, close, mail_answers),
+            owner,
         )
         self._polling = Polling(store, client, self.dispatcher.handle, poll_seconds, base_delay)
         self._webhook = WebhookUpdates(store, self.dispatcher.handle)

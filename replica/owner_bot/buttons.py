@@ -43,8 +43,10 @@ class Buttons:
         owner: Owner,
         questions: QuestionCommands | None = None,
         close: Callable[[str], Approved | None] = lambda question: None,
+        mail_answers: Callable[[], None] | None = None,
     ):
         self._store = store
+        self._mail_answers = mail_answers  # wakes the mailer once an answer mail is queued
         self._client = client
         self._conversations = conversations
         self._owner = owner
@@ -60,6 +62,7 @@ class Buttons:
             "answer": self._answer,
             "dismiss": self._dismiss,
             "faq": self._faq,
+            "mail": self._mail,
         }
 
     def press(self, press: ButtonPress) -> None:
@@ -123,6 +126,16 @@ class Buttons:
             press, "faq", f"faq:{question_id}", "✓ Answered with your FAQ", drop=("answer", "dismiss")
         )
         return "Answered with your FAQ."
+
+    def _mail(self, mail_id: int, press: ButtonPress) -> str:
+        """Mail the owner's answer to the address the asker confirmed (verified contacts), once."""
+        email = self._store.answer_mails.send(mail_id)
+        if email is None:
+            return "That mail was sent already, or is gone."
+        if self._mail_answers:
+            self._mail_answers()
+        self._replace_keyboard(press, "mail", f"mail:{mail_id}", f"✓ Mailed to {email}"[:60])
+        return f"Your answer goes to {email} by e-mail."
 
     def _dismiss(self, question_id: int, press: ButtonPress) -> str:
         changed = self._store.questions.dismiss(question_id)

@@ -62,7 +62,7 @@ def status_report(store: Store) -> str:
         f"Deliveries waiting: {pending or 'none'}"
         + (f"; given up: {failed} (<code>python app.py export alerts</code> says why)." if failed else ".")
     )
-    mails = store.codes.waiting()
-    if mails:  # verified contacts: code mails the e-mail service has not taken yet
-        lines.append(f"Code mails waiting: {mails} (the leads are kept meanwhile).")
+    codes, answers = store.codes.waiting(), store.answer_mails.waiting()
+    if codes or answers:  # verified contacts: mails the e-mail service has not taken yet
+        lines.append(f"Mails waiting: {codes} code(s), {answers} answer(s) (the leads are kept meanwhile).")
     return "\n".join(lines)

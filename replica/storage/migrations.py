@@ -124,6 +124,10 @@ def _codes(key: str, integer: str, real: str) -> tuple[str, ...]:
         "CREATE INDEX codes_pending ON codes (status, id)",
         f"ALTER TABLE leads ADD COLUMN confirmed_at {real}",
         "ALTER TABLE leads ADD COLUMN alert_held INTEGER NOT NULL DEFAULT 0",
+        f"CREATE TABLE answer_mails (id {key}, session TEXT NOT NULL, email TEXT NOT NULL, subject TEXT NOT NULL,"
+        f" body TEXT NOT NULL, created_at {real} NOT NULL, status TEXT NOT NULL DEFAULT 'offered',"
+        f" attempts {integer} NOT NULL DEFAULT 0, due_at {real}, lease_until {real}, last_error TEXT, sent_at {real})",
+        "CREATE INDEX answer_mails_pending ON answer_mails (status, id)",
     )
 
 

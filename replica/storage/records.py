@@ -97,6 +97,15 @@ class CodeStatus(TextEnum):
     REPLACED = "replaced"
 
 
+class MailStatus(TextEnum):
+    """An answer mail: offered to the owner, waiting to go once they tapped, sent, or given up."""
+
+    OFFERED = "offered"
+    PENDING = "pending"
+    SENT = "sent"
+    FAILED = "failed"
+
+
 class CodeRequest(Enum):
     """What became of a visitor's request for a code: a mail queued, refused by a cap (the address's or
     the client's, per hour), or none needed (the address is confirmed already in this conversation)."""

@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 from typing import Callable
 
+from replica.storage.answer_mails import AnswerMails
 from replica.storage.code_mails import Codes
 from replica.storage.conversation_records import ConversationRecords
 from replica.storage.database import Database, DatabaseError, Transaction, open_database, storage_errors
@@ -69,6 +70,7 @@ def check_writable(folder: Path, create: bool = True) -> None:
 
 RECORD_TABLES = (
     "codes",
+    "answer_mails",
     "capped_alerts",
     "telegram_links",
     "messages",
@@ -128,6 +130,7 @@ class Store:
         self.outbox = Outbox(self.db, self.deliveries, alert_caps, clock)
         self.leads = Leads(self.db, self.outbox, clock)
         self.codes = Codes(self.db, clock, lease_seconds)
+        self.answer_mails = AnswerMails(self.db, clock, lease_seconds)
         self.questions = Questions(self.db, self.outbox, clock)
         self.answers = Answers(self.db, clock)
         self.conversations = ConversationRecords(self.db)

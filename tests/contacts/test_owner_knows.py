@@ -36,7 +36,7 @@ def test_leads_and_the_digest_mark_the_confirmed_ones_and_status_counts_code_mai
     assert "ada@example.org (confirmed ✓)" in ada and "confirmed" not in bob
     today = datetime.now(timezone.utc).date()
     assert dict(digest(store, today, 100).fields)["Leads"] == "2, 1 confirmed by their code"
-    assert "Code mails waiting: 2" in status_report(store)  # neither was sent: no mailer ran here
+    assert "Mails waiting: 2 code(s), 0 answer(s)" in status_report(store)  # neither was sent: no mailer ran here
 
 
 def test_doctor_checks_the_mail_service_and_with_ping_mails_the_owner_a_test(
