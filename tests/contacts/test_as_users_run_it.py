@@ -66,3 +66,20 @@ def test_a_lead_confirms_the_address_with_the_mailed_code_and_the_code_is_kept_n
     owner_saw = " ".join(m.text for m in fake_telegram.delivered)
     for place in (transcripts, log_file.read_text(), owner_saw):
         assert mail.code not in place and wrong not in place
+
+
+def test_a_mail_service_down_then_back_across_a_restart_loses_no_code_and_holds_up_no_reply(tmp_path, fake_mail):
+    env = {"DATA_DIR": str(tmp_path / "data"), "VERIFY_EMAIL_URL": fake_mail.url}
+    fake_mail.refusing = True  # the service answers 451 to every mail
+    with served_app(tmp_path / "first.log", **env) as (url, _):
+        visitor = app_client(url)
+        reply = visitor.predict(f"Please write to me at {ADA}", api_name="/chat")
+        assert wording.CODE_SENT.format(email=ADA) in reply  # at once: the mail is the outbox's to send
+        assert wait_until(lambda: "Code mails: 1 failed" in (tmp_path / "first.log").read_text())
+    fake_mail.refusing = False
+    with served_app(tmp_path / "second.log", **env) as (url, _):
+        [mail] = fake_mail.wait_for(ADA, timeout=90)  # the restarted app's mailer takes it up
+        again = app_client(url)
+        again.session_hash = visitor.session_hash  # the same conversation, as its page would reconnect
+        assert again.predict(mail.code, api_name="/chat") == wording.CODE_CONFIRMED.format(email=ADA)
+    assert all(mail.code not in (tmp_path / log).read_text() for log in ("first.log", "second.log"))

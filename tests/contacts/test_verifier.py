@@ -187,3 +187,32 @@ def test_with_required_the_owner_gets_no_lead_alert_before_the_code_and_one_sayi
     [alert] = notifier.alerts
     assert alert.kind == "lead" and dict(alert.fields)["Confirmed"] == CONFIRMED_LINE
     assert [lead.alert_status for lead in store.leads.all()] == ["pending"]
+
+
+def test_an_address_the_model_left_alone_is_kept_by_the_lead_net_and_offered_its_code_too(
+    store, fake_openai, make_replica
+):
+    from replica.chat.reply import Visitor
+    from tests.fakes.openai_server import say
+
+    replica = make_replica(verifier=Verifier(store.codes, CodeKey("salt"), "offer"))
+    fake_openai.script(say("Thanks for your message!"))
+    reply = replica.reply(f"Write to me at {ADA} about the job", Visitor("s1", "203.0.113.9"))
+    assert wording.LEAD_NOTED in reply and reply.endswith(wording.CODE_SENT.format(email=ADA))
+    assert store.codes.current("s1").email == ADA
+
+
+def test_a_failing_service_is_logged_once_a_minute_with_a_count_and_never_the_code(parts, fake_mail, clock, caplog):
+    store, mailer, verifier = parts
+    fake_mail.refusing = True
+    for n in range(3):
+        verifier.offer(f"s{n}", f"v{n}@example.org", f"client{n}")
+    with caplog.at_level("WARNING", logger="replica.contacts.mailer"):
+        mailer.step()  # three failures: one line
+        clock.now += 61
+        mailer.step()  # a minute on, the next failures: a second line, with their count
+    lines = [r.getMessage() for r in caplog.records if r.name == "replica.contacts.mailer"]
+    assert (
+        len(lines) == 2 and lines[0].startswith("Code mails: 1 failed") and lines[1].startswith("Code mails: 3 failed")
+    )
+    assert not any(code.digest and code.digest in " ".join(lines) for code in store.codes.due(10))
