@@ -18,6 +18,8 @@ from tests.fixtures.environment import wait_until
 from tests.fixtures.processes import run_app, served_app
 
 ADA = "ada.lovelace@example.org"
+BOB = "bob@example.org"
+CAROL = "carol@example.org"
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
@@ -46,7 +48,7 @@ def test_a_lead_confirms_the_address_with_the_mailed_code_and_the_code_is_kept_n
         [mail] = fake_mail.wait_for(ADA)
         assert "Jordan Avery" in mail.subject and mail.code not in reply
         [lead_alert] = fake_telegram.wait_for(1)
-        assert f"Confirmed: {NOT_CONFIRMED}" in lead_alert.text
+        assert f"Confirmed: {NOT_CONFIRMED}" in lead_alert.text and ADA in lead_alert.text
         wrong = f"{(int(mail.code) + 1) % 10**6:06d}"
         assert visitor.predict(f"{wrong[:3]} {wrong[3:]}", api_name="/chat") == wording.CODE_WRONG.format(
             email=ADA, left=4, tries="tries"
@@ -55,12 +57,30 @@ def test_a_lead_confirms_the_address_with_the_mailed_code_and_the_code_is_kept_n
         assert stranger.predict(f"my code is {mail.code}", api_name="/chat") == wording.CODE_ELSEWHERE
         confirmed = visitor.predict(f"my code is {mail.code[:3]}-{mail.code[3:]}", api_name="/chat")
         assert confirmed == wording.CODE_CONFIRMED.format(email=ADA)
+        guesser = app_client(url)  # brute force: five wrong codes end the code, the right one then too
+        guesser.predict(f"I'm {BOB}", api_name="/chat")
+        [bobs] = fake_mail.wait_for(BOB)
+        guesses = [f"{(int(bobs.code) + k) % 10**6:06d}" for k in range(1, 6)]
+        tries = [guesser.predict(code, api_name="/chat") for code in guesses]
+        assert (
+            tries[-1] == wording.CODE_NO_TRIES and guesser.predict(bobs.code, api_name="/chat") == wording.CODE_NO_TRIES
+        )
+        # Three code mails an hour from one client address, whatever the sessions: the fourth is refused in words.
+        third = app_client(url).predict(f"me: {CAROL}", api_name="/chat")
+        fourth = app_client(url).predict(f"also me: {CAROL}", api_name="/chat")
+        assert wording.CODE_SENT.format(email=CAROL) in third and wording.CODE_CAPPED.format(email=CAROL) in fourth
+        assert len(fake_mail.wait_for(CAROL)) == 1
         # The owner's lead alert said "not yet" at once; now the same message says the address is theirs.
         assert wait_until(lambda: fake_telegram.text_edits)
-        [alert] = [m for m in fake_telegram.delivered if m.text.startswith("New lead")]
+        [alert] = [m for m in fake_telegram.delivered if m.text.startswith("New lead") and ADA in m.text]
         assert f"Confirmed: {CONFIRMED_LINE}" in alert.text and NOT_CONFIRMED not in alert.text
     leads = list(csv.DictReader(io.StringIO(run_app("export", "leads", **backend).stdout)))
-    assert [(lead["email"], bool(lead["confirmed_at"])) for lead in leads] == [(ADA, True)]
+    assert [(lead["email"], bool(lead["confirmed_at"])) for lead in leads] == [
+        (ADA, True),
+        (BOB, False),
+        (CAROL, False),
+        (CAROL, False),
+    ]
     transcripts = run_app("export", "conversations", **backend).stdout
     assert "••••••" in transcripts and ADA in transcripts
     owner_saw = " ".join(m.text for m in fake_telegram.delivered)
@@ -83,3 +103,35 @@ def test_a_mail_service_down_then_back_across_a_restart_loses_no_code_and_holds_
         again.session_hash = visitor.session_hash  # the same conversation, as its page would reconnect
         assert again.predict(mail.code, api_name="/chat") == wording.CODE_CONFIRMED.format(email=ADA)
     assert all(mail.code not in (tmp_path / log).read_text() for log in ("first.log", "second.log"))
+
+
+def test_required_holds_the_lead_alert_until_the_code_and_the_owner_mails_an_answer_with_one_tap(
+    tmp_path, fake_mail, fake_telegram
+):
+    env = {
+        "DATA_DIR": str(tmp_path / "data"),
+        "VERIFY_EMAIL_URL": fake_mail.url,
+        "LEAD_VERIFICATION": "required",
+        "TELEGRAM_BOT_TOKEN": fake_telegram.token,
+        "TELEGRAM_CHAT_ID": str(fake_telegram.chat_id),
+        "TELEGRAM_API_BASE": fake_telegram.url,
+    }
+    with served_app(tmp_path / "app.log", **env) as (url, _):
+        visitor = app_client(url)  # by the API: no page will show the owner's answer
+        reply = visitor.predict(f"I'm Grace, {ADA}", api_name="/chat")
+        assert wording.CODE_SENT_REQUIRED.format(email=ADA) in reply and wording.LEAD_NOTED not in reply
+        [mail] = fake_mail.wait_for(ADA)
+        assert not any(m.text.startswith("New lead") for m in fake_telegram.delivered)  # held for the code
+        visitor.predict(mail.code, api_name="/chat")
+        [lead] = [m for m in fake_telegram.wait_for(1) if m.text.startswith("New lead")]
+        assert f"Confirmed: {CONFIRMED_LINE}" in lead.text
+        visitor.predict("Do you mentor junior engineers?", api_name="/chat")  # no approved answer: passed on
+        assert wait_until(lambda: any(m.text.startswith("Unanswered question") for m in fake_telegram.delivered))
+        [alert] = [m for m in fake_telegram.delivered if m.text.startswith("Unanswered question")]
+        fake_telegram.push("Yes, two a year.", reply_to=alert.message_id)  # the owner replies to the alert
+        assert wait_until(lambda: any("Mail it to them?" in m.text for m in fake_telegram.delivered))
+        [offer] = [m for m in fake_telegram.delivered if "Mail it to them?" in m.text]
+        [[button]] = offer.payload["reply_markup"]["inline_keyboard"]
+        fake_telegram.push_callback(button["callback_data"], offer.message_id)
+        answer = [m for m in fake_mail.wait_for(ADA, 2) if "answer" in m.subject][0]
+        assert "> Do you mentor junior engineers?" in answer.text and "Yes, two a year." in answer.text
