@@ -44,3 +44,27 @@ def test_no_alert_for_an_address_no_lead_of_that_conversation_has(fake_telegram,
     fake_telegram.wait_for(1)
     announce_confirmed(store, sender)("another-session", "ada@example.org")
     assert store.deliveries.summary() == {} and fake_telegram.text_edits == []
+
+
+def test_a_channel_that_cannot_edit_gets_the_short_follow_up(tmp_path, fake_telegram, clock):
+    from replica.alerts.apprise_channel import parse_channels
+    from replica.alerts.sender import AlertSender
+    from replica.storage.store import Store
+    from tests.fakes.webhook_server import FakeWebhook
+
+    webhook = FakeWebhook()
+    [channel], _ = parse_channels((f"json://{webhook.url.split('//', 1)[1]}/hook",))
+    store = Store(tmp_path / "replica.sqlite3", alert_channels=(channel.key,), clock=clock)
+    sender = AlertSender(store, channel, clock=clock).start()
+    try:
+        queue_lead(store, sender)
+        clock.run_until(lambda: webhook.received)
+        announce_confirmed(store, sender)("s-1", "ada@example.org")
+        clock.run_until(lambda: len(webhook.received) == 2)
+        lead, follow_up = webhook.received
+        assert lead.title.startswith("New lead #1") and follow_up.title == "Lead confirmed #1"
+        assert CONFIRMED_LINE in follow_up.text and "ada@example.org" in follow_up.text
+    finally:
+        sender.close()
+        store.close()
+        webhook.close()
