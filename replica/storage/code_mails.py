@@ -10,16 +10,14 @@ and every instance on the database.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
-from typing import Callable
 
-from replica.storage.database import Database, Transaction
+from replica.storage.database import Transaction
+from replica.storage.mail_queue import MailQueue
 from replica.storage.records import CodeRequest, CodeStatus
 from replica.storage.rows import typed
 
 HOUR = 3600.0
-LEASE_SECONDS = 60.0  # a claimed mail is this instance's to send; then anyone's again
 
 
 @dataclass(frozen=True)
@@ -42,13 +40,11 @@ class Code:
 COLUMNS = "id, session, email, status, attempts, created_at, digest, issued_at, tries, confirmed_at"
 
 
-class Codes:
+class Codes(MailQueue[Code]):
     """The codes mailed to visitors and their mails, shared by every instance on the database."""
 
-    def __init__(self, db: Database, clock: Callable[[], float] = time.time, lease_seconds: float = LEASE_SECONDS):
-        self.db = db
-        self._clock = clock
-        self.lease_seconds = lease_seconds
+    table, columns, row = "codes", COLUMNS, Code
+    failed = ", digest = NULL"  # a try that failed carried a code nobody got
 
     def request(self, session: str, email: str, address: str, per_hour: int) -> tuple[CodeRequest, int | None]:
         """Queue a code mail to ``email`` for ``session`` (from the client ``address``, a salted hash), unless
@@ -136,65 +132,9 @@ class Codes:
         )
         return rows[0]["email"] if rows else None
 
-    # The mails, as the sender sees them.
-
-    def due(self, limit: int = 10) -> list[Code]:
-        """Code mails waiting to go and due, oldest first, not leased to another instance."""
-        now = self._clock()
-        rows = self.db.read(
-            f"SELECT {COLUMNS} FROM codes WHERE status = ? AND due_at <= ? "
-            "AND (lease_until IS NULL OR lease_until < ?) ORDER BY id LIMIT ?",
-            (CodeStatus.PENDING, now, now, limit),
-        )
-        return [typed(Code, row) for row in rows]
-
-    def next_due(self) -> float | None:
-        """When the next waiting code mail is due (epoch seconds), or ``None`` when none waits."""
-        rows = self.db.read("SELECT MIN(due_at) AS due FROM codes WHERE status = ?", (CodeStatus.PENDING,))
-        return rows[0]["due"]
+    # The mails, as the sender sees them (the rest is MailQueue's).
 
     def claim(self, code_id: int, digest: str) -> bool:
         """Lease code ``code_id``'s mail to this instance, recording the keyed hash of the code it is about
         to carry (a code from an earlier, failed try is then forgotten); False when another holds it."""
-        now = self._clock()
-        return self.db.write(
-            lambda tx: (
-                tx.execute(
-                    "UPDATE codes SET lease_until = ?, digest = ?, issued_at = ?, tries = 0 WHERE id = ? AND status = ? "
-                    "AND (lease_until IS NULL OR lease_until < ?)",
-                    (now + self.lease_seconds, digest, now, code_id, CodeStatus.PENDING, now),
-                ).rowcount
-                > 0
-            )
-        )
-
-    def mark_sent(self, code_id: int) -> None:
-        """The service took the mail."""
-        self._update(
-            code_id,
-            "status = ?, attempts = attempts + 1, sent_at = ?, last_error = NULL, lease_until = NULL",
-            (CodeStatus.SENT, self._clock()),
-        )
-
-    def reschedule(self, code_id: int, due_at: float, error: str) -> None:
-        """A failed try: the mail is tried again at ``due_at``, with a new code (the one just made never went)."""
-        self._update(
-            code_id,
-            "attempts = attempts + 1, due_at = ?, last_error = ?, lease_until = NULL, digest = NULL",
-            (due_at, error),
-        )
-
-    def give_up(self, code_id: int, reason: str) -> None:
-        """Stop trying the mail, with the reason."""
-        self._update(
-            code_id,
-            "status = ?, attempts = attempts + 1, last_error = ?, lease_until = NULL, digest = NULL",
-            (CodeStatus.FAILED, reason),
-        )
-
-    def _update(self, code_id: int, changes: str, values: tuple) -> None:
-        self.db.write(lambda tx: tx.execute(f"UPDATE codes SET {changes} WHERE id = ?", (*values, code_id)))
-
-    def waiting(self) -> int:
-        """How many code mails wait to go (for ``/status`` and ``doctor``)."""
-        return self.db.read("SELECT COUNT(*) AS n FROM codes WHERE status = ?", (CodeStatus.PENDING,))[0]["n"]
+        return self._lease(code_id, ", digest = ?, issued_at = ?, tries = 0", (digest, self._clock()))

@@ -318,12 +318,9 @@ class FakeTelegram(LocalServer):
         if delivered is None:
             return _error(400, "Bad Request: message to edit not found")
         text = body.get("text") or ""
-        try:
-            shown = visible_text(text) if body.get("parse_mode") == "HTML" else text
-        except ParseError as exc:
-            return _error(400, f"Bad Request: can't parse entities: {exc}")
-        if not shown.strip():
-            return _error(400, "Bad Request: message text is empty")
+        shown = shown_text(body)
+        if isinstance(shown, Response):
+            return shown
         if "reply_markup" in body and markup_problem(body["reply_markup"], inline_only=True):
             return _error(400, f"Bad Request: {markup_problem(body['reply_markup'], inline_only=True)}")
         if shown == delivered.text and body.get("reply_markup") == delivered.payload.get("reply_markup"):
@@ -406,16 +403,12 @@ class FakeTelegram(LocalServer):
             return _error(status, "Internal Server Error" if status >= 500 else "Bad Request")
         if str(body.get("chat_id")) != self.chat_id:
             return _error(400, "Bad Request: chat not found")
-        text = body.get("text") or ""
         if body.get("parse_mode") and self.parse_errors_next:
             self.parse_errors_next -= 1
             return _error(400, 'Bad Request: can\'t parse entities: Unsupported start tag "x" at byte offset 0')
-        try:
-            shown = visible_text(text) if body.get("parse_mode") == "HTML" else text
-        except ParseError as exc:
-            return _error(400, f"Bad Request: can't parse entities: {exc}")
-        if not shown.strip():
-            return _error(400, "Bad Request: message text is empty")
+        shown = shown_text(body)
+        if isinstance(shown, Response):
+            return shown
         if self.too_long_next:
             self.too_long_next -= 1
             return _error(400, "Bad Request: message is too long")
@@ -436,6 +429,17 @@ class FakeTelegram(LocalServer):
             "text": shown,
         }
         return Response(200, {"ok": True, "result": result})
+
+
+def shown_text(body: dict) -> str | Response:
+    """What the owner sees of a message's text (its HTML read as Telegram reads it), or the Bot API's
+    refusal of it: entities that do not parse, or nothing to show."""
+    text = body.get("text") or ""
+    try:
+        shown = visible_text(text) if body.get("parse_mode") == "HTML" else text
+    except ParseError as exc:
+        return _error(400, f"Bad Request: can't parse entities: {exc}")
+    return shown if shown.strip() else _error(400, "Bad Request: message text is empty")
 
 
 def chat_of(chat_id: str) -> dict[str, Any]:
