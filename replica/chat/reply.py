@@ -98,10 +98,7 @@ class Replica:
         run, reply, draft, done = Run(), "", None, False
         try:
             with self.inbox.page.replying(visitor.session_id):
-                refusal = self._refusal(message, visitor, conversation, run)
-                if refusal is None and caught is not None:
-                    run.add(Ended(Ending.CODE))
-                    refusal = self._answer_code(caught, visitor)
+                refusal = self._refusal(message, visitor, conversation, run, caught)
                 if refusal is not None:
                     reply = refusal
                     yield reply
@@ -125,12 +122,18 @@ class Replica:
             if self.watch:
                 self.watch(visitor, run)
 
-    def _refusal(self, message: str, visitor: Visitor, conversation: Conversation | None, run: Run) -> str | None:
-        """The sentence that stands for a reply when the message is not answered, the run marked; else ``None``."""
+    def _refusal(
+        self, message: str, visitor: Visitor, conversation: Conversation | None, run: Run, caught: Caught | None
+    ) -> str | None:
+        """The sentence that stands for a reply when the message is not answered (or is a contact code the
+        app answers itself, even in a conversation the owner has taken over), the run marked; else ``None``."""
         refusal = refusal_for(message, visitor, self.config, self.limits)
         if refusal:
             run.add(Ended(Ending.REFUSED))
             return refusal
+        if caught is not None:
+            run.add(Ended(Ending.CODE))
+            return self._answer_code(caught, visitor)
         if conversation and conversation.paused:
             run.add(Ended(Ending.PASSED_TO_OWNER, role=NOTICE))
             return pass_to_owner(self.inbox, conversation, message)

@@ -216,3 +216,22 @@ def test_a_failing_service_is_logged_once_a_minute_with_a_count_and_never_the_co
         len(lines) == 2 and lines[0].startswith("Code mails: 1 failed") and lines[1].startswith("Code mails: 3 failed")
     )
     assert not any(code.digest and code.digest in " ".join(lines) for code in store.codes.due(10))
+
+
+def test_in_a_conversation_the_owner_took_over_the_code_is_still_read_by_the_app_and_never_forwarded(
+    store, notifier, fake_openai, make_replica, fake_mail
+):
+    from replica.chat.reply import Visitor
+    from tests.fakes.openai_server import say
+
+    key = CodeKey("salt")
+    mailer = CodeMailer(store.codes, MailService(fake_mail.url), key, "Ada Lovelace")
+    replica = make_replica(verifier=Verifier(store.codes, key, "offer"))
+    visitor = Visitor("s1", "203.0.113.9")
+    fake_openai.script(say("Thanks!"))
+    replica.reply(f"Mail me at {ADA}", visitor)
+    replica.inbox.handoff.pause(store.conversations.of_session("s1").id)  # the owner takes it over
+    mailer.step()
+    code = fake_mail.wait_for(ADA)[0].code
+    assert replica.reply(f"code {code}", visitor) == wording.CODE_CONFIRMED.format(email=ADA)
+    assert not any(code in " ".join(value for _, value in alert.fields) for alert in notifier.alerts)
