@@ -377,9 +377,8 @@ CONTACTS_DOCS = "docs/contacts.md"
 
 
 def check_contacts(settings: Settings, ping: bool) -> Iterator[Check]:
-    """Verified contacts, when ``VERIFY_EMAIL_URL`` is set: the URL read by Apprise, its SMTP server
-    reachable (or, with ``--ping``, a test mailed to ``OWNER_EMAIL``), and the code mails waiting. The URL
-    is never shown."""
+    """Verified contacts, when ``VERIFY_EMAIL_URL`` is set: the URL read by Apprise (with ``--ping``, a test
+    mailed to ``OWNER_EMAIL``), and the code mails waiting. The URL is never shown."""
     url = settings.verify_email_url
     if not url:
         return

@@ -12,8 +12,6 @@ import apprise
 
 from replica.alerts.apprise_channel import CAPTURE_FORMAT, redact
 
-log = logging.getLogger(__name__)
-
 
 def addressed(url: str, email: str) -> str:
     """``url`` with ``email`` as its only recipient (a ``to`` the owner's URL may hold is replaced)."""
