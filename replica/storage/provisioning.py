@@ -4,7 +4,8 @@
   databases: ``python -m bench --instances`` runs its instances on one, and each test on PostgreSQL
   gets one of its own;
 - databases in states the app never puts one in itself: as an earlier version left it (an older
-  schema, rows in its shape), or full (it refuses new records); and what a table's columns are.
+  schema, rows in its shape), or full (it refuses new records), or with its codes mailed earlier than
+  they were (time passed, without a test waiting it out); and what a table's columns are.
 """
 
 from __future__ import annotations
@@ -93,6 +94,13 @@ def refuse_new_records(db: Database, tables: Sequence[str]) -> None:
         db.read(f"PRAGMA max_page_count = {pages}")
     else:
         db.write(lambda tx: tx.execute(f"REVOKE INSERT ON {', '.join(tables)} FROM CURRENT_USER"))
+
+
+def codes_mailed_earlier(db: Database, seconds: float) -> None:
+    """Move every mailed code's time back ``seconds``, as if that much time had passed since it went."""
+    db.write(
+        lambda tx: tx.execute("UPDATE codes SET issued_at = issued_at - ? WHERE issued_at IS NOT NULL", (seconds,))
+    )
 
 
 def columns(db: Database, table: str) -> set[str]:

@@ -12,6 +12,7 @@ import pytest
 from replica import wording
 from replica.alerts.alert import CONFIRMED_LINE
 from replica.storage import Store
+from replica.storage.provisioning import codes_mailed_earlier
 from replica.tools.gather_user_details import NOT_CONFIRMED
 from tests.fixtures.clients import app_client
 from tests.fixtures.databases import fresh_postgres_database
@@ -110,7 +111,7 @@ def eleven_minutes_pass(data_dir) -> None:
     """As if eleven minutes had passed since the codes in ``data_dir``'s database were mailed (no test
     waits ten minutes out; the app reads the time its database holds)."""
     store = Store(data_dir / "replica.sqlite3")
-    store.db.write(lambda tx: tx.execute("UPDATE codes SET issued_at = issued_at - 660 WHERE issued_at IS NOT NULL"))
+    codes_mailed_earlier(store.db, 660)
     store.close()
 
 
