@@ -20,31 +20,21 @@ class Leads:
         self._clock = clock
         self._outbox = outbox
 
-    def record(self, email: str, name: str, notes: str, alert: OutboxEntry) -> Recorded:
-        """Store a lead (once per visitor session and email) and queue its alert, in one transaction."""
+    def record(self, email: str, name: str, notes: str, alert: OutboxEntry, held: bool = False) -> Recorded:
+        """Store a lead (once per visitor session and email) and queue its alert, in one transaction; with
+        ``held`` (``LEAD_VERIFICATION=required``), the alert waits until the address is confirmed."""
 
         def steps(tx: Transaction) -> Recorded:
             row = tx.execute(
-                "INSERT INTO leads (email, name, notes, session, created_at) VALUES (?, ?, ?, ?, ?) "
+                "INSERT INTO leads (email, name, notes, session, created_at, alert_held) VALUES (?, ?, ?, ?, ?, ?) "
                 "ON CONFLICT DO NOTHING RETURNING id",
-                (email, name, notes, alert.session, self._clock()),
+                (email, name, notes, alert.session, self._clock(), int(held)),
             ).fetchone()
             if row is None:
                 return Recorded.DUPLICATE
-            return self._outbox.queue_in(tx, alert, lead_id=row["id"])
+            return Recorded.HELD if held else self._outbox.queue_in(tx, alert, lead_id=row["id"])
 
         return self._outbox.stored(alert.kind, self.db.write(steps))
-
-    def record_held(self, email: str, name: str, notes: str, session: str) -> Recorded:
-        """Store a lead whose alert waits for its address to be confirmed (``LEAD_VERIFICATION=required``)."""
-        row = self.db.write(
-            lambda tx: tx.execute(
-                "INSERT INTO leads (email, name, notes, session, created_at, alert_held) VALUES (?, ?, ?, ?, ?, 1) "
-                "ON CONFLICT DO NOTHING RETURNING id",
-                (email, name, notes, session, self._clock()),
-            ).fetchone()
-        )
-        return Recorded.DUPLICATE if row is None else Recorded.HELD
 
     def held(self, lead_id: int) -> tuple[str, str, str] | None:
         """A lead whose alert waits for its address to be confirmed: its (email, name, notes); else ``None``."""

@@ -80,14 +80,11 @@ def gather_user_details(context: ToolContext, email: str, notes: str, name: str 
     alert = lead_alert(
         context.title("New lead"), name, valid.normalized, notes, context.session_id, context.conversation, confirmed
     )
-    if context.verification == "required":  # the alert waits for the code (replica.contacts)
-        store = lambda entry: context.store.leads.record_held(valid.normalized, name, notes, entry.session)  # noqa: E731
-    else:
-        store = lambda entry: context.store.leads.record(valid.normalized, name, notes, entry)  # noqa: E731
+    held = context.verification == "required"  # the alert waits for the code (replica.contacts)
     return keep(
         context,
         alert,
-        store,
+        lambda entry: context.store.leads.record(valid.normalized, name, notes, entry, held=held),
         Outcome.LEAD_SAVED,
         {"email": valid.normalized, "name": name, "notes": notes},
         what=f"lead ({valid.normalized})",
