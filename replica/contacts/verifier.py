@@ -32,7 +32,7 @@ class Caught:
 
     codes: tuple[str, ...]
     masked: str  # the message as the transcript keeps it
-    waiting: bool = True  # False: a code typed in a conversation that waits for none (a reloaded page)
+    code: Code | None  # the code the conversation waits for; None for a code typed where none was (a reloaded page)
 
 
 class Verifier:
@@ -74,7 +74,11 @@ class Verifier:
         """Whether ``code`` may still confirm: on its way, or mailed, unexpired and with tries left."""
         if code.issued_at is None:
             return code.status == CodeStatus.PENDING
-        return code.tries < MAX_TRIES and self._clock() <= code.issued_at + CODE_MINUTES * 60
+        return code.tries < MAX_TRIES and not self._expired(code.issued_at)
+
+    def _expired(self, issued_at: float) -> bool:
+        """Whether a code mailed at ``issued_at`` has outlived its minutes."""
+        return self._clock() > issued_at + CODE_MINUTES * 60
 
     def catch(self, message: str, session: str) -> Caught | None:
         """``message`` when it is a code or asks for another while this conversation waits for one; else ``None``."""
@@ -83,15 +87,16 @@ class Verifier:
         typed = codes_in(message)
         if not typed and not asks_again(message):
             return None
-        if self.codes.current(session) is None:
-            # A code typed where none was asked for (the page was opened again): masked all the same, and
-            # never handed to a model or passed on to the owner.
-            return Caught(tuple(typed), masked(message), waiting=False) if typed else None
-        return Caught(tuple(typed), masked(message))
+        code = self.codes.current(session)
+        if code is None and not typed:
+            return None
+        # A code typed where none was asked for (the page was opened again) is caught all the same: masked,
+        # never handed to a model or passed on to the owner.
+        return Caught(tuple(typed), masked(message), code)
 
     def answer(self, caught: Caught, session: str, address: str) -> str:
         """The sentence for a caught message: the code checked, or another one mailed."""
-        code = self.codes.current(session)
+        code = caught.code
         if code is None:
             confirmed = self.codes.confirmed_in(session)
             return wording.CODE_CONFIRMED.format(email=confirmed) if confirmed else wording.CODE_ELSEWHERE
@@ -115,7 +120,7 @@ class Verifier:
             return (wording.CODE_ON_ITS_WAY if waiting else wording.CODE_NOT_SENT).format(email=code.email)
         if code.tries >= MAX_TRIES:
             return wording.CODE_NO_TRIES
-        if self._clock() > code.issued_at + CODE_MINUTES * 60:
+        if self._expired(code.issued_at):
             return wording.CODE_EXPIRED.format(minutes=CODE_MINUTES)
         matched = any(self.key.matches(code.id, digits, code.digest) for digits in typed)
         tries = self.codes.tried(code.id, matched)

@@ -115,15 +115,6 @@ class Codes(MailQueue[Code]):
 
         return self.db.write(steps)
 
-    def confirmed(self, session: str, email: str) -> bool:
-        """Whether ``session`` confirmed ``email``."""
-        return bool(
-            self.db.read(
-                "SELECT 1 AS found FROM codes WHERE session = ? AND email = ? AND confirmed_at IS NOT NULL LIMIT 1",
-                (session, email.strip().lower()),
-            )
-        )
-
     def confirmed_in(self, session: str) -> str | None:
         """The address ``session`` confirmed last, or ``None``."""
         rows = self.db.read(

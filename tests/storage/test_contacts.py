@@ -61,8 +61,8 @@ def test_a_matched_try_confirms_the_conversations_lead_and_nothing_of_another_co
     assert store.codes.tried(code_id, matched=False) == 1
     assert store.codes.current("s1").tries == 1
     store.codes.tried(code_id, matched=True)
-    assert store.codes.current("s1") is None and store.codes.confirmed("s1", "ADA@example.org")
-    assert not store.codes.confirmed("s2", "ada@example.org")
+    assert store.codes.current("s1") is None and store.codes.confirmed_in("s1") == "ada@example.org"
+    assert store.codes.confirmed_in("s2") is None
     assert [(lead.session, lead.confirmed_at is not None) for lead in store.leads.all()] == [
         ("s1", True),
         ("s2", False),
