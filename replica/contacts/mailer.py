@@ -16,6 +16,7 @@ from replica.contacts.mail import MailService
 from replica.knowledge.prompts import render_prompt
 from replica.storage.answer_mails import AnswerMail, AnswerMails
 from replica.storage.code_mails import Code, Codes
+from replica.storage.mail_queue import MailQueue
 from replica.timings import Timings
 from replica.workers import REAL_CLOCK, Clock, Worker
 
@@ -94,35 +95,29 @@ class CodeMailer(Worker):
         return self.idle_poll if upcoming is None else min(self.idle_poll, max(upcoming - self.clock.time(), 0.05))
 
     def _send_answer(self, mail: AnswerMail) -> None:
-        if not self.answers.claim(mail.id):
-            return
-        problem = self.service.send(mail.email, mail.subject, mail.body)
-        if problem is None:
-            self.answers.mark_sent(mail.id)
-            log.info("Answer mail %d sent through %s", mail.id, self.service.label)
-        elif mail.attempts + 1 >= self.max_attempts:
-            self.answers.give_up(mail.id, problem)
-        else:
-            self.answers.reschedule(mail.id, self.clock.time() + self.backoff(mail.attempts + 1), problem)
-        if problem is not None:
-            self._say_failure(problem)
+        if self.answers.claim(mail.id):
+            self._mail(self.answers, mail.id, mail.attempts, mail.email, mail.subject, mail.body, "Answer")
 
     def _send(self, code: Code) -> None:
         if self.clock.time() - code.created_at > self.give_up_after:
             self.codes.give_up(code.id, "not sent in time")
             return
         made = new_code()
-        if not self.codes.claim(code.id, self.key.digest(code.id, made)):
-            return  # another instance holds it
-        problem = self.service.send(code.email, *code_mail(self.owner, made))
+        if self.codes.claim(code.id, self.key.digest(code.id, made)):  # else another instance holds it
+            self._mail(self.codes, code.id, code.attempts, code.email, *code_mail(self.owner, made), "Code")
+
+    def _mail(self, queue: MailQueue, mail_id: int, attempts: int, to: str, subject: str, body: str, what: str) -> None:
+        """Send one claimed mail of ``queue``; record that it went, or its failed try (given up past
+        ``max_attempts``)."""
+        problem = self.service.send(to, subject, body)
         if problem is None:
-            self.codes.mark_sent(code.id)
-            log.info("Code mail %d sent through %s", code.id, self.service.label)
+            queue.mark_sent(mail_id)
+            log.info("%s mail %d sent through %s", what, mail_id, self.service.label)
             return
-        if code.attempts + 1 >= self.max_attempts:
-            self.codes.give_up(code.id, problem)
+        if attempts + 1 >= self.max_attempts:
+            queue.give_up(mail_id, problem)
         else:
-            self.codes.reschedule(code.id, self.clock.time() + self.backoff(code.attempts + 1), problem)
+            queue.reschedule(mail_id, self.clock.time() + self.backoff(attempts + 1), problem)
         self._say_failure(problem)
 
     def _say_failure(self, problem: str) -> None:
