@@ -12,7 +12,7 @@ import socket
 import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Callable, Iterator, TextIO
+from typing import Callable, Iterator, TextIO, TypeVar
 from urllib.parse import urlparse
 
 import openai
@@ -42,6 +42,8 @@ SYMBOLS = {"ok": "✓", "warn": "!", "fail": "✗"}
 ALERT_DOCS = "docs/alerts.md#other-alert-channels"
 REPLY_CHECK_DOCS = "docs/models.md#what-the-replica-never-says"
 APPROVED_DOCS = "docs/knowledge.md#without-a-model-your-approved-answers"
+
+T = TypeVar("T")  # what a read of the database gives (_read_store)
 
 
 @dataclass(frozen=True)
@@ -292,21 +294,27 @@ def _check_bot(settings: Settings, ping: bool) -> Iterator[Check]:
         )
 
 
-def _waiting(settings: Settings) -> dict[str, ChannelSummary] | None:
-    """What waits for each channel; ``None`` when that cannot be read as things are (the storage check
-    says why; an older schema migrates at the next start)."""
+def _read_store(settings: Settings, read: Callable[[Store], T], nothing: T) -> T | None:
+    """``read`` of the database as it is: ``nothing`` when there is none yet, or it holds no table yet;
+    ``None`` when it cannot be read as things are (the storage check says why; an older schema migrates at
+    the next start)."""
     try:
         store = _open_store(settings)
     except NoDatabase:
-        return {}
+        return nothing
     except StoreError:
         return None
     try:
         if store.empty:
-            return {}  # a new database: nothing waits yet
-        return None if store.pending else store.deliveries.summary()
+            return nothing
+        return None if store.pending else read(store)
     finally:
         store.close()
+
+
+def _waiting(settings: Settings) -> dict[str, ChannelSummary] | None:
+    """What waits for each channel; ``None`` when that cannot be read as things are."""
+    return _read_store(settings, lambda store: store.deliveries.summary(), {})
 
 
 def _check_outbox(settings: Settings) -> Iterator[Check]:
@@ -402,24 +410,13 @@ def check_contacts(settings: Settings, ping: bool) -> Iterator[Check]:
         yield ok(
             "contacts", f"{service.label}: read by Apprise; leads: {mode} (doctor --ping mails OWNER_EMAIL a test)"
         )
-    waiting = _code_mails_waiting(settings)
+    waiting = _read_store(settings, lambda store: store.codes.waiting(), 0)
     if waiting:
         yield warn(
             "contacts",
             f"{waiting} code mail(s) waiting for {service.label}",
             "they go out once the service takes them; the leads are kept meanwhile",
         )
-
-
-def _code_mails_waiting(settings: Settings) -> int:
-    try:
-        store = _open_store(settings)
-    except StoreError:  # NoDatabase included: nothing waits yet; the storage check says the rest
-        return 0
-    try:
-        return 0 if store.empty or store.pending else store.codes.waiting()
-    finally:
-        store.close()
 
 
 def _check_deliveries(settings: Settings, channels: list[AppriseChannel]) -> Iterator[Check]:
