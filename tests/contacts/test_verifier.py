@@ -7,12 +7,26 @@ from __future__ import annotations
 import pytest
 
 from replica import wording
+from replica.alerts.alert import CONFIRMED_LINE
+from replica.chat.reply import Visitor
 from replica.contacts import CodeMailer, MailService, Verifier
 from replica.contacts.codes import CodeKey
+from replica.contacts.verifier import announce_confirmed
 from replica.storage import Store
+from tests.fakes.openai_server import call, say
 from tests.storage.test_contacts import Clock
 
 ADA = "ada@example.org"
+VISITOR = Visitor("s1", "203.0.113.9")
+
+
+def with_model(store, make_replica, fake_mail, mode="offer", notifier=None):
+    """A replica around the real SDK and the scripted model, with verified contacts on (``mode``; the owner
+    told through ``notifier``), and the mailer that sends its codes to the SMTP server (stepped by the test)."""
+    key = CodeKey("salt")
+    mailer = CodeMailer(store.codes, MailService(fake_mail.url), key, "Ada Lovelace")
+    confirmed = announce_confirmed(store, notifier) if notifier else (lambda session, email: None)
+    return make_replica(verifier=Verifier(store.codes, key, mode, confirmed=confirmed)), mailer
 
 
 @pytest.fixture
@@ -143,22 +157,16 @@ def test_with_verification_off_nothing_is_caught_or_offered(tmp_path, clock):
 def test_with_a_model_the_lead_it_saved_gets_a_code_and_the_code_never_reaches_the_model(
     tmp_path, store, fake_openai, make_replica, fake_mail
 ):
-    from replica.chat.reply import Visitor
-    from tests.fakes.openai_server import call, say
-
-    key = CodeKey("salt")
-    mailer = CodeMailer(store.codes, MailService(fake_mail.url), key, "Ada Lovelace")
-    replica = make_replica(verifier=Verifier(store.codes, key, "offer"))
-    visitor = Visitor("s1", "203.0.113.9")
+    replica, mailer = with_model(store, make_replica, fake_mail)
     fake_openai.script(call(("gather_user_details", {"email": ADA, "notes": "a data project"})), say("Thanks, Ada!"))
-    reply = replica.reply(f"I'd like to talk about a data project: {ADA}", visitor)
+    reply = replica.reply(f"I'd like to talk about a data project: {ADA}", VISITOR)
     assert reply.endswith(wording.CODE_SENT.format(email=ADA)) and fake_openai.calls == 2
     mailer.step()
     code = fake_mail.wait_for(ADA)[0].code
-    assert replica.reply(f"here it is: {code}", visitor) == wording.CODE_CONFIRMED.format(email=ADA)
+    assert replica.reply(f"here it is: {code}", VISITOR) == wording.CODE_CONFIRMED.format(email=ADA)
     assert fake_openai.calls == 2  # the app answered the code itself
     fake_openai.script(say("Happy to help."))
-    replica.reply("What else do you need from me?", visitor)
+    replica.reply("What else do you need from me?", VISITOR)
     seen = str(fake_openai.requests)
     assert fake_openai.calls == 3 and code not in seen and "••••••" in seen  # the history holds it masked
     assert store.leads.all()[0].confirmed_at is not None
@@ -167,37 +175,25 @@ def test_with_a_model_the_lead_it_saved_gets_a_code_and_the_code_never_reaches_t
 def test_with_required_the_owner_gets_no_lead_alert_before_the_code_and_one_saying_confirmed_after(
     tmp_path, store, notifier, fake_openai, make_replica, fake_mail
 ):
-    from replica.alerts.alert import CONFIRMED_LINE
-    from replica.chat.reply import Visitor
-    from replica.contacts.verifier import announce_confirmed
-    from tests.fakes.openai_server import call, say
-
-    key = CodeKey("salt")
-    mailer = CodeMailer(store.codes, MailService(fake_mail.url), key, "Ada Lovelace")
-    verifier = Verifier(store.codes, key, "required", confirmed=announce_confirmed(store, notifier))
-    replica = make_replica(verifier=verifier)
-    visitor = Visitor("s1", "203.0.113.9")
+    replica, mailer = with_model(store, make_replica, fake_mail, "required", notifier)
     fake_openai.script(call(("gather_user_details", {"email": ADA, "notes": "a data project"})), say(""))
-    reply = replica.reply(f"Reach me at {ADA}", visitor)
+    reply = replica.reply(f"Reach me at {ADA}", VISITOR)
     assert wording.CODE_SENT_REQUIRED.format(email=ADA) in reply and wording.LEAD_NOTED not in reply
     assert notifier.alerts == [] and [lead.alert_status for lead in store.leads.all()] == ["held"]
     mailer.step()
     code = fake_mail.wait_for(ADA)[0].code
-    assert replica.reply(code, visitor) == wording.CODE_CONFIRMED.format(email=ADA)
+    assert replica.reply(code, VISITOR) == wording.CODE_CONFIRMED.format(email=ADA)
     [alert] = notifier.alerts
     assert alert.kind == "lead" and dict(alert.fields)["Confirmed"] == CONFIRMED_LINE
     assert [lead.alert_status for lead in store.leads.all()] == ["pending"]
 
 
 def test_an_address_the_model_left_alone_is_kept_by_the_lead_net_and_offered_its_code_too(
-    store, fake_openai, make_replica
+    store, fake_openai, make_replica, fake_mail
 ):
-    from replica.chat.reply import Visitor
-    from tests.fakes.openai_server import say
-
-    replica = make_replica(verifier=Verifier(store.codes, CodeKey("salt"), "offer"))
+    replica, _ = with_model(store, make_replica, fake_mail)
     fake_openai.script(say("Thanks for your message!"))
-    reply = replica.reply(f"Write to me at {ADA} about the job", Visitor("s1", "203.0.113.9"))
+    reply = replica.reply(f"Write to me at {ADA} about the job", VISITOR)
     assert wording.LEAD_NOTED in reply and reply.endswith(wording.CODE_SENT.format(email=ADA))
     assert store.codes.current("s1").email == ADA
 
@@ -221,17 +217,11 @@ def test_a_failing_service_is_logged_once_a_minute_with_a_count_and_never_the_co
 def test_in_a_conversation_the_owner_took_over_the_code_is_still_read_by_the_app_and_never_forwarded(
     store, notifier, fake_openai, make_replica, fake_mail
 ):
-    from replica.chat.reply import Visitor
-    from tests.fakes.openai_server import say
-
-    key = CodeKey("salt")
-    mailer = CodeMailer(store.codes, MailService(fake_mail.url), key, "Ada Lovelace")
-    replica = make_replica(verifier=Verifier(store.codes, key, "offer"))
-    visitor = Visitor("s1", "203.0.113.9")
+    replica, mailer = with_model(store, make_replica, fake_mail)
     fake_openai.script(say("Thanks!"))
-    replica.reply(f"Mail me at {ADA}", visitor)
+    replica.reply(f"Mail me at {ADA}", VISITOR)
     replica.inbox.handoff.pause(store.conversations.of_session("s1").id)  # the owner takes it over
     mailer.step()
     code = fake_mail.wait_for(ADA)[0].code
-    assert replica.reply(f"code {code}", visitor) == wording.CODE_CONFIRMED.format(email=ADA)
+    assert replica.reply(f"code {code}", VISITOR) == wording.CODE_CONFIRMED.format(email=ADA)
     assert not any(code in " ".join(value for _, value in alert.fields) for alert in notifier.alerts)
