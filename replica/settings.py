@@ -665,10 +665,27 @@ class ServingSettings:
         SERVING,
     )
     queue_concurrency: int = setting(
-        "QUEUE_CONCURRENCY", 3, whole_number(), "Conversations worked on at once; more visitors wait in line.", SERVING
+        "QUEUE_CONCURRENCY",
+        3,
+        whole_number(),
+        "Replies the model writes at once (its lanes); past them, a visitor waits briefly or is answered without it.",
+        SERVING,
     )
     queue_max_size: int = setting(
-        "QUEUE_MAX_SIZE", 64, whole_number(), "Visitors that may wait in line before new ones are turned away.", SERVING
+        "QUEUE_MAX_SIZE",
+        64,
+        whole_number(0),
+        "Visitors that may wait for a model lane at once; the next are answered at once without a model (nobody "
+        "is turned away).",
+        SERVING,
+    )
+    queue_wait_seconds: float = setting(
+        "QUEUE_WAIT_SECONDS",
+        4.0,
+        seconds,
+        "Seconds a visitor may wait for a model lane before the reply is made without a model; less when so many "
+        "wait that no lane would come in time.",
+        SERVING,
     )
     server_name: str | None = setting(
         "GRADIO_SERVER_NAME",

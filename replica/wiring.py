@@ -47,7 +47,7 @@ from replica.knowledge.persona import SystemPrompt
 from replica.knowledge.prompts import read_lines, render_prompt
 from replica.owner_bot.bot import OwnerBot
 from replica.owner_bot.webhook import webhook_secret
-from replica.settings import PLACEHOLDER_NOTE, LimitSettings, ModelSettings, ReplySettings, Settings, TelegramSettings
+from replica.settings import PLACEHOLDER_NOTE, LimitSettings, ModelSettings, Settings, TelegramSettings
 from replica.storage.records import AlertKind
 from replica.storage.store import Store
 from replica.storage.volumes import KEEP_RECORDS, records_at_risk
@@ -86,7 +86,7 @@ class App:
         """Serve the page (behind the HTTP guard, with the webhook and MCP if configured); with ``block``,
         until interrupted."""
         from replica.web.connections import ConnectionWatch
-        from replica.web.page import serve
+        from replica.web.page import THREADS_BESIDE, reply_workers, serve
 
         serve(
             self.demo,
@@ -103,6 +103,7 @@ class App:
                 self.settings.client_deadline_seconds,
                 None if self.settings.trusted_proxy_hops else self.settings.connections_per_address,
             ),
+            threads=THREADS_BESIDE + reply_workers(self.settings.queue_concurrency, self.settings.queue_max_size),
             **launch_options,
         )
 
@@ -316,7 +317,7 @@ def build_replica(
     usage ``limits``. ``knowledge``: the owner's files whole, which
     replies are checked against; ``verifier``: verified contacts, when a mail service is set."""
     registry = tool_registry(settings.extra_tools)
-    config = reply_config(settings.replies, settings.queue_concurrency)
+    config = reply_config(settings)
     limits = limits or UsageLimits.build(10**9, 10**9, 10**9)  # none given: unbounded (eval, the tests)
     loop = None
     if model is not None:
@@ -356,15 +357,18 @@ def build_replica(
     )
 
 
-def reply_config(replies: ReplySettings, queue_concurrency: int) -> ReplyConfig:
-    """The settings every reply is bounded by: the replies' own, and how many are worked on at once."""
+def reply_config(settings: Settings) -> ReplyConfig:
+    """The settings every reply is bounded by: the replies' own, and the model lanes'."""
+    replies = settings.replies
     return ReplyConfig(
         max_message_chars=replies.max_message_chars,
         reply_deadline_seconds=replies.reply_deadline_seconds,
         max_turns=replies.max_turns,
         max_reply_tokens=replies.max_reply_tokens,
         history_budget_chars=replies.history_budget_chars,
-        queue_concurrency=queue_concurrency,
+        queue_concurrency=settings.queue_concurrency,
+        queue_max_size=settings.queue_max_size,
+        queue_wait_seconds=settings.queue_wait_seconds,
         check_replies=replies.check_replies,
         email_check_deliverability=replies.email_check_deliverability,
     )

@@ -6,7 +6,8 @@ Templates take the owner's name as ``{owner}``. The page's own notice for a full
 
 MODEL_FAILED = "Sorry, I can't answer right now because my language model is unavailable. Please try again in a minute."
 TOO_SLOW = "Sorry, my language model is taking too long to answer right now. Please try again in a minute."
-BUSY = "Sorry, I'm answering too many people at once right now. Please try again in a minute."
+# Before a reply made without a model because every model lane is busy (a spike of visitors).
+SPIKE = "Many visitors are here at once right now, so this is a quick reply; {owner} will see your message."
 BLANK_MESSAGE = "Your message looks empty. What would you like to know?"
 TOO_LONG = "That message is too long for me. Please keep it under {limit:,} characters."
 QUESTION_TOO_LONG = "The question is too long: at most {limit:,} characters."  # an MCP tool's error
@@ -151,11 +152,11 @@ TRANSLATIONS: dict[str, dict[str, str]] = {
         "fr": "Désolé, mon modèle de langage met trop de temps à répondre. Réessayez dans une minute.",
         "de": "Entschuldigung, mein Sprachmodell braucht gerade zu lange für eine Antwort. Bitte versuchen Sie es in einer Minute noch einmal.",
     },
-    BUSY: {
-        "es": "Lo siento, ahora mismo estoy respondiendo a demasiadas personas a la vez. Inténtalo de nuevo en un minuto.",
-        "pt": "Peço desculpa, neste momento estou a responder a demasiadas pessoas ao mesmo tempo. Tente de novo daqui a um minuto.",
-        "fr": "Désolé, je réponds à trop de personnes à la fois en ce moment. Réessayez dans une minute.",
-        "de": "Entschuldigung, ich beantworte gerade zu viele Menschen gleichzeitig. Bitte versuchen Sie es in einer Minute noch einmal.",
+    SPIKE: {
+        "es": "Ahora mismo hay muchas visitas a la vez, así que esta es una respuesta rápida; {owner} verá tu mensaje.",
+        "pt": "Neste momento há muitas visitas ao mesmo tempo, por isso esta é uma resposta rápida; {owner} vai ver a sua mensagem.",
+        "fr": "Beaucoup de visiteurs sont là en même temps en ce moment, alors voici une réponse rapide ; {owner} verra votre message.",
+        "de": "Gerade sind sehr viele Besucher gleichzeitig hier, deshalb ist das eine kurze Antwort; {owner} wird Ihre Nachricht sehen.",
     },
     DAILY_LIMIT: {
         "es": "Ya he respondido a todas las preguntas que puedo por hoy. Vuelve mañana, por favor.",

@@ -59,8 +59,17 @@ def test_without_telegram_or_another_channel_alerts_go_to_the_log(tmp_path, capl
 
 
 def test_a_reply_is_bounded_by_exactly_the_settings_given():
-    settings = Settings(max_turns=3, reply_deadline_seconds=12, max_reply_tokens=321, check_replies=False)
-    config = reply_config(settings.replies, queue_concurrency=5)
+    settings = Settings(
+        max_turns=3,
+        reply_deadline_seconds=12,
+        max_reply_tokens=321,
+        check_replies=False,
+        queue_concurrency=5,
+        queue_max_size=7,
+        queue_wait_seconds=2.5,
+    )
+    config = reply_config(settings)
     assert (config.max_turns, config.reply_deadline_seconds, config.max_reply_tokens) == (3, 12, 321)
     assert (config.queue_concurrency, config.check_replies) == (5, False)
+    assert (config.queue_max_size, config.queue_wait_seconds) == (7, 2.5)
     assert config.max_message_chars == settings.max_message_chars

@@ -1,17 +1,17 @@
 """A visitor message's words, under the reply deadline: the model's, or a reply made without a model.
 
-:class:`Answer` holds one of the concurrency slots and runs the turn loop (:mod:`replica.chat.loop`) on a
-worker thread until the deadline, streaming the words as the reply check lets them show. When there is
-no model, no slot comes free in time, or the model fails before it wrote anything, the reply is made
+:class:`Answer` takes one of the model lanes (:mod:`replica.chat.lanes`) and runs the turn loop
+(:mod:`replica.chat.loop`) on a worker thread until the deadline, streaming the words as the reply check
+lets them show. When there is no model, or the model fails before it wrote anything, the reply is made
 without a model (:mod:`replica.chat.without_model`); when it fails after some words, they stay and an
-apology follows. Either way the words end up in the :class:`~replica.chat.draft.Draft`, for the steps
+apology follows. When no lane is expected within the short wait (a spike: more visitors at once than
+the lanes serve), the reply is made without a model at once, and says so. Either way the words end up in the :class:`~replica.chat.draft.Draft`, for the steps
 after the answer.
 """
 
 from __future__ import annotations
 
 import logging
-import threading
 from typing import Any, Callable, Iterator
 
 from replica import wording
@@ -19,14 +19,19 @@ from replica.chat.config import ReplyConfig
 from replica.chat.deadline import Deadline, DeadlineExceeded, run_until
 from replica.chat.draft import Draft
 from replica.chat.history import as_visitor_words, history_messages, join, retrieval_query
+from replica.chat.lanes import Lanes
 from replica.chat.loop import DailyBudgetSpent, TurnLoop
 from replica.chat.model import ModelError
 from replica.chat.reply_check import ReplyChecker
 from replica.chat.run import Ended, Ending
 from replica.chat.without_model import WithoutModel, in_steps
 from replica.knowledge.prompts import render_prompt
+from replica.logs import EveryMinute
 
 log = logging.getLogger(__name__)
+SPIKE = EveryMinute(
+    log, "A spike: %d message(s) answered without a model, every model lane busy (logged at most once a minute)"
+)
 
 
 class Answer:
@@ -50,7 +55,7 @@ class Answer:
         self.checker = checker
         self.without_model = without_model
         self.config = config
-        self._slots = threading.BoundedSemaphore(config.queue_concurrency)
+        self.lanes = Lanes(config.queue_concurrency, config.queue_max_size, config.queue_wait_seconds)
 
     def stream(self, draft: Draft, history: list[dict[str, Any]], conversation: int | None) -> Iterator[str]:
         """Yield the words so far as they grow, ``draft`` holding them; what was done goes into its run."""
@@ -59,17 +64,16 @@ class Answer:
             yield from self._without_model(draft, "")
             return
         deadline = Deadline(self.config.reply_deadline_seconds)
-        if not self._slots.acquire(timeout=deadline.remaining()):
-            log.warning(
-                "No free reply slot within the deadline; visitor %s told to try again", draft.context.session_id
-            )
+        taken = self.lanes.take(deadline.remaining())
+        if taken is None:
+            SPIKE()
             draft.run.add(Ended(Ending.BUSY))
-            yield from self._without_model(draft, wording.BUSY)
+            yield from self._without_model(draft, "", spike=True)
             return
         try:
             yield from self._with_model(self.loop, draft, history, conversation, deadline)
         finally:
-            self._slots.release()
+            self.lanes.give_back(taken)
 
     def _with_model(
         self,
@@ -114,9 +118,10 @@ class Answer:
         else:  # no words yet: the visitor gets what a reply without a model gives
             yield from self._without_model(draft, apology)
 
-    def _without_model(self, draft: Draft, apology: str) -> Iterator[str]:
-        """The reply :class:`WithoutModel` makes, streamed in steps; ``apology`` says why the model did not answer."""
-        reply = self.without_model.reply(draft.message, draft.context, draft.run, apology)
+    def _without_model(self, draft: Draft, apology: str, spike: bool = False) -> Iterator[str]:
+        """The reply :class:`WithoutModel` makes, streamed in steps; ``apology`` says why the model did not
+        answer; ``spike``, that no lane was free."""
+        reply = self.without_model.reply(draft.message, draft.context, draft.run, apology, spike=spike)
         draft.run.add(Ended(reply.ended))
         draft.words = reply.text
         yield from in_steps(reply.text)

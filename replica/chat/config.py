@@ -15,6 +15,8 @@ class ReplyConfig:
     max_turns: int  # model calls per message
     max_reply_tokens: int  # per model call
     history_budget_chars: int  # of earlier conversation sent to the model
-    queue_concurrency: int  # replies worked on at once
+    queue_concurrency: int  # model lanes: replies the model writes at once
+    queue_max_size: int  # visitors that may wait for a lane at once
+    queue_wait_seconds: float  # the longest a visitor waits for a lane
     check_replies: bool
     email_check_deliverability: bool

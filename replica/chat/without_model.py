@@ -1,5 +1,5 @@
 """Replies without a model: with none configured, and whenever the model cannot answer (unreachable or
-failing after retries, the deadline before any words, the day's budget spent, every reply slot busy).
+failing after retries, the deadline before any words, the day's budget spent, every model lane busy).
 
 The visitor gets the owner's approved answer when one matches (framed to say where it comes from), the
 greeting when they greet; anything else is captured as the tools would capture it: an email address in
@@ -48,9 +48,14 @@ class WithoutModel:
         self.owner = owner
         self.greeting = greeting
 
-    def reply(self, message: str, context: ToolContext, run: Run, apology: str = "") -> Reply:
+    def reply(self, message: str, context: ToolContext, run: Run, apology: str = "", spike: bool = False) -> Reply:
         """The reply to ``message``, what its tools did added to ``run``; ``apology`` says why the model did
-        not answer ("" when there is no model)."""
+        not answer ("" when there is no model); with ``spike`` (every model lane busy), the reply is the one
+        made with no model, after a sentence saying why it is short."""
+        if spike:
+            reply = self.reply(message, context, run)
+            first = wording.in_language(wording.SPIKE, self.answers.language_of(message)).format(owner=self.owner)
+            return Reply(f"{first} {reply.text}", reply.ended)
         language = self.answers.language_of(message)
 
         def said(sentence: str) -> str:  # in the visitor's language, when the shipped wording has it

@@ -235,8 +235,9 @@ def build_demo(
 ) -> gr.Blocks:
     """Build the chat page; ``answer(message, visitor)`` yields each reply as it grows.
 
-    The queue works on at most ``concurrency`` answers at once; up to ``max_queue`` more visitors wait
-    in line rather than being turned away. ``history(session)`` gives the session's recorded messages;
+    The model writes at most ``concurrency`` answers at once (its lanes, :mod:`replica.chat.lanes`); up
+    to ``max_queue`` more visitors wait briefly for one, and the rest are answered at once without a
+    model: Gradio's queue runs that many replies side by side and turns nobody away. ``history(session)`` gives the session's recorded messages;
     ``owner_words(session)`` says whether the owner's words (or a notice) arrived since the last check,
     and whether the page should keep checking. With ``returning``, a returning visitor's browser opens
     their conversation again."""
@@ -278,7 +279,9 @@ def build_demo(
                 gr.HTML(page.privacy, elem_id="replica-privacy", padding=False)
         saved_input = gr.State(time_to_live=STATE_SECONDS)  # the message, from the box to its reply
         kept = _keep_the_conversation(demo, chatbot, chat, returning) if returning else None
-        _wire_chat(chat, chatbot, textbox, saved_input, examples=bool(page.examples), kept=kept)
+        # Every reply, from the page or /chat, runs in one group of workers.
+        reply_queue = {"concurrency_id": "reply", "concurrency_limit": reply_workers(concurrency, max_queue)}
+        _wire_chat(chat, chatbot, textbox, saved_input, reply_queue, examples=bool(page.examples), kept=kept)
         # The /chat endpoint: the message in, the reply out (gradio_client's predict(msg, api_name="/chat")).
         # Undocumented when the MCP server runs: it offers every documented endpoint as a tool, and
         # its one tool is the ask_… one.
@@ -288,18 +291,25 @@ def build_demo(
             api_description=f"Ask {page.owner_name or page.title}'s replica a question; the reply streams as it "
             "is written. One client (one session) is one conversation.",
             api_visibility="undocumented" if mcp_tool else "public",
-            **REPLY_QUEUE,
+            **reply_queue,
         )
         _check_for_owner_words(demo, chatbot, textbox, chat, owner_words)
         if mcp_tool:
             gr.api(mcp_tool, api_name=mcp_tool.__name__)
     # api_open=False: no REST route may run the chat outside the queue and its concurrency limit.
-    demo.queue(default_concurrency_limit=concurrency, max_size=max_queue, api_open=False)
+    # max_size=None: a line that refuses would lose the visitor's words; the reply's own wait is bounded by time.
+    demo.queue(default_concurrency_limit=concurrency, max_size=None, api_open=False)
     return demo
 
 
-# Every reply, from the page or /chat, waits in one line for the queue's model slots.
-REPLY_QUEUE = {"concurrency_id": "reply", "concurrency_limit": "default"}
+NO_LANE_WORKERS = 8  # replies made without a model at once, beside the lanes and those waiting for one
+THREADS_BESIDE = 40  # Gradio's own thread count, for everything but the replies
+
+
+def reply_workers(lanes: int, waiting: int) -> int:
+    """Replies Gradio runs at once (each on a thread of its own): one per model lane, one per visitor
+    allowed to wait for a lane, and a few more answered at once without a model."""
+    return lanes + waiting + NO_LANE_WORKERS
 
 
 def _wire_chat(
@@ -307,15 +317,16 @@ def _wire_chat(
     chatbot: gr.Chatbot,
     textbox: gr.Textbox,
     saved_input: gr.State,
+    reply_queue: dict[str, Any],
     examples: bool,
     kept: tuple[gr.BrowserState, Callable] | None,
 ) -> None:
     """A typed message, or a clicked example, is shown at once, answered in the queue, and the box opens
     again (and, with ``kept``, the browser is given the key to its conversation in the same step); the
-    stop button cancels the reply. Only the reply itself waits for a model slot."""
+    stop button cancels the reply. Only the reply itself runs in the queue's reply workers."""
     quick = {"queue": False, "show_progress": "hidden", "api_visibility": "undocumented"}
     after, after_outputs = (kept[1], [textbox, kept[0]]) if kept else (ready_box, [textbox])
-    reply = {**REPLY_QUEUE, "show_progress": "hidden", "api_visibility": "undocumented"}
+    reply = {**reply_queue, "show_progress": "hidden", "api_visibility": "undocumented"}
     typed = textbox.submit(chat.take_message, [textbox], [textbox, saved_input], **quick)
     typed_reply = typed.then(chat.show_message, [saved_input], [chatbot], **quick).then(
         chat.stream, [saved_input], [chatbot], **reply
@@ -410,6 +421,7 @@ def serve(
     embed_origins: tuple[str, ...] = (),
     site: SiteFiles | None = None,
     watch: ConnectionWatch | None = None,
+    threads: int = THREADS_BESIDE,
     **launch_options: Any,
 ) -> None:
     """Launch ``demo`` with the page's theme and styles (Gradio takes them at launch), behind the
@@ -449,6 +461,7 @@ def serve(
         app_kwargs={"middleware": [Middleware(Refusals), guard, *own, *(middleware or [])]},
         mcp_server=mcp,
         prevent_thread_lock=True,
+        max_threads=threads,
         **launch_options,
     )
     if watch and demo.server:
