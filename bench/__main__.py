@@ -35,6 +35,7 @@ from gradio_client import Client  # noqa: E402
 
 from bench import instances  # noqa: E402
 from bench.queue_visitor import QueueVisitor  # noqa: E402
+from bench.spike import spike_rows  # noqa: E402
 from replica.alerts import Alert  # noqa: E402
 from replica.chat.reply import Visitor  # noqa: E402
 from replica.settings import Settings  # noqa: E402
@@ -430,6 +431,8 @@ def main() -> None:
         rows += per_message_rows(work, fake, *((1, 4) if args.quick else (3, 10)))
         rows += first_words_rows(work, fake, *((1, 0.01) if args.quick else (10, 0.05)))
         rows += without_model_rows(work, fake, 20 if args.quick else 200, model_delay=0.05 if args.quick else 0.2)
+        spike = settings_for(fake, ROOT / "knowledge", work / "data-spike")
+        rows += spike_rows(fake, spike, streaming_floor(fake.base_url), 40 if args.quick else 300, 0.5, free_port)
         for label, size in sizes:
             rows += knowledge_rows(work, fake, label, size, questions, warm=not args.quick)
     fake.close()

@@ -12,16 +12,19 @@ from __future__ import annotations
 import json
 import secrets
 import time
+from dataclasses import dataclass
 
 import requests
 
 
 class QueueVisitor:
-    """One visitor (one Gradio session) of the app at ``url``, calling the endpoint ``api_name``."""
+    """One visitor (one Gradio session) of the app at ``url``, calling the endpoint ``api_name``, each
+    request with ``headers`` (a proxy's ``X-Forwarded-For``, say)."""
 
-    def __init__(self, url: str, api_name: str = "chat"):
+    def __init__(self, url: str, api_name: str = "chat", headers: dict[str, str] | None = None):
         self.url = url.rstrip("/") + "/"
         self.session = requests.Session()
+        self.session.headers.update(headers or {})
         self.session_hash = secrets.token_hex(6)
         config = self.session.get(self.url + "config", timeout=10).json()
         named = [d for d in config["dependencies"] if d.get("api_name") == api_name]
@@ -33,26 +36,45 @@ class QueueVisitor:
 
     def send(self, message: str) -> tuple[str, float]:
         """Send ``message``; return the final output and the seconds from sending to the last line."""
+        visit = self.visit(message)
+        return visit.output, visit.done
+
+    def visit(self, message: str) -> Visit:
+        """Send ``message``; return its output, with the seconds to its first words and to its last line."""
         started = time.perf_counter()
         body = {
             "data": [message] + [None] * (self.inputs - 1),
             "fn_index": self.fn_index,
             "session_hash": self.session_hash,
         }
-        joined = self.session.post(self.url + "gradio_api/queue/join", json=body, timeout=30)
+        joined = self.session.post(self.url + "gradio_api/queue/join", json=body, timeout=60)
         joined.raise_for_status()
         event_id = joined.json()["event_id"]
         stream = self.session.get(
             self.url + "gradio_api/queue/data", params={"session_hash": self.session_hash}, stream=True, timeout=60
         )
+        first = None
         with stream:
             for line in stream.iter_lines(chunk_size=None):
                 if not line.startswith(b"data:"):
                     continue
                 event = json.loads(line[5:])
-                if event.get("event_id") == event_id and event.get("msg") == "process_completed":
+                if event.get("event_id") != event_id:
+                    continue
+                if event.get("msg") in ("process_generating", "process_completed") and first is None:
+                    first = time.perf_counter() - started
+                if event.get("msg") == "process_completed":
                     elapsed = time.perf_counter() - started
                     if not event.get("success", False):
                         raise RuntimeError(f"the message failed: {event.get('output')}")
-                    return event["output"]["data"][0], elapsed
+                    return Visit(event["output"]["data"][0], first, elapsed)
         raise RuntimeError("the event stream ended before the message was answered")
+
+
+@dataclass(frozen=True)
+class Visit:
+    """A message's reply, and the seconds from sending it to its first words and to its last line."""
+
+    output: str
+    first_words: float
+    done: float

@@ -124,7 +124,10 @@ class Answer:
         reply = self.without_model.reply(draft.message, draft.context, draft.run, apology, spike=spike)
         draft.run.add(Ended(reply.ended))
         draft.words = reply.text
-        yield from in_steps(reply.text)
+        if spike:  # at once, whole: every message the page is sent costs the crowd's server time
+            yield reply.text
+        else:
+            yield from in_steps(reply.text)
 
 
 def facts_section(facts: list[str] | None) -> str:

@@ -23,9 +23,7 @@ ASSUMED_HOLD_SECONDS = 2.0  # a small model's reply, until the lanes have timed 
 class Lanes:
     """``count`` model lanes; see the module's text. ``clock`` times each hold (injected in tests)."""
 
-    def __init__(
-        self, count: int, max_waiting: int, wait_seconds: float, clock: Callable[[], float] = time.monotonic
-    ):
+    def __init__(self, count: int, max_waiting: int, wait_seconds: float, clock: Callable[[], float] = time.monotonic):
         self.count = count
         self.max_waiting = max_waiting
         self.wait_seconds = wait_seconds

@@ -298,7 +298,7 @@ def build_demo(
             gr.api(mcp_tool, api_name=mcp_tool.__name__)
     # api_open=False: no REST route may run the chat outside the queue and its concurrency limit.
     # max_size=None: a line that refuses would lose the visitor's words; the reply's own wait is bounded by time.
-    demo.queue(default_concurrency_limit=concurrency, max_size=None, api_open=False)
+    demo.queue(default_concurrency_limit=concurrency, max_size=None, api_open=False, status_update_rate=5)
     return demo
 
 
