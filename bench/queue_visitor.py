@@ -17,22 +17,33 @@ from dataclasses import dataclass
 import requests
 
 
-class QueueVisitor:
-    """One visitor (one Gradio session) of the app at ``url``, calling the endpoint ``api_name``, each
-    request with ``headers`` (a proxy's ``X-Forwarded-For``, say)."""
+def endpoint_of(url: str, api_name: str = "chat") -> tuple[int, int]:
+    """The event index of ``url``'s endpoint ``api_name``, and how many inputs it takes."""
+    config = requests.get(url.rstrip("/") + "/config", timeout=30).json()
+    named = [d for d in config["dependencies"] if d.get("api_name") == api_name]
+    if not named:
+        raise LookupError(f"{url} has no endpoint named /{api_name}")
+    return named[0]["id"], len(named[0]["inputs"])
 
-    def __init__(self, url: str, api_name: str = "chat", headers: dict[str, str] | None = None):
+
+class QueueVisitor:
+    """One visitor (one Gradio session) of the app at ``url``, calling the endpoint ``api_name`` (or the
+    ``endpoint`` :func:`endpoint_of` gave, for a crowd), each request with ``headers`` (a proxy's
+    ``X-Forwarded-For``, say)."""
+
+    def __init__(
+        self,
+        url: str,
+        api_name: str = "chat",
+        headers: dict[str, str] | None = None,
+        endpoint: tuple[int, int] | None = None,
+    ):
         self.url = url.rstrip("/") + "/"
         self.session = requests.Session()
         self.session.headers.update(headers or {})
         self.session_hash = secrets.token_hex(6)
-        config = self.session.get(self.url + "config", timeout=10).json()
-        named = [d for d in config["dependencies"] if d.get("api_name") == api_name]
-        if not named:
-            raise LookupError(f"{url} has no endpoint named /{api_name}")
-        self.fn_index = named[0]["id"]
         # As gradio_client does: a value for each input, None for those the server keeps (a gr.State).
-        self.inputs = len(named[0]["inputs"])
+        self.fn_index, self.inputs = endpoint or endpoint_of(url, api_name)
 
     def send(self, message: str) -> tuple[str, float]:
         """Send ``message``; return the final output and the seconds from sending to the last line."""

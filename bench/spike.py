@@ -15,7 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Callable
 
-from bench.queue_visitor import QueueVisitor, Visit
+from bench.queue_visitor import QueueVisitor, Visit, endpoint_of
 from replica.settings import Settings
 from replica.wiring import create_app
 from tests.fakes.openai_server import FakeOpenAI, say
@@ -58,7 +58,8 @@ class Crowd:
 def crowd(url: str, visitors: int, message: Callable[[int], str] = message_of) -> Crowd:
     """``visitors`` visitors of ``url``, each with its own session and address, sending ``message(n)``
     at the same instant."""
-    people = [QueueVisitor(url, headers={"X-Forwarded-For": address_of(n)}) for n in range(visitors)]
+    endpoint = endpoint_of(url)
+    people = [QueueVisitor(url, headers={"X-Forwarded-For": address_of(n)}, endpoint=endpoint) for n in range(visitors)]
     start = threading.Barrier(visitors)
 
     def visit(n: int) -> Visit | Exception:
@@ -67,6 +68,8 @@ def crowd(url: str, visitors: int, message: Callable[[int], str] = message_of) -
             return people[n].visit(message(n))
         except Exception as error:  # counted as not answered; the run goes on
             return error
+        finally:
+            people[n].session.close()  # the visitor leaves: their connections close
 
     with ThreadPoolExecutor(max_workers=visitors) as pool:
         return Crowd(list(pool.map(visit, range(visitors))))

@@ -185,7 +185,9 @@ class Replica:
             self.inbox.recorder.record(
                 conversation.id, run.role, reply, tuple(run.tools), run.model_calls, elapsed_ms, facts=facts
             )
-        log.info(
+        # At a spike, the replies made without a model are counted in one line a minute (replica.chat.answer).
+        log.log(
+            logging.DEBUG if run.ended_as(Ending.BUSY) else logging.INFO,
             "Conversation #%s: %d model call(s); tools: %s; tool calls written as text: %d; %d ms; ended: %s",
             conversation.id if conversation else "-",
             run.model_calls,

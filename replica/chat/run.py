@@ -75,7 +75,7 @@ class Ending(Enum):
     REFUSED = "refused"  # blank, too long, or over the visitor's limits
     PASSED_TO_OWNER = "passed to the owner"  # the owner has taken the conversation over
     NO_MODEL = "no model"
-    BUSY = "busy"  # no reply slot free within the deadline
+    BUSY = "busy"  # no model lane free within the wait: a spike
     DEADLINE = "deadline"
     BUDGET_SPENT = "daily budget spent"
     MODEL_FAILED = "model failed"
@@ -176,6 +176,10 @@ class Run:
     def ended(self) -> str:
         """Why the reply ended, for the log line ("stopped" when no end was marked: the visitor stopped it)."""
         return ": ".join(e.how.value for e in self._events if isinstance(e, Ended)) or "stopped"
+
+    def ended_as(self, how: Ending) -> bool:
+        """Whether the reply was marked as ending ``how`` (busy, then an approved answer: both)."""
+        return any(isinstance(e, Ended) and e.how is how for e in self._events)
 
     @property
     def role(self) -> str:

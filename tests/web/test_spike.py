@@ -1,0 +1,124 @@
+"""A spike as users meet it: ``python app.py`` and a crowd arriving at once, each visitor from an address
+of their own (a proxy's ``X-Forwarded-For``, the app trusting one proxy), each leaving an address.
+Nobody is turned away, every address is kept and reaches the owner, and the server stays bounded.
+The lanes themselves: tests/chat/test_lanes.py; the replies, in process: tests/chat/test_spike.py."""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from bench.queue_visitor import QueueVisitor
+from bench.spike import address_of, crowd
+from replica import wording
+from tests.fakes.openai_server import say
+from tests.fixtures.clients import app_client
+from tests.fixtures.environment import wait_until
+from tests.fixtures.processes import run_app, served_app
+
+OWNER = "Jordan Avery"
+MODEL_WORDS = "I'm Jordan Avery, a freelance data engineer based in Lisbon, Portugal."  # from the example's files
+SPIKE = wording.SPIKE.format(owner=OWNER)
+FOLDED = re.compile(r"^(\d+) new leads")
+
+
+def message_of(n: int) -> str:
+    return f"Hi! Are you available for new projects? I'm visitor {n}, reach me at visitor{n}@example.org"
+
+
+def app_env(tmp_path: Path, fake_openai, **extra: str) -> dict[str, str]:
+    """``python app.py`` with the model at the fake, behind one trusted proxy, its data in ``tmp_path``."""
+    return {
+        "OPENAI_API_KEY": "sk-test",
+        "OPENAI_BASE_URL": fake_openai.base_url,
+        "OPENAI_MODEL": "fake-model",
+        "OWNER_NAME": OWNER,
+        "TRUSTED_PROXY_HOPS": "1",
+        "DATA_DIR": str(tmp_path / "data"),
+        **extra,
+    }
+
+
+def telegram_of(fake_telegram) -> dict[str, str]:
+    return {
+        "TELEGRAM_BOT_TOKEN": fake_telegram.token,
+        "TELEGRAM_CHAT_ID": str(fake_telegram.chat_id),
+        "TELEGRAM_API_BASE": fake_telegram.url,
+    }
+
+
+def leads_announced(telegram) -> int:
+    """Leads the owner was told of on Telegram: one per lead alert, N per fold of N."""
+    told = 0
+    for message in telegram.delivered:
+        folded = FOLDED.match(message.text)
+        told += int(folded.group(1)) if folded else message.text.startswith("New lead")
+    return told
+
+
+def test_a_crowd_past_the_line_gets_words_and_every_address_is_kept_and_told(tmp_path, fake_openai, fake_telegram):
+    fake_openai.default = say(MODEL_WORDS, delay=1.0)
+    visitors = 40
+    env = app_env(tmp_path, fake_openai, QUEUE_CONCURRENCY="2", QUEUE_MAX_SIZE="1", QUEUE_WAIT_SECONDS="1")
+    with served_app(tmp_path / "app.log", **env, **telegram_of(fake_telegram)) as (url, _):
+        with ThreadPoolExecutor(max_workers=visitors) as pool:
+            clients = list(
+                pool.map(lambda n: app_client(url, headers={"X-Forwarded-For": address_of(n)}), range(visitors))
+            )
+            replies = list(pool.map(lambda n: clients[n].predict(message_of(n), api_name="/chat"), range(visitors)))
+        assert wait_until(lambda: leads_announced(fake_telegram) == visitors, timeout=60)  # folded, each counted
+    by_model = [reply for reply in replies if MODEL_WORDS in reply]
+    at_once = [reply for reply in replies if reply.startswith(SPIKE)]
+    assert len(by_model) + len(at_once) == visitors  # every visitor got words; none was turned away
+    assert by_model and at_once  # the lanes were used, and the crowd past them was answered without them
+    for reply in at_once:
+        assert "Yes, from next month, remote or on-site in Lisbon." in reply and wording.LEAD_NOTED in reply
+    assert fake_openai.max_in_flight <= 2  # never more model calls at once than lanes
+    leads = csv.DictReader(io.StringIO(run_app("export", "leads", DATA_DIR=env["DATA_DIR"]).stdout))
+    assert sorted(lead["email"] for lead in leads) == sorted(f"visitor{n}@example.org" for n in range(visitors))
+    assert "Queue is full" not in (tmp_path / "app.log").read_text()
+
+
+def rss_kb(pid: int) -> int:
+    status = Path(f"/proc/{pid}/status").read_text()
+    return int(re.search(r"VmRSS:\s+(\d+) kB", status).group(1))
+
+
+def sockets(pid: int) -> int:
+    """The process's open sockets (connections and listeners)."""
+    fds = Path(f"/proc/{pid}/fd")
+    count = 0
+    for fd in fds.iterdir():
+        try:
+            count += fd.readlink().name.startswith("socket:")
+        except OSError:  # closed meanwhile
+            pass
+    return count
+
+
+def test_500_visitors_at_once_are_all_answered_and_kept_in_bounded_memory_connections_and_log(
+    tmp_path, fake_openai, fake_telegram
+):
+    fake_openai.default = say(MODEL_WORDS, delay=0.5)
+    log_file = tmp_path / "app.log"
+    env = app_env(tmp_path, fake_openai, ADDRESS_MESSAGES_PER_HOUR="3", **telegram_of(fake_telegram))
+    with served_app(log_file, **env) as (url, process):
+        crowd(url, 3)  # the first replies load what the rest share (the knowledge index, the model's server)
+        before_rss, before_sockets = rss_kb(process.pid), sockets(process.pid)
+        spike = crowd(url, 500, message_of)
+        assert len(spike.answered) == 500, spike.failures
+        assert rss_kb(process.pid) - before_rss < 100_000  # kB: under 100 MB more for 500 visitors
+        assert wait_until(lambda: sockets(process.pid) <= before_sockets + 10)  # the crowd's connections closed
+        # A flood from one address is refused in words, as ever: 3 messages an hour, then the sentence.
+        flood = [QueueVisitor(url, headers={"X-Forwarded-For": "10.99.0.1"}).send(f"Hello {n}")[0] for n in range(5)]
+        assert flood[3:] == [wording.TOO_MANY_MESSAGES] * 2 and wording.TOO_MANY_MESSAGES not in flood[:3]
+        assert wait_until(lambda: leads_announced(fake_telegram) >= 500, timeout=120)  # the owner told of each
+    by_model = sum(MODEL_WORDS in visit.output for visit in spike.answered)
+    assert by_model and sum(visit.output.startswith(SPIKE) for visit in spike.answered) == 500 - by_model
+    leads = csv.DictReader(io.StringIO(run_app("export", "leads", DATA_DIR=env["DATA_DIR"]).stdout))
+    assert {f"visitor{n}@example.org" for n in range(500)} <= {lead["email"] for lead in leads}
+    log = log_file.read_text()
+    assert len(log.encode()) < 50_000 and "Queue is full" not in log and "Traceback" not in log
