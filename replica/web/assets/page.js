@@ -1,5 +1,5 @@
-// The visitor's page: focus that stays in the box, a deep link that asks once, and a queue-full
-// notice that keeps the typed text. Plain script in <head>; it loads nothing from anywhere.
+// The visitor's page: focus that stays in the box, a deep link that asks once, and a notice that
+// keeps the typed text when a message cannot be sent. Plain script in <head>; it loads nothing from anywhere.
 (() => {
   const MAX_QUESTION = window.REPLICA_MAX_QUESTION;  // MAX_MESSAGE_CHARS, set by the page
   const box = () => document.querySelector("#replica-input textarea");
@@ -75,18 +75,30 @@
     return notice;
   }
 
-  // A full queue: say so in the page, and give the visitor their words back.
-  function showBusy() {
-    const notice = showNotice("So many people are asking right now. Please try again in a minute: your message is still in the box.");
+  // A message that could not be sent (the server restarting, a proxy's error, the network gone): say
+  // so in the page, and give the visitor their words back. Nobody is turned away for a crowd: the
+  // server answers everyone (a spike is answered without the model), so this is for failures only.
+  function showUnsent() {
     const words = lastSent;
-    setTimeout(() => { typeInto(words); const b = box(); if (b) b.focus(); }, 400);
+    if (!words) return;
+    lastSent = "";
+    const notice = showNotice("Your message could not be sent just now: it is still in the box. Please try again in a moment.");
+    setTimeout(() => { const b = box(); if (b && !b.value) { typeInto(words); b.focus(); } }, 400);
     setTimeout(() => { notice.hidden = true; }, 60000);
   }
   const realFetch = window.fetch.bind(window);
   window.fetch = async (...args) => {
-    const response = await realFetch(...args);
     const url = String((args[0] && args[0].url) || args[0]);
-    if (response.status === 503 && url.includes("/queue/join")) showBusy();
+    const sending = url.includes("/queue/join") || url.includes("/run/");
+    let response;
+    try {
+      response = await realFetch(...args);
+    } catch (error) {
+      if (sending) showUnsent();
+      throw error;
+    }
+    if (sending && !response.ok) showUnsent();
+    else if (url.includes("/queue/join")) lastSent = "";  // in the server's hands now: nothing to give back
     return response;
   };
 
