@@ -432,7 +432,9 @@ def main() -> None:
         rows += first_words_rows(work, fake, *((1, 0.01) if args.quick else (10, 0.05)))
         rows += without_model_rows(work, fake, 20 if args.quick else 200, model_delay=0.05 if args.quick else 0.2)
         spike = settings_for(fake, ROOT / "knowledge", work / "data-spike")
-        rows += spike_rows(fake, spike, streaming_floor(fake.base_url), 40 if args.quick else 300, 0.5, free_port)
+        rows += spike_rows(
+            fake, spike, streaming_floor(fake.base_url), *((40, 0.2) if args.quick else (300, 0.5)), free_port
+        )
         for label, size in sizes:
             rows += knowledge_rows(work, fake, label, size, questions, warm=not args.quick)
     fake.close()
