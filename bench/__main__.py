@@ -28,12 +28,12 @@ from pathlib import Path
 
 os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
 
-import gradio as gr  # noqa: E402
 import openai  # noqa: E402
 import requests  # noqa: E402
 from gradio_client import Client  # noqa: E402
 
 from bench import instances  # noqa: E402
+from bench.floor import bare_chat_interface, streaming_floor  # noqa: E402
 from bench.queue_visitor import QueueVisitor  # noqa: E402
 from bench.spike import spike_rows  # noqa: E402
 from replica.alerts import Alert  # noqa: E402
@@ -45,46 +45,6 @@ from tests.fakes.openai_server import FakeOpenAI, say  # noqa: E402
 from tests.fakes.telegram_server import CHAT_ID, TOKEN  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def _floor(chat) -> gr.ChatInterface:
-    demo = gr.ChatInterface(chat, api_name="chat")
-    demo.queue(default_concurrency_limit=3)  # the app's queue concurrency
-    return demo
-
-
-def _asked(message: str, history: list) -> list[dict]:
-    return [
-        {"role": "system", "content": "You are a helpful assistant."},
-        *history,
-        {"role": "user", "content": message},
-    ]
-
-
-def bare_chat_interface(base_url: str) -> gr.ChatInterface:
-    """The baseline: a ChatInterface whose function makes one plain model call."""
-    client = openai.OpenAI(api_key="sk-bench", base_url=base_url)
-
-    def chat(message, history):
-        return (
-            client.chat.completions.create(model="bench", messages=_asked(message, history)).choices[0].message.content
-        )
-
-    return _floor(chat)
-
-
-def streaming_floor(base_url: str) -> gr.ChatInterface:
-    """The floor a message is measured against: a bare streaming ChatInterface making one model call."""
-    client = openai.OpenAI(api_key="sk-bench", base_url=base_url)
-
-    def chat(message, history):
-        text = ""
-        for chunk in client.chat.completions.create(model="bench", messages=_asked(message, history), stream=True):
-            if chunk.choices and chunk.choices[0].delta.content:
-                text += chunk.choices[0].delta.content
-                yield text
-
-    return _floor(chat)
 
 
 def per_message_rows(work: Path, fake: FakeOpenAI, conversations: int, messages: int) -> list[tuple[str, str, str]]:
@@ -431,10 +391,7 @@ def main() -> None:
         rows += per_message_rows(work, fake, *((1, 4) if args.quick else (3, 10)))
         rows += first_words_rows(work, fake, *((1, 0.01) if args.quick else (10, 0.05)))
         rows += without_model_rows(work, fake, 20 if args.quick else 200, model_delay=0.05 if args.quick else 0.2)
-        spike = settings_for(fake, ROOT / "knowledge", work / "data-spike")
-        rows += spike_rows(
-            fake, spike, streaming_floor(fake.base_url), *((40, 0.2) if args.quick else (300, 0.5)), free_port
-        )
+        rows += spike_rows(fake, work, *((40, 0.2) if args.quick else (300, 0.5)), free_port)
         for label, size in sizes:
             rows += knowledge_rows(work, fake, label, size, questions, warm=not args.quick)
     fake.close()

@@ -1,24 +1,38 @@
 """The spike row: a crowd arriving at once (a post that goes around, a talk's QR code), each visitor
 leaving an address, against a slow model; the app beside the floor, a bare streaming ``ChatInterface``.
 
-Each visitor speaks Gradio's queue protocol itself (:mod:`bench.queue_visitor`), from an address of
-its own (``X-Forwarded-For``, the app trusting one proxy), and all are let go at the same instant.
+The app is ``python app.py`` and the floor ``python -m bench.floor``, each in a process of its own as it
+would be served (the visitors' threads in this one). Each visitor speaks Gradio's queue protocol itself
+(:mod:`bench.queue_visitor`), from an address of its own (``X-Forwarded-For``, the app trusting one
+proxy), and all are let go at the same instant.
 Reported: visitors answered, leads stored, the 99th percentile of the time to first words, and how
 many replies the model wrote (the rest were made without one, the lanes being busy).
 """
 
 from __future__ import annotations
 
+import contextlib
+import csv
+import io
 import math
+import os
+import subprocess
+import sys
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, replace
-from typing import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterator
+
+import requests
 
 from bench.queue_visitor import QueueVisitor, Visit, endpoint_of
-from replica.settings import Settings
-from replica.wiring import create_app
 from tests.fakes.openai_server import FakeOpenAI, say
+from tests.fakes.telegram_server import CHAT_ID, TOKEN, FakeTelegram
+from tests.fixtures.environment import bare_env
+
+ROOT = Path(__file__).resolve().parent.parent
 
 MODEL_WORDS = "I am available for new projects from next month, remote or on-site in Lisbon."
 
@@ -75,32 +89,89 @@ def crowd(url: str, visitors: int, message: Callable[[int], str] = message_of) -
         return Crowd(list(pool.map(visit, range(visitors))))
 
 
-def spike_rows(
-    fake: FakeOpenAI, settings: Settings, floor, visitors: int, model_delay: float, free_port: Callable[[], int]
-) -> list[tuple[str, str, str]]:
-    """The spike row: ``visitors`` at once against a ``model_delay`` s model, the app (from ``settings``)
-    beside ``floor`` (a bare ChatInterface on the same model)."""
-    fake.default = say(MODEL_WORDS, delay=model_delay)
-    app = create_app(replace(settings, trusted_proxy_hops=1))
-    app.serve(block=False, quiet=True, server_port=free_port())
-    floor.launch(prevent_thread_lock=True, quiet=True, server_port=free_port())
+@contextlib.contextmanager
+def serving(command: list[str], port: int, env: dict[str, str]) -> Iterator[str]:
+    """Run ``command`` (a server on ``port``) in a process of its own until it answers; yield its URL."""
+    process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}/"
     try:
-        model_calls = len(fake.requests)
-        ours = crowd(app.demo.local_url, visitors)
-        by_model = sum(MODEL_WORDS in visit.output for visit in ours.answered)
-        model_calls = len(fake.requests) - model_calls
-        stored = {lead.email for lead in app.store.leads.all()}
-        kept = sum(f"visitor{n}@example.org" in stored for n in range(visitors))
-        theirs = crowd(floor.local_url, visitors)
+        started = time.monotonic()
+        while True:
+            try:
+                if requests.get(url, timeout=10).status_code == 200:
+                    break
+            except requests.RequestException:  # not listening yet
+                if process.poll() is not None or time.monotonic() - started > 120:
+                    raise RuntimeError(f"{' '.join(command)} did not start") from None
+                time.sleep(0.1)
+        yield url
     finally:
-        app.close()
-        floor.close()
+        process.terminate()
+        process.wait(timeout=30)
+
+
+def app_env(fake: FakeOpenAI, telegram: FakeTelegram, data: Path, port: int) -> dict[str, str]:
+    """``python app.py`` as an owner runs it (the example knowledge, a model, Telegram), behind one
+    trusted proxy, with no per-visitor limits in the way of the measure."""
+    return bare_env(  # the app's settings empty but these: a .env in the repository is never read
+        **{
+            "OPENAI_API_KEY": "sk-bench",
+            "OPENAI_BASE_URL": fake.base_url,
+            "OPENAI_MODEL": "bench",
+            "OWNER_NAME": "Jordan Avery",
+            "KNOWLEDGE_DIR": str(ROOT / "knowledge"),
+            "DATA_DIR": str(data),
+            "GRADIO_SERVER_NAME": "127.0.0.1",
+            "GRADIO_SERVER_PORT": str(port),
+            "TRUSTED_PROXY_HOPS": "1",
+            "VISITOR_MESSAGES_PER_HOUR": "10000",
+            "ADDRESS_MESSAGES_PER_HOUR": "10000",
+            "DAILY_MODEL_CALLS": "1000000",
+            "TELEGRAM_BOT_TOKEN": TOKEN,
+            "TELEGRAM_CHAT_ID": CHAT_ID,
+            "TELEGRAM_API_BASE": telegram.url,
+            "GRADIO_ANALYTICS_ENABLED": "False",
+        }
+    )
+
+
+def leads_in(env: dict[str, str]) -> set[str]:
+    """The addresses ``python app.py export leads`` lists for the app run with ``env``."""
+    done = subprocess.run(
+        [sys.executable, "app.py", "export", "leads"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
+    )
+    return {lead["email"] for lead in csv.DictReader(io.StringIO(done.stdout))}
+
+
+def spike_rows(
+    fake: FakeOpenAI, work: Path, visitors: int, model_delay: float, free_port: Callable[[], int]
+) -> list[tuple[str, str, str]]:
+    """The spike row: ``visitors`` at once against a ``model_delay`` s model; ``python app.py`` beside the
+    floor (a bare streaming ChatInterface on the same model), each in a process of its own, as served."""
+    fake.default = say(MODEL_WORDS, delay=model_delay)
+    telegram = FakeTelegram()
+    port = free_port()
+    env = app_env(fake, telegram, work / "data-spike", port)
+    try:
+        with serving([sys.executable, "app.py"], port, env) as url:
+            calls = fake.calls
+            ours = crowd(url, visitors)
+            calls = fake.calls - calls
+        port = free_port()
+        with serving([sys.executable, "-m", "bench.floor", fake.base_url, str(port)], port, dict(os.environ)) as url:
+            theirs = crowd(url, visitors)
+    finally:
+        telegram.close()
+    stored = leads_in(env)
+    kept = sum(f"visitor{n}@example.org" in stored for n in range(visitors))
+    by_model = sum(MODEL_WORDS in visit.output for visit in ours.answered)
     return [
         (
             f"Spike: {visitors} visitors at once, each leaving an address, {model_delay:g} s model",
-            f"app: {len(ours.answered)}/{visitors} answered{ours.failures}, {kept}/{visitors} leads stored, first words p99 "
-            f"{ours.first_words(99):.1f} s, {by_model} answered by the model ({model_calls} model calls); "
-            f"floor: {len(theirs.answered)}/{visitors} answered{theirs.failures}, first words p99 {theirs.first_words(99):.1f} s",
+            f"app: {len(ours.answered)}/{visitors} answered{ours.failures}, {kept}/{visitors} leads stored, first "
+            f"words p99 {ours.first_words(99):.1f} s, {by_model} answered by the model ({calls} model calls); "
+            f"floor: {len(theirs.answered)}/{visitors} answered{theirs.failures}, first words p99 "
+            f"{theirs.first_words(99):.1f} s",
             "target: all answered, all kept, first words p99 ≤ 10 s",
         )
     ]

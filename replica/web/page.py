@@ -297,11 +297,16 @@ def build_demo(
         if mcp_tool:
             gr.api(mcp_tool, api_name=mcp_tool.__name__)
     # api_open=False: no REST route may run the chat outside the queue and its concurrency limit.
-    # max_size=None: a line that refuses would lose the visitor's words; the reply's own wait is bounded by time.
-    demo.queue(default_concurrency_limit=concurrency, max_size=None, api_open=False, status_update_rate=5)
+    # The line is bounded by time (the lanes' wait), not by a count that turns visitors away: LINE_BOUND only
+    # bounds memory. Estimates every 5 s rather than at each reply's start: the page shows none, and at
+    # each start they cost a message to everyone in line (a crowd's quadratic).
+    demo.queue(default_concurrency_limit=concurrency, max_size=LINE_BOUND, api_open=False, status_update_rate=5)
     return demo
 
 
+# Messages Gradio may hold waiting for a reply worker. A crowd never nears it: replies made without a
+# model take milliseconds. A number, not None: on ZeroGPU Gradio reads None as 1 (Gradio 6.31's Blocks.queue).
+LINE_BOUND = 10_000
 NO_LANE_WORKERS = 8  # replies made without a model at once, beside the lanes and those waiting for one
 THREADS_BESIDE = 40  # Gradio's own thread count, for everything but the replies
 
