@@ -296,16 +296,15 @@ def build_demo(
         _check_for_owner_words(demo, chatbot, textbox, chat, owner_words)
         if mcp_tool:
             gr.api(mcp_tool, api_name=mcp_tool.__name__)
-    # api_open=False: no REST route may run the chat outside the queue and its concurrency limit.
-    # The line is bounded by time (the lanes' wait), not by a count that turns visitors away: LINE_BOUND only
-    # bounds memory. Estimates every 5 s rather than at each reply's start: the page shows none, and at
-    # each start they cost a message to everyone in line (a crowd's quadratic).
+    # api_open=False: no REST route may run the chat outside the queue and its concurrency limit. Estimates
+    # every 5 s, not at each reply's start: the page shows none, and each costs everyone in line a message.
     demo.queue(default_concurrency_limit=concurrency, max_size=LINE_BOUND, api_open=False, status_update_rate=5)
     return demo
 
 
-# Messages Gradio may hold waiting for a reply worker. A crowd never nears it: replies made without a
-# model take milliseconds. A number, not None: on ZeroGPU Gradio reads None as 1 (Gradio 6.31's Blocks.queue).
+# Messages Gradio may hold waiting for a reply worker: the line is bounded by time (the lanes' wait), and
+# this bounds only memory; a crowd never nears it, as replies made without a model take milliseconds.
+# A number, not None: on ZeroGPU Gradio reads None as 1 (Gradio 6.31's Blocks.queue).
 LINE_BOUND = 10_000
 NO_LANE_WORKERS = 8  # replies made without a model at once, beside the lanes and those waiting for one
 THREADS_BESIDE = 40  # Gradio's own thread count, for everything but the replies

@@ -22,6 +22,8 @@ from tests.fakes.tcp_proxy import TcpProxy
 from tests.fixtures.clients import app_client
 from tests.fixtures.environment import wait_until
 
+SPIKE = "Many visitors are here at once right now"
+
 
 def post(url, path, payload, timeout=30):
     return requests.post(url.rstrip("/") + path, json=payload, timeout=timeout)
@@ -44,14 +46,16 @@ def test_twenty_direct_requests_on_every_chat_route_keep_model_calls_within_the_
         direct = list(pool.map(run_route, range(20))) + list(pool.map(api_route, range(20)))
         queued = list(pool.map(call_route, range(20)))
     assert set(direct) == {404}  # refused: they would skip the queue
-    assert all("Answered." in text for text in queued)
-    assert fake_openai.calls == 20 and fake_openai.max_in_flight <= 3
+    by_model = [text for text in queued if "Answered." in text]
+    at_once = [text for text in queued if SPIKE in text]  # lanes busy past the short wait: without a model
+    assert len(by_model) + len(at_once) == 20 and fake_openai.calls == len(by_model)
+    assert fake_openai.max_in_flight <= 3
     assert app_client(app_url).predict("Still there?", api_name="/chat") == "Answered."
 
 
 def test_the_loop_itself_allows_only_its_concurrency_whatever_calls_it(fake_openai, make_replica):
     fake_openai.default = say("Answered.", delay=0.3)
-    replica = make_replica(queue_concurrency=3)
+    replica = make_replica(queue_concurrency=3, queue_max_size=20, queue_wait_seconds=60)  # all wait their turn
     with ThreadPoolExecutor(max_workers=20) as pool:
         answers = list(pool.map(lambda n: replica.reply("Hi", Visitor(f"s{n}")), range(20)))
     assert answers == ["Answered."] * 20 and fake_openai.max_in_flight == 3
