@@ -391,7 +391,7 @@ def main() -> None:
         rows += per_message_rows(work, fake, *((1, 4) if args.quick else (3, 10)))
         rows += first_words_rows(work, fake, *((1, 0.01) if args.quick else (10, 0.05)))
         rows += without_model_rows(work, fake, 20 if args.quick else 200, model_delay=0.05 if args.quick else 0.2)
-        rows += spike_rows(fake, work, *((40, 0.2) if args.quick else (300, 0.5)), free_port)
+        rows += spike_rows(fake, work, *((20, 0.2) if args.quick else (300, 0.5)), free_port)
         for label, size in sizes:
             rows += knowledge_rows(work, fake, label, size, questions, warm=not args.quick)
     fake.close()

@@ -31,8 +31,8 @@ def test_bench_quick_prints_the_table():
     first, restarted = [line for line in table if line.startswith("| First words")]
     assert "reads as the model wrote it" in first and "over the floor (target ≤ +50 ms)" in first
     assert "first message after a restart" in restarted and "over the floor (target ≤ +50 ms)" in restarted
-    [spike] = [line for line in table if line.startswith("| Spike: 40 visitors at once")]
-    assert "app: 40/40 answered, 40/40 leads stored" in spike and "floor: 40/40 answered" in spike
+    [spike] = [line for line in table if line.startswith("| Spike: 20 visitors at once")]
+    assert "app: 20/20 answered, 20/20 leads stored" in spike and "floor: 20/20 answered" in spike
     # header, latency and burst, per message (two clocks), first words (two), no model, spike, one tiny knowledge folder
     assert len(table) == 2 + 2 + 2 + 2 + 1 + 1 + 3
 
