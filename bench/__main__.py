@@ -1,6 +1,6 @@
 """Benchmark Replica against a bare Gradio ChatInterface, on the same machine, in the same run.
 
-    python -m bench            # the full table (about two minutes)
+    python -m bench            # the full table (about four minutes)
     python -m bench --quick    # fewer turns, for a smoke run
     python -m bench --instances 2 --database-url postgresql://…   # several instances on one PostgreSQL
 
