@@ -17,6 +17,7 @@ import html
 import json
 import logging
 import os
+import typing
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -200,6 +201,12 @@ class ChatPage:
         recorded = recorded_messages(self.history, self.session_of(request))
         extra = [(VISITOR, new_message)] if new_message else []
         return self.bubbles.render(recorded + extra)
+
+
+# Gradio reads an event function's type hints at every call (to find its gr.Request); this module's
+# are strings until read, so they are read once here, and a crowd's messages do not pay for it each.
+for _event in (ChatPage.take_message, ChatPage.take_example, ChatPage.stream, ChatPage.api_reply):
+    _event.__annotations__ = typing.get_type_hints(_event)
 
 
 def busy_box(**value: Any) -> gr.Textbox:
