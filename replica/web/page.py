@@ -17,11 +17,10 @@ import html
 import json
 import logging
 import os
-import typing
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, get_type_hints
 
 import gradio as gr
 from starlette.middleware import Middleware
@@ -206,7 +205,7 @@ class ChatPage:
 # Gradio reads an event function's type hints at every call (to find its gr.Request); this module's
 # are strings until read, so they are read once here, and a crowd's messages do not pay for it each.
 for _event in (ChatPage.take_message, ChatPage.take_example, ChatPage.stream, ChatPage.api_reply):
-    _event.__annotations__ = typing.get_type_hints(_event)
+    _event.__annotations__ = get_type_hints(_event)
 
 
 def busy_box(**value: Any) -> gr.Textbox:
