@@ -1,7 +1,7 @@
 """Every sentence a visitor can read that the app writes itself (not the model), defined once.
 
-Templates take the owner's name as ``{owner}``. The page's own notice for a full queue is in
-``replica/web/assets/page.js``, where the browser shows it.
+Templates take the owner's name as ``{owner}``. The page's own notice for a message it could not send
+is in ``replica/web/assets/page.js``, where the browser shows it.
 """
 
 MODEL_FAILED = "Sorry, I can't answer right now because my language model is unavailable. Please try again in a minute."

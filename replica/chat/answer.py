@@ -5,8 +5,8 @@
 lets them show. When there is no model, or the model fails before it wrote anything, the reply is made
 without a model (:mod:`replica.chat.without_model`); when it fails after some words, they stay and an
 apology follows. When no lane is expected within the short wait (a spike: more visitors at once than
-the lanes serve), the reply is made without a model at once, and says so. Either way the words end up in the :class:`~replica.chat.draft.Draft`, for the steps
-after the answer.
+the lanes serve), the reply is made without a model at once, and says so. Either way the words end up
+in the :class:`~replica.chat.draft.Draft`, for the steps after the answer.
 """
 
 from __future__ import annotations
