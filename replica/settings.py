@@ -541,7 +541,8 @@ class ReplySettings:
         "REPLY_DEADLINE_SECONDS",
         45.0,
         seconds,
-        "Seconds one visitor message may take in all (model calls, retries, tools, streaming); then an apology.",
+        "Seconds one visitor message may take once it has a model lane (model calls, retries, tools, streaming); "
+        "then an apology.",
         REPLIES,
     )
     max_reply_tokens: int = setting(

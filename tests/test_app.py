@@ -85,7 +85,7 @@ def test_model_outage_gives_the_visitor_a_sentence(visitor, fake_openai):
 
 
 def test_eight_visitors_at_once_are_all_answered_three_at_a_time(visitor, fake_openai):
-    fake_openai.default = say("Answered.", delay=1.0)
+    fake_openai.default = say("Answered.", delay=0.5)  # the last two wait about 1 s for a lane, well within the wait
     clients = [visitor() for _ in range(8)]
     with ThreadPoolExecutor(max_workers=8) as pool:
         answers = list(pool.map(lambda c: c.predict("Hi", api_name="/chat"), clients))

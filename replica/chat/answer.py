@@ -63,13 +63,13 @@ class Answer:
             draft.run.add(Ended(Ending.NO_MODEL))
             yield from self._without_model(draft, "")
             return
-        deadline = Deadline(self.config.reply_deadline_seconds)
-        taken = self.lanes.take(deadline.remaining())
+        taken = self.lanes.take()
         if taken is None:
             SPIKE()
             draft.run.add(Ended(Ending.BUSY))
             yield from self._without_model(draft, "", spike=True)
             return
+        deadline = Deadline(self.config.reply_deadline_seconds)  # from the lane: the wait has a bound of its own
         try:
             yield from self._with_model(self.loop, draft, history, conversation, deadline)
         finally:

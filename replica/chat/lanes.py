@@ -33,9 +33,9 @@ class Lanes:
         self._line: deque[object] = deque()  # the waiting messages' tickets, first come first
         self._holds: deque[float] = deque(maxlen=RECENT)
 
-    def take(self, limit: float) -> float | None:
+    def take(self) -> float | None:
         """A lane for one reply: the time it was taken (for :meth:`give_back`), or ``None`` when none
-        is expected within the wait (nor within ``limit`` seconds, what the reply's deadline leaves)."""
+        is expected within the wait, or none came in it."""
         with self._changed:
             if self._held < self.count and not self._line:
                 return self._hold()
@@ -45,7 +45,7 @@ class Lanes:
             self._line.append(ticket)
             try:
                 free = self._changed.wait_for(
-                    lambda: self._held < self.count and self._line[0] is ticket, min(self.wait_seconds, limit)
+                    lambda: self._held < self.count and self._line[0] is ticket, self.wait_seconds
                 )
                 return self._hold() if free else None
             finally:

@@ -12,20 +12,20 @@ LONG = 600.0  # a wait no test sits through: a lane given back ends it
 
 def test_lanes_are_taken_at_once_until_all_are_held_and_one_given_back_is_free_again():
     lanes = Lanes(count=3, max_waiting=0, wait_seconds=LONG)
-    taken = [lanes.take(LONG) for _ in range(3)]
+    taken = [lanes.take() for _ in range(3)]
     assert None not in taken
-    assert lanes.take(LONG) is None  # nobody may wait: answered at once without a model
+    assert lanes.take() is None  # nobody may wait: answered at once without a model
     lanes.give_back(taken[0])
-    assert lanes.take(LONG) is not None
+    assert lanes.take() is not None
 
 
 def test_a_waiting_reply_gets_the_lane_given_back_and_the_first_to_wait_is_first_served():
     lanes = Lanes(count=1, max_waiting=5, wait_seconds=LONG)
-    held = lanes.take(LONG)
+    held = lanes.take()
     with ThreadPoolExecutor(max_workers=2) as pool:
-        first = pool.submit(lanes.take, LONG)
+        first = pool.submit(lanes.take)
         assert wait_until(lambda: lanes.waiting == 1)
-        second = pool.submit(lanes.take, LONG)
+        second = pool.submit(lanes.take)
         assert wait_until(lambda: lanes.waiting == 2)
         lanes.give_back(held)
         assert first.result(timeout=30) is not None
@@ -37,11 +37,11 @@ def test_a_waiting_reply_gets_the_lane_given_back_and_the_first_to_wait_is_first
 
 def test_no_more_than_max_waiting_wait_and_the_next_is_answered_at_once():
     lanes = Lanes(count=1, max_waiting=2, wait_seconds=LONG)
-    held = lanes.take(LONG)
+    held = lanes.take()
     with ThreadPoolExecutor(max_workers=2) as pool:
-        waiting = [pool.submit(lanes.take, LONG) for _ in range(2)]
+        waiting = [pool.submit(lanes.take) for _ in range(2)]
         assert wait_until(lambda: lanes.waiting == 2)
-        assert lanes.take(LONG) is None  # the third would wait past the line's places
+        assert lanes.take() is None  # the third would wait past the line's places
         lanes.give_back(held)
         first = next(f for f in waiting if f.result(timeout=30) is not None)
         lanes.give_back(first.result())
@@ -53,29 +53,29 @@ def test_a_reply_waits_only_when_the_lanes_pace_brings_a_lane_within_the_wait():
     clock = HandClock()
     lanes = Lanes(count=3, max_waiting=64, wait_seconds=4.0, clock=clock)
     assert lanes.expected_wait() == 0  # a lane is free
-    held = [lanes.take(LONG) for _ in range(3)]
+    held = [lanes.take() for _ in range(3)]
     assert lanes.expected_wait() == ASSUMED_HOLD_SECONDS  # nothing timed yet: a small model's pace
     clock.advance(10)
     lanes.give_back(held.pop())
-    held.append(lanes.take(LONG))
+    held.append(lanes.take())
     assert lanes.expected_wait() == 10  # a reply holds its lane 10 s now: more than the 4 s wait
     with ThreadPoolExecutor(max_workers=1) as pool:
-        assert pool.submit(lanes.take, LONG).result(timeout=30) is None  # answered at once, not after 4 s
+        assert pool.submit(lanes.take).result(timeout=30) is None  # answered at once, not after 4 s
     assert lanes.waiting == 0
 
 
 def test_the_expected_wait_grows_with_the_line_a_lanes_worth_at_a_time():
     clock = HandClock()
     lanes = Lanes(count=2, max_waiting=64, wait_seconds=LONG, clock=clock)
-    held = [lanes.take(LONG), lanes.take(LONG)]
+    held = [lanes.take(), lanes.take()]
     clock.advance(1.5)
     lanes.give_back(held.pop())
-    held.append(lanes.take(LONG))  # every lane held; replies take 1.5 s
+    held.append(lanes.take())  # every lane held; replies take 1.5 s
     with ThreadPoolExecutor(max_workers=3) as pool:
         waits = []
         for line in range(3):
             waits.append(lanes.expected_wait())
-            pool.submit(lanes.take, LONG)
+            pool.submit(lanes.take)
             assert wait_until(lambda: lanes.waiting == line + 1)
         assert waits == [1.5, 1.5, 3.0]  # the first two in line share the next pair of lanes
         assert lanes.expected_wait() == 3.0 and lanes.waiting == 3
@@ -84,11 +84,10 @@ def test_the_expected_wait_grows_with_the_line_a_lanes_worth_at_a_time():
             assert wait_until(lambda: lanes.waiting == line)
 
 
-def test_a_wait_ends_after_wait_seconds_or_the_deadline_left_whichever_is_first():
+def test_a_wait_ends_after_wait_seconds_when_no_lane_comes():
     lanes = Lanes(count=1, max_waiting=5, wait_seconds=1.0)
-    held = lanes.take(LONG)
-    assert lanes.take(LONG) is None  # waited its 1 s, no lane came
-    assert lanes.take(0.01) is None  # the deadline left less
+    held = lanes.take()
+    assert lanes.take() is None  # waited its 1 s, no lane came
     assert lanes.waiting == 0
     lanes.give_back(held)
-    assert lanes.take(LONG) is not None
+    assert lanes.take() is not None
