@@ -9,13 +9,16 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
+import openai
 import pytest
 
 from replica import wording
+from replica.chat.openai_model import OpenAIChatModel
 from replica.chat.reply import Visitor
-from tests.fakes.openai_server import call, say
+from tests.fakes.openai_server import FakeOpenAI, call, say
 from tests.fixtures.clients import app_client
-from tests.fixtures.environment import wait_until
+from tests.fixtures.environment import API_KEY, wait_until
+from tests.fixtures.replicas import replica_around
 
 NEVER_ENDS = say("Still thinking. ", forever=True, piece_delay=0.2)
 
@@ -53,10 +56,17 @@ def test_three_endless_streams_end_at_the_deadline_and_a_fourth_visitor_is_answe
     )  # the endless streams were closed, not left running
 
 
-def test_a_provider_that_never_answers_is_given_up_at_the_deadline_despite_sdk_retries(fake_openai, make_replica):
-    fake_openai.default = say("too late", delay=3600)
-    replica = make_replica(reply_deadline_seconds=1.5, timeout=60, max_retries=2)
-    answer, seconds = timed(replica.reply, "Tell me more.", Visitor("s1"))
+def test_a_provider_that_never_answers_is_given_up_at_the_deadline_despite_sdk_retries(store, notifier):
+    # A provider of its own: the SDK, given up on, goes on waiting and retrying for minutes, and its
+    # retries must not take another test's scripted replies. Closed at the end, it ends them.
+    silent = FakeOpenAI()
+    try:
+        silent.default = say("too late", delay=3600)
+        client = openai.OpenAI(api_key=API_KEY, base_url=silent.base_url, max_retries=2, timeout=60)
+        replica = replica_around(OpenAIChatModel(client, "fake-model"), store, notifier, reply_deadline_seconds=1.5)
+        answer, seconds = timed(replica.reply, "Tell me more.", Visitor("s1"))
+    finally:
+        silent.close()
     assert answer == wording.TOO_SLOW and seconds < 15  # the SDK alone would wait 3 × 60 s
 
 

@@ -61,7 +61,7 @@ def test_a_lead_in_the_message_is_kept_when_the_model_is_down(fake_openai, notif
 
 def test_a_lead_is_kept_past_the_deadline_and_when_the_day_budget_is_spent(fake_openai, store, make_replica):
     fake_openai.default = say("late", delay=3600)
-    slow = make_replica(reply_deadline_seconds=1)
+    slow = make_replica(reply_deadline_seconds=1, max_retries=0)  # no retry to reach the fake in a later test
     assert slow.reply("Email me: a@example.org", Visitor("s1")).endswith(wording.LEAD_KEPT)
     spent = make_replica(limits=UsageLimits.build(10, 10, 0))
     assert spent.reply("b@example.org please", Visitor("s2")) == (f"{wording.DAILY_LIMIT} {wording.LEAD_KEPT}")
