@@ -73,7 +73,14 @@ def crowd(url: str, visitors: int, message: Callable[[int], str] = message_of) -
     """``visitors`` visitors of ``url``, each with its own session and address, sending ``message(n)``
     at the same instant."""
     endpoint = endpoint_of(url)
-    people = [QueueVisitor(url, headers={"X-Forwarded-For": address_of(n)}, endpoint=endpoint) for n in range(visitors)]
+    # Each request on a connection of its own: a kept-alive one can be closed by the server (uvicorn
+    # closes one idle 5 s) just as a visitor's thread, slow in a crowd, sends on it, and the reset
+    # would be the client's, not the server's (a browser sends such a request again).
+    headers = {"Connection": "close"}
+    people = [
+        QueueVisitor(url, headers={**headers, "X-Forwarded-For": address_of(n)}, endpoint=endpoint)
+        for n in range(visitors)
+    ]
     start = threading.Barrier(visitors)
 
     def visit(n: int) -> Visit | Exception:
