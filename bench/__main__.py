@@ -16,9 +16,7 @@ import json
 import logging
 import os
 import random
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -29,13 +27,12 @@ from pathlib import Path
 os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
 
 import openai  # noqa: E402
-import requests  # noqa: E402
 from gradio_client import Client  # noqa: E402
 
 from bench import instances  # noqa: E402
 from bench.floor import bare_chat_interface, streaming_floor  # noqa: E402
 from bench.queue_visitor import QueueVisitor  # noqa: E402
-from bench.spike import spike_rows  # noqa: E402
+from bench.spike import serving, spike_rows  # noqa: E402
 from replica.alerts import Alert  # noqa: E402
 from replica.chat.reply import Visitor  # noqa: E402
 from replica.settings import Settings  # noqa: E402
@@ -43,6 +40,7 @@ from replica.wiring import create_app  # noqa: E402
 from tests.fakes.corpus import make_projects, projects_for_size, write_projects  # noqa: E402
 from tests.fakes.openai_server import FakeOpenAI, say  # noqa: E402
 from tests.fakes.telegram_server import CHAT_ID, TOKEN  # noqa: E402
+from tests.fixtures.environment import free_port  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -114,12 +112,6 @@ def burst(url: str, visitors: int) -> float:
     return time.perf_counter() - started
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def process_start(knowledge: Path, data: Path) -> float:
     """Seconds from ``python app.py`` to the page answering, imports and knowledge indexing included."""
     port = free_port()
@@ -133,20 +125,8 @@ def process_start(knowledge: Path, data: Path) -> float:
         "GRADIO_SERVER_PORT": str(port),
     }
     started = time.perf_counter()
-    process = subprocess.Popen(
-        [sys.executable, "app.py"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
-    try:
-        while time.perf_counter() - started < 120:
-            try:
-                if requests.get(f"http://127.0.0.1:{port}/", timeout=10).status_code == 200:
-                    return time.perf_counter() - started
-            except requests.RequestException:  # not listening yet, or too busy starting to answer: wait on
-                time.sleep(0.05)
-        raise RuntimeError("the app did not start within 120 s")
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
+    with serving([sys.executable, "app.py"], port, env):
+        return time.perf_counter() - started
 
 
 def settings_for(fake: FakeOpenAI, knowledge: Path, data: Path) -> Settings:
@@ -391,7 +371,7 @@ def main() -> None:
         rows += per_message_rows(work, fake, *((1, 4) if args.quick else (3, 10)))
         rows += first_words_rows(work, fake, *((1, 0.01) if args.quick else (10, 0.05)))
         rows += without_model_rows(work, fake, 20 if args.quick else 200, model_delay=0.05 if args.quick else 0.2)
-        rows += spike_rows(fake, work, *((20, 0.2) if args.quick else (300, 0.5)), free_port)
+        rows += spike_rows(fake, work, *((20, 0.2) if args.quick else (300, 0.5)))
         for label, size in sizes:
             rows += knowledge_rows(work, fake, label, size, questions, warm=not args.quick)
     fake.close()

@@ -29,8 +29,8 @@ import requests
 
 from bench.queue_visitor import QueueVisitor, Visit, endpoint_of
 from tests.fakes.openai_server import FakeOpenAI, say
-from tests.fakes.telegram_server import CHAT_ID, TOKEN, FakeTelegram
-from tests.fixtures.environment import bare_env
+from tests.fakes.telegram_server import FakeTelegram
+from tests.fixtures.environment import bare_env, free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -98,23 +98,28 @@ def crowd(url: str, visitors: int, message: Callable[[int], str] = message_of) -
 
 @contextlib.contextmanager
 def serving(command: list[str], port: int, env: dict[str, str]) -> Iterator[str]:
-    """Run ``command`` (a server on ``port``) in a process of its own until it answers; yield its URL."""
+    """Run ``command`` (a server on ``port``) in a process of its own until its page answers (within
+    120 s); yield its URL; stop it afterwards."""
     process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}/"
     try:
-        started = time.monotonic()
-        while True:
-            try:
-                if requests.get(url, timeout=10).status_code == 200:
-                    break
-            except requests.RequestException:  # not listening yet
-                if process.poll() is not None or time.monotonic() - started > 120:
-                    raise RuntimeError(f"{' '.join(command)} did not start") from None
-                time.sleep(0.1)
+        deadline = time.monotonic() + 120
+        while not answers(url):
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"{' '.join(command)} did not start within 120 s")
+            time.sleep(0.05)
         yield url
     finally:
         process.terminate()
         process.wait(timeout=30)
+
+
+def answers(url: str) -> bool:
+    """Whether the page at ``url`` is served."""
+    try:
+        return requests.get(url, timeout=10).status_code == 200
+    except requests.RequestException:  # not listening yet, or too busy starting to answer
+        return False
 
 
 def app_env(fake: FakeOpenAI, telegram: FakeTelegram, data: Path, port: int) -> dict[str, str]:
@@ -134,9 +139,7 @@ def app_env(fake: FakeOpenAI, telegram: FakeTelegram, data: Path, port: int) -> 
             "VISITOR_MESSAGES_PER_HOUR": "10000",
             "ADDRESS_MESSAGES_PER_HOUR": "10000",
             "DAILY_MODEL_CALLS": "1000000",
-            "TELEGRAM_BOT_TOKEN": TOKEN,
-            "TELEGRAM_CHAT_ID": CHAT_ID,
-            "TELEGRAM_API_BASE": telegram.url,
+            **telegram.env,
             "GRADIO_ANALYTICS_ENABLED": "False",
         }
     )
@@ -150,9 +153,7 @@ def leads_in(env: dict[str, str]) -> set[str]:
     return {lead["email"] for lead in csv.DictReader(io.StringIO(done.stdout))}
 
 
-def spike_rows(
-    fake: FakeOpenAI, work: Path, visitors: int, model_delay: float, free_port: Callable[[], int]
-) -> list[tuple[str, str, str]]:
+def spike_rows(fake: FakeOpenAI, work: Path, visitors: int, model_delay: float) -> list[tuple[str, str, str]]:
     """The spike row: ``visitors`` at once against a ``model_delay`` s model; ``python app.py`` beside the
     floor (a bare streaming ChatInterface on the same model), each in a process of its own, as served."""
     fake.default = say(MODEL_WORDS, delay=model_delay)

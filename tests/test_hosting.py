@@ -64,9 +64,7 @@ def test_python_app_py_with_port_alone_chats_alerts_a_lead_and_exports_it(tmp_pa
     env = {
         "OPENAI_API_KEY": API_KEY,
         "OPENAI_BASE_URL": fake_openai.base_url,
-        "TELEGRAM_BOT_TOKEN": fake_telegram.token,
-        "TELEGRAM_CHAT_ID": fake_telegram.chat_id,
-        "TELEGRAM_API_BASE": fake_telegram.url,
+        **fake_telegram.env,
         "OWNER_NAME": "Ada Lovelace",
         "DATA_DIR": str(tmp_path / "data"),
         "NO_PROXY": "127.0.0.1,127.0.0.2,localhost",

@@ -225,9 +225,7 @@ def environment(tmp_path, fake_openai, fake_telegram, **more):
         "OPENAI_API_KEY": API_KEY,
         "OPENAI_BASE_URL": fake_openai.base_url,
         "OPENAI_MODEL": "fake-model",
-        "TELEGRAM_BOT_TOKEN": fake_telegram.token,
-        "TELEGRAM_CHAT_ID": str(fake_telegram.chat_id),
-        "TELEGRAM_API_BASE": fake_telegram.url,
+        **fake_telegram.env,
         "DATA_DIR": str(tmp_path / "data"),
         **more,
     }

@@ -38,12 +38,7 @@ def test_a_lead_confirms_the_address_with_the_mailed_code_and_the_code_is_kept_n
     tmp_path, fake_mail, fake_telegram, backend
 ):
     log_file = tmp_path / "app.log"
-    telegram = {
-        "TELEGRAM_BOT_TOKEN": fake_telegram.token,
-        "TELEGRAM_CHAT_ID": str(fake_telegram.chat_id),
-        "TELEGRAM_API_BASE": fake_telegram.url,
-    }
-    with served_app(log_file, VERIFY_EMAIL_URL=fake_mail.url, **telegram, **backend) as (url, _):
+    with served_app(log_file, VERIFY_EMAIL_URL=fake_mail.url, **fake_telegram.env, **backend) as (url, _):
         visitor = app_client(url)
         reply = visitor.predict(f"Hi, I'm Ada. Please get back to me at {ADA}", api_name="/chat")
         assert wording.CODE_SENT.format(email=ADA) in reply
@@ -122,9 +117,7 @@ def test_required_holds_the_lead_alert_until_the_code_and_an_expired_code_and_th
         "DATA_DIR": str(tmp_path / "data"),
         "VERIFY_EMAIL_URL": fake_mail.url,
         "LEAD_VERIFICATION": "required",
-        "TELEGRAM_BOT_TOKEN": fake_telegram.token,
-        "TELEGRAM_CHAT_ID": str(fake_telegram.chat_id),
-        "TELEGRAM_API_BASE": fake_telegram.url,
+        **fake_telegram.env,
     }
     with served_app(tmp_path / "app.log", **env) as (url, _):
         visitor = app_client(url)  # by the API: no page will show the owner's answer

@@ -121,6 +121,11 @@ class FakeTelegram(LocalServer):
         self._message_id = 0
         super().__init__()
 
+    @property
+    def env(self) -> dict[str, str]:
+        """The settings that point ``python app.py`` at this stand-in."""
+        return {"TELEGRAM_BOT_TOKEN": self.token, "TELEGRAM_CHAT_ID": str(self.chat_id), "TELEGRAM_API_BASE": self.url}
+
     def reset(self) -> None:
         """Forget every delivery, script and record: as new, on the same port. Update ids go on from
         where they were, so a bot that already polled still takes the next ones."""

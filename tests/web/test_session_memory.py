@@ -4,17 +4,15 @@ stays bounded whatever is posted to the page's events, and a malformed request c
 from __future__ import annotations
 
 import json
-import re
 import uuid
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import pytest
 import requests
 
 from tests.fixtures.clients import app_client
 from tests.fixtures.environment import wait_until
-from tests.fixtures.processes import served_app
+from tests.fixtures.processes import rss_mb, served_app
 
 HISTORY = [{"role": "user", "content": "x" * 900}] * 950  # about 900 KB as JSON
 NEAR_LIMIT = [{"role": "user", "content": "x" * 900}] * 60  # about 57 KB: under the guard's 64 KB for events
@@ -26,11 +24,6 @@ def app(tmp_path_factory):
     log_file = tmp_path_factory.mktemp("session-memory") / "app.log"
     with served_app(log_file) as (url, process):
         yield url, process, log_file
-
-
-def rss_mb(pid: int) -> float:
-    status = Path(f"/proc/{pid}/status").read_text()
-    return int(re.search(r"VmRSS:\s+(\d+) kB", status).group(1)) / 1024
 
 
 def page_events(url: str) -> tuple[list[dict], dict]:

@@ -17,7 +17,7 @@ from replica import wording
 from tests.fakes.openai_server import say
 from tests.fixtures.clients import app_client
 from tests.fixtures.environment import wait_until
-from tests.fixtures.processes import run_app, served_app
+from tests.fixtures.processes import rss_kb, run_app, served_app, sockets
 
 OWNER = "Jordan Avery"
 MODEL_WORDS = "I'm Jordan Avery, a freelance data engineer based in Lisbon, Portugal."  # from the example's files
@@ -42,14 +42,6 @@ def app_env(tmp_path: Path, fake_openai, **extra: str) -> dict[str, str]:
     }
 
 
-def telegram_of(fake_telegram) -> dict[str, str]:
-    return {
-        "TELEGRAM_BOT_TOKEN": fake_telegram.token,
-        "TELEGRAM_CHAT_ID": str(fake_telegram.chat_id),
-        "TELEGRAM_API_BASE": fake_telegram.url,
-    }
-
-
 def leads_announced(telegram) -> int:
     """Leads the owner was told of on Telegram: one per lead alert, N per fold of N."""
     told = 0
@@ -66,7 +58,7 @@ def test_crowds_past_the_line_get_words_every_address_is_kept_and_told_and_the_s
     through ``gradio_client``, then 500 at once speaking Gradio's protocol, then a flood from one address."""
     fake_openai.default = say(MODEL_WORDS, delay=0.5)
     log_file = tmp_path / "app.log"
-    env = app_env(tmp_path, fake_openai, ADDRESS_MESSAGES_PER_HOUR="3", **telegram_of(fake_telegram))
+    env = app_env(tmp_path, fake_openai, ADDRESS_MESSAGES_PER_HOUR="3", **fake_telegram.env)
     env.update(QUEUE_CONCURRENCY="2", QUEUE_MAX_SIZE="1", QUEUE_WAIT_SECONDS="1")
     with served_app(log_file, **env) as (url, process):
         with ThreadPoolExecutor(max_workers=40) as pool:
@@ -93,19 +85,3 @@ def test_crowds_past_the_line_get_words_every_address_is_kept_and_told_and_the_s
     assert {f"{who}{n}@example.org" for who, count in (("visitor", 40), ("guest", 500)) for n in range(count)} == leads
     log = log_file.read_text()
     assert len(log.encode()) < 50_000 and "Queue is full" not in log and "Traceback" not in log
-
-
-def rss_kb(pid: int) -> int:
-    status = Path(f"/proc/{pid}/status").read_text()
-    return int(re.search(r"VmRSS:\s+(\d+) kB", status).group(1))
-
-
-def sockets(pid: int) -> int:
-    """The process's open sockets (connections and listeners)."""
-    count = 0
-    for fd in Path(f"/proc/{pid}/fd").iterdir():
-        try:
-            count += fd.readlink().name.startswith("socket:")
-        except OSError:  # closed meanwhile
-            pass
-    return count
