@@ -17,7 +17,7 @@ from tests.fixtures.ordering import LONGEST_FIRST
 LAYERS = [
     ["replica.settings", "replica.logs", "replica.wording", "replica.workers", "replica.timings", "replica.languages"],
     ["replica.storage", "replica.telegram"],
-    ["replica.alerts", "replica.knowledge"],
+    ["replica.alerts", "replica.knowledge", "replica.stats"],
     ["replica.inbox", "replica.tools", "replica.contacts"],
     ["replica.chat"],
     ["replica.owner_bot", "replica.housekeeping"],

@@ -77,7 +77,7 @@ class TurnLoop:
                     yield shown
             if stop.is_set() or not done.done:
                 return
-            run.add(Words(done.words, trimmed=done.trimmed))
+            run.add(Words(done.words, trimmed=done.trimmed, tokens=done.tokens))
             cut = done.cut if done.words else cut
             words = join(words, done.words)
             if words != shown:

@@ -27,6 +27,7 @@ class Turn:
     text: str = ""
     calls: list[ToolCall] = field(default_factory=list)
     finish_reason: str | None = None
+    tokens: int = 0  # the call's prompt and completion tokens, when the server reports its usage
 
 
 class ModelError(Exception):

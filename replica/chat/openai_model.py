@@ -5,6 +5,9 @@ Ollama has no tool template for). Then the call is made again without them, the 
 system prompt instead (``prompts/tools_as_text.md``), so the model can still write its calls as text,
 which the loop reads; once such a retry succeeds, later calls go that way at once, for
 :data:`RETRY_TOOLS_SECONDS`, after which tools are offered again (a 400 may have had another cause).
+Each call asks for its token counts (``stream_options.include_usage``: a last chunk with the usage,
+for the owner's ``/stats``); a server that refuses the field with a 400 naming it is asked again
+without it, and never again.
 The adapter is made once per process for the configured base URL and model, so what it learns of the
 server (that it refused tools, that it calls them natively) is learned for that server and model.
 """
@@ -40,6 +43,7 @@ class OpenAIChatModel:
         # then: the loop holds that reply whole); OpenAI's own API never does.
         self.opens_thinking: bool | None = False if str(client.base_url).startswith(OPENAI_API) else None
         self._tools_refused_at: float | None = None  # when the server last refused a request with tools
+        self.asks_usage = True  # stream_options.include_usage, until a server refuses the field
         self._clock = clock
 
     @property
@@ -93,11 +97,36 @@ class OpenAIChatModel:
         body: dict[str, Any] = {"model": self.model, "messages": messages, "max_tokens": max_tokens, "stream": True}
         if tools:
             body |= {"tools": tools, "tool_choice": tool_choice}
+        if self.asks_usage:  # the call's tokens, in a last chunk (for the owner's /stats)
+            body["stream_options"] = {"include_usage": True}
         # Not chat.completions.create(): it walks every message and schema field by field to transform
         # its params, 2.5 ms a message at ten messages and 13 ms at ninety, and these are plain JSON
         # already. The client's post() (the SDK's README, "Undocumented endpoints") sends them as they
         # are, with the client's key, retries and errors all the same.
-        stream = self.client.post(
+        try:
+            stream = self._post(body, timeout)
+        except openai.BadRequestError as error:
+            if "stream_options" not in body or "stream_options" not in str(error.body or error.message):
+                raise
+            log.warning("The model server refused stream_options (HTTP 400); its token counts are not asked for")
+            self.asks_usage = False
+            stream = self._post({k: v for k, v in body.items() if k != "stream_options"}, timeout)
+        turn, calls = Turn(), {}
+        with stream:
+            for chunk in stream:
+                if stop.is_set():
+                    return  # leaving the block closes the stream, so the provider stops generating
+                if chunk.usage is not None:  # the last chunk, when usage is asked for (or sent unasked)
+                    turn.tokens = chunk.usage.total_tokens or 0
+                if chunk.choices:
+                    _add(turn, calls, chunk.choices[0])
+                    yield turn
+        if turn.calls and tools:
+            self.calls_tools_natively = True
+        yield turn
+
+    def _post(self, body: dict[str, Any], timeout: float) -> openai.Stream[ChatCompletionChunk]:
+        return self.client.post(
             "/chat/completions",
             body=body,
             cast_to=ChatCompletion,
@@ -105,17 +134,6 @@ class OpenAIChatModel:
             stream=True,
             stream_cls=openai.Stream[ChatCompletionChunk],
         )
-        turn, calls = Turn(), {}
-        with stream:
-            for chunk in stream:
-                if stop.is_set():
-                    return  # leaving the block closes the stream, so the provider stops generating
-                if chunk.choices:
-                    _add(turn, calls, chunk.choices[0])
-                    yield turn
-        if turn.calls and tools:
-            self.calls_tools_natively = True
-        yield turn
 
     def _timeout(self, remaining: float) -> float:
         configured = self.client.timeout

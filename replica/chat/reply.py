@@ -118,7 +118,7 @@ class Replica:
         finally:
             if draft is not None and not done:  # the visitor stopped the reply: an address they gave is still kept
                 self.steps.run(draft, stopped=True)
-            self._record(conversation, run, reply, started)
+            self._record(conversation, run, reply, started, opened=not history)
             if self.watch:
                 self.watch(visitor, run)
 
@@ -177,14 +177,16 @@ class Replica:
             verification=self.verifier.mode if self.verifier is not None else "off",
         )
 
-    def _record(self, conversation: Conversation | None, run: Run, reply: str, started: float) -> None:
-        """Record the reply the visitor saw, with what was done; log the message's line."""
+    def _record(self, conversation: Conversation | None, run: Run, reply: str, started: float, opened: bool) -> None:
+        """Record the reply the visitor saw, with what was done, and its figures for the owner's charts
+        (``opened``: the message began the conversation); log the message's line."""
         elapsed_ms = int((time.monotonic() - started) * 1000)
         if conversation:
             facts = tuple(run.facts)  # read from the run's events, as is everything below
             self.inbox.recorder.record(
                 conversation.id, run.role, reply, tuple(run.tools), run.model_calls, elapsed_ms, facts=facts
             )
+            self.inbox.recorder.count(conversation.id, opened, run.answered, run.model_calls, run.tokens, elapsed_ms)
         # At a spike, the replies made without a model are counted in one line a minute (replica.chat.answer).
         log.log(
             logging.DEBUG if run.ended_as(Ending.BUSY) else logging.INFO,

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Union
 
+from replica.storage import figures
 from replica.storage.records import REPLICA
 from replica.tools import Outcome, ToolResult
 
@@ -49,6 +50,7 @@ class Words:
 
     text: str
     trimmed: bool = False
+    tokens: int = 0  # the call's tokens, when the server reported them
 
 
 @dataclass(frozen=True)
@@ -129,6 +131,11 @@ class Run:
         return [e.name for e in self._tools() if e.source in (Source.MODEL, Source.TEXT)]
 
     @property
+    def tokens(self) -> int:
+        """The tokens the message's model calls took, as far as the server reported them."""
+        return sum(e.tokens for e in self._events if isinstance(e, Words))
+
+    @property
     def textual_calls(self) -> int:
         """The tool calls the model wrote as text, run."""
         return sum(e.source is Source.TEXT for e in self._tools())
@@ -180,6 +187,21 @@ class Run:
     def ended_as(self, how: Ending) -> bool:
         """Whether the reply was marked as ending ``how`` (busy, then an approved answer: both)."""
         return any(isinstance(e, Ended) and e.how is how for e in self._events)
+
+    @property
+    def answered(self) -> str:
+        """How the visitor message was answered, as the owner's charts count it (one of
+        :data:`replica.storage.figures.ANSWERED`): in person by the owner, by passing a question on, by an
+        approved answer without a model, by the model's words, or another way (a greeting, a refusal)."""
+        if self.ended_as(Ending.PASSED_TO_OWNER):
+            return figures.OWNER
+        if self.ended_as(Ending.QUESTION_PASSED_ON) or Outcome.QUESTION_SAVED in self.outcomes:
+            return figures.PASSED_ON
+        if self.ended_as(Ending.APPROVED_ANSWER):
+            return figures.APPROVED
+        if any(self.ended_as(how) for how in (Ending.WORDS, Ending.CUT, Ending.TOOLS_ONLY)):
+            return figures.MODEL
+        return figures.OTHER
 
     @property
     def role(self) -> str:

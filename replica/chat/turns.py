@@ -44,6 +44,7 @@ class CleanTurn:
     said: str = ""  # the turn as it goes back into the messages: no markup, a call written as text left as written
     cut: bool = False  # the words end before the model finished them (a dropped stream, the token limit)
     trimmed: bool = False  # the app cut a next turn the model wrote itself, or a fragment where a call began
+    tokens: int = 0  # what the call cost, when the server says (the owner's /stats)
 
 
 @dataclass(frozen=True)
@@ -113,7 +114,14 @@ class CleanModel:
         # "(My answer was cut off…)" only where the words end as the model stopped, not where the app cut.
         cut = bool(words) and not (turned or broken) and cut_short(reply)
         yield CleanTurn(
-            words, done=True, calls=tuple(calls), source=source, said=said, cut=cut, trimmed=turned or broken
+            words,
+            done=True,
+            calls=tuple(calls),
+            source=source,
+            said=said,
+            cut=cut,
+            trimmed=turned or broken,
+            tokens=reply.tokens,
         )
 
     def _read(self, reply: Turn, said: str, offered: ToolNames, visitor: str) -> tuple[list[ToolCall], str, Source]:

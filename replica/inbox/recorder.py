@@ -16,10 +16,12 @@ import logging
 import secrets
 import time
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from pathlib import Path
 
 from replica.storage import Store
 from replica.storage.database import storage_errors
+from replica.storage.figures import ReplyFigure
 from replica.storage.records import NOTICE, OWNER, REPLICA, VISITOR
 
 log = logging.getLogger(__name__)
@@ -124,6 +126,18 @@ class Recorder:
         except storage_errors() as error:
             log.error("Could not record a %s message (%s)", role, type(error).__name__)
             return None
+
+    def count(
+        self, conversation_id: int, opened: bool, answered: str, model_calls: int, tokens: int, reply_ms: int
+    ) -> None:
+        """Keep a reply's figures for the owner's charts (no words, no address); a database error is logged."""
+        now = self._clock()
+        day = datetime.fromtimestamp(now, timezone.utc).date().isoformat()
+        figure = ReplyFigure(now, day, conversation_id, opened, answered, model_calls, tokens, reply_ms)
+        try:
+            self.store.figures.add_reply(figure)
+        except storage_errors() as error:
+            log.error("Could not count a reply for the owner's charts (%s)", type(error).__name__)
 
     def history(self, conversation_id: int) -> list[dict[str, str]]:
         """The conversation so far as Chat Completions messages; the owner's words are marked as theirs.

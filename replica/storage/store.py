@@ -20,6 +20,7 @@ from replica.storage.code_mails import Codes
 from replica.storage.conversation_records import ConversationRecords
 from replica.storage.database import Database, DatabaseError, Transaction, open_database, storage_errors
 from replica.storage.deliveries import LEASE_SECONDS, TELEGRAM, Deliveries
+from replica.storage.figures import Figures
 from replica.storage.leads import Leads
 from replica.storage.migrations import is_empty, migrate, pending
 from replica.storage.outbox import Outbox
@@ -84,6 +85,8 @@ RECORD_TABLES = (
     "usage_events",
     "daily_calls",
     "handled_updates",
+    "reply_figures",
+    "page_opens",
 )
 
 
@@ -136,6 +139,7 @@ class Store:
         self.conversations = ConversationRecords(self.db)
         self.reports = Reports(self.db, self.conversations)
         self.usage = Usage(self.db)
+        self.figures = Figures(self.db)
         self.state = State(self.db)
         self.handled_updates = HandledUpdates(self.db)
 

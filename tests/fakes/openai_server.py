@@ -30,6 +30,7 @@ class Reply:
     cut: bool = False  # end the stream without a finish reason or [DONE], as a dropped connection does
     finish: str | None = None  # the finish reason to send instead of "stop" / "tool_calls" ("length")
     gate: threading.Event | None = None  # when given, the last content piece waits until the test sets it
+    usage: tuple[int, int] = (100, 20)  # prompt and completion tokens, streamed when stream_options asks
 
 
 def say(text: str, **options: Any) -> Reply:
@@ -61,6 +62,7 @@ class FakeOpenAI(LocalServer):
         self.max_in_flight = 0
         self.models: list[str] | None = ["fake-model"]  # GET /v1/models; None: the provider has no list
         self.answers_any_model = True  # as llama.cpp's server does; False: 404 for a model not in the list
+        self.refuses_stream_options = False  # as a strict server: 400 for a request that carries stream_options
         self._lock = threading.Lock()
         super().__init__()
 
@@ -74,6 +76,7 @@ class FakeOpenAI(LocalServer):
             self.api_key, self.max_in_flight = "", self.in_flight
             self.models = ["fake-model"]
             self.answers_any_model = True
+            self.refuses_stream_options = False
 
     @property
     def base_url(self) -> str:
@@ -110,6 +113,12 @@ class FakeOpenAI(LocalServer):
             return Response(
                 404, {"error": {"message": message, "type": "invalid_request_error", "code": "model_not_found"}}
             )
+        if self.refuses_stream_options and "stream_options" in body:
+            error = {
+                "message": "Unrecognized request argument supplied: stream_options",
+                "type": "invalid_request_error",
+            }
+            return Response(400, {"error": error})
         with self._lock:
             self.requests.append(body)
             self.auth_headers.append(headers.get("authorization", ""))
@@ -197,4 +206,16 @@ def _stream(reply: Reply, body: dict) -> Iterator[bytes]:
         for start in range(0, len(args), 7):
             yield event({"tool_calls": [{"index": index, "function": {"arguments": args[start : start + 7]}}]})
     yield event({}, finish=reply.finish or ("tool_calls" if reply.tool_calls else "stop"))
+    if (body.get("stream_options") or {}).get("include_usage"):  # as OpenAI: a last chunk, no choices
+        prompt, completion = reply.usage
+        usage = {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}
+        chunk = {
+            "id": "chatcmpl-fake",
+            "object": "chat.completion.chunk",
+            "created": int(time.time()),
+            "model": body.get("model", "fake"),
+            "choices": [],
+            "usage": usage,
+        }
+        yield f"data: {json.dumps(chunk)}\n\n".encode()
     yield b"data: [DONE]\n\n"

@@ -1,0 +1,214 @@
+"""The period's picture: a PNG for a phone, drawn headless with matplotlib's Agg backend.
+
+1080 × 1350 pixels (the 4:5 a phone shows whole), large type, in the owner's colour, and readable
+without colour: every series has a label, and the ways a message was answered differ in hatching as
+well as in hue. matplotlib is imported on the first picture only (it takes a second), and its figures
+are made without pyplot, so no global state is shared between threads; one lock keeps two pictures
+from being drawn at once all the same (matplotlib's own caches are not thread-safe).
+"""
+
+from __future__ import annotations
+
+import io
+import threading
+from datetime import date
+from typing import Any
+
+from replica.stats.caption import seconds, thousands, was
+from replica.stats.period import Period
+from replica.storage.figures import APPROVED, MODEL, OTHER, OWNER, PASSED_ON
+
+WIDTH, HEIGHT, DPI = 1080, 1350, 100
+INK, MUTED, GRID = "#1f2328", "#57606a", "#d0d7de"
+ANSWER_STYLES = (  # (how, label, share of the owner's colour, hatch): hatching tells them apart in grey
+    (MODEL, "the model", 1.0, ""),
+    (APPROVED, "an approved answer", 0.7, "//"),
+    (PASSED_ON, "passed on to you", 0.45, "xx"),
+    (OWNER, "you, in person", 0.3, ".."),
+    (OTHER, "other (greeting, limit)", 0.12, "--"),
+)
+BARS_UP_TO = 14  # days drawn as separate bars; longer periods as stepped areas
+_lock = threading.Lock()
+
+
+def png(figures: Period, owner: str, colour: str) -> bytes:
+    """The picture of ``figures`` for ``owner``'s phone, in ``colour`` (a hex colour), as PNG bytes."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    with _lock:
+        figure = Figure(figsize=(WIDTH / DPI, HEIGHT / DPI), dpi=DPI, facecolor="white")
+        FigureCanvasAgg(figure)
+        figure.text(0.04, 0.975, f"{owner}'s replica", fontsize=26, weight="bold", color=INK, va="top")
+        figure.text(0.04, 0.935, _span(figures), fontsize=20, color=MUTED, va="top")
+        if figures.empty:
+            _nothing(figure, figures)
+        else:
+            grid = figure.add_gridspec(4, 1, height_ratios=[1.3, 3.2, 2.6, 2.3], hspace=0.5)
+            grid.update(left=0.1, right=0.96, top=0.87, bottom=0.04)
+            _funnel(figure.add_subplot(grid[0]), figures, colour)
+            _answers(figure.add_subplot(grid[1]), figures, colour)
+            _visitors(figure.add_subplot(grid[2]), figures, colour)
+            _totals(figure.add_subplot(grid[3]), figures)
+        out = io.BytesIO()
+        figure.savefig(out, format="png", dpi=DPI, facecolor="white")
+        return out.getvalue()
+
+
+def _span(figures: Period) -> str:
+    days = len(figures.days)
+    if days == 1:
+        return f"{_date(figures.last)}"
+    return f"{days} days, {_date(figures.first)} to {_date(figures.last)}"
+
+
+def _date(day: date) -> str:
+    return f"{day.day} {day:%b %Y}"
+
+
+def _tint(colour: str, share: float) -> tuple[float, float, float]:
+    """``colour`` mixed with white: ``share`` 1 is the colour itself."""
+    from matplotlib.colors import to_rgb
+
+    return tuple(1 - share * (1 - c) for c in to_rgb(colour))  # type: ignore[return-value]
+
+
+def _nothing(figure: Any, figures: Period) -> None:
+    figure.text(
+        0.5,
+        0.55,
+        f"Nobody opened the page or wrote\nin these {len(figures.days)} day(s).",
+        fontsize=34,
+        ha="center",
+        va="center",
+        color=INK,
+    )
+    figure.text(
+        0.5,
+        0.4,
+        "The picture fills in as visitors come:\nshare the page's link, or put the widget on your site.",
+        fontsize=22,
+        ha="center",
+        va="center",
+        color=MUTED,
+    )
+
+
+def _funnel(ax: Any, figures: Period, colour: str) -> None:
+    """Page opens → conversations → leads, each bar labelled with its number and the period before's."""
+    now, before = figures.totals, figures.before
+    steps = [
+        ("Page opens", now.page_opens, before.page_opens),
+        ("Conversations", now.conversations, before.conversations),
+        ("Leads", now.leads, before.leads),
+    ]
+    widest = max(1, *(n for _, n, _ in steps))
+    for row, (label, n, earlier) in enumerate(steps):
+        y = len(steps) - 1 - row
+        ax.barh(y, n, color=_tint(colour, 1.0 - 0.3 * row), height=0.7)
+        confirmed = f", {now.confirmed_leads} confirmed" if label == "Leads" and now.confirmed_leads else ""
+        words = f"{label}: {thousands(n)}{confirmed}  ({was(earlier)})"
+        ax.text(n + widest * 0.015, y, words, va="center", fontsize=18, color=INK)
+    ax.set_xlim(0, widest / 0.45)  # the longest bar leaves room for its words
+    ax.set_ylim(-0.5, len(steps) - 0.5)
+    ax.set_xticks([])
+    ax.set_yticks([])
+    ax.set_title("Where visitors went", loc="left", fontsize=20, color=INK, weight="bold")
+    for side in ("top", "right", "bottom"):
+        ax.spines[side].set_visible(False)
+    ax.spines["left"].set_color(MUTED)
+
+
+def _answers(ax: Any, figures: Period, colour: str) -> None:
+    """Per day, the visitor messages, stacked by how each was answered."""
+    bottom = [0] * len(figures.days)
+    for how, label, share, hatch in ANSWER_STYLES:
+        heights = [day.answered[how] for day in figures.days]
+        top = [b + h for b, h in zip(bottom, heights)]
+        style = {"color": _tint(colour, share), "hatch": hatch, "edgecolor": INK if hatch else _tint(colour, share)}
+        _columns(ax, figures, top, bottom, label=f"{label}: {thousands(sum(heights))}", **style)
+        bottom = top
+    ax.set_title("Visitor messages, by who answered", loc="left", fontsize=20, color=INK, weight="bold")
+    ax.legend(fontsize=15, loc="upper left", frameon=False, ncols=2)
+    ax.set_ylim(0, max(1, *bottom) * 1.55)  # room for the legend above the bars
+    _days_axis(ax, figures)
+
+
+def _columns(ax: Any, figures: Period, top: list[int], bottom: list[int], **style: Any) -> None:
+    """A column a day from ``bottom`` to ``top``: bars for a fortnight or less, one stepped area for longer
+    periods (a patch for each of ninety days takes matplotlib a second; one area, a few milliseconds)."""
+    if len(figures.days) <= BARS_UP_TO:
+        heights = [t - b for t, b in zip(top, bottom)]
+        ax.bar(range(len(top)), heights, bottom=bottom, width=0.8, linewidth=0.6, **style)
+    else:
+        edges = [n - 0.5 for n in range(len(top) + 1)]
+        ax.stairs(top, edges, baseline=bottom, fill=True, linewidth=0, **style)
+
+
+def _visitors(ax: Any, figures: Period, colour: str) -> None:
+    """Per day, the conversations begun (columns), the leads and the questions passed on (marked lines)."""
+    xs = list(range(len(figures.days)))
+    conversations = [d.conversations for d in figures.days]
+    _columns(ax, figures, conversations, [0] * len(xs), color=_tint(colour, 0.35), label="conversations")
+    marks = {"markersize": 9} if len(xs) <= BARS_UP_TO else {"markersize": 0}
+    ax.plot(xs, [d.leads for d in figures.days], marker="o", lw=2.5, color=INK, label="leads", **marks)
+    ax.plot(
+        xs,
+        [d.questions for d in figures.days],
+        marker="s",
+        lw=2.5,
+        ls="--",
+        color=MUTED,
+        label="questions passed on",
+        **marks,
+    )
+    top = max(1, *conversations, *(d.leads for d in figures.days), *(d.questions for d in figures.days))
+    ax.set_ylim(0, top * 1.45)
+    ax.set_title("Conversations, leads and questions", loc="left", fontsize=20, color=INK, weight="bold")
+    ax.legend(fontsize=15, loc="upper left", frameon=False, ncols=3)
+    _days_axis(ax, figures)
+
+
+def _days_axis(ax: Any, figures: Period) -> None:
+    count = len(figures.days)
+    step = 1 if count <= 10 else max(1, round(count / 7))
+    ticks = list(range(count - 1, -1, -step))[::-1]
+    if count <= 10:
+        labels = [f"{figures.days[i].day:%a}\n{figures.days[i].day.day}" for i in ticks]
+    else:
+        labels = [f"{figures.days[i].day.day} {figures.days[i].day:%b}" for i in ticks]
+    ax.set_xticks(ticks, labels, fontsize=15, color=INK)
+    ax.tick_params(axis="y", labelsize=15, colors=INK)
+    ax.set_xlim(-0.6, count - 0.4)
+    ax.grid(axis="y", color=GRID, linewidth=0.8)
+    ax.set_axisbelow(True)
+    for side in ("top", "right"):
+        ax.spines[side].set_visible(False)
+
+
+def _totals(ax: Any, figures: Period) -> None:
+    """The period's totals beside the period before's, as a small table in large type."""
+    now, before = figures.totals, figures.before
+    share = now.approved_share
+    rows = [
+        ("Questions passed on", f"{now.questions}, {now.questions_answered} answered", str(before.questions)),
+        ("Answered by your approved answers", "–" if share is None else f"{share:.0%}", _share(before.approved_share)),
+        (
+            "Model calls (busiest day)",
+            f"{thousands(now.model_calls)} ({now.busiest_day_calls})",
+            thousands(before.model_calls),
+        ),
+        ("Tokens", thousands(now.tokens), thousands(before.tokens)),
+        ("Median reply", seconds(now.median_reply_ms), seconds(before.median_reply_ms)),
+    ]
+    ax.axis("off")
+    ax.set_title(f"Totals (the {len(figures.days)} days before)", loc="left", fontsize=20, color=INK, weight="bold")
+    for row, (label, value, earlier) in enumerate(rows):
+        y = 1 - (row + 0.5) / len(rows)
+        ax.text(0.0, y, label, fontsize=18, color=INK, va="center", transform=ax.transAxes)
+        ax.text(0.66, y, value, fontsize=18, color=INK, va="center", weight="bold", transform=ax.transAxes)
+        ax.text(1.0, y, f"({earlier})", fontsize=18, color=MUTED, va="center", ha="right", transform=ax.transAxes)
+
+
+def _share(share: float | None) -> str:
+    return "–" if share is None else f"{share:.0%}"
