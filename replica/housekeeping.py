@@ -5,18 +5,22 @@ counts older than their hour are deleted each round (so the hashes of visitors' 
 longer than the limit needs them); a handoff whose owner has been silent for 30 minutes goes back to
 the replica; the digest of yesterday
 is queued in the outbox once a day, at ``DIGEST_HOUR_UTC``, even across restarts (the day it was sent
-for is stored with it, in one transaction). Any error is logged and the next check goes on.
+for is stored with it, in one transaction); the digest of ``DIGEST_WEEKDAY`` asks its channels to send
+the picture of the week before with it. The owner's figures are kept 400 days, then deleted. Any error
+is logged and the next check goes on.
 """
 
 from __future__ import annotations
 
 import logging
 from collections import Counter
+from dataclasses import replace
 from datetime import date, datetime, timedelta, timezone
 from typing import Callable
 
 from replica.alerts import Alert, Notifier
 from replica.inbox import Handoff, Recorder
+from replica.stats.period import KEPT_DAYS
 from replica.storage.records import VISITOR, AlertKind
 from replica.storage.store import Store
 from replica.workers import Worker
@@ -26,6 +30,7 @@ log = logging.getLogger(__name__)
 DIGEST_KEY = "digest_sent_for"
 RETENTION_KEY = "retention_ran_on"
 USAGE_WINDOW_SECONDS = 3600.0  # the longest window a usage limit counts in
+WEEK = 7
 
 
 def _day_bounds(day: date) -> tuple[float, float]:
@@ -72,6 +77,7 @@ class Housekeeper(Worker):
         digest_hour_utc: int | None,
         daily_budget: int,
         interval: float = 60.0,
+        digest_weekday: int = 0,
         now: Callable[[], datetime] = lambda: datetime.now(timezone.utc),
     ):
         super().__init__()
@@ -82,6 +88,7 @@ class Housekeeper(Worker):
         self._retention_days = retention_days
         self._digest_hour = digest_hour_utc
         self._daily_budget = daily_budget
+        self._digest_weekday = digest_weekday  # its digest brings the week's picture (0: Monday)
         self._interval = interval
         self._now = now
 
@@ -98,6 +105,7 @@ class Housekeeper(Worker):
         today = self._now().date().isoformat()
         if self._store.state.get(RETENTION_KEY) != today:
             self._recorder.delete_older_than(self._retention_days)
+            self._store.figures.delete_before((self._now().date() - timedelta(days=KEPT_DAYS)).isoformat())
             self._store.state.set(RETENTION_KEY, today)
 
     def _sweep_usage(self) -> None:
@@ -115,6 +123,8 @@ class Housekeeper(Worker):
         if self._store.state.get(DIGEST_KEY) == yesterday.isoformat():
             return  # sent already: no need to count the day again every minute
         alert = digest(self._store, yesterday, self._daily_budget)
+        if now.weekday() == self._digest_weekday:  # the seven days up to yesterday, drawn when it is sent
+            alert = replace(alert, picture=(yesterday.isoformat(), WEEK))
         if self._store.outbox.queue(alert.entry(), once=(DIGEST_KEY, yesterday.isoformat())) is not None:
             log.info("Daily digest for %s queued", yesterday)
             self._notifier.notify(alert)

@@ -26,6 +26,7 @@ DEFAULT_OWNER_NAME = "the owner"  # nothing set: the page then takes the name fr
 # Sent as the key to an OPENAI_BASE_URL when OPENAI_API_KEY is empty: a local server (Ollama, llama.cpp)
 # ignores it, and the openai SDK will not send a request without one.
 PLACEHOLDER_API_KEY = "sk-no-key-required"
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 PLACEHOLDER_NOTE = (  # the start-up log and doctor say it in these words
     "OPENAI_API_KEY is not set, so a placeholder key is sent to OPENAI_BASE_URL: fine for a local server "
     "(Ollama, llama.cpp), a hosted API needs your key (docs/models.md#a-server-on-your-own-machine)"
@@ -504,6 +505,20 @@ class StorageSettings:
         "Hour (UTC, 0-23) of the daily digest in Telegram; empty for none.",
         STORAGE,
         example="8",
+    )
+    digest_weekday: str = setting(
+        "DIGEST_WEEKDAY",
+        "monday",
+        one_of(*WEEKDAYS),
+        "The day whose digest brings the picture of the week before (with DIGEST_HOUR_UTC set).",
+        STORAGE,
+    )
+    stats_colour: str = setting(
+        "STATS_COLOUR",
+        "#c2410c",
+        matching(r"#[0-9A-Fa-f]{6}", "a colour such as #c2410c", quoted=True),
+        "The colour of your charts (/stats and the weekly picture), as #rrggbb.",
+        STORAGE,
     )
     lead_alerts_per_visitor: int = setting(
         "LEAD_ALERTS_PER_VISITOR",

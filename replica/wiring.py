@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 import secrets
 from dataclasses import dataclass, field, replace
+from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 from urllib.parse import urlparse
@@ -18,6 +19,7 @@ import openai
 from replica.alerts import Notifier
 from replica.alerts.apprise_channel import parse_channels
 from replica.alerts.channel import Channel
+from replica.alerts.pictures import Pictures
 from replica.alerts.sender import AlertSender, LogNotifier, Notifiers
 from replica.alerts.telegram_channel import TelegramChannel
 from replica.chat.answer import Answer
@@ -47,7 +49,8 @@ from replica.knowledge.persona import SystemPrompt
 from replica.knowledge.prompts import read_lines, render_prompt
 from replica.owner_bot.bot import OwnerBot
 from replica.owner_bot.webhook import webhook_secret
-from replica.settings import PLACEHOLDER_NOTE, LimitSettings, ModelSettings, Settings, TelegramSettings
+from replica.settings import PLACEHOLDER_NOTE, WEEKDAYS, LimitSettings, ModelSettings, Settings, TelegramSettings
+from replica.stats.report import Report
 from replica.storage.records import AlertKind
 from replica.storage.store import Store
 from replica.storage.volumes import KEEP_RECORDS, records_at_risk
@@ -152,13 +155,15 @@ def make_notifier(settings: Settings, store: Store, timings: Timings) -> Notifie
     """The senders (started), one per channel: Telegram when it is configured, and each channel of
     ``ALERT_URLS``; with none, alerts go to the log (and stay stored, pending for Telegram)."""
     channels: list[Channel]
-    channels, problems = parse_channels(settings.alert_urls)
+    parsed, problems = parse_channels(settings.alert_urls)
+    pictures = digest_pictures(settings, store)
+    channels = [replace(channel, pictures=pictures) for channel in parsed]
     for problem in problems:
         log.error(
             "%s: it gets no alerts; python app.py doctor checks it (docs/alerts.md#other-alert-channels)", problem
         )
     if settings.telegram_configured:
-        channels.insert(0, TelegramChannel(telegram_client(settings.telegram)))
+        channels.insert(0, TelegramChannel(telegram_client(settings.telegram), pictures))
     elif channels:
         log.warning(
             "Telegram is not configured: alerts go to %s (docs/telegram.md)", ", ".join(c.label for c in channels)
@@ -208,12 +213,24 @@ def make_owner_bot(
         ).close,
         mail_answers=mailer.notify if mailer else None,
         owner_name=settings.owner_name,
+        report=stats_report(settings),
     )
     if not settings.telegram_webhook_url:
         return bot.start(), []
     secret = webhook_secret(store, settings.telegram_webhook_secret)
     receiver = bot.receiver(urlparse(settings.telegram_webhook_url).path, secret)
     return bot.start(webhook=(settings.telegram_webhook_url, secret)), [receiver]
+
+
+def stats_report(settings: Settings) -> Report:
+    """How the owner's pictures are made: their name, their colour, the day's model-call budget."""
+    return Report(settings.owner_name, settings.stats_colour, settings.daily_model_calls)
+
+
+def digest_pictures(settings: Settings, store: Store) -> Pictures:
+    """What draws a digest's picture for the channels: the days it names, from ``store``."""
+    report = stats_report(settings)
+    return lambda days: report.draw(store, date.fromisoformat(days[0]), days[1])
 
 
 def make_limits(limits: LimitSettings, store: Store, inbox: Inbox, shared: bool) -> UsageLimits:
@@ -265,10 +282,11 @@ def page_text(settings: Settings) -> PageText:
     )
 
 
-def site_files(settings: Settings, page: PageText) -> SiteFiles:
+def site_files(settings: Settings, page: PageText, store: Store | None = None) -> SiteFiles:
     """What the app serves beside the page: the owner's face, the widget script, the privacy page, and
-    the link preview put on the page."""
+    the link preview put on the page; with ``store``, each open of the page is counted in it."""
     from replica.web.face import owner_face
+    from replica.web.opens import OpenCounter
     from replica.web.preview import Preview, one_line
     from replica.web.privacy import privacy_html
     from replica.web.site import SiteFiles, widget_script
@@ -285,6 +303,7 @@ def site_files(settings: Settings, page: PageText) -> SiteFiles:
         preview=Preview(page.title, one_line(page.description), image),
         public_url=settings.public_url,
         trusted_proxy_hops=settings.trusted_proxy_hops,
+        count_open=OpenCounter(store, settings.trusted_proxy_hops).count if store else None,
     )
 
 
@@ -419,6 +438,7 @@ def create_app(
         settings.conversation_retention_days,
         settings.digest_hour_utc,
         settings.daily_model_calls,
+        digest_weekday=WEEKDAYS.index(settings.digest_weekday),
     ).start()
     owner_bot, middleware = make_owner_bot(settings, store, inbox, timings, mailer)
     mcp_tool, mcp_middleware = make_mcp_tool(settings, replica, store) if settings.mcp_enabled else (None, [])
@@ -455,7 +475,7 @@ def create_app(
         [*middleware, *mcp_middleware],
         closed_events=closed_events,
         closed_names=closed_names,
-        site=site_files(settings, page),
+        site=site_files(settings, page, store),
         mailer=mailer,
     )
 

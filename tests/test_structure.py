@@ -304,6 +304,7 @@ BOUNDARIES = {
     ("replica.tools.registry", "run"),
     ("replica.tools.keeping", "keep"),
     ("replica.alerts.apprise_channel", "send_text"),
+    ("replica.alerts.pictures", "drawn_for"),  # a drawing bug must not hold a digest back
     ("replica.contacts.mail", "send"),
     ("replica.web.refusals", "__call__"),
 }

@@ -42,6 +42,7 @@ class Alert:
     conversation: int | None = None  # the conversation number the owner can /show, /say, /pause
     kept: tuple[tuple[str, int], ...] = ()
     close_faq: str = ""  # a question: the approved question close to it, offered as a one-tap answer
+    picture: tuple[str, int] = ()  # a digest: the owner's picture of the days (last day ISO, how many) comes with it
 
     @property
     def notes(self) -> tuple[str, ...]:
@@ -82,6 +83,7 @@ class Alert:
                 "ref": self.ref,
                 "conversation": self.conversation,
                 "close_faq": self.close_faq,
+                "picture": self.picture,
             }
         )
 
@@ -112,6 +114,7 @@ class Alert:
             data.get("ref"),
             data.get("conversation"),
             close_faq=data.get("close_faq", ""),
+            picture=tuple(data.get("picture") or ()),
         )
 
     def log_text(self) -> str:

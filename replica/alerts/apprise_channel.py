@@ -11,7 +11,9 @@ from __future__ import annotations
 import hashlib
 import logging
 import re
+import tempfile
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
@@ -19,7 +21,9 @@ import apprise
 
 from replica.alerts.alert import Alert
 from replica.alerts.channel import ChannelError
+from replica.alerts.pictures import Pictures, drawn_for
 from replica.alerts.render import fold, to_plain
+from replica.stats.report import PICTURE_NAME
 
 log = logging.getLogger(__name__)
 # Apprise's own log lines may name a URL's parts (an ntfy topic is the secret): they stay out of the
@@ -37,6 +41,7 @@ class AppriseChannel:
     place: int
     url: str = field(repr=False)
     plugin: Any = field(repr=False)
+    pictures: Pictures | None = field(default=None, repr=False)  # draws a digest's picture of the week
     unreachable_hint = "check the URL and the network (docs/alerts.md#other-alert-channels)"
 
     @property
@@ -56,8 +61,19 @@ class AppriseChannel:
         return int(getattr(self.plugin, "title_maxlen", 0) or 250)
 
     def send(self, alert: Alert) -> None:
-        """Send one alert (see :func:`render`)."""
-        self._raise_on(self.send_text(*render(alert, self)))
+        """Send one alert (see :func:`render`). A digest with a picture carries it as an attachment where
+        the service takes files, and its totals in words (the picture's caption) where it does not."""
+        title, body = render(alert, self)
+        drawn = drawn_for(alert, self.pictures)
+        if drawn is None:
+            self._raise_on(self.send_text(title, body))
+        elif self.plugin.attachment_support:
+            with tempfile.TemporaryDirectory(prefix="replica-") as folder:
+                picture = Path(folder) / PICTURE_NAME
+                picture.write_bytes(drawn.png)
+                self._raise_on(self.send_text(title, body, attach=str(picture)))
+        else:
+            self._raise_on(self.send_text(title, f"{body}\n\n{drawn.caption}"[: self.body_limit]))
 
     def send_fold(self, alerts: list[tuple[int | None, Alert]]) -> None:
         """Send several alerts of one kind as one message (see :func:`render_fold`)."""
@@ -68,12 +84,14 @@ class AppriseChannel:
         if problem:
             raise ChannelError(problem)
 
-    def send_text(self, title: str, body: str) -> str | None:
-        """Send one message; ``None`` when the service took it, else why not (no part of the URL in it)."""
+    def send_text(self, title: str, body: str, attach: str | None = None) -> str | None:
+        """Send one message (with the file at ``attach``, for a service that takes files); ``None`` when the
+        service took it, else why not (no part of the URL in it)."""
+        files = {"attach": apprise.AppriseAttachment(attach)} if attach else {}
         try:
             with apprise.LogCapture(level=logging.WARNING) as captured:
                 delivered = self.plugin.notify(
-                    body=body, title=title[: self.title_limit], body_format=apprise.NotifyFormat.TEXT
+                    body=body, title=title[: self.title_limit], body_format=apprise.NotifyFormat.TEXT, **files
                 )
         except Exception as error:  # a plugin bug must not stop the sender
             return f"{type(error).__name__} in the {self.plugin.service_name} plugin"

@@ -14,7 +14,10 @@ from typing import Iterator
 
 from replica.alerts.alert import Alert
 from replica.alerts.channel import ChannelError
+from replica.alerts.pictures import Pictures, drawn_for
 from replica.alerts.render import FOLD_HINT, fold, keyboard_for, to_plain, to_telegram_html
+from replica.stats.caption import questions_keyboard, questions_text
+from replica.stats.report import PICTURE_NAME
 from replica.storage.deliveries import TELEGRAM
 from replica.telegram.client import BLOCKED_HINT, TelegramClient, TelegramError
 from replica.telegram.length import TELEGRAM_LIMIT
@@ -29,12 +32,22 @@ class TelegramChannel:
     label = "Telegram"
     unreachable_hint = BLOCKED_HINT
 
-    def __init__(self, client: TelegramClient):
+    def __init__(self, client: TelegramClient, pictures: Pictures | None = None):
         self._client = client
+        self._pictures = pictures  # draws a digest's picture of the week (None: digests come in words only)
 
     def send(self, alert: Alert) -> int:
-        """Send one alert with its buttons; Telegram's message id (owner replies to it are matched by it)."""
+        """Send one alert with its buttons; Telegram's message id (owner replies to it are matched by it).
+        A digest with a picture is sent after it: the picture with its totals, then the period's open
+        questions with their Answer buttons (so a failed send, tried again, repeats nothing of the digest)."""
         with _as_channel_error():
+            drawn = drawn_for(alert, self._pictures)
+            if drawn is not None:
+                self._client.send_photo(PICTURE_NAME, drawn.png, drawn.caption)
+                questions, days = drawn.figures.open_questions, len(drawn.figures.days)
+                self._client.send_message(
+                    questions_text(questions, days), parse_mode="HTML", reply_markup=questions_keyboard(questions)
+                )
             try:
                 return self._client.send_message(
                     to_telegram_html(alert), parse_mode="HTML", reply_markup=keyboard_for(alert)

@@ -1,8 +1,9 @@
-"""``python app.py export leads|questions|answers|alerts|conversations``: the owner's records on stdout.
+"""``python app.py export leads|questions|answers|alerts|conversations|stats``: the owner's records on stdout.
 
 The records are CSV, every cell safe to open in a spreadsheet: visitor text that a spreadsheet would
 run as a formula is prefixed with ``'`` (OWASP's advice on CSV injection). Conversations are JSON Lines,
-one conversation per line with its messages.
+one conversation per line with its messages. Stats are the per-day figures the owner's picture draws
+(``/stats``), one row a day, the last ``--days`` days (90 by default), today included.
 """
 
 from __future__ import annotations
@@ -10,8 +11,11 @@ from __future__ import annotations
 import csv
 import json
 from dataclasses import replace
+from datetime import date, datetime, timezone
 from typing import TextIO
 
+from replica.stats.period import COLUMNS as STATS_COLUMNS
+from replica.stats.period import period
 from replica.storage.deliveries import TELEGRAM
 from replica.storage.rows import DeliveryRecord
 from replica.storage.store import Store
@@ -64,10 +68,23 @@ def export_conversations(store: Store, out: TextIO) -> int:
     return count
 
 
-EXPORTS = [*COLUMNS, "conversations"]
+def export_stats(store: Store, out: TextIO, days: int, today: date | None = None) -> int:
+    """Write the per-day figures of the last ``days`` days (to ``today``, UTC) to ``out`` as CSV; return
+    how many days."""
+    figures = period(store, today or datetime.now(timezone.utc).date(), days)
+    writer = csv.DictWriter(out, STATS_COLUMNS)
+    writer.writeheader()
+    writer.writerows(day.row() for day in figures.days)
+    return len(figures.days)
 
 
-def export(store: Store, what: str, out: TextIO, channels: dict[str, str] | None = None) -> int:
+EXPORTS = [*COLUMNS, "conversations", "stats"]
+STATS_DAYS = 90
+
+
+def export(store: Store, what: str, out: TextIO, channels: dict[str, str] | None = None, days: int = STATS_DAYS) -> int:
     """Write ``what`` (one of ``EXPORTS``) to ``out``; return how many records. ``channels`` names the alert
-    channels beside Telegram by key."""
+    channels beside Telegram by key; ``days``, how many days ``stats`` has."""
+    if what == "stats":
+        return export_stats(store, out, days)
     return export_conversations(store, out) if what == "conversations" else export_csv(store, what, out, channels)

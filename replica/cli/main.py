@@ -10,10 +10,11 @@ import sys
 from pathlib import Path
 from typing import Callable
 
-from replica.cli.export import EXPORTS, export
+from replica.cli.export import EXPORTS, STATS_DAYS, export
 from replica.cli.telegram_setup import WAIT_SECONDS, telegram_setup
 from replica.logs import setup_logging, url_secrets
 from replica.settings import DEFAULT_PORT, ConfigError, Settings, load_settings
+from replica.stats.period import MAX_DAYS
 from replica.storage.store import StoreError
 
 # Imported only once a command needs them (the model's SDK, Apprise, Gradio take seconds), so that
@@ -71,6 +72,14 @@ def command_line() -> argparse.ArgumentParser:
         "export", help="print stored records (CSV; conversations as JSON Lines) and exit; the server is not started"
     )
     export_command.add_argument("what", choices=sorted(EXPORTS))
+    export_command.add_argument(
+        "--days",
+        type=int,
+        default=STATS_DAYS,
+        choices=range(1, MAX_DAYS + 1),
+        metavar="N",
+        help=f"export stats: the last N days, today included ({STATS_DAYS}; at most {MAX_DAYS})",
+    )
     setup = commands.add_parser("telegram-setup", help="find your Telegram chat id and send a test message")
     setup.add_argument("--write", action="store_true", help="add or update TELEGRAM_CHAT_ID in .env")
     setup.add_argument("--delete-webhook", action="store_true", help="remove a webhook that blocks polling")
@@ -134,7 +143,7 @@ def main(argv: list[str] | None = None, gpu_placeholder: Callable[[], None] | No
             store = open_store(settings)
             try:
                 channels = {channel.key: channel.label for channel in parse_channels(settings.alert_urls)[0]}
-                export(store, args.what, sys.stdout, channels)
+                export(store, args.what, sys.stdout, channels, days=args.days)
             finally:
                 store.close()
             return 0

@@ -20,23 +20,27 @@ from replica.owner_bot.dispatcher import Dispatcher
 from replica.owner_bot.owner import Owner
 from replica.owner_bot.polling import Polling
 from replica.owner_bot.question_commands import QuestionCommands
+from replica.owner_bot.stats_command import StatsCommand
 from replica.owner_bot.webhook import ALLOWED_UPDATES, WebhookReceiver, WebhookUpdates
 from replica.settings import default
+from replica.stats.report import Report
 from replica.storage import Store
 from replica.telegram.client import TelegramClient, TelegramError
 from replica.timings import Timings
 
 log = logging.getLogger(__name__)
+STATS_COLOUR, DAILY_CALLS = default("stats_colour"), default("daily_model_calls")
 
 
 @dataclass(frozen=True)
 class Handlers:
     """What the commands are answered by (each command's ``run`` is given these): the conversation
-    commands, the question commands, the store."""
+    commands, the question commands, the store, the owner's pictures."""
 
     talk: ConversationCommands
     questions: QuestionCommands
     store: Store
+    stats: StatsCommand
 
 
 class OwnerBot:
@@ -59,6 +63,7 @@ class OwnerBot:
         close: Callable[[str], Approved | None] = lambda question: None,
         mail_answers: Callable[[], None] | None = None,
         owner_name: str = "",
+        report: Report | None = None,
     ):
         self._store = store
         self._client = client
@@ -70,7 +75,8 @@ class OwnerBot:
         )
         questions = QuestionCommands(store, answer_back)
         talk = ConversationCommands(inbox, store, client, self.confirmations)
-        parts = Handlers(talk, questions, store)
+        stats = StatsCommand(store, client, report or Report(owner_name or "the owner", STATS_COLOUR, DAILY_CALLS))
+        parts = Handlers(talk, questions, store, stats)
         handlers = {c.name: partial(c.run, parts) for c in COMMANDS if c.run}  # each bound where it is declared
         owner = self.owner = Owner(str(client.chat_id), owner_id)
         self.dispatcher = Dispatcher(

@@ -82,6 +82,13 @@ COMMANDS = (
         "Alerts raised, and kept back by the visitor caps, in the last 24 hours",
         run=lambda h, _: status_report(h.store),
     ),
+    Command(
+        "stats",
+        "N",
+        "A picture of the last N days (7 if no N): visitors, leads, questions, costs",
+        "a number of days, 1 to 366",
+        run=lambda h, text: h.stats.send(text),
+    ),
     Command("help", "", "What I can do"),
 )
 BY_NAME = {command.name: command for command in COMMANDS}

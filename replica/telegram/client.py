@@ -144,6 +144,12 @@ class TelegramClient:
         files = {"document": (filename, content, "text/plain; charset=utf-8")}
         return _message_id(self.call("sendDocument", payload, files=files))
 
+    def send_photo(self, filename: str, content: bytes, caption: str) -> int:
+        """Send the picture ``content`` (PNG) to the owner's chat with a plain ``caption`` (at most 1024
+        characters, as Telegram allows); return its message id."""
+        payload = {"chat_id": self.chat_id, "caption": caption[:1024]}
+        return _message_id(self.call("sendPhoto", payload, files={"photo": (filename, content, "image/png")}))
+
     def get_updates(self, offset: int | None, poll_seconds: float) -> list[dict[str, Any]]:
         """Long-poll for new messages to the bot, from ``offset`` on: the raw updates, for
         :func:`replica.telegram.updates.parse_update` to read."""

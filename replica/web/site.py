@@ -2,7 +2,7 @@
 
 A pure ASGI middleware in front of Gradio's routes: it answers ``GET``/``HEAD`` for the owner's face
 (:mod:`replica.web.face`), ``/widget.js`` (the chat bubble for the owner's own site) and ``/privacy``
-(the owner's privacy text), and puts the owner's preview tags (:mod:`replica.web.preview`) in the HTML
+(the owner's privacy text), counts each open of the page (:mod:`replica.web.opens`), and puts the owner's preview tags (:mod:`replica.web.preview`) in the HTML
 Gradio serves at ``/``. Everything else passes through untouched.
 """
 
@@ -11,7 +11,9 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
+
+import anyio.to_thread
 
 from replica.settings import default
 from replica.web.face import Face
@@ -34,6 +36,7 @@ class SiteFiles:
     preview: Preview
     public_url: str | None = None
     trusted_proxy_hops: int = default("trusted_proxy_hops")
+    count_open: Callable[[dict], None] | None = None  # counts each GET / (replica.web.opens), off the event loop
 
     def files(self) -> dict[str, tuple[bytes, str]]:
         """Path -> (body, content type) of each file served."""
@@ -63,6 +66,8 @@ class SiteRoutes:
             body, media_type = self._files[path]
             await respond(send, body, media_type, head=scope["method"] == "HEAD")
         elif path == "/" and scope["method"] == "GET":
+            if self.site.count_open is not None:
+                await anyio.to_thread.run_sync(self.site.count_open, scope)
             await self.app(scope, receive, PreviewedPage(send, self.tags(scope)))
         else:
             await self.app(scope, receive, send)

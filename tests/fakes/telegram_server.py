@@ -76,6 +76,13 @@ def visible_text(text: str) -> str:
     return "".join(out)
 
 
+def png_size(data: bytes) -> tuple[int, int] | None:
+    """A PNG's width and height, read from its IHDR chunk; ``None`` for anything that is no PNG."""
+    if data[:8] != b"\x89PNG\r\n\x1a\n" or data[12:16] != b"IHDR":
+        return None
+    return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+
+
 @dataclass
 class Delivered:
     """A message Telegram accepted: what was sent, what the owner sees, and when (a document: its caption
@@ -86,6 +93,7 @@ class Delivered:
     at: float
     message_id: int = 0
     document: tuple[str, bytes] | None = None
+    photo: tuple[str, bytes] | None = None
 
 
 class FakeTelegram(LocalServer):
@@ -242,6 +250,8 @@ class FakeTelegram(LocalServer):
             return self._edit_text(body)
         if name == "sendDocument":
             return self._send_document(body)
+        if name == "sendPhoto":
+            return self._send_photo(body)
         if self.on_send:
             self.on_send()
         with self._lock:
@@ -361,6 +371,35 @@ class FakeTelegram(LocalServer):
             delivered = Delivered(body, caption, time.monotonic(), self._message_id, document=document)
             self.delivered.append(delivered)
         return Response(200, {"ok": True, "result": {"message_id": delivered.message_id, "caption": caption}})
+
+    def _send_photo(self, body: dict) -> Response:
+        """As the Bot API: a multipart form with the chat, a photo of at most 10 MB whose width and height
+        add up to at most 10000 with a ratio of at most 20 (checked in the PNG itself), and a caption of at
+        most 1024 characters."""
+        self.attempts.append((time.monotonic(), 200))
+        if str(body.get("chat_id")) != self.chat_id:
+            return _error(400, "Bad Request: chat not found")
+        photo = body.get("photo")
+        if not isinstance(photo, tuple) or not photo[1]:
+            return _error(400, "Bad Request: there is no photo in the request")
+        size = png_size(photo[1])
+        if size is None:
+            return _error(400, "Bad Request: IMAGE_PROCESS_FAILED")
+        width, height = size
+        if len(photo[1]) > 10 * 1024 * 1024 or width + height > 10000 or max(width, height) > 20 * min(width, height):
+            return _error(400, "Bad Request: PHOTO_INVALID_DIMENSIONS")
+        caption = body.get("caption") or ""
+        if len(caption) > 1024:
+            return _error(400, "Bad Request: message caption is too long")
+        with self._lock:
+            self._message_id += 1
+            delivered = Delivered(body, caption, time.monotonic(), self._message_id, photo=photo)
+            self.delivered.append(delivered)
+        return Response(200, {"ok": True, "result": {"message_id": delivered.message_id, "caption": caption}})
+
+    def photos(self) -> list[Delivered]:
+        """The pictures delivered to the owner's chat, in order."""
+        return [d for d in self.delivered if d.photo is not None]
 
     def _get_updates(self, body: dict) -> Response:
         """Long polling as Telegram does it: updates from ``offset`` on, waiting up to ``timeout`` for one."""

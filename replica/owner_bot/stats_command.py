@@ -1,0 +1,49 @@
+"""``/stats [N]``: the picture of the last N days (7 by default) with its totals as the caption, then the
+period's open questions, the most asked first, each with an Answer button."""
+
+from __future__ import annotations
+
+import logging
+from datetime import date, datetime, timezone
+from typing import Callable
+
+from replica.owner_bot.listing_text import NUMBER
+from replica.stats.caption import questions_keyboard, questions_text
+from replica.stats.period import MAX_DAYS
+from replica.stats.report import PICTURE_NAME, Report
+from replica.storage import Store
+from replica.telegram.client import TelegramClient
+
+log = logging.getLogger(__name__)
+DEFAULT_DAYS = 7
+USAGE = f"Use /stats for the last {DEFAULT_DAYS} days, or /stats N for the last N days (1 to {MAX_DAYS})."
+
+
+def utc_today() -> date:
+    return datetime.now(timezone.utc).date()
+
+
+class StatsCommand:
+    """Sends the owner the period's picture and open questions through ``client``."""
+
+    def __init__(self, store: Store, client: TelegramClient, report: Report, today: Callable[[], date] = utc_today):
+        self._store = store
+        self._client = client
+        self._report = report
+        self._today = today
+
+    def send(self, argument: str) -> str:
+        """``/stats [N]``: the picture and the questions are sent here; what is returned is only for a
+        wrong N (the dispatcher sends nothing for an empty answer)."""
+        argument = argument.strip()
+        if argument and not (NUMBER.fullmatch(argument) and 1 <= int(argument) <= MAX_DAYS):
+            return USAGE
+        days = int(argument) if argument else DEFAULT_DAYS
+        drawn = self._report.draw(self._store, self._today(), days)
+        self._client.send_photo(PICTURE_NAME, drawn.png, drawn.caption)
+        questions = drawn.figures.open_questions
+        self._client.send_message(
+            questions_text(questions, days), parse_mode="HTML", reply_markup=questions_keyboard(questions)
+        )
+        log.info("Sent the owner the picture of the last %d day(s)", days)
+        return ""
