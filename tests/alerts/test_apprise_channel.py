@@ -6,12 +6,14 @@ which the tests move through instead of waiting them out."""
 
 from __future__ import annotations
 
+import base64
 import csv
 import io
 import logging
 import re
 
 import pytest
+from PIL import Image
 
 from replica.alerts import Alert
 from replica.alerts.apprise_channel import parse_channels
@@ -492,3 +494,32 @@ def test_a_channels_pace_is_kept_in_the_database_for_every_instance(tmp_path, da
     assert second.deliveries.claim(a.key, [two.id], min_interval=60) == (0.0, {two.id})
     first.close()
     second.close()
+
+
+def test_a_digests_picture_is_attached_where_the_service_takes_files_and_in_words_elsewhere(
+    tmp_path, database_url, webhook, other, clock
+):
+    from dataclasses import replace
+    from datetime import date
+
+    from replica.stats.report import Report
+
+    # json:// takes files (Apprise sends them base64 in its body); gotify:// does not.
+    store, channels = open_with(
+        tmp_path, database_url, [f"json://{host_of(webhook)}/hook", f"gotify://{host_of(other)}/AbCdEfGhIjKlMnO"]
+    )
+    report = Report("Ada Lovelace", "#c2410c", 1000)
+    channels = [
+        replace(c, pictures=lambda days: report.draw(store, date.fromisoformat(days[0]), days[1])) for c in channels
+    ]
+    assert [c.plugin.attachment_support for c in channels] == [True, False]
+    digest = Alert("digest", "Daily digest for 2026-11-29", (("Conversations", "0"),), picture=("2026-11-29", 7))
+    for channel in channels:
+        channel.send(digest)
+    [attached], [in_words] = webhook.received, other.received
+    [file] = attached.body["attachments"]
+    assert file["filename"] == "replica-stats.png" and file["mimetype"] == "image/png"
+    assert Image.open(io.BytesIO(base64.b64decode(file["base64"]))).size == (1080, 1350)
+    assert "Daily digest for 2026-11-29" in attached.title and "Last 7 day(s)" not in attached.text
+    assert in_words.text.startswith("Conversations: 0") and "Last 7 day(s), 2026-11-23 to 2026-11-29" in in_words.text
+    store.close()

@@ -75,3 +75,24 @@ def test_a_server_that_refused_tools_is_offered_them_again_after_ten_minutes(fak
     ask()
     assert "tools" in fake_openai.requests[-1]  # offered again, and taken this time
     assert not model.tools_refused
+
+
+def test_each_call_asks_for_its_tokens_and_the_reply_records_them(fake_openai, make_replica, store):
+    fake_openai.script(say("I build analytical engines.", usage=(230, 12)))
+    make_replica().reply("What do you do?", Visitor("s1"))
+    [request] = fake_openai.requests
+    assert request["stream_options"] == {"include_usage": True}
+    [day] = [d for d in store.figures.by_day("2000-01-01", "2999-12-31")]
+    assert (day.answered, day.replies, day.model_calls, day.tokens) == ("model", 1, 1, 242)
+
+
+def test_a_server_that_refuses_stream_options_is_asked_again_without_them_and_never_again(
+    fake_openai, make_replica, caplog
+):
+    fake_openai.refuses_stream_options = True
+    replica = make_replica()
+    with caplog.at_level(logging.WARNING):
+        assert replica.reply("What do you do?", Visitor("s1")) == "Hello from the fake model."
+        assert replica.reply("And then?", Visitor("s1")) == "Hello from the fake model."
+    assert [("stream_options" in r) for r in fake_openai.requests] == [False, False]  # the refused one is not kept
+    assert caplog.text.count("refused stream_options") == 1
