@@ -13,8 +13,8 @@ from replica.alerts.telegram_channel import TelegramChannel
 from replica.cli.evaluate import RecordingNotifier
 from replica.housekeeping import DIGEST_KEY, Housekeeper
 from replica.inbox import Inbox
-from replica.storage import Store
 from replica.stats.report import Report
+from replica.storage import Store
 from replica.storage.deliveries import TELEGRAM
 from replica.telegram.client import TelegramClient
 from tests.fixtures.environment import wait_until

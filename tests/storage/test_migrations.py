@@ -143,3 +143,33 @@ def test_migration_12_moves_telegrams_deliveries_out_of_the_outbox_with_their_me
         )
     finally:
         store.close()
+
+
+def test_migration_16_counts_the_replies_recorded_before_it_for_the_owners_charts(tmp_path, database_url):
+    path = tmp_path / "old" / "replica.sqlite3"
+    path.parent.mkdir()
+    sunday = datetime(2026, 11, 29, 23, 59, 30, tzinfo=timezone.utc).timestamp()
+    message = {"conversation_id": 1, "at": sunday, "reply_ms": None, "model_calls": 0}
+    database_at(
+        path,
+        database_url,
+        MIGRATIONS[:15],
+        [
+            ("conversations", {"session": "s1", "address_hash": "h", "started_at": sunday, "last_at": sunday}),
+            ("messages", message | {"role": "visitor", "text": "Hi"}),
+            ("messages", message | {"role": "replica", "text": "Hello", "model_calls": 2, "reply_ms": 900}),
+            ("messages", message | {"role": "visitor", "text": "Are you there?", "at": sunday + 60}),
+            ("messages", message | {"role": "notice", "text": "Passed on", "reply_ms": 40, "at": sunday + 60}),
+            ("messages", message | {"role": "owner", "text": "Yes!", "at": sunday + 90}),  # no reply: not counted
+        ],
+    )
+    store = Store(path, database_url=database_url)
+    try:
+        rows = {(r.day, r.answered): r for r in store.figures.by_day("2026-11-29", "2026-11-30")}
+        assert rows.keys() == {("2026-11-29", "model"), ("2026-11-30", "owner")}  # each on its UTC day
+        model = rows[("2026-11-29", "model")]
+        assert (model.replies, model.opened, model.model_calls, model.tokens) == (1, 1, 2, 0)
+        assert rows[("2026-11-30", "owner")].opened == 0
+        assert store.figures.median_reply_ms("2026-11-29", "2026-11-30") == 40
+    finally:
+        store.close()

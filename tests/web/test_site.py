@@ -3,6 +3,8 @@ the widget script, and the booking page offered after a lead. ``python app.py`` 
 
 from __future__ import annotations
 
+import csv
+import io
 from dataclasses import replace
 from html.parser import HTMLParser
 
@@ -11,7 +13,7 @@ import requests
 from replica.chat.reply import Visitor
 from tests.fakes.openai_server import call, say
 from tests.fixtures.clients import app_client
-from tests.fixtures.processes import served_app
+from tests.fixtures.processes import run_app_process, served_app
 from tests.knowledge.test_links import LINKS
 
 GRADIO_PREVIEW = ("Gradio", "Click to try out the app!", "@Gradio", "@teamGradio", "raw.githubusercontent.com")
@@ -51,12 +53,14 @@ def test_the_served_page_previews_as_the_owner_and_every_url_it_names_is_served(
     knowledge = knowledge_with_links(tmp_path / "knowledge")
     public = "https://grace-replica.example"
     booking = "https://calendly.com/grace-example"  # the setting wins over the profile's booking: line
+    data = str(tmp_path / "data")
     with served_app(
         tmp_path / "app.log",
         KNOWLEDGE_DIR=str(knowledge),
         PUBLIC_URL=public,
         CONVERSATION_RETENTION_DAYS="30",
         OWNER_BOOKING=booking,
+        DATA_DIR=data,
     ) as (url, _):
         page = requests.get(url, timeout=10)
         head = parsed(page.text)
@@ -102,6 +106,21 @@ def test_the_served_page_previews_as_the_owner_and_every_url_it_names_is_served(
         # Without a model too, a lead is offered the booking page.
         reply = app_client(url).predict("Reach me at jane@example.com", api_name="/chat")
         assert reply.endswith(f"you can also book a time: {booking}")
+
+        # Each open of the page is counted by day, the site the link was on and its utm_source; no cookie.
+        opens = [
+            {"headers": {"Referer": "https://www.linkedin.com/feed/update/urn:li:activity:1"}},
+            {"headers": {"Referer": "https://www.linkedin.com/"}},
+            {"params": {"utm_source": "QR-card"}},
+            {"headers": {"Referer": url + "?__theme=dark"}},  # a reload: the page's own host, no source
+        ]
+        for request in opens:
+            page = requests.get(url, timeout=10, **request)
+            assert page.status_code == 200 and "set-cookie" not in page.headers
+    exported = run_app_process("export", "stats", "--days", "1", DATA_DIR=data).stdout
+    [today] = list(csv.DictReader(io.StringIO(exported)))
+    assert int(today["page_opens"]) >= len(opens) + 1  # and the test's own first look at the page
+    assert int(today["conversations"]) == 1 and today["answered_passed_on"] == "0"
 
 
 def test_a_saved_lead_is_offered_the_booking_page_and_the_persona_may_offer_it(start_app, settings, fake_openai):
