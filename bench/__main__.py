@@ -33,6 +33,7 @@ from bench import instances  # noqa: E402
 from bench.floor import bare_chat_interface, streaming_floor  # noqa: E402
 from bench.queue_visitor import QueueVisitor  # noqa: E402
 from bench.spike import serving, spike_rows  # noqa: E402
+from bench.stats import stats_rows  # noqa: E402
 from replica.alerts import Alert  # noqa: E402
 from replica.chat.reply import Visitor  # noqa: E402
 from replica.settings import Settings  # noqa: E402
@@ -367,7 +368,8 @@ def main() -> None:
     work = Path(tempfile.mkdtemp(prefix="replica-bench-"))
     fake = FakeOpenAI()
     with contextlib.redirect_stdout(sys.stderr):  # Gradio prints as servers start and close: the table alone is stdout
-        rows = latency_rows(work, fake, turns, *((0.05, 4) if args.quick else (0.2, 12)))
+        rows = stats_rows(work, 1_000 if args.quick else 10_000)  # first: its first picture loads matplotlib
+        rows += latency_rows(work, fake, turns, *((0.05, 4) if args.quick else (0.2, 12)))
         rows += per_message_rows(work, fake, *((1, 4) if args.quick else (3, 10)))
         rows += first_words_rows(work, fake, *((1, 0.01) if args.quick else (10, 0.05)))
         rows += without_model_rows(work, fake, 20 if args.quick else 200, model_delay=0.05 if args.quick else 0.2)

@@ -33,8 +33,11 @@ def test_bench_quick_prints_the_table():
     assert "first message after a restart" in restarted and "over the floor (target ≤ +50 ms)" in restarted
     [spike] = [line for line in table if line.startswith("| Spike: 20 visitors at once")]
     assert "app: 20/20 answered, 20/20 leads stored" in spike and "floor: 20/20 answered" in spike
-    # header, latency and burst, per message (two clocks), first words (two), no model, spike, one tiny knowledge folder
-    assert len(table) == 2 + 2 + 2 + 2 + 1 + 1 + 3
+    [picture] = [line for line in table if line.startswith("| Owner's picture: 90 days, 1,000 conversations")]
+    assert "ms counting" in picture and "target < 1 s" in picture
+    # header, the owner's picture, latency and burst, per message (two clocks), first words (two), no model,
+    # spike, one tiny knowledge folder
+    assert len(table) == 2 + 1 + 2 + 2 + 2 + 1 + 1 + 3
 
 
 def test_bench_instances_runs_two_instances_on_postgres_beside_sqlite():

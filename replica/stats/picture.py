@@ -51,7 +51,8 @@ def png(figures: Period, owner: str, colour: str) -> bytes:
             _visitors(figure.add_subplot(grid[2]), figures, colour)
             _totals(figure.add_subplot(grid[3]), figures)
         out = io.BytesIO()
-        figure.savefig(out, format="png", dpi=DPI, facecolor="white")
+        # The fastest zlib level: a third of the encoding time, for a file a seventh larger (200 KB).
+        figure.savefig(out, format="png", dpi=DPI, facecolor="white", pil_kwargs={"compress_level": 1})
         return out.getvalue()
 
 
@@ -121,35 +122,52 @@ def _funnel(ax: Any, figures: Period, colour: str) -> None:
 
 def _answers(ax: Any, figures: Period, colour: str) -> None:
     """Per day, the visitor messages, stacked by how each was answered."""
-    bottom = [0] * len(figures.days)
+    bottom, keys = [0] * len(figures.days), []
     for how, label, share, hatch in ANSWER_STYLES:
         heights = [day.answered[how] for day in figures.days]
         top = [b + h for b, h in zip(bottom, heights)]
-        style = {"color": _tint(colour, share), "hatch": hatch, "edgecolor": INK if hatch else _tint(colour, share)}
-        _columns(ax, figures, top, bottom, label=f"{label}: {thousands(sum(heights))}", **style)
+        style = {"facecolor": _tint(colour, share), "hatch": hatch, "edgecolor": INK if hatch else _tint(colour, share)}
+        keys.append(_columns(ax, figures, top, bottom, label=f"{label}: {thousands(sum(heights))}", **style))
         bottom = top
     ax.set_title("Visitor messages, by who answered", loc="left", fontsize=20, color=INK, weight="bold")
-    ax.legend(fontsize=15, loc="upper left", frameon=False, ncols=2)
+    ax.legend(handles=keys, fontsize=15, loc="upper left", frameon=False, ncols=2)
     ax.set_ylim(0, max(1, *bottom) * 1.55)  # room for the legend above the bars
     _days_axis(ax, figures)
 
 
-def _columns(ax: Any, figures: Period, top: list[int], bottom: list[int], **style: Any) -> None:
+def _columns(ax: Any, figures: Period, top: list[int], bottom: list[int], **style: Any) -> Any:
     """A column a day from ``bottom`` to ``top``: bars for a fortnight or less, one stepped area for longer
-    periods (a patch for each of ninety days takes matplotlib a second; one area, a few milliseconds)."""
+    periods (a patch for each of ninety days takes matplotlib a second; one area, a few milliseconds).
+    The area is added as an artist: the axes' limits are set by the caller, so matplotlib need not
+    measure its outline."""
     if len(figures.days) <= BARS_UP_TO:
         heights = [t - b for t, b in zip(top, bottom)]
         ax.bar(range(len(top)), heights, bottom=bottom, width=0.8, linewidth=0.6, **style)
     else:
-        edges = [n - 0.5 for n in range(len(top) + 1)]
-        ax.stairs(top, edges, baseline=bottom, fill=True, linewidth=0, **style)
+        _area(ax, top, bottom, **style)
+    return _key(**style)
+
+
+def _key(**style: Any) -> Any:
+    """What the legend shows for a series of columns."""
+    from matplotlib.patches import Patch
+
+    return Patch(**style)
+
+
+def _area(ax: Any, top: list[int], bottom: list[int], **style: Any) -> None:
+    from matplotlib.patches import Polygon
+
+    upper = [(x + dx, y) for x, y in enumerate(top) for dx in (-0.5, 0.5)]
+    lower = [(x + dx, y) for x, y in reversed(list(enumerate(bottom))) for dx in (0.5, -0.5)]
+    ax.add_artist(Polygon(upper + lower, closed=True, linewidth=0, **style))
 
 
 def _visitors(ax: Any, figures: Period, colour: str) -> None:
     """Per day, the conversations begun (columns), the leads and the questions passed on (marked lines)."""
     xs = list(range(len(figures.days)))
     conversations = [d.conversations for d in figures.days]
-    _columns(ax, figures, conversations, [0] * len(xs), color=_tint(colour, 0.35), label="conversations")
+    key = _columns(ax, figures, conversations, [0] * len(xs), facecolor=_tint(colour, 0.35), label="conversations")
     marks = {"markersize": 9} if len(xs) <= BARS_UP_TO else {"markersize": 0}
     ax.plot(xs, [d.leads for d in figures.days], marker="o", lw=2.5, color=INK, label="leads", **marks)
     ax.plot(
@@ -165,11 +183,13 @@ def _visitors(ax: Any, figures: Period, colour: str) -> None:
     top = max(1, *conversations, *(d.leads for d in figures.days), *(d.questions for d in figures.days))
     ax.set_ylim(0, top * 1.45)
     ax.set_title("Conversations, leads and questions", loc="left", fontsize=20, color=INK, weight="bold")
-    ax.legend(fontsize=15, loc="upper left", frameon=False, ncols=3)
+    ax.legend(handles=[key, *ax.get_lines()], fontsize=15, loc="upper left", frameon=False, ncols=3)
     _days_axis(ax, figures)
 
 
 def _days_axis(ax: Any, figures: Period) -> None:
+    from matplotlib.ticker import MaxNLocator
+
     count = len(figures.days)
     step = 1 if count <= 10 else max(1, round(count / 7))
     ticks = list(range(count - 1, -1, -step))[::-1]
@@ -178,6 +198,7 @@ def _days_axis(ax: Any, figures: Period) -> None:
     else:
         labels = [f"{figures.days[i].day.day} {figures.days[i].day:%b}" for i in ticks]
     ax.set_xticks(ticks, labels, fontsize=15, color=INK)
+    ax.yaxis.set_major_locator(MaxNLocator(nbins=4, integer=True))
     ax.tick_params(axis="y", labelsize=15, colors=INK)
     ax.set_xlim(-0.6, count - 0.4)
     ax.grid(axis="y", color=GRID, linewidth=0.8)
@@ -202,7 +223,9 @@ def _totals(ax: Any, figures: Period) -> None:
         ("Median reply", seconds(now.median_reply_ms), seconds(before.median_reply_ms)),
     ]
     ax.axis("off")
-    ax.set_title(f"Totals (the {len(figures.days)} days before)", loc="left", fontsize=20, color=INK, weight="bold")
+    ax.set_title(
+        f"Totals (in brackets: the {len(figures.days)} days before)", loc="left", fontsize=20, color=INK, weight="bold"
+    )
     for row, (label, value, earlier) in enumerate(rows):
         y = 1 - (row + 0.5) / len(rows)
         ax.text(0.0, y, label, fontsize=18, color=INK, va="center", transform=ax.transAxes)

@@ -5,7 +5,8 @@
   gets one of its own;
 - databases in states the app never puts one in itself: as an earlier version left it (an older
   schema, rows in its shape), or full (it refuses new records), or with its codes mailed earlier than
-  they were (time passed, without a test waiting it out); and what a table's columns are.
+  they were (time passed, without a test waiting it out), or with a busy quarter behind it (the
+  owner's charts measured); and what a table's columns are.
 """
 
 from __future__ import annotations
@@ -14,10 +15,12 @@ import contextlib
 import time
 import uuid
 import warnings
+from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
 from replica.storage.database import Database, open_database
+from replica.storage.figures import ANSWERED, ReplyFigure
 from replica.storage.migrations import Migration, migrate
 
 
@@ -109,3 +112,20 @@ def columns(db: Database, table: str) -> set[str]:
         return {row["name"] for row in db.read(f"PRAGMA table_info({table})")}
     found = db.read("SELECT column_name FROM information_schema.columns WHERE table_name = ?", (table,))
     return {row["column_name"] for row in found}
+
+
+def busy_quarter(last: date, conversations: int, days: int) -> list[ReplyFigure]:
+    """The reply figures of ``conversations`` conversations over the ``days`` days up to ``last``: one to
+    three visitor messages each, answered every way, half of them by the model (150 tokens a call)."""
+    figures = []
+    for n in range(conversations):
+        day = last - timedelta(days=n % days)
+        start = datetime(day.year, day.month, day.day, tzinfo=timezone.utc).timestamp()
+        for m in range(1 + n % 3):
+            way = ANSWERED[(n + m) % len(ANSWERED)]
+            figures.append(
+                ReplyFigure(
+                    start + 3600 + n % 70_000 + m, day.isoformat(), n, m == 0, way, m % 2, 150 * (m % 2), 900 + n % 3000
+                )
+            )
+    return figures

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import io
+import os
 import re
 import time
 from datetime import date, datetime, timedelta, timezone
@@ -15,17 +16,21 @@ from datetime import date, datetime, timedelta, timezone
 import pytest
 from PIL import Image
 
+from replica.alerts import Alert
 from replica.chat.reply import Visitor
 from replica.cli.export import export, export_stats
 from replica.owner_bot.bot import OwnerBot
 from replica.stats.period import COLUMNS, day_start, period
 from replica.stats.picture import HEIGHT, WIDTH, png
 from replica.stats.report import Report
+from replica.storage import Store
 from replica.storage.figures import ANSWERED, ReplyFigure
+from replica.storage.provisioning import busy_quarter
 from replica.telegram.client import TelegramClient
 from replica.telegram.updates import parse_update
 from tests.fakes.openai_server import call, say
-from tests.fixtures.replicas import replica_around
+from tests.fixtures.environment import ROOT
+from tests.fixtures.replicas import Clock, replica_around
 
 FAQ = "Will you sign an NDA?\nYes, before any detailed discussion of a client's data.\n"
 REPORT = Report("Ada Lovelace", "#c2410c", 1000)
@@ -155,22 +160,9 @@ def test_a_wrong_number_of_days_is_answered_with_the_usage(store, bot, fake_tele
     assert fake_telegram.photos() == []
 
 
-def busy_quarter(store, last: date, conversations: int = 10_000) -> None:
-    """Ninety busy days: ``conversations`` conversations of one to three messages each, answered every way."""
-    figures = []
-    for n in range(conversations):
-        day = last - timedelta(days=n % 90)
-        for m in range(1 + n % 3):
-            at = day_start(day) + 3600 + n % 70_000 + m
-            figures.append(
-                ReplyFigure(at, day.isoformat(), n, m == 0, ANSWERED[(n + m) % 5], m % 2, 150 * (m % 2), 900 + n % 3000)
-            )
-    store.figures.add_replies(figures)
-
-
 def test_ninety_days_of_ten_thousand_conversations_are_counted_and_drawn_in_under_a_second(store):
     last = date(2026, 11, 30)
-    busy_quarter(store, last)
+    store.figures.add_replies(busy_quarter(last, 10_000, 90))
     png(period(store, last, 1), "Ada Lovelace", "#c2410c")  # matplotlib loaded, as after the first picture
     started, cpu = time.perf_counter(), time.thread_time()
     figures = period(store, last, 90)
@@ -185,7 +177,7 @@ def test_ninety_days_of_ten_thousand_conversations_are_counted_and_drawn_in_unde
 
 def test_export_stats_writes_the_figures_the_picture_draws_one_row_a_day(store):
     last = date(2026, 11, 30)
-    busy_quarter(store, last, conversations=300)
+    store.figures.add_replies(busy_quarter(last, 300, 90))
     store.figures.count_open("2026-11-30", "linkedin.com", "")
     out = io.StringIO()
     assert export_stats(store, out, 7, today=last) == 7
@@ -208,3 +200,55 @@ def test_the_days_are_utc_days_and_the_period_before_is_the_same_length(store):
     figures = period(store, date(2026, 11, 30), 7)
     assert [d.conversations for d in figures.days][-2:] == [1, 1]  # 23:59:59 on the 29th, midnight the 30th
     assert figures.totals.conversations == 2 and figures.before.conversations == 1
+
+
+SAMPLE = ROOT / "docs" / "images" / "stats-week.png"
+QUESTIONS = ["Do you work weekends?", "What is your day rate?", "Do you work with Snowflake?"]
+
+
+def sample_week(folder) -> tuple[Store, date]:
+    """A plausible week for the docs' sample (its store, and its last day): visitors from LinkedIn and a QR
+    code, a few leads, three questions the files don't answer, one of them asked three times."""
+    clock = Clock()
+    store = Store(folder / "sample.sqlite3", alert_caps={"lead": 100, "question": 100}, clock=clock)
+    last = date(2026, 11, 29)
+    daily = [(5, 2), (9, 4), (14, 6), (11, 3), (8, 2), (3, 1), (4, 1)]  # (conversations, of them leads)
+    ways = ["model", "model", "approved", "model", "passed_on", "model", "other", "approved", "owner"]
+    figures, n = [], 0
+    for offset, (conversations, leads) in enumerate(daily):
+        day = last - timedelta(days=6 - offset)
+        for c in range(conversations):
+            n += 1
+            clock.now = day_start(day) + 36_000 + 600 * c
+            for m in range(1 + n % 3):
+                way = ways[(n + m) % len(ways)]
+                calls = 2 if way == "model" else 0
+                reply_ms = 1200 + 97 * (n % 17)
+                figures.append(
+                    ReplyFigure(clock.now + m, day.isoformat(), n, m == 0, way, calls, 700 * calls, reply_ms)
+                )
+                if way == "passed_on":
+                    question = QUESTIONS[n % len(QUESTIONS)]
+                    store.questions.record(question, Alert("question", "Q", (("Question", question),), f"s{n}").entry())
+            if c < leads:
+                email = f"visitor{n}@example.org"
+                store.leads.record(email, "", "", Alert("lead", "L", (("Email", email),), f"s{n}").entry())
+        for k in range(conversations * 6):
+            store.figures.count_open(day.isoformat(), "linkedin.com" if k % 3 else "", "qr" if k % 7 == 0 else "")
+    store.figures.add_replies(figures)
+    return store, last
+
+
+def test_the_docs_sample_picture_is_the_one_the_tests_draw(tmp_path):
+    """docs/inbox.md shows this picture: drawn here from a sample week (REPLICA_WRITE_SAMPLES=1 writes it
+    again), and compared with the kept one pixel by pixel, with room for another FreeType's anti-aliasing."""
+    store, last = sample_week(tmp_path)
+    drawn = REPORT.draw(store, last, 7)
+    store.close()
+    if os.environ.get("REPLICA_WRITE_SAMPLES"):
+        SAMPLE.write_bytes(drawn.png)
+    kept, new = Image.open(SAMPLE).convert("L"), Image.open(io.BytesIO(drawn.png)).convert("L")
+    assert kept.size == new.size == (WIDTH, HEIGHT)
+    differing = sum(1 for a, b in zip(kept.getdata(), new.getdata()) if abs(a - b) > 64)
+    assert differing < 0.01 * WIDTH * HEIGHT, "the sample differs: REPLICA_WRITE_SAMPLES=1 draws it again"
+    assert "Conversations: 54" in drawn.caption and "Leads: 19" in drawn.caption
