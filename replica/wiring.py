@@ -50,6 +50,7 @@ from replica.knowledge.prompts import read_lines, render_prompt
 from replica.owner_bot.bot import OwnerBot
 from replica.owner_bot.webhook import webhook_secret
 from replica.settings import PLACEHOLDER_NOTE, WEEKDAYS, LimitSettings, ModelSettings, Settings, TelegramSettings
+from replica.stats.picture import load_in_background
 from replica.stats.report import Report
 from replica.storage.records import AlertKind
 from replica.storage.store import Store
@@ -411,6 +412,7 @@ def create_app(
     """
     from replica.web.page import build_demo
 
+    load_in_background()  # matplotlib, before the first visitor's message (Gradio asks for it at every event)
     store = open_store(settings)
     at_risk = records_at_risk(settings.space_id, settings.database_url, settings.data_dir)
     if at_risk:

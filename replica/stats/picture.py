@@ -9,7 +9,9 @@ from being drawn at once all the same (matplotlib's own caches are not thread-sa
 
 from __future__ import annotations
 
+import importlib
 import io
+import os
 import threading
 from datetime import date
 from typing import Any
@@ -27,6 +29,20 @@ ANSWER_STYLES = (  # (how, label, share of the owner's colour, hatch): hatching 
     (OWNER, "you, in person", 0.3, ".."),
     (OTHER, "other (greeting, limit)", 0.12, "--"),
 )
+
+
+def load_in_background() -> None:
+    """Have matplotlib headless and imported before a visitor's first message. Gradio, once matplotlib
+    is installed, imports it and asks its backend around every event; unset, the backend is resolved by
+    importing pyplot (1.3 s on this machine, in the first visitor's reply). ``MPLBACKEND=agg`` (unless
+    the environment says otherwise) makes that a lookup, and the import runs on a thread of its own
+    while the app starts."""
+    os.environ.setdefault("MPLBACKEND", "agg")
+    threading.Thread(
+        target=importlib.import_module, args=("matplotlib",), name="import-matplotlib", daemon=True
+    ).start()
+
+
 BARS_UP_TO = 14  # days drawn as separate bars; longer periods as stepped areas
 _lock = threading.Lock()
 
@@ -164,24 +180,24 @@ def _area(ax: Any, top: list[int], bottom: list[int], **style: Any) -> None:
 
 
 def _visitors(ax: Any, figures: Period, colour: str) -> None:
-    """Per day, the conversations begun (columns), the leads and the questions passed on (marked lines)."""
+    """Per day, the conversations begun (columns); the leads, and of them those confirmed by their code;
+    the questions passed on, and of them those answered since (lines, each its own marker and dash)."""
     xs = list(range(len(figures.days)))
     conversations = [d.conversations for d in figures.days]
     key = _columns(ax, figures, conversations, [0] * len(xs), facecolor=_tint(colour, 0.35), label="conversations")
-    marks = {"markersize": 9} if len(xs) <= BARS_UP_TO else {"markersize": 0}
-    ax.plot(xs, [d.leads for d in figures.days], marker="o", lw=2.5, color=INK, label="leads", **marks)
-    ax.plot(
-        xs,
-        [d.questions for d in figures.days],
-        marker="s",
-        lw=2.5,
-        ls="--",
-        color=MUTED,
-        label="questions passed on",
-        **marks,
-    )
-    top = max(1, *conversations, *(d.leads for d in figures.days), *(d.questions for d in figures.days))
-    ax.set_ylim(0, top * 1.45)
+    size = 9 if len(xs) <= BARS_UP_TO else 0
+    lines = [
+        ("leads", [d.leads for d in figures.days], "o", "-", INK, "full"),
+        ("confirmed", [d.confirmed_leads for d in figures.days], "o", ":", INK, "none"),
+        ("questions passed on", [d.questions for d in figures.days], "s", "--", MUTED, "full"),
+        ("answered since", [d.questions_answered for d in figures.days], "s", ":", MUTED, "none"),
+    ]
+    for label, values, marker, dash, ink, fill in lines:
+        if label == "confirmed" and not any(values):
+            continue  # no confirmed contacts (or verified contacts off): no line that only says so
+        ax.plot(xs, values, marker=marker, ls=dash, lw=2.5, color=ink, fillstyle=fill, markersize=size, label=label)
+    top = max(1, *conversations, *(v for _, values, *_ in lines for v in values))
+    ax.set_ylim(0, top * 1.6)
     ax.set_title("Conversations, leads and questions", loc="left", fontsize=20, color=INK, weight="bold")
     ax.legend(handles=[key, *ax.get_lines()], fontsize=15, loc="upper left", frameon=False, ncols=3)
     _days_axis(ax, figures)

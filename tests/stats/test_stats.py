@@ -208,7 +208,7 @@ QUESTIONS = ["Do you work weekends?", "What is your day rate?", "Do you work wit
 
 def sample_week(folder) -> tuple[Store, date]:
     """A plausible week for the docs' sample (its store, and its last day): visitors from LinkedIn and a QR
-    code, a few leads, three questions the files don't answer, one of them asked three times."""
+    code, a few leads, questions the files don't answer, asked several times, one answered since."""
     clock = Clock()
     store = Store(folder / "sample.sqlite3", alert_caps={"lead": 100, "question": 100}, clock=clock)
     last = date(2026, 11, 29)
@@ -236,6 +236,8 @@ def sample_week(folder) -> tuple[Store, date]:
         for k in range(conversations * 6):
             store.figures.count_open(day.isoformat(), "linkedin.com" if k % 3 else "", "qr" if k % 7 == 0 else "")
     store.figures.add_replies(figures)
+    [rate] = [q for q in store.questions.in_status("open") if q.question == "What is your day rate?"]
+    store.answers.learn(rate.id, "It depends on the project; write to me and I will send a quote.")
     return store, last
 
 
