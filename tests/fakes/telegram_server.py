@@ -83,6 +83,17 @@ def png_size(data: bytes) -> tuple[int, int] | None:
     return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
 
 
+def photo_problem(data: bytes) -> str | None:
+    """What Telegram says of a photo it refuses: no image it can read, or too large."""
+    size = png_size(data)
+    if size is None:
+        return "IMAGE_PROCESS_FAILED"
+    width, height = size
+    if len(data) > 10 * 1024 * 1024 or width + height > 10000 or max(width, height) > 20 * min(width, height):
+        return "PHOTO_INVALID_DIMENSIONS"
+    return None
+
+
 @dataclass
 class Delivered:
     """A message Telegram accepted: what was sent, what the owner sees, and when (a document: its caption
@@ -357,43 +368,31 @@ class FakeTelegram(LocalServer):
 
     def _send_document(self, body: dict) -> Response:
         """As the Bot API: a multipart form with the chat, a file, and a caption of at most 1024 characters."""
-        self.attempts.append((time.monotonic(), 200))
-        if str(body.get("chat_id")) != self.chat_id:
-            return _error(400, "Bad Request: chat not found")
-        document = body.get("document")
-        if not isinstance(document, tuple) or not document[1]:
-            return _error(400, "Bad Request: there is no document in the request")
-        caption = body.get("caption") or ""
-        if len(caption) > 1024:
-            return _error(400, "Bad Request: message caption is too long")
-        with self._lock:
-            self._message_id += 1
-            delivered = Delivered(body, caption, time.monotonic(), self._message_id, document=document)
-            self.delivered.append(delivered)
-        return Response(200, {"ok": True, "result": {"message_id": delivered.message_id, "caption": caption}})
+        return self._send_file(body, "document", lambda content: None)
 
     def _send_photo(self, body: dict) -> Response:
-        """As the Bot API: a multipart form with the chat, a photo of at most 10 MB whose width and height
-        add up to at most 10000 with a ratio of at most 20 (checked in the PNG itself), and a caption of at
-        most 1024 characters."""
+        """As the Bot API: a document's rules, and a photo of at most 10 MB whose width and height add up to
+        at most 10000 with a ratio of at most 20 (read from the PNG itself)."""
+        return self._send_file(body, "photo", photo_problem)
+
+    def _send_file(self, body: dict, field: str, problem: Callable[[bytes], str | None]) -> Response:
+        """A file sent in ``field`` of a multipart form, with the chat and a caption; ``problem`` says what
+        Telegram would refuse in its content."""
         self.attempts.append((time.monotonic(), 200))
         if str(body.get("chat_id")) != self.chat_id:
             return _error(400, "Bad Request: chat not found")
-        photo = body.get("photo")
-        if not isinstance(photo, tuple) or not photo[1]:
-            return _error(400, "Bad Request: there is no photo in the request")
-        size = png_size(photo[1])
-        if size is None:
-            return _error(400, "Bad Request: IMAGE_PROCESS_FAILED")
-        width, height = size
-        if len(photo[1]) > 10 * 1024 * 1024 or width + height > 10000 or max(width, height) > 20 * min(width, height):
-            return _error(400, "Bad Request: PHOTO_INVALID_DIMENSIONS")
+        sent = body.get(field)
+        if not isinstance(sent, tuple) or not sent[1]:
+            return _error(400, f"Bad Request: there is no {field} in the request")
+        refused = problem(sent[1])
+        if refused:
+            return _error(400, f"Bad Request: {refused}")
         caption = body.get("caption") or ""
         if len(caption) > 1024:
             return _error(400, "Bad Request: message caption is too long")
         with self._lock:
             self._message_id += 1
-            delivered = Delivered(body, caption, time.monotonic(), self._message_id, photo=photo)
+            delivered = Delivered(body, caption, time.monotonic(), self._message_id, **{field: sent})
             self.delivered.append(delivered)
         return Response(200, {"ok": True, "result": {"message_id": delivered.message_id, "caption": caption}})
 

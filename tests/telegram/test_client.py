@@ -88,3 +88,23 @@ def test_alerts_and_replies_travel_through_a_relay_with_a_path(relay, start_app,
     relay.push("Tosca.", reply_to=alert.message_id)
     assert len(relay.wait_for(2)) == 2 and "Learned answer #1" in relay.sent_texts()[-1]
     assert relay.polls  # getUpdates went through the relay too
+
+
+def test_a_picture_goes_as_a_multipart_photo_and_one_telegram_would_refuse_is_refused(client, fake_telegram):
+    import io
+
+    from PIL import Image
+
+    def png_of(width: int, height: int) -> bytes:
+        out = io.BytesIO()
+        Image.new("RGB", (width, height), "white").save(out, format="PNG")
+        return out.getvalue()
+
+    message_id = client.send_photo("week.png", png_of(1080, 1350), "Last 7 day(s)" + "." * 2000)
+    [sent] = fake_telegram.photos()
+    assert sent.message_id == message_id and sent.photo == ("week.png", png_of(1080, 1350))
+    assert len(sent.text) == 1024  # the caption cut to Telegram's limit
+    for content, why in ((b"GIF89a not a png", "IMAGE_PROCESS_FAILED"), (png_of(1, 30), "PHOTO_INVALID_DIMENSIONS")):
+        with pytest.raises(TelegramError, match=why) as refused:
+            client.send_photo("week.png", content, "")
+        assert refused.value.status == 400 and not refused.value.is_retryable
