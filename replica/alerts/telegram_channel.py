@@ -38,8 +38,9 @@ class TelegramChannel:
 
     def send(self, alert: Alert) -> int:
         """Send one alert with its buttons; Telegram's message id (owner replies to it are matched by it).
-        A digest with a picture is sent after it: the picture with its totals, then the period's open
-        questions with their Answer buttons (so a failed send, tried again, repeats nothing of the digest)."""
+        A digest with a picture comes after it: first the picture with its totals, then the period's open
+        questions with their Answer buttons, then the digest's words, whose id is returned. A failure on
+        the way is tried again whole, as any alert's (delivered at least once)."""
         with _as_channel_error():
             drawn = drawn_for(alert, self._pictures)
             if drawn is not None:
