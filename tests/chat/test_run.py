@@ -56,3 +56,38 @@ def test_the_events_are_kept_in_order_and_cannot_be_changed_from_outside():
     run = a_run()
     events = run.events
     assert isinstance(events, tuple) and events[0] == ModelCalled(1) and events[-1] == Words("Thanks, Ada.")
+
+
+def run_of(*events) -> Run:
+    run = Run()
+    for event in events:
+        run.add(event)
+    return run
+
+
+def test_how_a_message_was_answered_is_read_from_its_run_for_the_owners_charts():
+    words = (ModelCalled(1), Words("I build engines.", tokens=120), Ended(Ending.WORDS))
+    assert run_of(*words).answered == "model" and run_of(*words).tokens == 120
+    assert a_run().answered == "other"  # no end marked: the visitor stopped it
+    passed = (
+        ModelCalled(1),
+        ToolRan("inform_unknown", Source.MODEL, QUESTION),
+        Words("Passed on."),
+        Ended(Ending.WORDS),
+    )
+    assert run_of(*passed).answered == "passed_on"
+    checked = (
+        ModelCalled(1),
+        Words("No."),
+        ToolRan("inform_unknown", Source.REPLY_CHECK, QUESTION),
+        Ended(Ending.WORDS),
+    )
+    assert run_of(*checked).answered == "passed_on"  # the reply check declined the model's guess and passed it on
+    assert run_of(Ended(Ending.NO_MODEL), Ended(Ending.APPROVED_ANSWER)).answered == "approved"
+    assert run_of(Ended(Ending.BUSY), Ended(Ending.APPROVED_ANSWER)).answered == "approved"  # at a spike
+    assert run_of(Ended(Ending.NO_MODEL), Ended(Ending.QUESTION_PASSED_ON)).answered == "passed_on"
+    assert run_of(Ended(Ending.PASSED_TO_OWNER, role="notice")).answered == "owner"
+    for other in (Ending.GREETING, Ending.REFUSED, Ending.CODE, Ending.NO_ANSWER, Ending.LEAD_KEPT):
+        assert run_of(Ended(other)).answered == "other"
+    model_failed = (ModelCalled(1), Ended(Ending.MODEL_FAILED), Ended(Ending.APPROVED_ANSWER))
+    assert run_of(*model_failed).answered == "approved"  # the model failed; an approved answer stood in
