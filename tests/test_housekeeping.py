@@ -126,7 +126,7 @@ def test_the_digest_of_the_weekday_brings_the_weeks_picture_and_questions_once_a
     # questions with their buttons, and the day's digest: each once.
     photo, questions, digest = fake_telegram.delivered[-3:]
     assert [d.photo is not None for d in fake_telegram.delivered].count(True) == 1
-    assert photo.photo[1].startswith(b"\x89PNG") and photo.text.startswith("Last 7 day(s), 2026-11-23 to 2026-11-29")
+    assert photo.photo[1].startswith(b"\x89PNG") and photo.text.startswith("Last 7 days, 2026-11-23 to 2026-11-29")
     assert "Conversations: 2 (0)" in photo.text and "Leads: 1 (0)" in photo.text
     assert "Questions passed on: 2, 0 answered since" in photo.text
     assert "<b>#1</b> 2× “Do you work weekends?”" in questions.payload["text"]

@@ -23,6 +23,11 @@ def seconds(ms: int | None) -> str:
     return "–" if ms is None else f"{ms / 1000:.1f} s"
 
 
+def counted_days(n: int) -> str:
+    """``7 days``, ``1 day``."""
+    return f"{n} day" if n == 1 else f"{n} days"
+
+
 def was(n: int) -> str:
     """What the period before had ("was 12")."""
     return f"was {thousands(n)}"
@@ -34,11 +39,11 @@ def caption(figures: Period, daily_budget: int) -> str:
     days = len(figures.days)
     span = figures.last.isoformat() if days == 1 else f"{figures.first.isoformat()} to {figures.last.isoformat()}"
     if figures.empty:
-        return f"Last {days} day(s), {span}: nobody opened the page or wrote. (The {days} before: {_before(before)}.)"
+        return f"Last {counted_days(days)}, {span}: nobody opened the page or wrote. (The {days} before: {_before(before)}.)"
     answered = now.answered
     share = now.approved_share
     lines = [
-        f"Last {days} day(s), {span}; in brackets the {days} before.",
+        f"Last {counted_days(days)}, {span}; in brackets the {days} before.",
         f"Page opens: {thousands(now.page_opens)} ({thousands(before.page_opens)})",
         f"Conversations: {thousands(now.conversations)} ({thousands(before.conversations)})",
         f"Leads: {thousands(now.leads)}"
@@ -68,8 +73,10 @@ def _before(before: Totals) -> str:
 def questions_text(questions: list[OpenQuestion], days: int) -> str:
     """The message after the picture: the period's open questions, the most asked first (Telegram HTML)."""
     if not questions:
-        return f"No open questions from the last {days} day(s): your files answered everything asked."
-    lines = [f"<b>What visitors asked that your files don't answer</b> (last {days} day(s), the most asked first):"]
+        return f"No open questions from the last {counted_days(days)}: your files answered everything asked."
+    lines = [
+        f"<b>What visitors asked that your files don't answer</b> (last {counted_days(days)}, the most asked first):"
+    ]
     for question in questions[:QUESTIONS_LISTED]:
         times = f"{question.count}×"
         lines.append(f"<b>#{question.id}</b> {times} “{html.escape(one_line(question.question, 200))}”")

@@ -16,7 +16,7 @@ import threading
 from datetime import date
 from typing import Any
 
-from replica.stats.caption import seconds, thousands, was
+from replica.stats.caption import counted_days, seconds, thousands, was
 from replica.stats.period import Period
 from replica.storage.figures import APPROVED, MODEL, OTHER, OWNER, PASSED_ON
 
@@ -94,7 +94,9 @@ def _nothing(figure: Any, figures: Period) -> None:
     figure.text(
         0.5,
         0.55,
-        f"Nobody opened the page or wrote\nin these {len(figures.days)} day(s).",
+        f"Nobody opened the page or wrote\nin these {counted_days(len(figures.days))}."
+        if len(figures.days) > 1
+        else "Nobody opened the page or wrote\non this day.",
         fontsize=34,
         ha="center",
         va="center",

@@ -520,6 +520,6 @@ def test_a_digests_picture_is_attached_where_the_service_takes_files_and_in_word
     [file] = attached.body["attachments"]
     assert file["filename"] == "replica-stats.png" and file["mimetype"] == "image/png"
     assert Image.open(io.BytesIO(base64.b64decode(file["base64"]))).size == (1080, 1350)
-    assert "Daily digest for 2026-11-29" in attached.title and "Last 7 day(s)" not in attached.text
-    assert in_words.text.startswith("Conversations: 0") and "Last 7 day(s), 2026-11-23 to 2026-11-29" in in_words.text
+    assert "Daily digest for 2026-11-29" in attached.title and "Last 7 days" not in attached.text
+    assert in_words.text.startswith("Conversations: 0") and "Last 7 days, 2026-11-23 to 2026-11-29" in in_words.text
     store.close()

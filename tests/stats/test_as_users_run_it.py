@@ -32,7 +32,7 @@ def test_python_app_py_sends_the_weeks_picture_with_the_digest_and_stats_on_requ
         # The digest of yesterday, with the picture of the seven days up to it.
         assert wait_until(lambda: len(fake_telegram.photos()) == 1, timeout=60)
         week = f"{today - timedelta(days=7)} to {today - timedelta(days=1)}"
-        assert fake_telegram.photos()[0].text.startswith(f"Last 7 day(s), {week}: nobody opened the page or wrote.")
+        assert fake_telegram.photos()[0].text.startswith(f"Last 7 days, {week}: nobody opened the page or wrote.")
         assert wait_until(lambda: any(t.startswith("Daily digest for") for t in fake_telegram.sent_texts()), timeout=30)
         # A visitor leaves an address; the owner asks for the picture of today's week.
         fake_openai.script(
@@ -42,7 +42,7 @@ def test_python_app_py_sends_the_weeks_picture_with_the_digest_and_stats_on_requ
         fake_telegram.push("/stats")
         assert wait_until(lambda: len(fake_telegram.photos()) == 2, timeout=60)
     stats = fake_telegram.photos()[1]
-    assert stats.text.startswith(f"Last 7 day(s), {today - timedelta(days=6)} to {today};")
+    assert stats.text.startswith(f"Last 7 days, {today - timedelta(days=6)} to {today};")
     assert "Conversations: 1 (0)" in stats.text and "Leads: 1 (0)" in stats.text
     assert "model 1, approved answers without a model 0" in stats.text and "Model calls: 2," in stats.text
     image = Image.open(io.BytesIO(stats.photo[1])).convert("RGB")

@@ -139,7 +139,7 @@ def test_stats_draws_the_week_its_caption_counts_what_happened_and_the_questions
     owner_sends(bot, fake_telegram, f"/answer {weekends.id} No, weekdays only.")
     owner_sends(bot, fake_telegram, "/stats 30")
     photo, questions = fake_telegram.delivered[-2:]
-    assert photo.text.startswith("Last 30 day(s)") and picture(photo).size == (WIDTH, HEIGHT)
+    assert photo.text.startswith("Last 30 days") and picture(photo).size == (WIDTH, HEIGHT)
     assert figure_in(photo.text, "Questions passed on") == "2, 1 answered since"
     assert "weekends" not in questions.text and "Klingon" in questions.text
 
@@ -150,7 +150,7 @@ def test_an_empty_period_draws_a_picture_that_says_so(store, bot, fake_telegram)
     image = picture(photo)
     assert image.size == (WIDTH, HEIGHT) and 0.002 < drawn_on(image) < 0.1  # words on white, no chart
     assert "nobody opened the page or wrote" in photo.text
-    assert questions.text.startswith("No open questions from the last 7 day(s)")
+    assert questions.text.startswith("No open questions from the last 7 days")
     assert "reply_markup" not in questions.payload
 
 

@@ -100,7 +100,7 @@ def test_a_picture_goes_as_a_multipart_photo_and_one_telegram_would_refuse_is_re
         Image.new("RGB", (width, height), "white").save(out, format="PNG")
         return out.getvalue()
 
-    message_id = client.send_photo("week.png", png_of(1080, 1350), "Last 7 day(s)" + "." * 2000)
+    message_id = client.send_photo("week.png", png_of(1080, 1350), "Last 7 days" + "." * 2000)
     [sent] = fake_telegram.photos()
     assert sent.message_id == message_id and sent.photo == ("week.png", png_of(1080, 1350))
     assert len(sent.text) == 1024  # the caption cut to Telegram's limit
