@@ -162,19 +162,33 @@ def test_a_wrong_number_of_days_is_answered_with_the_usage(store, bot, fake_tele
     assert fake_telegram.photos() == []
 
 
-def test_ninety_days_of_ten_thousand_conversations_are_counted_and_drawn_in_under_a_second(store):
+def cpu_seconds(work) -> float:
+    """The CPU time ``work()`` takes in this thread."""
+    started = time.thread_time()
+    work()
+    return time.thread_time() - started
+
+
+def test_ninety_days_of_ten_thousand_conversations_are_counted_in_under_a_second_and_drawn_as_fast_as_a_week(
+    store,
+):
+    """The bench gives the times (a quarter's picture in about half a second on 2 cores); here, what holds
+    on any machine however busy: counting is the database's (a few hundred rows come back, in well under
+    a second), and drawing ninety days costs no more than drawing seven, both timed in this thread's CPU
+    time one after the other, so a slow or busy machine slows both alike."""
     last = date(2026, 11, 30)
     store.figures.add_replies(busy_quarter(last, 10_000, 90))
-    png(period(store, last, 1), "Ada Lovelace", "#c2410c")  # matplotlib loaded, as after the first picture
-    started, cpu = time.perf_counter(), time.thread_time()
-    figures = period(store, last, 90)
-    counted = time.perf_counter() - started
-    drawn = png(figures, "Ada Lovelace", "#c2410c")
-    # The drawing is measured in this thread's CPU time, which a busy machine does not stretch; the
-    # database's part (in PostgreSQL's own process) by the clock.
-    assert counted < 1.0 and time.thread_time() - cpu < 1.0
-    assert figures.totals.conversations == 10_000 and figures.totals.visitor_messages == 19_999
-    assert Image.open(io.BytesIO(drawn)).size == (WIDTH, HEIGHT)
+    week = period(store, last, 7)
+    png(week, "Ada Lovelace", "#c2410c")  # matplotlib loaded, as after the first picture
+    started = time.perf_counter()
+    quarter = period(store, last, 90)
+    assert time.perf_counter() - started < 1.0
+    assert quarter.totals.conversations == 10_000 and quarter.totals.visitor_messages == 19_999
+    drawn = []
+    a_week = cpu_seconds(lambda: png(week, "Ada Lovelace", "#c2410c"))
+    a_quarter = cpu_seconds(lambda: drawn.append(png(quarter, "Ada Lovelace", "#c2410c")))
+    assert a_quarter < 1.5 * a_week, (a_quarter, a_week)
+    assert Image.open(io.BytesIO(drawn[0])).size == (WIDTH, HEIGHT)
 
 
 def test_export_stats_writes_the_figures_the_picture_draws_one_row_a_day(store):
