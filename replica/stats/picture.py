@@ -2,9 +2,10 @@
 
 1080 × 1350 pixels (the 4:5 a phone shows whole), large type, in the owner's colour, and readable
 without colour: every series has a label, and the ways a message was answered differ in hatching as
-well as in hue. matplotlib is imported on the first picture only (it takes a second), and its figures
-are made without pyplot, so no global state is shared between threads; one lock keeps two pictures
-from being drawn at once all the same (matplotlib's own caches are not thread-safe).
+well as in hue. matplotlib itself is imported while the app starts (:func:`load_in_background`), its
+drawing parts at the first picture (about a second, once); its figures are made without pyplot, so no
+global state is shared between threads, and one lock keeps two pictures from being drawn at once all
+the same (matplotlib's own caches are not thread-safe).
 """
 
 from __future__ import annotations
