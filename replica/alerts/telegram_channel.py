@@ -17,7 +17,7 @@ from replica.alerts.channel import ChannelError
 from replica.alerts.pictures import Pictures, drawn_for
 from replica.alerts.render import FOLD_HINT, fold, keyboard_for, to_plain, to_telegram_html
 from replica.stats.caption import questions_keyboard, questions_text
-from replica.stats.report import PICTURE_NAME
+from replica.stats.report import PICTURE_NAME, Drawn
 from replica.storage.deliveries import TELEGRAM
 from replica.telegram.client import BLOCKED_HINT, TelegramClient, TelegramError
 from replica.telegram.length import TELEGRAM_LIMIT
@@ -44,11 +44,7 @@ class TelegramChannel:
         with _as_channel_error():
             drawn = drawn_for(alert, self._pictures)
             if drawn is not None:
-                self._client.send_photo(PICTURE_NAME, drawn.png, drawn.caption)
-                questions, days = drawn.figures.open_questions, len(drawn.figures.days)
-                self._client.send_message(
-                    questions_text(questions, days), parse_mode="HTML", reply_markup=questions_keyboard(questions)
-                )
+                send_picture(self._client, drawn)
             try:
                 return self._client.send_message(
                     to_telegram_html(alert), parse_mode="HTML", reply_markup=keyboard_for(alert)
@@ -76,6 +72,18 @@ class TelegramChannel:
             except TelegramError as error:
                 title, body = fold(alerts, _plain_limit(error))
                 self._client.send_message(f"{title}\n{body}\n{FOLD_HINT}", parse_mode=None)
+
+
+def send_picture(client: TelegramClient, drawn: Drawn) -> None:
+    """A period's picture with its totals as the caption, then its open questions, each with an Answer
+    button: what ``/stats`` and the weekly digest send alike."""
+    client.send_photo(PICTURE_NAME, drawn.png, drawn.caption)
+    questions = drawn.figures.open_questions
+    client.send_message(
+        questions_text(questions, len(drawn.figures.days)),
+        parse_mode="HTML",
+        reply_markup=questions_keyboard(questions),
+    )
 
 
 def _plain_limit(error: TelegramError) -> int:

@@ -7,10 +7,10 @@ import logging
 from datetime import date, datetime, timezone
 from typing import Callable
 
+from replica.alerts.telegram_channel import send_picture
 from replica.owner_bot.listing_text import NUMBER
-from replica.stats.caption import questions_keyboard, questions_text
 from replica.stats.period import MAX_DAYS
-from replica.stats.report import PICTURE_NAME, Report
+from replica.stats.report import Report
 from replica.storage import Store
 from replica.telegram.client import TelegramClient
 
@@ -39,11 +39,6 @@ class StatsCommand:
         if argument and not (NUMBER.fullmatch(argument) and 1 <= int(argument) <= MAX_DAYS):
             return USAGE
         days = int(argument) if argument else DEFAULT_DAYS
-        drawn = self._report.draw(self._store, self._today(), days)
-        self._client.send_photo(PICTURE_NAME, drawn.png, drawn.caption)
-        questions = drawn.figures.open_questions
-        self._client.send_message(
-            questions_text(questions, days), parse_mode="HTML", reply_markup=questions_keyboard(questions)
-        )
+        send_picture(self._client, self._report.draw(self._store, self._today(), days))
         log.info("Sent the owner the picture of the last %d day(s)", days)
         return ""
