@@ -21,6 +21,7 @@ from typing import Callable
 from replica.alerts import Alert, Notifier
 from replica.inbox import Handoff, Recorder
 from replica.stats.period import KEPT_DAYS
+from replica.storage.figures import day_start
 from replica.storage.records import VISITOR, AlertKind
 from replica.storage.store import Store
 from replica.workers import Worker
@@ -34,7 +35,7 @@ WEEK = 7
 
 
 def _day_bounds(day: date) -> tuple[float, float]:
-    start = datetime(day.year, day.month, day.day, tzinfo=timezone.utc).timestamp()
+    start = day_start(day)
     return start, start + 86400
 
 

@@ -16,12 +16,11 @@ import logging
 import secrets
 import time
 from dataclasses import dataclass
-from datetime import datetime, timezone
 from pathlib import Path
 
 from replica.storage import Store
 from replica.storage.database import storage_errors
-from replica.storage.figures import ReplyFigure
+from replica.storage.figures import ReplyFigure, utc_day
 from replica.storage.records import NOTICE, OWNER, REPLICA, VISITOR
 
 log = logging.getLogger(__name__)
@@ -132,8 +131,9 @@ class Recorder:
     ) -> None:
         """Keep a reply's figures for the owner's charts (no words, no address); a database error is logged."""
         now = self._clock()
-        day = datetime.fromtimestamp(now, timezone.utc).date().isoformat()
-        figure = ReplyFigure(now, day, conversation_id, opened, answered, model_calls, tokens, reply_ms)
+        figure = ReplyFigure(
+            now, utc_day(now).isoformat(), conversation_id, opened, answered, model_calls, tokens, reply_ms
+        )
         try:
             self.store.figures.add_reply(figure)
         except storage_errors() as error:

@@ -28,6 +28,11 @@ def counted_days(n: int) -> str:
     return f"{n} day" if n == 1 else f"{n} days"
 
 
+def percent(share: float | None) -> str:
+    """A share as a percentage ("29%"), or "–" for none."""
+    return "–" if share is None else f"{share:.0%}"
+
+
 def was(n: int) -> str:
     """What the period before had ("was 12")."""
     return f"was {thousands(n)}"
@@ -41,7 +46,6 @@ def caption(figures: Period, daily_budget: int) -> str:
     if figures.empty:
         return f"Last {counted_days(days)}, {span}: nobody opened the page or wrote. (The {days} before: {_before(before)}.)"
     answered = now.answered
-    share = now.approved_share
     lines = [
         f"Last {counted_days(days)}, {span}; in brackets the {days} before.",
         f"Page opens: {thousands(now.page_opens)} ({thousands(before.page_opens)})",
@@ -53,7 +57,7 @@ def caption(figures: Period, daily_budget: int) -> str:
         f"Visitor messages: {thousands(now.visitor_messages)} ({thousands(before.visitor_messages)}): "
         f"model {answered[MODEL]}, approved answers without a model {answered[APPROVED]}, passed on "
         f"{answered[PASSED_ON]}, you in person {answered[OWNER]}, other {answered[OTHER]}",
-        "Answered from approved or taught answers: " + ("–" if share is None else f"{share:.0%}"),
+        f"Answered from approved or taught answers: {percent(now.approved_share)}",
         f"Model calls: {thousands(now.model_calls)}, busiest day {thousands(now.busiest_day_calls)} "
         f"of {thousands(daily_budget)} a day; tokens: {thousands(now.tokens)}",
         f"Median reply time: {seconds(now.median_reply_ms)} ({seconds(before.median_reply_ms)})",

@@ -6,24 +6,14 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta, timezone
+from datetime import date, timedelta
 
 from replica.storage import Store
-from replica.storage.figures import ANSWERED, APPROVED, MODEL, OTHER, PASSED_ON, AskedQuestion
+from replica.storage.figures import ANSWERED, APPROVED, MODEL, OTHER, PASSED_ON, AskedQuestion, day_start, utc_day
 
 MAX_DAYS = 366  # the longest period /stats and export stats draw or count (the figures are kept 400 days)
 KEPT_DAYS = 400  # how long reply figures and page opens are kept
 NO_SOURCE = "(none)"  # opens with no referring host or utm_source
-
-
-def day_start(day: date) -> float:
-    """The epoch second ``day`` (UTC) begins."""
-    return datetime(day.year, day.month, day.day, tzinfo=timezone.utc).timestamp()
-
-
-def utc_day(at: float) -> date:
-    """The UTC day of epoch second ``at``."""
-    return datetime.fromtimestamp(at, timezone.utc).date()
 
 
 @dataclass
@@ -121,26 +111,22 @@ def period(store: Store, last: date, days: int) -> Period:
     """The figures of the ``days`` days that end with ``last`` (UTC), and of as many days before them."""
     days = max(1, min(days, MAX_DAYS))
     first = last - timedelta(days=days - 1)
-    current, asked = _days(store, first, days)
-    earlier, _ = _days(store, first - timedelta(days=days), days)
-    return Period(
-        first,
-        last,
-        current.days,
-        current.totals,
-        earlier.totals,
-        _sources(store, first, last),
-        _open_questions(asked),
-    )
+    current = _days(store, first, days)
+    earlier = _days(store, first - timedelta(days=days), days)
+    return Period(first, last, current.days, current.totals, earlier.totals, current.sources, current.open_questions)
 
 
 @dataclass(frozen=True)
 class _Counted:
+    """What one stretch of days holds (a period, or the one before it)."""
+
     days: list[Day]
     totals: Totals
+    sources: list[tuple[str, int]]
+    open_questions: list[OpenQuestion]
 
 
-def _days(store: Store, first: date, count: int) -> tuple[_Counted, list[AskedQuestion]]:
+def _days(store: Store, first: date, count: int) -> _Counted:
     start = day_start(first)
     end = start + count * 86400
     last = (first + timedelta(days=count - 1)).isoformat()
@@ -161,10 +147,13 @@ def _days(store: Store, first: date, count: int) -> tuple[_Counted, list[AskedQu
         day = by_day[utc_day(ask.at)]
         day.questions += 1
         day.questions_answered += ask.status == "answered"
+    sources: Counter = Counter()
     for opens in store.figures.opens(first.isoformat(), last):
         by_day[date.fromisoformat(opens.day)].page_opens += opens.opens
+        sources[opens.source or opens.host or NO_SOURCE] += opens.opens
     days = list(by_day.values())
-    return _Counted(days, _totals(days, store.figures.median_reply_ms(first.isoformat(), last))), asked
+    totals = _totals(days, store.figures.median_reply_ms(first.isoformat(), last))
+    return _Counted(days, totals, sources.most_common(), _open_questions(asked))
 
 
 def _totals(days: list[Day], median_reply_ms: int | None) -> Totals:
@@ -186,13 +175,6 @@ def _totals(days: list[Day], median_reply_ms: int | None) -> Totals:
         busiest_day_calls=max((d.model_calls for d in days), default=0),
         median_reply_ms=median_reply_ms,
     )
-
-
-def _sources(store: Store, first: date, last: date) -> list[tuple[str, int]]:
-    counts: Counter = Counter()
-    for opens in store.figures.opens(first.isoformat(), last.isoformat()):
-        counts[opens.source or opens.host or NO_SOURCE] += opens.opens
-    return counts.most_common()
 
 
 def _open_questions(asked: list[AskedQuestion]) -> list[OpenQuestion]:

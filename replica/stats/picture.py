@@ -17,7 +17,7 @@ import threading
 from datetime import date
 from typing import Any
 
-from replica.stats.caption import counted_days, seconds, thousands, was
+from replica.stats.caption import counted_days, percent, seconds, thousands, was
 from replica.stats.period import Period
 from replica.storage.figures import APPROVED, MODEL, OTHER, OWNER, PASSED_ON
 
@@ -229,10 +229,9 @@ def _days_axis(ax: Any, figures: Period) -> None:
 def _totals(ax: Any, figures: Period) -> None:
     """The period's totals beside the period before's, as a small table in large type."""
     now, before = figures.totals, figures.before
-    share = now.approved_share
     rows = [
         ("Questions passed on", f"{now.questions}, {now.questions_answered} answered", str(before.questions)),
-        ("Answered by your approved answers", "–" if share is None else f"{share:.0%}", _share(before.approved_share)),
+        ("Answered by your approved answers", percent(now.approved_share), percent(before.approved_share)),
         (
             "Model calls (busiest day)",
             f"{thousands(now.model_calls)} ({now.busiest_day_calls})",
@@ -250,7 +249,3 @@ def _totals(ax: Any, figures: Period) -> None:
         ax.text(0.0, y, label, fontsize=18, color=INK, va="center", transform=ax.transAxes)
         ax.text(0.66, y, value, fontsize=18, color=INK, va="center", weight="bold", transform=ax.transAxes)
         ax.text(1.0, y, f"({earlier})", fontsize=18, color=MUTED, va="center", ha="right", transform=ax.transAxes)
-
-
-def _share(share: float | None) -> str:
-    return "–" if share is None else f"{share:.0%}"

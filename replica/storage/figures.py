@@ -8,6 +8,7 @@ it was answered and what it cost; a page open is a count per day, referring host
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date, datetime, timezone
 
 from replica.storage.database import Database, Transaction
 from replica.storage.rows import typed
@@ -19,6 +20,17 @@ PASSED_ON = "passed_on"  # a question passed on to the owner
 OWNER = "owner"  # the owner has the conversation: answered in person
 OTHER = "other"  # a greeting, a refusal, a limit, a contact code, no answer
 ANSWERED = (MODEL, APPROVED, PASSED_ON, OWNER, OTHER)
+
+
+def day_start(day: date) -> float:
+    """The epoch second ``day`` (UTC) begins."""
+    return datetime(day.year, day.month, day.day, tzinfo=timezone.utc).timestamp()
+
+
+def utc_day(at: float) -> date:
+    """The UTC day of epoch second ``at``: the day a reply or a page open is counted on."""
+    return datetime.fromtimestamp(at, timezone.utc).date()
+
 
 SOURCES_PER_DAY = 50  # distinct (host, source) pairs counted a day; past them an open counts as "other"
 MORE = "other"  # the host and source of opens past SOURCES_PER_DAY

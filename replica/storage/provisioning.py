@@ -15,12 +15,12 @@ import contextlib
 import time
 import uuid
 import warnings
-from datetime import date, datetime, timedelta, timezone
+from datetime import date, timedelta
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
 from replica.storage.database import Database, open_database
-from replica.storage.figures import ANSWERED, ReplyFigure
+from replica.storage.figures import ANSWERED, ReplyFigure, day_start
 from replica.storage.migrations import Migration, migrate
 
 
@@ -120,7 +120,7 @@ def busy_quarter(last: date, conversations: int, days: int) -> list[ReplyFigure]
     figures = []
     for n in range(conversations):
         day = last - timedelta(days=n % days)
-        start = datetime(day.year, day.month, day.day, tzinfo=timezone.utc).timestamp()
+        start = day_start(day)
         for m in range(1 + n % 3):
             way = ANSWERED[(n + m) % len(ANSWERED)]
             figures.append(

@@ -13,12 +13,12 @@ from __future__ import annotations
 import logging
 import re
 import time
-from datetime import datetime, timezone
 from typing import Callable
 from urllib.parse import parse_qs, urlsplit
 
 from replica.storage import Store
 from replica.storage.database import storage_errors
+from replica.storage.figures import utc_day
 from replica.web.preview import page_url
 
 log = logging.getLogger(__name__)
@@ -57,7 +57,7 @@ class OpenCounter:
         own = urlsplit(page_url(scope, None, self._hops)).netloc
         host = referring_host(headers.get("referer", ""), own)
         source = utm_source(scope.get("query_string", b"").decode("latin-1"))
-        day = datetime.fromtimestamp(self._clock(), timezone.utc).date().isoformat()
+        day = utc_day(self._clock()).isoformat()
         try:
             self._store.figures.count_open(day, host, source)
         except storage_errors() as error:

@@ -21,11 +21,11 @@ from replica.alerts import Alert
 from replica.chat.reply import Visitor
 from replica.cli.export import export, export_stats
 from replica.owner_bot.bot import OwnerBot
-from replica.stats.period import COLUMNS, day_start, period
+from replica.stats.period import COLUMNS, period
 from replica.stats.picture import HEIGHT, WIDTH, png
 from replica.stats.report import Report
 from replica.storage import Store
-from replica.storage.figures import ANSWERED, ReplyFigure
+from replica.storage.figures import ANSWERED, ReplyFigure, day_start
 from replica.storage.provisioning import busy_quarter
 from replica.telegram.client import TelegramClient
 from replica.telegram.updates import parse_update
