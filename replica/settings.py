@@ -158,6 +158,23 @@ def functions(name: str, raw: str) -> tuple[str, ...]:
     return named
 
 
+MAX_UTM_SOURCES = 50  # a day's rows hold every name the list can count (replica.storage.figures.SOURCES_PER_DAY)
+
+
+def source_names(name: str, raw: str) -> tuple[str, ...]:
+    """``utm_source`` values (``qr-card``, ``meetup-berlin``, a site such as ``myblog.example``), separated
+    by commas or spaces, read in lower case: letters, digits, ``.``, ``_`` and ``-``, at most 40 each."""
+    found = tuple(dict.fromkeys(part.lower() for part in re.split(r"[\s,]+", raw) if part))
+    for value in found:
+        if not re.fullmatch(r"[a-z0-9][a-z0-9._-]{0,39}", value):
+            raise ConfigError(
+                f"{name}: {value[:80]!r} is not a utm_source value (letters, digits, ., _ and -, at most 40)"
+            )
+    if len(found) > MAX_UTM_SOURCES:
+        raise ConfigError(f"{name}: at most {MAX_UTM_SOURCES} values, got {len(found)}")
+    return found
+
+
 def languages(name: str, raw: str) -> tuple[str, ...]:
     """Language codes separated by commas (``en,es,pt``), each one the matcher has a stemmer for."""
     try:
@@ -519,6 +536,16 @@ class StorageSettings:
         matching(r"#[0-9A-Fa-f]{6}", "a colour such as #c2410c", quoted=True),
         "The colour of your charts (/stats and the weekly picture), as #rrggbb.",
         STORAGE,
+    )
+    utm_sources: tuple[str, ...] = setting(
+        "UTM_SOURCES",
+        (),
+        source_names,
+        "Your own utm_source values (qr-card, meetup-berlin) and sites that link to you (myblog.example), named "
+        "in /stats beside the well-known ones; any other counts as other (docs/privacy.md#page-opens).",
+        STORAGE,
+        example="qr-card,meetup-berlin",
+        shown_default="none",
     )
     lead_alerts_per_visitor: int = setting(
         "LEAD_ALERTS_PER_VISITOR",

@@ -52,6 +52,7 @@ from replica.owner_bot.webhook import webhook_secret
 from replica.settings import PLACEHOLDER_NOTE, WEEKDAYS, LimitSettings, ModelSettings, Settings, TelegramSettings
 from replica.stats.picture import load_in_background
 from replica.stats.report import Report
+from replica.stats.sources import SourceList
 from replica.storage.records import AlertKind
 from replica.storage.store import Store
 from replica.storage.volumes import KEEP_RECORDS, records_at_risk
@@ -224,8 +225,17 @@ def make_owner_bot(
 
 
 def stats_report(settings: Settings) -> Report:
-    """How the owner's pictures are made: their name, their colour, the day's model-call budget."""
-    return Report(settings.owner_name, settings.stats_colour, settings.daily_model_calls)
+    """How the owner's pictures are made: their name, their colour, the day's model-call budget, and the
+    names of where visitors came from."""
+    return Report(settings.owner_name, settings.stats_colour, settings.daily_model_calls, open_sources(settings))
+
+
+def open_sources(settings: Settings) -> SourceList:
+    """The sources and sites page opens are named by: the well-known ones, the owner's ``UTM_SOURCES``,
+    and their own sites (their website and booking page, and the sites that embed the page)."""
+    links = [address for kind, address in owner_links(settings) if address.startswith(("http://", "https://"))]
+    hosts = [urlparse(address).hostname or "" for address in (*links, *settings.embed_origins)]
+    return SourceList(settings.utm_sources, hosts)
 
 
 def digest_pictures(settings: Settings, store: Store) -> Pictures:
@@ -294,6 +304,7 @@ def site_files(settings: Settings, page: PageText, store: Store | None = None) -
 
     face = owner_face(page.avatar or "", page.owner_name)
     image = face.path if face else (page.avatar or "")
+    sources = open_sources(settings)
     privacy = render_prompt(
         "privacy.md", owner_name=page.owner_name, retention_days=str(settings.conversation_retention_days)
     )
@@ -304,7 +315,7 @@ def site_files(settings: Settings, page: PageText, store: Store | None = None) -
         preview=Preview(page.title, one_line(page.description), image),
         public_url=settings.public_url,
         trusted_proxy_hops=settings.trusted_proxy_hops,
-        count_open=OpenCounter(store, settings.trusted_proxy_hops).count if store else None,
+        count_open=OpenCounter(store, settings.trusted_proxy_hops, sources=sources).count if store else None,
     )
 
 

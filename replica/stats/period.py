@@ -8,6 +8,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 
+from replica.stats.sources import KNOWN, SourceList
 from replica.storage import Store
 from replica.storage.figures import ANSWERED, APPROVED, MODEL, OTHER, PASSED_ON, AskedQuestion, day_start, utc_day
 
@@ -98,7 +99,7 @@ class Period:
     days: list[Day]
     totals: Totals
     before: Totals  # the same number of days just before
-    sources: list[tuple[str, int]]  # (referring host or utm_source, opens), the most first
+    sources: list[tuple[str, int]]  # (a source's or site's name on the list, "other" or NO_SOURCE; opens)
     open_questions: list[OpenQuestion]  # the most asked first
 
     @property
@@ -107,12 +108,13 @@ class Period:
         return not (self.totals.page_opens or self.totals.visitor_messages or self.totals.leads)
 
 
-def period(store: Store, last: date, days: int) -> Period:
-    """The figures of the ``days`` days that end with ``last`` (UTC), and of as many days before them."""
+def period(store: Store, last: date, days: int, sources: SourceList = KNOWN) -> Period:
+    """The figures of the ``days`` days that end with ``last`` (UTC), and of as many days before them;
+    where visitors came from is named from ``sources`` (the closed list, with the owner's own)."""
     days = max(1, min(days, MAX_DAYS))
     first = last - timedelta(days=days - 1)
-    current = _days(store, first, days)
-    earlier = _days(store, first - timedelta(days=days), days)
+    current = _days(store, first, days, sources)
+    earlier = _days(store, first - timedelta(days=days), days, sources)
     return Period(first, last, current.days, current.totals, earlier.totals, current.sources, current.open_questions)
 
 
@@ -126,7 +128,7 @@ class _Counted:
     open_questions: list[OpenQuestion]
 
 
-def _days(store: Store, first: date, count: int) -> _Counted:
+def _days(store: Store, first: date, count: int, named: SourceList) -> _Counted:
     start = day_start(first)
     end = start + count * 86400
     last = (first + timedelta(days=count - 1)).isoformat()
@@ -150,7 +152,8 @@ def _days(store: Store, first: date, count: int) -> _Counted:
     sources: Counter = Counter()
     for opens in store.figures.opens(first.isoformat(), last):
         by_day[date.fromisoformat(opens.day)].page_opens += opens.opens
-        sources[opens.source or opens.host or NO_SOURCE] += opens.opens
+        # Read through the list, so a row kept before it (a name a visitor made up) reads as "other".
+        sources[named.name(opens.host, opens.source) or NO_SOURCE] += opens.opens
     days = list(by_day.values())
     totals = _totals(days, store.figures.median_reply_ms(first.isoformat(), last))
     return _Counted(days, totals, sources.most_common(), _open_questions(asked))

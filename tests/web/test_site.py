@@ -107,7 +107,8 @@ def test_the_served_page_previews_as_the_owner_and_every_url_it_names_is_served(
         reply = app_client(url).predict("Reach me at jane@example.com", api_name="/chat")
         assert reply.endswith(f"you can also book a time: {booking}")
 
-        # Each open of the page is counted by day, the site the link was on and its utm_source; no cookie.
+        # Each open of the page is counted by day, the site the link was on and its utm_source, once a
+        # day per client (tests/web/test_opens.py); no cookie.
         opens = [
             {"headers": {"Referer": "https://www.linkedin.com/feed/update/urn:li:activity:1"}},
             {"headers": {"Referer": "https://www.linkedin.com/"}},
@@ -119,7 +120,7 @@ def test_the_served_page_previews_as_the_owner_and_every_url_it_names_is_served(
             assert page.status_code == 200 and "set-cookie" not in page.headers
     exported = run_app_process("export", "stats", "--days", "1", DATA_DIR=data).stdout
     [today] = list(csv.DictReader(io.StringIO(exported)))
-    assert int(today["page_opens"]) >= len(opens) + 1  # and the test's own first look at the page
+    assert today["page_opens"] == "1"  # one client: the test, whose first look at the page counted
     assert int(today["conversations"]) == 1 and today["answered_passed_on"] == "0"
 
 
