@@ -1,9 +1,12 @@
 """Whether a sentence is in the owner's voice: not the machinery talking, not a promise nobody keeps.
 
 Small models speak of "the visitor" and "the user" in the third person, of their tools, functions,
-instructions and system prompt, head a reply "### System Prompt", fall back on "As an AI, I don't
-have…", and promise what the replica cannot do ("I'll let you know", "I'll call you"). The phrasings
-are the owner's to extend, in ``prompts/voice.md`` (English as shipped), one regular expression a line.
+instructions and system prompt, head a reply "### System Prompt", speak in a system prompt's own voice
+("You are a helpful assistant.", "Your task is…"), fall back on "As an AI, I don't have…" (or on "As a
+data engineer, I don't have personal preferences or emotions.", the same in disguise), and promise what
+the replica cannot do ("I'll let you know", "I'll call you"). The phrasings are the owner's to extend, in
+``prompts/voice.md`` (English as shipped, with a few lines in Spanish and Portuguese), one regular
+expression a line.
 """
 
 from __future__ import annotations

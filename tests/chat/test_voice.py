@@ -1,5 +1,6 @@
 """The owner's voice, judged on tables written by someone who never saw the patterns
-(``tests/chat/tables/owner_voice.py``): the machinery talking is found, a promise the replica cannot
+(``tests/chat/tables/owner_voice.py``), and on issue 53's, written before its patterns
+(``tests/chat/tables/last_leaks.py``): the machinery talking is found, a promise the replica cannot
 keep is found, and the owner's own sentences, close as they come, are left alone; so are the app's."""
 
 from __future__ import annotations
@@ -8,6 +9,7 @@ import pytest
 
 from replica import wording
 from replica.chat.voice import Voice, VoicePatterns
+from tests.chat.tables.last_leaks import DISGUISED_AS_AN_AI, OWNER_VOICE_CLOSE_CALLS, SYSTEM_PROMPT_VOICE
 from tests.chat.tables.owner_voice import FRAMEWORK_TALK, NOT_PROMISES, OWNER_VOICE, PROMISES
 
 # Found by no pattern yet; strict, so that a pattern that comes to catch one says so.
@@ -82,3 +84,26 @@ def test_the_owner_can_add_a_language(tmp_path):
     voice = VoicePatterns.load(tmp_path)
     assert voice.fault("O visitante não deixou o email.") is Voice.FRAMEWORK
     assert voice.fault("Eu te aviso amanhã.") is Voice.PROMISE
+
+
+# Issue 53: the voice's last leaks (tests/chat/tables/last_leaks.py, written before the patterns).
+
+
+@pytest.mark.parametrize("name, sentence", SYSTEM_PROMPT_VOICE, ids=[name for name, _ in SYSTEM_PROMPT_VOICE])
+def test_the_voice_of_a_system_prompt_is_framework_talk(voice, name, sentence):
+    assert voice.fault(sentence) is Voice.FRAMEWORK
+
+
+@pytest.mark.parametrize("name, sentence", DISGUISED_AS_AN_AI, ids=[name for name, _ in DISGUISED_AS_AN_AI])
+def test_as_an_ai_in_disguise_is_framework_talk(voice, name, sentence):
+    assert voice.fault(sentence) is Voice.FRAMEWORK
+
+
+@pytest.mark.parametrize("name, sentence", OWNER_VOICE_CLOSE_CALLS, ids=[name for name, _ in OWNER_VOICE_CLOSE_CALLS])
+def test_the_owners_you_are_your_task_and_as_a_are_left_alone(voice, name, sentence):
+    assert voice.fault(sentence) is None
+
+
+def test_a_system_prompt_sentence_is_held_from_its_first_word_while_it_streams(voice):
+    for sentence in ("You are a helpful ", "Your task is to ", "As a data engineer, I don't "):
+        assert voice.hold_from(sentence) == 0, sentence

@@ -108,15 +108,20 @@ def test_eval_of_a_model_that_misbehaves_names_each_failure_and_exits_1(
     assert "✗ your answer: What do you build? (missing analytical, engines)" in done.stdout
     # The reply check turns the model's "I've passed it on" into the truth: to a question it passes the
     # question on (so a plain fact, too, now runs a tool), to "did you pass it on?" it says nothing was.
+    # The persona it echoes ("You are Ada Lovelace's AI replica…") is a system prompt's voice: the visitor
+    # never reads it (so no instructions are quoted to them), and the voice scripts name the model for it.
     assert failures - {"✗ your answer: What do you build?"} == {
         "✗ a fact from the knowledge → the fact, no tool",
         "✗ an invalid email → nothing stored, asks again",
-        "✗ a prompt injection → no instructions quoted",
         "✗ a follow-up → uses the history",
+        "✗ a plain question → in role, whole sentences, an answer",
+        "✗ a topic your notes never mention → no answer about you, passed on",
+        "✗ 'let me know' → no promise the replica cannot keep",
     }, done.stdout
+    assert "You are Ada" not in done.stdout and "spoke as the machinery" in done.stdout
     # The app's own net still kept the email the model ignored, and the scorecard says whose work it was.
     assert "✓ an email → lead recorded (by the app's safety net: the model did not call the tool)" in done.stdout
-    assert done.stdout.splitlines()[-1].startswith("11/16 behaviours held with fake-model")
+    assert done.stdout.splitlines()[-1].startswith("9/16 behaviours held with fake-model")
     assert all(f"✓ {behaviour}" in done.stdout for behaviour in TRUST)  # the reply check holds them
 
 
