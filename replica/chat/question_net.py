@@ -22,14 +22,15 @@ QUESTION_CHARS = 500  # of a visitor's message, passed on as their question
 
 def records_of(store: Store, context: ToolContext, run: Run) -> Records:
     """What the records say of the visitor's conversation, this message's tool calls included."""
-    lead, question = Outcome.LEAD_SAVED in run.outcomes, Outcome.QUESTION_SAVED in run.outcomes
+    lead_now = lead = Outcome.LEAD_SAVED in run.outcomes
+    question = Outcome.QUESTION_SAVED in run.outcomes
     try:
         lead = lead or store.leads.for_session(context.session_id)
         question = question or store.questions.for_session(context.session_id)
     except storage_errors() as error:
         log.error("Could not read the records for the reply check (%s)", type(error).__name__)
     asked_now = any(isinstance(e, ToolRan) and e.name == "inform_unknown" for e in run.events)
-    return Records(lead=lead, question=question, asked_now=asked_now)
+    return Records(lead=lead, question=question, asked_now=asked_now, lead_now=lead_now)
 
 
 def pass_question_on(message: str, registry: ToolRegistry, context: ToolContext, run: Run) -> bool:

@@ -11,8 +11,9 @@ records are complete), decides the held sentences:
 - a sentence holding a specific the sources do not hold is replaced by ``wording.NOT_IN_NOTES``,
   and the visitor's question is passed on (``inform_unknown``, with its de-duplication and caps);
 - a claim that the visitor's address was saved, with no lead in the records, is replaced by the truth;
-  a claim that a question was passed on, or that the owner will follow up, is made true by passing the
-  visitor's message on (or replaced, if that fails);
+  a claim that a question was passed on, that the owner was told what the visitor said ("I'll let Jordan
+  know you said hi"), or that the owner will follow up, is made true by passing the visitor's message on
+  (or replaced, if that fails);
 - a reply that declines ("I don't know") passes the question on, unless this message already did;
 - framework talk (:mod:`replica.chat.voice`) is dropped; a promise is replaced by what is true (the owner
   will see the message, or an invitation to leave an address), and the question passed on;
@@ -80,11 +81,12 @@ TRUTHS = {  # the sentence that stands in for a claim or a specific the records 
 @dataclass(frozen=True)
 class Records:
     """What this conversation's records say: a lead is kept, a question is on record, and whether this
-    message already passed one on."""
+    message already passed one on (or kept a lead: its alert carries the visitor's words too)."""
 
     lead: bool = False
     question: bool = False
     asked_now: bool = False
+    lead_now: bool = False
 
 
 @dataclass
@@ -163,8 +165,10 @@ class ReplyChecker:
             question=message,
             owner=self.owner,
         )
-        # A greeting or thanks is not passed on, nor a question about what was saved or passed on.
-        check.askable = asks(message) and not self.patterns.asks_about_records(message)
+        # A greeting or thanks is not passed on, nor a question about what was saved or passed on; words
+        # the visitor asks to reach the owner ("tell Jordan I said hi") are.
+        asking = asks(message) or self.patterns.asks_to_pass_on(message)
+        check.askable = asking and not self.patterns.asks_about_records(message)
         return check
 
 
@@ -358,10 +362,9 @@ class ReplyCheck:
         if Claim.LEAD in claims and not records.lead:
             verdict.claims.append(Claim.LEAD.value)
             return Plan.FALSE_LEAD
-        if (Claim.QUESTION in claims and not records.question) or (
-            Claim.FOLLOW_UP in claims and not (records.lead or records.question)
-        ):
-            verdict.claims.append((Claim.QUESTION if Claim.QUESTION in claims else Claim.FOLLOW_UP).value)
+        unbacked = _unbacked(claims, records, self.askable)
+        if unbacked:
+            verdict.claims.append(unbacked.value)
             return Plan.MAKE_TRUE if self.askable else Plan.FALSE_QUESTION
         if Claim.DECLINED in claims:
             return Plan.DECLINED
@@ -373,6 +376,18 @@ class ReplyCheck:
     def _unheld(self, sentence: str) -> list[str]:
         """The words that make ``sentence`` an answer about the owner their sources do not back."""
         return self.topics.unheld(sentence, self.asked, self.about_owner)
+
+
+def _unbacked(claims: set[Claim], records: Records, askable: bool) -> Claim | None:
+    """The first of the claims about what was passed on that the records do not back, or ``None``."""
+    backing = {
+        Claim.QUESTION: records.question,
+        # "I'll let Jordan know you said hi" is about this message: what was passed on before does not back
+        # it, unless this message asks nothing of the owner ("thanks!").
+        Claim.TOLD: records.asked_now or records.lead_now or ((records.question or records.lead) and not askable),
+        Claim.FOLLOW_UP: records.lead or records.question,
+    }
+    return next((claim for claim, backed in backing.items() if claim in claims and not backed), None)
 
 
 def log_verdict(verdict: Verdict) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from replica.chat.claims import Claim, ClaimPatterns
+from tests.chat.tables.last_leaks import ASKS_TO_PASS_ON, DOES_NOT_ASK_TO_PASS_ON, NOT_TOLD_THE_OWNER, TOLD_THE_OWNER
 
 
 @pytest.fixture(scope="module")
@@ -54,3 +55,36 @@ def test_an_unknown_heading_or_a_line_that_is_no_regular_expression_names_its_li
 def test_an_owner_adds_a_phrasing_in_another_language(tmp_path):
     (tmp_path / "claims.md").write_text("## lead\n\\bguardei o seu e-?mail\\b\n", encoding="utf-8")
     assert ClaimPatterns.load(tmp_path).claims("Guardei o seu email.") == {Claim.LEAD}
+
+
+# Issue 53: "tell Jordan I said hi", and a reply saying Jordan was told (tests/chat/tables/last_leaks.py).
+
+
+@pytest.mark.parametrize("name, sentence", TOLD_THE_OWNER, ids=[name for name, _ in TOLD_THE_OWNER])
+def test_saying_the_owner_was_told_is_a_claim(patterns, name, sentence):
+    assert Claim.TOLD in patterns.claims(sentence)
+
+
+@pytest.mark.parametrize("name, sentence", NOT_TOLD_THE_OWNER, ids=[name for name, _ in NOT_TOLD_THE_OWNER])
+def test_offers_denials_stories_and_let_me_know_claim_nothing(patterns, name, sentence):
+    assert patterns.claims(sentence) - {Claim.DECLINED} == set()
+
+
+@pytest.mark.parametrize("name, message", ASKS_TO_PASS_ON, ids=[name for name, _ in ASKS_TO_PASS_ON])
+def test_a_visitor_asking_to_pass_words_on_is_known(patterns, name, message):
+    assert patterns.asks_to_pass_on(message) and not patterns.asks_about_records(message)
+
+
+@pytest.mark.parametrize("name, message", DOES_NOT_ASK_TO_PASS_ON, ids=[name for name, _ in DOES_NOT_ASK_TO_PASS_ON])
+def test_greetings_thanks_and_tell_me_more_ask_nothing_to_be_passed_on(patterns, name, message):
+    assert not patterns.asks_to_pass_on(message)
+
+
+@pytest.mark.parametrize("message", ["Did you tell Jordan I said hi?", "Have you let Jordan know?"])
+def test_asking_whether_the_owner_was_told_asks_about_the_records(patterns, message):
+    assert patterns.asks_about_records(message)
+
+
+def test_a_claim_of_having_told_the_owner_is_held_from_where_it_may_begin(patterns):
+    for text in ("Sure thing. I've told ", "Sure thing. Jordan has been notified"):
+        assert patterns.hold_from(text) is not None and patterns.hold_from(text) >= len("Sure thing. ")

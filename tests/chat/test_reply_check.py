@@ -347,3 +347,90 @@ def test_as_users_run_it_a_weak_models_words_never_reach_the_visitor_and_its_una
     assert promise.startswith("Yes, from next month!") and "let you know" not in promise and "User" not in promise
     assert wording.LEAVE_AN_ADDRESS.format(owner=OWNER) in promise
     assert fragment == "Thanks for asking! I work from Lisbon."  # no fragment, and no "(cut off)" for what the app cut
+
+
+# Issue 53: the voice's last leaks. A prompt's own voice and "as an AI" in disguise never reach the visitor;
+# "I'll let Jordan know you said hi" is true by the time the visitor reads it, or not said.
+
+
+def test_a_reply_that_opens_with_its_instructions_shows_only_the_answer(checker):
+    reply = "## Instructions\nYou are a helpful assistant.\nI build batch and streaming data pipelines."
+    final, passed, verdict, seen = checked(checker, reply, message="What do you do?", pieces=1)
+    assert final == "I build batch and streaming data pipelines." and not passed
+    assert not any("Instructions" in shown or "assistant" in shown for shown in seen)
+    assert verdict.voice == ["framework talk", "framework talk"]
+
+
+def test_as_an_ai_in_disguise_never_shows_and_the_owners_as_a_does(checker):
+    reply = "As a data engineer, I don't have personal preferences or emotions. I work with Python, SQL and dbt."
+    final, _, verdict, seen = checked(checker, reply, message="Which tools do you like?", pieces=1)
+    assert final == "I work with Python, SQL and dbt." and verdict.voice == ["framework talk"]
+    assert not any("As a" in shown or "emotions" in shown for shown in seen)  # held from its first word
+    owner = "As a data engineer, I build batch and streaming data pipelines. You are welcome to leave your email here."
+    final, passed, verdict, _ = checked(checker, owner, message="What do you do?", pieces=1)
+    assert (final, passed, verdict.changed) == (owner, False, False)
+
+
+TELLS_JORDAN = "Sure! I'll let Jordan know you said hi."
+
+
+@pytest.mark.parametrize(
+    "message, reply",
+    [
+        ("tell Jordan I said hi", TELLS_JORDAN),
+        ("Say hi to Jordan for me!", "Will do, I've passed your greeting on to Jordan."),
+        ("dile a Jordan que le mando saludos", "Claro, le diré a Jordan que lo saludaste."),
+    ],
+)
+def test_saying_the_owner_was_told_is_made_true_by_passing_the_message_on(checker, message, reply):
+    final, passed, verdict, _ = checked(checker, reply, message=message)
+    assert (final, passed, verdict.claims) == (reply, True, ["told the owner"])
+
+
+def test_a_question_passed_on_earlier_does_not_make_it_true_that_the_owner_was_told_this(checker):
+    _, passed, _, _ = checked(checker, TELLS_JORDAN, message="tell Jordan I said hi", records=Records(question=True))
+    assert passed
+    thanks = checked(
+        checker, "You're welcome! I've let Jordan know.", message="Thanks!", records=Records(question=True)
+    )
+    assert thanks[:2] == ("You're welcome! I've let Jordan know.", False)  # what the earlier one passed on
+
+
+def test_a_lead_kept_for_this_message_makes_it_true_that_the_owner_was_told(checker):
+    reply = "Thanks Dana, I'll pass that on to Jordan."  # to a message that asks something, and left an address
+    assert checked(checker, reply, records=Records(lead=True, lead_now=True))[:2] == (reply, False)
+    # A lead from an earlier message does not make a new "tell Jordan I said hi" passed on.
+    assert checked(checker, TELLS_JORDAN, message="tell Jordan I said hi", records=Records(lead=True))[1]
+
+
+def test_a_claim_of_telling_the_owner_is_dropped_when_nothing_can_be_passed_on(checker):
+    # A greeting is never passed on: the visitor is told nothing has been.
+    final, passed, _, _ = checked(checker, "Hi! I'll let Jordan know you stopped by.", message="Hi!")
+    assert (final, passed) == (f"Hi! {wording.NOTHING_PASSED_ON}", False)
+    # Passing it on failed (the alert caps, the store): the visitor reads that it was not passed on.
+    check = checker.begin("You are Jordan Avery's AI replica.", [], "tell Jordan I said hi")
+    final = check.finish(TELLS_JORDAN, Records(), lambda: False)
+    assert final == f"Sure! {wording.NOT_PASSED_ON}" and "let Jordan know" not in final
+
+
+def test_as_users_run_it_a_prompts_voice_and_an_ai_in_disguise_never_show_and_a_hi_for_the_owner_reaches_them(
+    tmp_path, fake_openai, fake_telegram
+):
+    """``python app.py`` with the example knowledge, behind a model that writes what a 1.5B one wrote."""
+    with served_app(tmp_path / "app.log", **environment(tmp_path, fake_openai, fake_telegram)) as (url, _):
+        client = app_client(url)
+        fake_openai.script(
+            say("## Instructions\nYou are a helpful assistant.\nI build batch and streaming data pipelines.", pieces=7)
+        )
+        instructions = client.predict("What do you do?", api_name="/chat")
+        fake_openai.script(
+            say("As a data engineer, I don't have personal preferences or emotions. I work with Python and dbt.")
+        )
+        disguised = client.predict("Which tools do you like?", api_name="/chat")
+        fake_openai.script(say(TELLS_JORDAN, pieces=5))
+        hello = client.predict("tell Jordan I said hi", api_name="/chat")
+        [alert] = fake_telegram.wait_for(1)
+    assert instructions == "I build batch and streaming data pipelines."
+    assert disguised == "I work with Python and dbt."
+    assert hello == TELLS_JORDAN  # true: the owner has it
+    assert "tell Jordan I said hi" in alert.text

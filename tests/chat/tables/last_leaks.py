@@ -46,7 +46,10 @@ SYSTEM_PROMPT_VOICE = [
     ("issue_action_to_take", "Here is the action to take:"),
     # "You are …": the persona's first line, echoed
     ("persona_echo", "You are Jordan Avery's AI replica on Jordan Avery's personal website."),
-    ("friendly_professional_assistant", "You are a friendly and professional assistant who answers questions about Jordan."),
+    (
+        "friendly_professional_assistant",
+        "You are a friendly and professional assistant who answers questions about Jordan.",
+    ),
     ("youre_ai_assistant_designed", "You're an AI assistant designed to help people learn about Jordan."),
     ("you_are_an_ai_replica_of", "You are an AI replica of Jordan, a freelance data engineer."),
     ("you_are_replica_short", "You are Jordan's replica."),
@@ -144,6 +147,7 @@ TOLD_THE_OWNER = [
     ("passed_greeting_on", "I've passed your greeting on to Jordan."),
     ("pass_that_along", "I'll pass that along to Jordan!"),
     ("pass_message_on_future", "I'll pass your message on to Jordan."),
+    ("pass_question_on_future", "I'll pass your question on to Jordan."),
     ("informed_owner", "Done, I've informed Jordan."),
     ("owner_notified_passive", "Jordan has been notified."),
     ("message_relayed_passive", "Your hello has been relayed to Jordan."),
@@ -176,6 +180,7 @@ NOT_TOLD_THE_OWNER = [
     ("let_your_team_know", "Let your team know I'm available from next month."),
     ("pipeline_notifies", "The pipeline notifies the on-call engineer when a job fails."),
     ("informed_decision", "I'll help you make an informed decision about your warehouse."),
+    ("sent_it_to_client", "I've sent it to the client for review, and they signed off."),
     ("let_pipeline_run", "I'd let the pipeline run overnight and check it in the morning."),
     ("hi_back", "Hi! Nice to hear from you."),
     ("es_dime_mas", "Dime más sobre tu proyecto."),
