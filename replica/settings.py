@@ -248,6 +248,14 @@ class ModelSettings:
         shown_default="OpenAI",
     )
     openai_model: str = setting("OPENAI_MODEL", "gpt-4o-mini", text, "Chat model to use.", MODEL)
+    doctor_timeout_seconds: float = setting(
+        "DOCTOR_TIMEOUT_SECONDS",
+        120.0,  # a 1.5B model's first answer on llama.cpp took 88 s on 2 cores (issue 53)
+        seconds,
+        "Seconds python app.py doctor waits for each answer from the model; a server on your own machine may "
+        "take minutes over its first one, while it loads the model.",
+        MODEL,
+    )
 
     @property
     def model_configured(self) -> bool:

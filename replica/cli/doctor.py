@@ -41,6 +41,7 @@ SYMBOLS = {"ok": "✓", "warn": "!", "fail": "✗"}
 # The docs pages that hold the fixes doctor names more than once.
 ALERT_DOCS = "docs/alerts.md#other-alert-channels"
 REPLY_CHECK_DOCS = "docs/models.md#what-the-replica-never-says"
+TIMEOUT_DOCS = "docs/models.md#find-out-doctor-and-eval"
 APPROVED_DOCS = "docs/knowledge.md#without-a-model-your-approved-answers"
 
 T = TypeVar("T")  # what a read of the database gives (_read_store)
@@ -105,8 +106,22 @@ def check_model(settings: Settings, voice: Callable[[Settings], Iterator[Check]]
         )
         return
     yield ok("model", PLACEHOLDER_NOTE if settings.placeholder_key else "OPENAI_API_KEY is set")
+    wait = settings.doctor_timeout_seconds
+    client = openai.OpenAI(
+        api_key=settings.model_api_key, base_url=settings.openai_base_url, timeout=wait, max_retries=0
+    )
+    reached = list(_check_endpoint(client, settings))
+    yield from reached
+    if any(check.status == "fail" for check in reached):
+        return
+    yield check_tool_calling(client, settings.openai_model, wait)
+    if voice:  # whatever the probe said: the replica serves a model that cannot call tools too
+        yield from voice(settings)
+
+
+def _check_endpoint(client: openai.OpenAI, settings: Settings) -> Iterator[Check]:
+    """Whether the endpoint answers, and offers the configured model (or answers to its name)."""
     endpoint = shown_url(settings.openai_base_url or "https://api.openai.com/v1")
-    client = openai.OpenAI(api_key=settings.model_api_key, base_url=settings.openai_base_url, timeout=20, max_retries=0)
     model = settings.openai_model
     started = time.monotonic()
     try:
@@ -121,6 +136,9 @@ def check_model(settings: Settings, voice: Callable[[Settings], Iterator[Check]]
         return
     except openai.NotFoundError:
         yield fail("model", f"{endpoint} has no model {model!r}", "set OPENAI_MODEL to a model the provider offers")
+        return
+    except openai.APITimeoutError:  # (an APIConnectionError too, but the server is there: it is slow)
+        yield timed_out(f"{endpoint} gave", settings.doctor_timeout_seconds, "fail")
         return
     except openai.APIConnectionError as exc:
         yield fail(
@@ -142,21 +160,36 @@ def check_model(settings: Settings, voice: Callable[[Settings], Iterator[Check]]
     elif model in offered:
         yield ok("model", f"{endpoint} answers, and offers {model} ({seconds:.2f} s)")
     else:
-        some = ", ".join(sorted(offered)[:8]) or "none"
-        try:  # llama.cpp's server lists its model by file path and answers to any name
-            client.chat.completions.create(model=model, messages=[{"role": "user", "content": "ping"}], max_tokens=1)
-        except openai.OpenAIError:
-            yield fail("model", f"{endpoint} does not offer {model!r}", f"set OPENAI_MODEL to one it offers: {some}")
-            return
-        yield warn(
-            "model",
-            f"{endpoint} does not list {model!r} but answers to it (it lists: {some})",
-            "nothing, if that server serves one model whatever the name (llama.cpp does); else set OPENAI_MODEL",
-        )
-    tool_calling = check_tool_calling(client, model)
-    yield tool_calling
-    if voice and tool_calling.status != "fail":
-        yield from voice(settings)
+        yield _answers_to(client, endpoint, model, offered, settings.doctor_timeout_seconds)
+
+
+def _answers_to(client: openai.OpenAI, endpoint: str, model: str, offered: list[str], wait: float) -> Check:
+    """A model the endpoint does not list: whether it answers to the name all the same."""
+    some = ", ".join(sorted(offered)[:8]) or "none"
+    try:  # llama.cpp's server lists its model by file path and answers to any name
+        client.chat.completions.create(model=model, messages=[{"role": "user", "content": "ping"}], max_tokens=1)
+    except openai.APITimeoutError:
+        return timed_out(f"{endpoint} does not list {model!r}, and gave", wait, "fail")
+    except openai.OpenAIError:
+        return fail("model", f"{endpoint} does not offer {model!r}", f"set OPENAI_MODEL to one it offers: {some}")
+    return warn(
+        "model",
+        f"{endpoint} does not list {model!r} but answers to it (it lists: {some})",
+        "nothing, if that server serves one model whatever the name (llama.cpp does); else set OPENAI_MODEL",
+    )
+
+
+def timed_out(what: str, wait: float, status: str) -> Check:
+    """A request that got no answer within ``wait`` seconds, named as what it is: a slow server (or one still
+    loading its model), never a setting or a skill the model lacks. ``what`` says whose answer ("the
+    tool-calling probe got")."""
+    return Check(
+        status,
+        "model",
+        f"{what} no answer within {wait:g} s (APITimeoutError): the server is slow, or still loading the model",
+        f"run doctor again once it has loaded, or let doctor wait longer with DOCTOR_TIMEOUT_SECONDS "
+        f"(now {wait:g}; {TIMEOUT_DOCS})",
+    )
 
 
 PROBE_TOOL = {
@@ -182,19 +215,26 @@ TOOL_ADVICE = (
 )
 
 
-def check_tool_calling(client: openai.OpenAI, model: str) -> Check:
+def check_tool_calling(client: openai.OpenAI, model: str, wait: float) -> Check:
     """One short request with a tool the model must call: natively (✓), as text Replica reads (!), or not
-    (✗). A server that refuses tools is asked again as the app would: the tool described in the prompt."""
+    (✗). A server that refuses tools is asked again as the app would: the tool described in the prompt.
+    No answer within ``wait`` seconds (the client's timeout) says nothing of tool calling: it is named as a
+    slow server (!), and the voice scripts that follow show what visitors get from it."""
     refused = False
+    probe = "the tool-calling probe got"
     try:
         response = client.chat.completions.create(
             model=model, messages=PROBE_MESSAGES, tools=[PROBE_TOOL], tool_choice="auto", max_tokens=PROBE_TOKENS
         )
+    except openai.APITimeoutError:
+        return timed_out(probe, wait, "warn")
     except openai.BadRequestError:
         refused = True
         try:
             described = with_tools_described(PROBE_MESSAGES, [PROBE_TOOL])
             response = client.chat.completions.create(model=model, messages=described, max_tokens=PROBE_TOKENS)
+        except openai.APITimeoutError:
+            return timed_out(f"the server refuses tools (HTTP 400); asked without them, {probe}", wait, "warn")
         except openai.APIError as exc:
             return fail("model", f"refused a request with tools, and without them ({type(exc).__name__})", TOOL_ADVICE)
     except openai.APIStatusError as exc:

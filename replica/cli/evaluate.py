@@ -20,7 +20,7 @@ from replica.chat.claims import Claim
 from replica.chat.lead_net import NOTES
 from replica.chat.reply import Replica, Visitor
 from replica.chat.reply_check import UNHELD, ReplyChecker
-from replica.chat.run import Run
+from replica.chat.run import Ending, Run
 from replica.chat.specifics import specifics
 from replica.cli.doctor import Check, fail, ok
 from replica.knowledge.approved import Approved, approved_entries, parse_faq
@@ -189,6 +189,8 @@ def in_voice(answers: bool = False, passes_on: bool = False) -> Callable[[Script
 
     def judge(outcome: ScriptOutcome) -> str | None:
         run = outcome.runs[-1] if outcome.runs else Run()
+        if unanswered(run):  # no words of the model's to judge: the visitor got the app's own reply
+            return f"the model gave no answer ({run.ended}): the visitor got the app's reply without it"
         checked = run.checked
         sentences = [s for s in re.split(r"(?<=[.!?])\s+|\n+", run.words.strip()) if s.strip()]
         faults = [
@@ -207,9 +209,20 @@ def in_voice(answers: bool = False, passes_on: bool = False) -> Callable[[Script
     return judge
 
 
+def unanswered(run: Run) -> bool:
+    """Whether the model never gave the message its words: too slow for the reply's deadline, or failed."""
+    return any(run.ended_as(how) for how in (Ending.DEADLINE, Ending.MODEL_FAILED, Ending.ERROR))
+
+
 VOICE_FIX = (
     "use a stronger model (OPENAI_MODEL), or none: without OPENAI_API_KEY and OPENAI_BASE_URL the replica "
     "serves your approved answers only; python app.py eval shows every reply (docs/models.md#what-the-replica-never-says)"
+)
+
+
+SLOW_FIX = (
+    "a model or server that answers within REPLY_DEADLINE_SECONDS (a server on your own machine may still be "
+    "loading the model: run doctor again), or see the model lines above; python app.py eval shows every reply"
 )
 
 
@@ -218,10 +231,13 @@ def check_voice(settings: Settings) -> Iterator[Check]:
     its own, gone afterwards; alerts kept, not sent): a model the checks must correct is named before
     visitors meet it."""
     failed = False
-    for script, _, problem in play(settings, lambda owner, replica: voice_scripts()):
+    for script, outcome, problem in play(settings, lambda owner, replica: voice_scripts()):
         if problem:
             failed = True
-            yield fail("model", f"{settings.openai_model}, {script.behaviour}: {problem}", VOICE_FIX)
+            slow = bool(outcome.runs) and unanswered(outcome.runs[-1])
+            yield fail(
+                "model", f"{settings.openai_model}, {script.behaviour}: {problem}", SLOW_FIX if slow else VOICE_FIX
+            )
     if not failed:
         yield ok(
             "model", f"{settings.openai_model} answers in role, in whole sentences, without unheld answers or promises"

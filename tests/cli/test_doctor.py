@@ -317,3 +317,64 @@ def test_doctor_names_a_model_too_weak_for_visitors_with_the_fix(owner_folder, f
     assert done.returncode == 1 and len(failures) == 3, done.stdout
     for (_, why), line in zip(WEAK.values(), failures):
         assert why in line and "use a stronger model (OPENAI_MODEL), or none" in line
+
+
+# Issue 53: a slow server named as slow, and the voice scripts run whatever the tool probe said.
+
+SLOW = 30  # seconds the fake server sits on a request: far past doctor's wait below (it lets go at teardown)
+
+
+@pytest.mark.parametrize("first", [False, True], ids=["the probe", "the first request"])
+def test_a_timeout_is_named_as_a_slow_server_with_the_setting_that_lengthens_the_wait_never_as_tool_calling(
+    owner_folder, fake_openai, fake_telegram, first
+):
+    if first:  # a provider without a model list: the first request is a one-token completion
+        fake_openai.models = None
+        fake_openai.script(say("pong", delay=SLOW))
+    else:  # llama.cpp lists its model at once, then reads the probe's prompt for longer than doctor waits
+        fake_openai.default = probed(say("Noted.", delay=SLOW))
+    done, lines = doctor(owner_folder, fake_openai, fake_telegram, DOCTOR_TIMEOUT_SECONDS="1")
+    [line] = [line for line in lines if "APITimeoutError" in line]
+    assert "no answer within 1 s (APITimeoutError): the server is slow, or still loading the model" in line
+    assert "let doctor wait longer with DOCTOR_TIMEOUT_SECONDS (now 1" in line
+    assert "tool" not in line.split(" — fix: ")[1] and "--jinja" not in done.stdout
+    assert "probe failed" not in done.stdout and "did not call a tool" not in done.stdout
+    if first:  # nothing of the model could be checked
+        assert line.startswith("✗ model: ") and done.returncode == 1
+    else:  # what tool calling does is not known; what visitors get is: the voice scripts ran
+        assert line.startswith("! model: the tool-calling probe got no answer")
+        assert "✓ model: fake-model answers in role, in whole sentences" in done.stdout
+        assert done.returncode == 0, done.stdout
+
+
+@pytest.mark.parametrize(
+    "probe, said",
+    [
+        (say("Lisbon is lovely in spring."), "✗ model: fake-model did not call a tool it was asked to call"),
+        (fail(500), "✗ model: refused a request with tools (HTTP 500)"),
+        (fail(400), "✗ model: refused a request with tools, and without them (BadRequestError)"),
+    ],
+    ids=["no call", "server error", "tools refused"],
+)
+def test_the_voice_scripts_run_whatever_the_tool_probe_said(owner_folder, fake_openai, fake_telegram, probe, said):
+    fake_openai.default = probed(probe)
+    _, lines = doctor(owner_folder, fake_openai, fake_telegram)
+    assert said in "\n".join(lines)
+    assert "✓ model: fake-model answers in role, in whole sentences, without unheld answers or promises" in lines
+    weak = lambda body: say("Sure! Please provide the visitor's question.")  # noqa: E731
+    fake_openai.default = lambda body: probe if "note_city" in json.dumps(body) else weak(body)
+    _, lines = doctor(owner_folder, fake_openai, fake_telegram)
+    assert said in "\n".join(lines)
+    assert any(
+        line.startswith("✗ model: fake-model, a plain question") and "spoke as the machinery" in line for line in lines
+    )
+
+
+def test_a_model_that_answers_nothing_is_never_said_to_answer_in_role(owner_folder, fake_openai, fake_telegram):
+    fake_openai.default = fail(500)  # the probe and every voice script's call
+    done, lines = doctor(owner_folder, fake_openai, fake_telegram)
+    voice = [line for line in lines if line.startswith(("✓ model: fake-model answers", "✗ model: fake-model, "))]
+    assert len(voice) == 3 and done.returncode == 1, done.stdout
+    for line in voice:
+        assert line.startswith("✗ ") and "the model gave no answer (model failed" in line
+        assert "REPLY_DEADLINE_SECONDS" in line and "stronger model" not in line
