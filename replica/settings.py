@@ -399,6 +399,13 @@ class ContactSettings:
         CONTACTS,
         shown_default="`offer` with `VERIFY_EMAIL_URL`, else `off`",
     )
+    code_mails_per_day: int = setting(
+        "CODE_MAILS_PER_DAY",
+        50,
+        whole_number(),
+        "Code mails the whole app may send in 24 hours, well under your mail plan's day (Resend's free plan: 100); past it, leads get no code.",
+        CONTACTS,
+    )
 
 
 @dataclass(frozen=True)

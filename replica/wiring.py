@@ -37,7 +37,7 @@ from replica.chat.turns import CleanModel
 from replica.chat.without_model import WithoutModel
 from replica.contacts import CodeMailer, MailService, Verifier
 from replica.contacts.codes import CodeKey
-from replica.contacts.verifier import announce_confirmed
+from replica.contacts.verifier import announce_confirmed, announce_unconfirmed
 from replica.housekeeping import Housekeeper
 from replica.inbox import Inbox
 from replica.inbox.recorder import address_salt
@@ -53,6 +53,7 @@ from replica.settings import PLACEHOLDER_NOTE, WEEKDAYS, LimitSettings, ModelSet
 from replica.stats.picture import load_in_background
 from replica.stats.report import Report
 from replica.stats.sources import SourceList
+from replica.storage.code_mails import CodeCaps
 from replica.storage.records import AlertKind
 from replica.storage.store import Store
 from replica.storage.volumes import KEEP_RECORDS, records_at_risk
@@ -150,6 +151,7 @@ def open_store(settings: Settings) -> Store:
         database_url=settings.database_url,
         alert_channels=keys,
         journal=settings.sqlite_journal,
+        code_caps=CodeCaps(mails_per_day=settings.contacts.code_mails_per_day),
     )
 
 
@@ -506,10 +508,13 @@ def make_contacts(
         log.warning("Verified contacts are off: %s (docs/contacts.md)", service.problem)
         return None, None
     key = CodeKey(salt)
-    mailer = CodeMailer(store.codes, service, key, settings.owner_name, store.answer_mails).start()
+    unconfirmed = announce_unconfirmed(store, notifier)  # a held lead whose code cannot come is passed on
+    mailer = CodeMailer(store.codes, service, key, settings.owner_name, store.answer_mails, given_up=unconfirmed)
+    mailer.start()
     log.info("Verified contacts: %s; codes are mailed through %s", contacts.lead_verification, service.label)
     confirmed = announce_confirmed(store, notifier)
-    return Verifier(store.codes, key, contacts.lead_verification, sent=mailer.notify, confirmed=confirmed), mailer
+    verifier = Verifier(store.codes, key, contacts.lead_verification, mailer.notify, confirmed, unconfirmed=unconfirmed)
+    return verifier, mailer
 
 
 def as_served(settings: Settings) -> Settings:

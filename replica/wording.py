@@ -47,22 +47,26 @@ CODE_SENT_REQUIRED = (
 CODE_RESENT = "I've sent a new 6-digit code to {email}: type it here when it arrives."
 CODE_CONFIRMED = "Thank you: {email} is confirmed as your address."
 CODE_WRONG = "That code doesn't match the one sent to {email}; {left} {tries} left."
+CODE_NONE_MATCH = "None of those {checked} codes matches the one sent to {email}; {left} {tries} left."
 CODE_NO_TRIES = 'That code doesn\'t match, and that was the last try for it; say "send it again" for a new one.'
+CODE_TRIES_TODAY = "That's as many code tries as {email} may have today, so it stays unconfirmed."
 CODE_EXPIRED = 'That code has expired (a code works for {minutes} minutes); say "send it again" for a new one.'
 CODE_ON_ITS_WAY = "The code is still on its way to {email}; it can take a minute."
-CODE_NOT_SENT = (
-    'The code could not be mailed to {email}; say "send it again" to try once more. Your address is kept all the same.'
-)
-CODE_ELSEWHERE = (
-    "That looks like a code, but none was sent in this conversation: a code works only in the chat where "
-    "the address was left. Leave your address here, and a new code goes to it."
-)
+CODE_NOT_SENT = 'The code could not be mailed to {email}; say "send it again" to try once more.'
 CODE_FAILED = (
     "Sorry, I couldn't check that code just now, because of a problem on my side. Please try again in a minute."
 )
-CODE_CAPPED = (
-    "{email} can't get another code right now; please try again in an hour. Your address is kept all the same."
+CODE_CAPPED = "{email} can't get another code right now; please try again in an hour."
+CODE_CAPPED_TODAY = "{email} can't get another code today."
+CODE_UNSENDABLE = (
+    "I can't mail a code to {email}: the mail service takes only plain letters, digits and . _ - + before the @."
 )
+# After a sentence saying no code goes (or came): the lead is kept; with LEAD_VERIFICATION=required, passed on.
+CODE_KEPT = "Your address is kept all the same."
+CODE_PASSED_UNCONFIRMED = "I've passed your address on all the same, marked as not confirmed."
+CODE_ONE_PER_MESSAGE = "I've passed on {email} too, marked as not confirmed: one code goes out per message."
+# A code typed with more in the message: the code is answered by the app, the rest asked again.
+CODE_AND_MORE = "You also wrote “{rest}”: ask me that in a message of its own, and I'll answer it."
 NOT_PASSED_ON = "Sorry, your message could not be passed on just now. Please try again in a minute."
 CUT_OFF = "(My answer was cut off there. Ask me to go on if you'd like the rest.)"
 UNEXPECTED = "Sorry, something went wrong on my side. Please try again."

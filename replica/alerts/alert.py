@@ -17,6 +17,10 @@ from replica.storage.records import AlertKind, OutboxEntry
 QUESTION_TITLE = "Unanswered question"
 CONFIRMED_TITLE = "Lead confirmed"  # verified contacts: the lead's number follows, as its alert's did
 CONFIRMED_LINE = "yes ✓ (the visitor typed the code mailed to the address)"
+# Fields whose visitor value is shown in quotation marks, so that no part of it passes for the alert's own
+# lines ("Ada Confirmed: yes ✓" is a name, the "Confirmed" line the app's); NOT_GIVEN is the app's own.
+NAMED = ("Name",)
+NOT_GIVEN = "(not given)"
 KEPT_NOUNS = {AlertKind.LEAD: ("lead", "leads"), AlertKind.QUESTION: ("question", "questions")}
 # Older outbox rows were written before alerts named their quoted fields.
 DEFAULT_QUOTED = ("Notes", "Question")

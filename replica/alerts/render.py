@@ -2,7 +2,8 @@
 
 Visitor text is shown exactly as typed: it is HTML-escaped for ``parse_mode=HTML`` and never
 interpreted. It cannot pass for the alert's own lines either: single-line values (name, email) have
-their line breaks collapsed, and visitor prose (notes, a question) is shown as a quotation, inside
+their line breaks collapsed, a name is in quotation marks (so "Ada Confirmed: yes ✓" reads as the name it
+is, and the "Confirmed" line stays the app's), and visitor prose (notes, a question) is shown as a quotation, inside
 ``<blockquote>`` in HTML and behind a "│ " bar on every line in plain text. Messages are kept within
 Telegram's 4096-character limit by cutting the longest visitor-supplied values, with a visible marker.
 """
@@ -13,7 +14,7 @@ import html
 import re
 from typing import Callable, NamedTuple
 
-from replica.alerts.alert import Alert
+from replica.alerts.alert import NAMED, NOT_GIVEN, Alert
 from replica.storage.records import AlertKind
 from replica.telegram.length import TELEGRAM_LIMIT, utf16_units
 
@@ -47,6 +48,18 @@ def one_line(text: object, limit: int | None = None) -> str:
     collapsed, so it can never start a line of its own; cut to ``limit`` characters with "…"."""
     value = " ".join(str(text or "").split())
     return value if limit is None or len(value) <= limit else value[: limit - 1] + "…"
+
+
+def quoted_name(text: object, limit: int | None = None) -> str:
+    """A visitor's name as the owner reads it: on one line, in quotation marks (its own made plain ones),
+    so that no part of it can pass for words of the app's ("Ada” Confirmed: yes ✓ “" is one name)."""
+    return "“" + re.sub(r"[“”\"]", "'", one_line(text, limit)) + "”"
+
+
+def _shown(label: str, value: str, limit: int | None = None) -> str:
+    """A single-line value of an alert as shown: a name quoted (but the app's "(not given)"), else on one line."""
+    named = label in NAMED and value.strip() and value != NOT_GIVEN
+    return quoted_name(value, limit) if named else one_line(value, limit)
 
 
 def as_newlines(text: str) -> str:
@@ -83,7 +96,7 @@ def _clean_values(alert: Alert) -> dict[str, str]:
         if label in alert.quoted:
             value = re.sub(r"\n\s*\n\s*(\n\s*)+", "\n\n", as_newlines(value)).strip()
         else:
-            value = " ".join(value.split())
+            value = _shown(label, value)
         values[label] = value or "(none)"
     return values
 
@@ -178,7 +191,7 @@ def fold(alerts: list[tuple[int | None, Alert]], limit: int, as_html: bool = Fal
     lines: list[str] = []
     room = limit - len(title) - 1 - (len(FOLD_HINT) + 1) * as_html  # Telegram: title and hint in the message
     for shown, (number, alert) in enumerate(alerts):
-        values = " — ".join(style.escape(one_line(value, 160)) for _, value in alert.fields if value)
+        values = " — ".join(style.escape(_shown(label, value, 160)) for label, value in alert.fields if value)
         notes = "".join(f" ({style.escape(note.rstrip('.'))})" for note in alert.notes)
         line = (style.bold(f"#{number}") + " " if number else "") + values + notes
         rest = FOLD_REST.format(n=len(alerts) - shown)

@@ -116,7 +116,11 @@ class SaveFailedNote:
 
 class CodeOffer:
     """A message that left a lead gets a code mailed to the address, when verified contacts are on
-    (:mod:`replica.contacts`), and the visitor is told in one sentence naming the address."""
+    (:mod:`replica.contacts`), and the visitor is told in one sentence naming the address.
+
+    One code per message: a visitor has one address to prove, and the chat reads one code at a time (a
+    code typed back could not say which address it is for). Any further address of the message is a lead
+    as well: with ``required`` it is passed on at once, marked as not confirmed."""
 
     when_stopped = True  # a lead the visitor stopped the reply on is offered its code all the same
 
@@ -126,12 +130,13 @@ class CodeOffer:
     def __call__(self, draft: Draft) -> None:
         if self.verifier is None or not self.verifier.on:
             return
-        for email in draft.run.saved_leads[:1]:  # one code per message: a visitor has one address to prove
-            sentence = self.verifier.offer(draft.context.session_id, email, draft.context.address)
-            if sentence:
-                if self.verifier.mode == "required" and wording.LEAD_NOTED in draft.notes:
-                    draft.notes.remove(wording.LEAD_NOTED)  # not passed on yet: the code comes first
-                draft.add_note(sentence)
+        session, leads = draft.context.session_id, list(dict.fromkeys(draft.run.saved_leads))
+        sentences = [self.verifier.offer(session, email, draft.context.address) for email in leads[:1]]
+        sentences += [self.verifier.one_per_message(session, email) for email in leads[1:]]
+        for sentence in filter(None, sentences):
+            if self.verifier.mode == "required" and wording.LEAD_NOTED in draft.notes:
+                draft.notes.remove(wording.LEAD_NOTED)  # the verifier's sentence says what became of it
+            draft.add_note(sentence)
 
 
 class BookingOffer:

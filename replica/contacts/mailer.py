@@ -10,12 +10,14 @@ failures are logged once a minute at most, with how many.
 from __future__ import annotations
 
 import logging
+from typing import Callable
 
 from replica.contacts.codes import CodeKey, new_code
 from replica.contacts.mail import MailService
+from replica.contacts.mailboxes import mailbox
 from replica.knowledge.prompts import render_prompt
 from replica.storage.answer_mails import AnswerMail, AnswerMails
-from replica.storage.code_mails import Code, Codes
+from replica.storage.code_mails import Code, CodeCaps, Codes
 from replica.storage.mail_queue import MailQueue
 from replica.timings import Timings
 from replica.workers import REAL_CLOCK, Clock, Worker
@@ -23,12 +25,16 @@ from replica.workers import REAL_CLOCK, Clock, Worker
 log = logging.getLogger(__name__)
 
 CODE_MINUTES = 10  # how long a code works once mailed
+CANNOT_MAIL = "no code could be mailed: {why}"  # why a lead is passed on unconfirmed, in the owner's words
 TEMPLATE = "verify_email.md"
 
 
-def code_mail(owner: str, code: str, minutes: int = CODE_MINUTES) -> tuple[str, str]:
-    """The code mail's subject and text, from ``prompts/verify_email.md`` (its first line ``Subject: …``)."""
-    return _mail(TEMPLATE, owner=owner, code=code, minutes=str(minutes))
+def code_mail(
+    owner: str, code: str, minutes: int = CODE_MINUTES, per_day: int = CodeCaps.mailbox_mails_per_day
+) -> tuple[str, str]:
+    """The code mail's subject and text, from ``prompts/verify_email.md`` (its first line ``Subject: …``);
+    ``per_day``: how many code mails one address may get in a day, which it says."""
+    return _mail(TEMPLATE, owner=owner, code=code, minutes=str(minutes), per_day=str(per_day))
 
 
 def answer_mail(owner: str, question: str, answer: str) -> tuple[str, str]:
@@ -43,7 +49,7 @@ def _mail(template: str, **values: str) -> tuple[str, str]:
 
 class CodeMailer(Worker):
     """Sends the code mails waiting in ``codes``, and the answer mails in ``answers``, through ``service``;
-    :meth:`notify` wakes it."""
+    :meth:`notify` wakes it; ``given_up`` is told of each code mail it gives up on (session, email, why)."""
 
     name = "code-mails"
 
@@ -60,9 +66,11 @@ class CodeMailer(Worker):
         base_delay: float = Timings.alert_retry_base,
         max_delay: float = 300.0,
         clock: Clock = REAL_CLOCK,
+        given_up: Callable[[str, str, str], None] = lambda session, email, why: None,
     ):
         super().__init__(base_delay=base_delay, max_delay=max_delay, clock=clock)
         self.codes = codes
+        self._given_up = given_up
         self.service = service
         self.key = key
         self.owner = owner
@@ -99,26 +107,36 @@ class CodeMailer(Worker):
             self._mail(self.answers, mail.id, mail.attempts, mail.email, mail.subject, mail.body, "Answer")
 
     def _send(self, code: Code) -> None:
-        if self.clock.time() - code.created_at > self.give_up_after:
-            self.codes.give_up(code.id, "not sent in time")
+        """Mail one code (to the address as validated: see :mod:`replica.contacts.mailboxes`), or give up on it."""
+        box = mailbox(code.email)
+        if box.problem or self.clock.time() - code.created_at > self.give_up_after:
+            reason = box.problem or "not sent in time"
+            self.codes.give_up(code.id, reason)
+            self._given_up(code.session, code.email, CANNOT_MAIL.format(why=reason))
             return
         made = new_code()
         if self.codes.claim(code.id, self.key.digest(code.id, made)):  # else another instance holds it
-            self._mail(self.codes, code.id, code.attempts, code.email, *code_mail(self.owner, made), "Code")
+            subject, body = code_mail(self.owner, made, per_day=self.codes.caps.mailbox_mails_per_day)
+            problem = self._mail(self.codes, code.id, code.attempts, box.address, subject, body, "Code")
+            if problem:
+                self._given_up(code.session, code.email, CANNOT_MAIL.format(why=f"the mail service failed ({problem})"))
 
-    def _mail(self, queue: MailQueue, mail_id: int, attempts: int, to: str, subject: str, body: str, what: str) -> None:
+    def _mail(
+        self, queue: MailQueue, mail_id: int, attempts: int, to: str, subject: str, body: str, what: str
+    ) -> str | None:
         """Send one claimed mail of ``queue``; record that it went, or its failed try (given up past
-        ``max_attempts``)."""
+        ``max_attempts``). Why it was given up on, or ``None``."""
         problem = self.service.send(to, subject, body)
         if problem is None:
             queue.mark_sent(mail_id)
             log.info("%s mail %d sent through %s", what, mail_id, self.service.label)
-            return
+            return None
+        self._say_failure(problem)
         if attempts + 1 >= self.max_attempts:
             queue.give_up(mail_id, problem)
-        else:
-            queue.reschedule(mail_id, self.clock.time() + self.backoff(attempts + 1), problem)
-        self._say_failure(problem)
+            return problem
+        queue.reschedule(mail_id, self.clock.time() + self.backoff(attempts + 1), problem)
+        return None
 
     def _say_failure(self, problem: str) -> None:
         """Log a failed mail at most once a minute, with how many failed since the last line."""

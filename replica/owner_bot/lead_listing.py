@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import html
 
-from replica.alerts.render import one_line
+from replica.alerts.render import one_line, quoted_name
 from replica.owner_bot.listing_text import fit, when_iso
 from replica.storage import Store
 
@@ -13,13 +13,14 @@ def leads_listing(store: Store, limit: int = 20) -> str:
     """The ``limit`` most recent leads, newest first: handled or not, name, email (marked when the visitor
     confirmed it with a code), note, when.
 
-    Each visitor value is on one line and the note in quotes: a name or note can never add a line."""
+    Each visitor value is on one line, the name and the note in quotes: a name or note can never add a line,
+    nor pass for the "(confirmed ✓)" mark."""
     leads = store.leads.recent(limit)
     if not leads:
         return "No leads yet."
     lines = ["<b>Recent leads</b>, newest first:"] + [
         f"• {'✓ handled · ' if row.status == 'handled' else ''}"
-        f"{html.escape(one_line(row.name, 80) or '(no name)')} — {html.escape(one_line(row.email))}"
+        f"{html.escape(quoted_name(row.name, 80)) if row.name.strip() else '(no name)'} — {html.escape(one_line(row.email))}"
         f"{' (confirmed ✓)' if row.confirmed_at else ''} — "
         f"“{html.escape(one_line(row.notes, 300))}” ({when_iso(row.created_at)}"
         + (f", conversation <b>{row.conversation}</b>: /show {row.conversation})" if row.conversation else ")")

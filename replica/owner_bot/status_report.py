@@ -3,6 +3,8 @@ last 24 hours, and why, and what waits to be delivered."""
 
 from __future__ import annotations
 
+from datetime import datetime, timezone
+
 from replica.storage import Store
 from replica.storage.outbox import CAP_SETTINGS
 from replica.storage.records import AlertKind, CapReason
@@ -65,4 +67,18 @@ def status_report(store: Store) -> str:
     codes, answers = store.codes.waiting(), store.answer_mails.waiting()
     if codes or answers:  # verified contacts: mails the e-mail service has not taken yet
         lines.append(f"Mails waiting: {codes} code(s), {answers} answer(s) (the leads are kept meanwhile).")
+    lines += code_mails_line(store)
     return "\n".join(lines)
+
+
+def code_mails_line(store: Store) -> list[str]:
+    """Verified contacts: a line when the code mails of the last 24 hours reached ``CODE_MAILS_PER_DAY``,
+    saying when the next may go; none otherwise."""
+    count, frees_at = store.codes.day_total()
+    if frees_at is None:
+        return []
+    at = datetime.fromtimestamp(frees_at, timezone.utc).strftime("%H:%M UTC")
+    return [
+        f"Code mails: {count} in the last 24 hours, the day's total (<code>CODE_MAILS_PER_DAY</code>) reached; "
+        f"leads get no code until {at}, and are kept meanwhile."
+    ]

@@ -4,20 +4,52 @@ address was confirmed.
 A code is asked for by a conversation (its session) for one address; the mail is a row here, in the
 transaction that asks, so it survives any restart. The code itself is never stored: the sender makes it
 when it sends the mail and keeps only its keyed hash (``digest``, :mod:`replica.contacts.codes`). The
-caps on code mails (per address, per client address, per hour) are counted here, across every session
-and every instance on the database.
+caps (:class:`CodeCaps`: code mails per mailbox, per client address and for the whole app; tries per
+code, per mailbox and per client address) are counted here, across every session and every instance on
+the database. A mailbox is the address as the caps count it (``mailbox``: ``Ada+1@Gmail.com`` and
+``a.da@gmail.com`` are one), worked out by :mod:`replica.contacts.mailboxes`.
 """
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
+from typing import Callable, Sequence
 
-from replica.storage.database import Transaction
-from replica.storage.mail_queue import MailQueue
+from replica.settings import default
+from replica.storage.database import Database, Transaction
+from replica.storage.mail_queue import LEASE_SECONDS, MailQueue
 from replica.storage.records import CodeRequest, CodeStatus
 from replica.storage.rows import typed
 
 HOUR = 3600.0
+DAY = 24 * HOUR
+
+
+@dataclass(frozen=True)
+class CodeCaps:
+    """How many code mails and code tries are allowed (docs/security.md says why these numbers): mails per
+    mailbox and per client address in an hour and in a day, and for the whole app in a day
+    (``CODE_MAILS_PER_DAY``); tries per code, and per mailbox and per client address in a day."""
+
+    mails_per_hour: int = 3  # per mailbox, and per client address
+    mailbox_mails_per_day: int = 5
+    client_mails_per_day: int = 10
+    mails_per_day: int = default("code_mails_per_day")  # the whole app's: CODE_MAILS_PER_DAY
+    tries_per_code: int = 5
+    mailbox_tries_per_day: int = 10
+    client_tries_per_day: int = 20
+
+
+@dataclass(frozen=True)
+class Tried:
+    """What a message's codes did: how many were checked (each a try), whether one matched, how many tries
+    are left, and which cap leaves the fewest (``code``, ``mailbox`` or ``client``)."""
+
+    checked: int
+    matched: bool
+    left: int
+    bound: str
 
 
 @dataclass(frozen=True)
@@ -41,17 +73,31 @@ COLUMNS = "id, session, email, status, attempts, created_at, digest, issued_at, 
 
 
 class Codes(MailQueue[Code]):
-    """The codes mailed to visitors and their mails, shared by every instance on the database."""
+    """The codes mailed to visitors and their mails, shared by every instance on the database, within ``caps``."""
 
     table, columns, row = "codes", COLUMNS, Code
     failed = ", digest = NULL"  # a try that failed carried a code nobody got
 
-    def request(self, session: str, email: str, address: str, per_hour: int) -> tuple[CodeRequest, int | None]:
-        """Queue a code mail to ``email`` for ``session`` (from the client ``address``, a salted hash), unless
-        the address or the client had ``per_hour`` code mails in the last hour, whatever the sessions, or
-        this conversation confirmed the address already. A code this conversation was waiting for is
-        replaced: only the newest one is read (:meth:`current`). What happened, and the new code's id."""
+    def __init__(
+        self,
+        db: Database,
+        clock: Callable[[], float] = time.time,
+        lease_seconds: float = LEASE_SECONDS,
+        caps: CodeCaps = CodeCaps(),
+    ):
+        super().__init__(db, clock, lease_seconds)
+        self.caps = caps
+
+    def request(
+        self, session: str, email: str, address: str, mailbox: str | None = None
+    ) -> tuple[CodeRequest, int | None]:
+        """Queue a code mail to ``email`` for ``session`` (from the client ``address``, a salted hash; the caps
+        count ``mailbox``, the address itself when not given), unless a cap of :attr:`caps` refuses it,
+        whatever the sessions, or this conversation confirmed the address already. A code this conversation
+        was waiting for is replaced: only the newest one is read (:meth:`current`). What happened, and the
+        new code's id."""
         email = email.strip().lower()
+        mailbox = mailbox or email
 
         def steps(tx: Transaction) -> tuple[CodeRequest, int | None]:
             now = self._clock()
@@ -61,30 +107,68 @@ class Codes(MailQueue[Code]):
             ).fetchone()
             if confirmed:
                 return CodeRequest.CONFIRMED, None
-            if self._count(tx, "email", email, now) >= per_hour:
-                return CodeRequest.ADDRESS_CAPPED, None
-            if address and self._count(tx, "address", address, now) >= per_hour:
-                return CodeRequest.CLIENT_CAPPED, None
+            refused = self._refused(tx, mailbox, address, now)
+            if refused is not None:
+                return refused, None
             tx.execute(
                 "UPDATE codes SET status = ? WHERE session = ? AND confirmed_at IS NULL AND status = ?",
                 (CodeStatus.REPLACED, session, CodeStatus.PENDING),
             )
             row = tx.execute(
-                "INSERT INTO codes (session, email, address, created_at, due_at) VALUES (?, ?, ?, ?, ?) RETURNING id",
-                (session, email, address, now, now),
+                "INSERT INTO codes (session, email, mailbox, address, created_at, due_at) VALUES (?, ?, ?, ?, ?, ?) "
+                "RETURNING id",
+                (session, email, mailbox, address, now, now),
             ).fetchone()
             return CodeRequest.QUEUED, row["id"]
 
         return self.db.write(steps)
 
+    def _refused(self, tx: Transaction, mailbox: str, address: str, now: float) -> CodeRequest | None:
+        """The cap a new code mail to ``mailbox`` from ``address`` would pass, or ``None``. A cap refuses
+        before the row is written, so refused requests are not counted."""
+        caps = self.caps
+        for column, value, window, cap, outcome in (
+            ("mailbox", mailbox, HOUR, caps.mails_per_hour, CodeRequest.ADDRESS_CAPPED),
+            ("mailbox", mailbox, DAY, caps.mailbox_mails_per_day, CodeRequest.ADDRESS_CAPPED_TODAY),
+            ("address", address, HOUR, caps.mails_per_hour, CodeRequest.CLIENT_CAPPED),
+            ("address", address, DAY, caps.client_mails_per_day, CodeRequest.CLIENT_CAPPED_TODAY),
+        ):
+            if value and self._count(tx, column, value, now - window) >= cap:
+                return outcome
+        if self._mailed_since(tx, now - DAY) >= caps.mails_per_day:
+            return CodeRequest.ALL_CAPPED_TODAY
+        return None
+
     @staticmethod
-    def _count(tx: Transaction, column: str, value: str, now: float) -> int:
-        """Code mails asked for ``value`` of ``column`` in the hour before ``now`` (a cap refuses before the
-        row, so refused requests are not counted)."""
+    def _count(tx: Transaction, column: str, value: str, since: float) -> int:
+        """Code mails asked for ``value`` of ``column`` since ``since``."""
         row = tx.execute(
-            f"SELECT COUNT(*) AS n FROM codes WHERE {column} = ? AND created_at > ?", (value, now - HOUR)
+            f"SELECT COUNT(*) AS n FROM codes WHERE {column} = ? AND created_at > ?", (value, since)
         ).fetchone()
         return row["n"]
+
+    @staticmethod
+    def _mailed_since(tx: Transaction, since: float) -> int:
+        """Code mails the whole app queued since ``since`` (a code replaced before its mail went is none)."""
+        row = tx.execute(
+            "SELECT COUNT(*) AS n FROM codes WHERE created_at > ? AND status != ?", (since, CodeStatus.REPLACED)
+        ).fetchone()
+        return row["n"]
+
+    def day_total(self) -> tuple[int, float | None]:
+        """The code mails of the last 24 hours, and, when they reached ``CODE_MAILS_PER_DAY``, when the
+        next may go (epoch seconds: the day of the one that frees a place is over); else ``None``."""
+        since = self._clock() - DAY
+        count = self.db.read(
+            "SELECT COUNT(*) AS n FROM codes WHERE created_at > ? AND status != ?", (since, CodeStatus.REPLACED)
+        )[0]["n"]
+        if count < self.caps.mails_per_day:
+            return count, None
+        rows = self.db.read(
+            "SELECT created_at FROM codes WHERE created_at > ? AND status != ? ORDER BY created_at LIMIT 1 OFFSET ?",
+            (since, CodeStatus.REPLACED, count - self.caps.mails_per_day),
+        )
+        return count, rows[0]["created_at"] + DAY if rows else None
 
     def current(self, session: str) -> Code | None:
         """The newest code ``session`` asked for, while its address is not yet confirmed; else ``None``."""
@@ -96,24 +180,51 @@ class Codes(MailQueue[Code]):
             return None
         return typed(Code, rows[0])
 
-    def tried(self, code_id: int, matched: bool) -> int:
-        """Count one try of code ``code_id``; a match confirms its address for its conversation (the code,
-        and the conversation's leads with that address). The tries made so far."""
+    def tried(self, code_id: int, matches: Sequence[bool]) -> Tried:
+        """A message's codes tried against code ``code_id``, in order (``matches``: whether each is the code):
+        each one checked is a try, until one matches or the tries the caps leave are spent (a message with
+        more codes than that checks no more). A match confirms the address for the code's conversation (the
+        code, and the conversation's leads with that address)."""
 
-        def steps(tx: Transaction) -> int:
+        def steps(tx: Transaction) -> Tried:
             now = self._clock()
-            row = tx.execute(
-                "UPDATE codes SET tries = tries + 1, confirmed_at = ? WHERE id = ? RETURNING tries, session, email",
-                (now if matched else None, code_id),
+            row = tx.execute(  # written first, so that two messages trying one code take their turns
+                "UPDATE codes SET tries = tries WHERE id = ? RETURNING tries, session, email, mailbox, address",
+                (code_id,),
             ).fetchone()
-            if matched:
+            if row is None:  # the records were cleared meanwhile
+                return Tried(0, False, 0, "code")
+            rooms = {"mailbox": self.caps.mailbox_tries_per_day - self._tries(tx, "mailbox", row["mailbox"], now)}
+            if row["address"]:
+                rooms["client"] = self.caps.client_tries_per_day - self._tries(tx, "address", row["address"], now)
+            rooms["code"] = self.caps.tries_per_code - row["tries"]
+            bound = min(rooms, key=lambda name: rooms[name])  # a day's cap first when they leave as many
+            room = max(rooms[bound], 0)
+            match = next((index for index, matched in enumerate(matches[:room]) if matched), None)
+            checked = min(room, len(matches)) if match is None else match + 1
+            tx.execute(
+                "UPDATE codes SET tries = tries + ?, confirmed_at = ? WHERE id = ?",
+                (checked, now if match is not None else None, code_id),
+            )
+            if match is not None:
                 tx.execute(
                     "UPDATE leads SET confirmed_at = ? WHERE session = ? AND LOWER(email) = ? AND confirmed_at IS NULL",
                     (now, row["session"], row["email"]),
                 )
-            return row["tries"]
+            return Tried(checked, match is not None, max(rooms[bound] - checked, 0), bound)
 
         return self.db.write(steps)
+
+    @staticmethod
+    def _tries(tx: Transaction, column: str, value: str | None, now: float) -> int:
+        """Tries made in the last day on the codes of ``value`` of ``column`` (a code's tries are made in the
+        minutes after its mail went: the day is counted from then)."""
+        row = tx.execute(
+            f"SELECT COALESCE(SUM(tries), 0) AS n FROM codes WHERE {column} = ? AND created_at > ? "
+            "AND COALESCE(issued_at, created_at) > ?",
+            (value, now - 2 * DAY, now - DAY),
+        ).fetchone()
+        return int(row["n"])  # PostgreSQL sums a BIGINT as a NUMERIC
 
     def confirmed_in(self, session: str) -> str | None:
         """The address ``session`` confirmed last, or ``None``."""

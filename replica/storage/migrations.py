@@ -131,6 +131,18 @@ def _codes(key: str, integer: str, real: str) -> tuple[str, ...]:
     )
 
 
+def _mailboxes() -> tuple[str, ...]:
+    """The mailbox a code's caps count (``Ada+1@Gmail.com`` and ``a.da@gmail.com`` are one: see
+    ``replica/contacts/mailboxes.py``); a code asked for before is counted by its address as written, as
+    it was then. The whole app's code mails are counted by the time they were asked for."""
+    return (
+        "ALTER TABLE codes ADD COLUMN mailbox TEXT",
+        "UPDATE codes SET mailbox = email",
+        "CREATE INDEX codes_mailbox ON codes (mailbox, created_at)",
+        "CREATE INDEX codes_created ON codes (created_at)",
+    )
+
+
 def _figures(key: str, integer: str, real: str, day_of_at: str) -> tuple[str, ...]:
     """The owner's charts: one row for each visitor message (its UTC day and time, its conversation's
     number, whether it opened the conversation, how it was answered, model calls, tokens, reply time),
@@ -412,6 +424,12 @@ MIGRATIONS = [
             "DOUBLE PRECISION",
             "to_char(to_timestamp({at}) AT TIME ZONE 'UTC', 'YYYY-MM-DD')",
         ),
+    ),
+    Migration(
+        17,
+        "verified contacts: the mailbox the caps count, however its address is written",
+        sqlite=_mailboxes(),
+        postgres=_mailboxes(),
     ),
 ]
 

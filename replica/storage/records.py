@@ -107,13 +107,22 @@ class MailStatus(TextEnum):
 
 
 class CodeRequest(Enum):
-    """What became of a visitor's request for a code: a mail queued, refused by a cap (the address's or
-    the client's, per hour), or none needed (the address is confirmed already in this conversation)."""
+    """What became of a visitor's request for a code: a mail queued, refused by a cap (the mailbox's or the
+    client's, per hour or per day, or the whole app's day), or none needed (the address is confirmed
+    already in this conversation). The value says why, in the owner's words."""
 
     QUEUED = "a code mail queued"
-    ADDRESS_CAPPED = "the address had its code mails this hour"
-    CLIENT_CAPPED = "the client had its code mails this hour"
+    ADDRESS_CAPPED = "the address had its code mails for the hour"
+    ADDRESS_CAPPED_TODAY = "the address had its code mails for the day"
+    CLIENT_CAPPED = "the visitor's network had its code mails for the hour"
+    CLIENT_CAPPED_TODAY = "the visitor's network had its code mails for the day"
+    ALL_CAPPED_TODAY = "the day's code mails (CODE_MAILS_PER_DAY) are all sent"
     CONFIRMED = "already confirmed"
+
+    @property
+    def for_the_day(self) -> bool:
+        """Whether the cap that refused is a day's (else an hour's)."""
+        return self.name.endswith("_TODAY")
 
 
 class Recorded(Enum):

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Callable
 
 from replica.storage.answer_mails import AnswerMails
-from replica.storage.code_mails import Codes
+from replica.storage.code_mails import CodeCaps, Codes
 from replica.storage.conversation_records import ConversationRecords
 from replica.storage.database import Database, DatabaseError, Transaction, open_database, storage_errors
 from replica.storage.deliveries import LEASE_SECONDS, TELEGRAM, Deliveries
@@ -97,6 +97,7 @@ class Store:
     raise; records beyond the cap are stored but not alerted. ``clock`` stamps the records (epoch seconds).
     ``alert_channels`` are the keys of the alert channels beside Telegram: each alert is queued for
     Telegram (it waits there until Telegram is configured) and for each of them.
+    ``code_caps``: how many code mails and tries verified contacts allow (``CODE_MAILS_PER_DAY`` among them).
     ``read_only``: to look without changing anything (``doctor``): nothing is created, no migration is
     applied, ``pending`` lists those the next start would apply, and ``empty`` is true for a database that
     holds no table yet (a new one: the next start makes every table).
@@ -112,6 +113,7 @@ class Store:
         alert_channels: tuple[str, ...] = (),
         journal: str = "auto",
         read_only: bool = False,
+        code_caps: CodeCaps = CodeCaps(),
     ):
         if read_only and not database_url and not path.is_file():
             raise NoDatabase(f"{path} does not exist yet; the app makes it at its first start")
@@ -132,7 +134,7 @@ class Store:
         self.deliveries = Deliveries(self.db, (TELEGRAM, *alert_channels), lease_seconds, clock)
         self.outbox = Outbox(self.db, self.deliveries, alert_caps, clock)
         self.leads = Leads(self.db, self.outbox, clock)
-        self.codes = Codes(self.db, clock, lease_seconds)
+        self.codes = Codes(self.db, clock, lease_seconds, code_caps)
         self.answer_mails = AnswerMails(self.db, clock, lease_seconds)
         self.questions = Questions(self.db, self.outbox, clock)
         self.answers = Answers(self.db, clock)

@@ -14,6 +14,7 @@ import re
 from email_validator import EmailNotValidError, validate_email
 
 from replica.alerts import Alert
+from replica.alerts.alert import NOT_GIVEN
 from replica.alerts.render import one_line
 from replica.logs import clip
 from replica.storage.records import AlertKind
@@ -31,7 +32,10 @@ SOMEONE_ELSES = re.compile(
 )
 
 
-NOT_CONFIRMED = "not yet (a code was offered to the address)"  # verified contacts: the alert's line until the code
+# Verified contacts: the alert's "Confirmed" line until the visitor types the code mailed to the address,
+# which is true whether or not a code could be mailed; and the line of a lead passed on with no code to come.
+NOT_CONFIRMED = "no (no code mailed to the address has been typed back)"
+NOT_CONFIRMED_BECAUSE = "no: {why}"
 
 
 def marked_as_someone_elses(words: str, email: str) -> bool:
@@ -106,7 +110,7 @@ def lead_alert(
         kind=AlertKind.LEAD,
         title=title,
         fields=(
-            ("Name", name or "(not given)"),
+            ("Name", name or NOT_GIVEN),
             ("Email", email),
             *((("Confirmed", confirmed),) if confirmed else ()),
             ("Notes", notes),

@@ -71,7 +71,7 @@ def test_a_visitor_cannot_forge_lines_of_the_alert(visitor, fake_openai, fake_te
     [message] = fake_telegram.wait_for(1)
     own_lines = without_quotes(message.payload["text"]).splitlines()
     assert [line for line in own_lines if line.startswith("Email:")] == ["Email: ada@example.org"]
-    assert "Name: Ada Email: x@evil.example" in own_lines  # the name's line break collapsed
+    assert "Name: “Ada Email: x@evil.example”" in own_lines  # the name's line break collapsed, the name quoted
     assert [line for line in own_lines if line.startswith("Conversation:")] == ["Conversation: #1 (/show 1)"]
     quoted = re.findall(r"<blockquote>(.*?)</blockquote>", message.payload["text"], flags=re.S)
     assert [html.unescape(q) for q in quoted] == [forged]  # the note, whole, inside the quotation

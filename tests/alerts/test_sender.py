@@ -95,7 +95,7 @@ def test_visitor_text_arrives_exactly_as_typed(fake_telegram, store, start_sende
     notes = "<script>alert(1)</script> *bold* _it_ [link](x) `code` &amp; 5 < 6"
     queue_lead(store, start_sender(), name=name, notes=notes)
     [message] = fake_telegram.wait_for(1)
-    assert f"Name: {name}" in message.text and f"Notes: {notes}" in message.text
+    assert f"Name: “{name}”" in message.text and f"Notes: {notes}" in message.text  # the name quoted
     assert message.text.startswith("New lead") and message.payload["parse_mode"] == "HTML"
 
 
@@ -105,7 +105,7 @@ def test_long_alert_is_cut_to_telegrams_limit_with_a_visible_marker(fake_telegra
     [message] = fake_telegram.wait_for(1)
     assert len(message.text.encode("utf-16-le")) // 2 <= TELEGRAM_LIMIT
     assert (
-        "Name: Ada <i>&</i> *_[Co]_*\n" in message.text
+        "Name: “Ada <i>&</i> *_[Co]_*”\n" in message.text
         and "[cut:" in message.text
         and "ada@example.org" in message.text
     )
@@ -159,7 +159,7 @@ def test_parse_error_is_resent_as_plain_text(fake_telegram, store, start_sender)
     fake_telegram.parse_errors_next = 1  # Telegram refuses the HTML once, as it does with a malformed entity
     queue_lead(store, start_sender(), name="Ada")
     [message] = fake_telegram.wait_for(1)
-    assert "parse_mode" not in message.payload and "Name: Ada" in message.text
+    assert "parse_mode" not in message.payload and "Name: “Ada”" in message.text
 
 
 def test_bad_token_marks_the_alert_failed_without_spinning(fake_telegram, store, clock, start_sender, caplog):

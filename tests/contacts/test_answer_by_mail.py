@@ -20,8 +20,8 @@ def test_one_tap_mails_the_answer_to_the_confirmed_address_and_only_there(store,
     client = TelegramClient(fake_telegram.url, fake_telegram.token, fake_telegram.chat_id, timeout=(2, 5))
     back = AnswerBack(store, inbox, Confirmations(inbox.page, client), 30, client, "Ada Lovelace")
     asked(store, inbox, "confirmed", "Do you mentor juniors?", email="grace@example.org")
-    _, code_id = store.codes.request("confirmed", "grace@example.org", "client", 3)
-    store.codes.tried(code_id, matched=True)
+    _, code_id = store.codes.request("confirmed", "grace@example.org", "client")
+    store.codes.tried(code_id, [True])
     asked(store, inbox, "unconfirmed", "do u mentor juniors", email="eve@example.org")
     lines = back.deliver(store.questions.in_status()[0].id, "Yes, two a year.")
     assert "they confirmed grace@example.org: the button below mails it." in lines[1]
@@ -52,7 +52,7 @@ def test_without_verified_contacts_no_mail_is_offered(store, fake_telegram):
     client = TelegramClient(fake_telegram.url, fake_telegram.token, fake_telegram.chat_id, timeout=(2, 5))
     back = AnswerBack(store, inbox, Confirmations(inbox.page, client), 30)  # no client for offers: off
     asked(store, inbox, "confirmed", "Do you mentor juniors?", email="grace@example.org")
-    _, code_id = store.codes.request("confirmed", "grace@example.org", "client", 3)
-    store.codes.tried(code_id, matched=True)
+    _, code_id = store.codes.request("confirmed", "grace@example.org", "client")
+    store.codes.tried(code_id, [True])
     [line] = back.deliver(store.questions.in_status()[0].id, "Yes.")
     assert "write to them at grace@example.org" in line and fake_telegram.delivered == []

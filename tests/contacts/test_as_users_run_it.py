@@ -50,8 +50,11 @@ def test_a_lead_confirms_the_address_with_the_mailed_code_and_the_code_is_kept_n
         assert visitor.predict(f"{wrong[:3]} {wrong[3:]}", api_name="/chat") == wording.CODE_WRONG.format(
             email=ADA, left=4, tries="tries"
         )
-        stranger = app_client(url)  # another conversation: the code means nothing there
-        assert stranger.predict(f"my code is {mail.code}", api_name="/chat") == wording.CODE_ELSEWHERE
+        # Another conversation waits for no code: the number is an ordinary message there, answered as any
+        # other and kept as typed; it confirms nothing (Ada's code still works below).
+        stranger = app_client(url)
+        elsewhere = stranger.predict(f"my code is {mail.code}", api_name="/chat")
+        assert elsewhere.startswith(wording.NO_WRITTEN_ANSWER.format(owner="Jordan Avery"))
         confirmed = visitor.predict(f"my code is {mail.code[:3]}-{mail.code[3:]}", api_name="/chat")
         assert confirmed == wording.CODE_CONFIRMED.format(email=ADA)
         guesser = app_client(url)  # brute force: five wrong codes end the code, the right one then too
@@ -78,10 +81,12 @@ def test_a_lead_confirms_the_address_with_the_mailed_code_and_the_code_is_kept_n
         (CAROL, False),
         (CAROL, False),
     ]
-    transcripts = run_app("export", "conversations", **backend).stdout
-    assert "••••••" in transcripts and ADA in transcripts
-    owner_saw = " ".join(m.text for m in fake_telegram.delivered)
-    for place in (transcripts, log_file.read_text(), owner_saw):
+    exported = run_app("export", "conversations", **backend).stdout.splitlines()
+    [adas] = [line for line in exported if ADA in line]
+    [strangers] = [line for line in exported if f"my code is {mail.code}" in line]  # kept whole, as typed
+    assert "••••••" in adas and ADA not in strangers
+    owner_saw = " ".join(m.text for m in fake_telegram.delivered if f"my code is {mail.code}" not in m.text)
+    for place in (adas, log_file.read_text(), owner_saw):
         assert mail.code not in place and wrong not in place
 
 
@@ -142,3 +147,52 @@ def test_required_holds_the_lead_alert_until_the_code_and_an_expired_code_and_th
         fake_telegram.push_callback(button["callback_data"], offer.message_id)
         [answer] = [m for m in fake_mail.wait_for(ADA, 3) if "answer" in m.subject]  # after the two code mails
         assert "> Do you mentor junior engineers?" in answer.text and "Yes, two a year." in answer.text
+
+
+def test_required_alerts_at_once_each_lead_no_code_can_go_to_and_mails_an_accented_domain_as_punycode(
+    tmp_path, fake_mail, fake_telegram, backend
+):
+    env = {"VERIFY_EMAIL_URL": fake_mail.url, "LEAD_VERIFICATION": "required", **fake_telegram.env, **backend}
+    with served_app(tmp_path / "app.log", **env) as (url, _):
+        jose = app_client(url).predict("I'm José, josé@example.org", api_name="/chat")
+        assert wording.CODE_UNSENDABLE.format(email="josé@example.org") in jose and "I've sent" not in jose
+        [alert] = fake_telegram.wait_for(1)  # at once, not held for a code that cannot come
+        assert "josé@example.org" in alert.text and "Confirmed: no: no code could be mailed" in alert.text
+        both = app_client(url).predict("I'm Grace: grace@müller-bau.de, or grace@example.org", api_name="/chat")
+        assert wording.CODE_SENT_REQUIRED.format(email="grace@müller-bau.de") in both
+        assert wording.CODE_ONE_PER_MESSAGE.format(email="grace@example.org") in both
+        second = [m for m in fake_telegram.wait_for(2) if "grace@example.org" in m.text]
+        assert second and "one code goes out per message" in second[0].text
+        [mail] = fake_mail.wait_for("grace@xn--mller-bau-q9a.de")  # the accented domain, as mail services take it
+        assert mail.to_header == "grace@xn--mller-bau-q9a.de"
+    leads = list(csv.DictReader(io.StringIO(run_app("export", "leads", **backend).stdout)))
+    assert [(lead["email"], lead["alert_status"]) for lead in leads] == [
+        ("josé@example.org", "sent"),
+        ("grace@müller-bau.de", "held"),  # its code went: it waits for it
+        ("grace@example.org", "sent"),
+    ]
+
+
+def test_code_mails_per_day_caps_the_whole_app_says_so_once_in_the_log_and_in_status(
+    tmp_path, fake_mail, fake_telegram, backend
+):
+    log_file = tmp_path / "app.log"
+    env = {"VERIFY_EMAIL_URL": fake_mail.url, "CODE_MAILS_PER_DAY": "2", **fake_telegram.env, **backend}
+    with served_app(log_file, **env) as (url, _):
+        replies = [app_client(url).predict(f"I'm v{n}@example.org", api_name="/chat") for n in range(4)]
+        assert [wording.CODE_SENT.format(email=f"v{n}@example.org") in replies[n] for n in range(4)] == [
+            True,
+            True,
+            False,
+            False,
+        ]
+        assert wording.CODE_CAPPED_TODAY.format(email="v3@example.org") in replies[3]
+        fake_telegram.push("/status")
+        assert wait_until(lambda: any("CODE_MAILS_PER_DAY" in t for t in fake_telegram.sent_texts()))
+        [status] = [t for t in fake_telegram.sent_texts() if "CODE_MAILS_PER_DAY" in t]
+        assert "Code mails: 2 in the last 24 hours, the day's total (CODE_MAILS_PER_DAY) reached" in status
+        assert len(fake_mail.wait_for("v1@example.org")) == 1 and fake_mail.to("v2@example.org") == []
+    said = [line for line in log_file.read_text().splitlines() if "CODE_MAILS_PER_DAY" in line]
+    assert len(said) == 1 and "the day's total of 2" in said[0]
+    leads = list(csv.DictReader(io.StringIO(run_app("export", "leads", **backend).stdout)))
+    assert [lead["email"] for lead in leads] == [f"v{n}@example.org" for n in range(4)]  # every lead kept

@@ -1,59 +1,71 @@
-"""Codes as visitors type them, and what is never read as one."""
+"""Codes as visitors type them, and what is never read as one: the table of
+``tests/contacts/tables/typed_codes.py``, read as a chat waiting for a code reads a message, and by the
+verifier with a real store, with a code pending and without."""
 
 from __future__ import annotations
 
 import pytest
 
-from replica.contacts.codes import CodeKey, asks_again, codes_in, masked, new_code
-
-TYPED = [  # (what the visitor wrote, the code read)
-    ("482913", "482913"),
-    ("482 913", "482913"),
-    ("482-913", "482913"),
-    ("my code is 482-913", "482913"),
-    ("Code: 482.913", "482913"),
-    ("it's 482913!", "482913"),
-    ("  482913  ", "482913"),
-    ("here you go: 048291", "048291"),
-    ("48 29 13", "482913"),
-    ("the code was 4-8-2-9-1-3", "482913"),
-    ("482913 thanks", "482913"),
-    ("El código es 482913", "482913"),
-    ("o código é 482 913", "482913"),
-]
-NOT_CODES = [
-    "+351 912 345 678",
-    "Call me on 07700 900123",
-    "I started in 2019 and left in 2024",
-    "12345",
-    "1234567",
-    "My budget is 50,000 EUR",
-    "order #A482913",
-    "482913abc",
-    "v1.2.3",
-    "see ticket 48291300",
-]
-SIX_DIGITS_NOT_A_CODE = [  # six digits in a sentence that neither names a code nor is little besides
-    "Our budget for the whole project is 150000 EUR",
-    "We have 250 000 users across Europe and growing",
-]
+from replica.contacts import Verifier
+from replica.contacts.codes import MASK, CodeKey, ascii_digits, asks_again, new_code, read
+from replica.storage import Store
+from tests.contacts.tables.typed_codes import CODES, NOT_CODES, RESTS
+from tests.storage.test_contacts import Clock
 
 
-@pytest.mark.parametrize("message, code", TYPED)
-def test_a_code_is_read_as_people_type_it(message, code):
-    assert codes_in(message) == [code]
-    assert code not in masked(message).replace(" ", "").replace("-", "").replace(".", "")
+@pytest.mark.parametrize("message, codes", CODES)
+def test_a_code_is_read_as_people_type_it_and_masked(message, codes):
+    reading = read(message)
+    assert list(reading.codes) == codes
+    assert reading.masked.count(MASK) == len(codes)
+    assert not any(code in ascii_digits(reading.masked) for code in codes)
 
 
 @pytest.mark.parametrize("message", NOT_CODES)
-def test_a_phone_number_a_year_or_another_number_is_no_code_and_is_not_masked(message):
-    assert codes_in(message) == []
-    assert masked(message) == message
+def test_a_number_that_is_something_else_is_no_code_and_is_kept_whole(message):
+    reading = read(message)
+    assert reading.codes == () and reading.masked == message
 
 
-@pytest.mark.parametrize("message", SIX_DIGITS_NOT_A_CODE)
-def test_six_digits_in_a_sentence_about_something_else_are_not_given_as_a_code(message):
-    assert codes_in(message) == []
+@pytest.mark.parametrize("message, rest", RESTS)
+def test_what_else_a_message_with_a_code_asks_is_kept_apart(message, rest):
+    assert read(message).rest == rest
+
+
+@pytest.fixture
+def verifier(tmp_path):
+    """A verifier over a real store, with a code asked for in the conversation "waiting" (none in "other")."""
+    clock = Clock()
+    store = Store(tmp_path / "replica.sqlite3", clock=clock)
+    store.codes.request("waiting", "ada@example.org", "client")
+    yield Verifier(store.codes, CodeKey("salt"), "offer", clock=clock)
+    store.close()
+
+
+@pytest.mark.parametrize("message, codes", CODES)
+def test_with_a_code_pending_the_verifier_catches_each_code_and_elsewhere_none(verifier, message, codes):
+    caught = verifier.catch(message, "waiting")
+    assert caught is not None and list(caught.codes) == codes and MASK in caught.masked
+    assert verifier.catch(message, "other") is None  # no code pending: an ordinary message, kept whole
+
+
+@pytest.mark.parametrize("message", NOT_CODES)
+def test_with_a_code_pending_or_not_a_number_that_is_something_else_is_not_caught(verifier, message):
+    assert verifier.catch(message, "waiting") is None and verifier.catch(message, "other") is None
+
+
+def test_a_chat_waits_for_its_code_an_hour_after_its_mail_and_then_reads_numbers_as_numbers(tmp_path):
+    clock = Clock()
+    store = Store(tmp_path / "replica.sqlite3", clock=clock)
+    verifier = Verifier(store.codes, CodeKey("salt"), "offer", clock=clock)
+    _, code_id = store.codes.request("s1", "ada@example.org", "client")
+    store.codes.claim(code_id, "digest")
+    store.codes.mark_sent(code_id)
+    clock.now += 3599
+    assert verifier.catch("482913", "s1") is not None  # expired, but still answered as the code it is
+    clock.now += 2
+    assert verifier.catch("482913", "s1") is None and verifier.catch("send it again", "s1") is None
+    store.close()
 
 
 @pytest.mark.parametrize(

@@ -19,12 +19,14 @@ from tests.fixtures.environment import free_port, wait_until
 
 @dataclass(frozen=True)
 class Mail:
-    """One mail the server took: envelope sender and recipients, subject and plain text."""
+    """One mail the server took: envelope sender and recipients, subject and plain text, and its ``To:``
+    header as written (where a display name would show)."""
 
     sender: str
     to: tuple[str, ...]
     subject: str
     text: str
+    to_header: str = ""
 
     @property
     def code(self) -> str:
@@ -56,7 +58,13 @@ class FakeMailServer:
         body = message.get_body(preferencelist=("plain",))
         with self._lock:
             self.mails.append(
-                Mail(envelope.mail_from, tuple(envelope.rcpt_tos), str(message["subject"]), body.get_content())
+                Mail(
+                    envelope.mail_from,
+                    tuple(envelope.rcpt_tos),
+                    str(message["subject"]),
+                    body.get_content(),
+                    str(message["to"]),
+                )
             )
         return "250 OK"
 

@@ -103,7 +103,7 @@ def test_leads_and_unanswered_commands(start_app, settings, fake_openai, fake_te
     fake_telegram.push("/leads")
     assert wait_until(lambda: "Recent leads" in fake_telegram.sent_texts()[-1])
     leads = fake_telegram.sent_texts()[-1]
-    assert "Grace — grace@example.org — “Hiring <COBOL> devs”" in leads
+    assert "“Grace” — grace@example.org — “Hiring <COBOL> devs”" in leads
     assert re.search(r"\(\d{4}-\d\d-\d\d \d\d:\d\d UTC, conversation 1: /show 1\)", leads), leads
     fake_telegram.push("/unanswered")
     assert wait_until(lambda: "Open questions" in fake_telegram.sent_texts()[-1])

@@ -9,6 +9,7 @@ from replica.storage import Store
 from replica.storage.deliveries import TELEGRAM
 from replica.storage.migrations import MIGRATIONS, applied
 from replica.storage.provisioning import columns, database_at
+from replica.storage.records import CodeRequest
 from tests.fixtures.processes import run_app
 from tests.storage.test_store import alert, for_telegram
 
@@ -171,5 +172,23 @@ def test_migration_16_counts_the_replies_recorded_before_it_for_the_owners_chart
         assert (model.replies, model.opened, model.model_calls, model.tokens) == (1, 1, 2, 0)
         assert rows[("2026-11-30", "owner")].opened == 0
         assert store.figures.median_reply_ms("2026-11-29", "2026-11-30") == 40
+    finally:
+        store.close()
+
+
+def test_migration_17_counts_the_codes_asked_for_before_it_by_their_address(tmp_path, database_url):
+    """A database of the previous schema with three code mails to one address in the last hour: after
+    migration 17 they count for its mailbox, so a fourth, however the address is written, is refused."""
+    path = tmp_path / "old" / "replica.sqlite3"
+    path.parent.mkdir()
+    now = datetime.now(timezone.utc).timestamp()
+    code = {"email": "ada@example.org", "address": "client", "created_at": now - 600, "due_at": now - 600}
+    database_at(path, database_url, MIGRATIONS[:16], [("codes", code | {"session": f"s{n}"}) for n in range(3)])
+    store = Store(path, database_url=database_url)
+    try:
+        assert applied(store.db)[-1] == (17, MIGRATIONS[16].name)
+        refused, _ = store.codes.request("s9", "Ada+1@example.org", "another-client", "ada@example.org")
+        assert refused is CodeRequest.ADDRESS_CAPPED
+        assert store.codes.request("s9", "bob@example.org", "another-client")[0] is CodeRequest.QUEUED
     finally:
         store.close()
