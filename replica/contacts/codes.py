@@ -33,7 +33,10 @@ _SEPARATOR = f"(?:{_SPACE}?{_DASH}{_SPACE}?|[.\uff0e]|{_SPACE})"
 NUMBER = re.compile(rf"(?<![^\W{_CJK}])(?<![.,])\d+(?:{_SEPARATOR}\d+)*(?![^\W{_CJK}])(?![.,]\d)")
 GROUP = re.compile(r"\d+")
 WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
-SENTENCE_END = re.compile(r"\.(?!\d)|[!?;…\n¿¡。！？]")  # a dot between digits ("482.913") ends nothing
+# A dot between digits ("482.913") ends nothing, nor one after an abbreviation that names what follows ("Tel. 555 123").
+SENTENCE_END = re.compile(
+    r"(?<!\btel)(?<!\bref)(?<!\bnr)(?<!\bno)(?<!\bnum)(?<!\bnúm)(?<!\bext)\.(?!\d)|[!?;…\n¿¡。！？]", re.I
+)
 CLAUSE_BREAK = re.compile(r",(?!\d)|[:;—–()\"“”]|\s-\s")
 # Right before a number: a phone's "+", a reference's "#", a currency; right after: a currency or a percentage.
 MARKED_BEFORE = re.compile(r"(?:[+#№$€£¥₹₽₩]|\bn[º°]|R\$|US\$)\s*$", re.I)
@@ -63,7 +66,8 @@ ELSEWHERE_WORDS = frozenset(
         "móvil movil llámame llamame llama llamar celular telefone ligue liga ligar telemóvel téléphone "
         "portable appelez appeler appelle joindre telefon handy anrufen rufen ruf mobil "
         # a document's or an order's number
-        "order orders invoice ticket case booking reservation tracking account iban policy contract pedido "
+        "order orders invoice ticket case ref reference booking reservation tracking account iban policy contract "
+        "referencia referência référence referenz pedido "
         "factura reserva encomenda fatura commande facture réservation bestellung rechnung buchung auftrag "
         "vertrag kundennummer "
         # a place

@@ -42,6 +42,9 @@ CODES = [
     ("482913, and what's your day rate?", ["482913"]),
     ("Is 482913 the right code?", ["482913"]),
     ("I'll call you later, the code is 482913", ["482913"]),
+    ("My code is 482913. 150000 is the budget", ["482913"]),  # a code, and a budget kept whole
+    ("My code is 482913 and our budget is 150000", ["482913"]),
+    ("code 482913, phone 555 123", ["482913"]),
     ("482913 482913", ["482913", "482913"]),  # typed twice: two tries
     ("482913, 582913, 682913", ["482913", "582913", "682913"]),
     # Other scripts' digits are digits
@@ -92,6 +95,7 @@ NOT_CODES = [
     "Unser Budget liegt bei 150.000 EUR",
     # Phone numbers
     "call me on 555-123",
+    "Tel. 555 123",
     "my phone is 555 123",
     "Call me: +351 912 345 678",
     "Call me on 07700 900123",
@@ -112,6 +116,8 @@ NOT_CODES = [
     "Can you check order 482913 for me?",
     "Invoice 482913 is attached",
     "ticket #482913",
+    "Ref. 482913",
+    "Order no. 482913, please check it",
     "order #A482913",
     "see ticket 48291300",
     "el pedido 482913",
