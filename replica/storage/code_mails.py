@@ -32,10 +32,15 @@ class CodeCaps:
     mailbox and per client address in an hour and in a day, and for the whole app in a day
     (``CODE_MAILS_PER_DAY``); tries per code, and per mailbox and per client address in a day."""
 
+    # A visitor needs one mail, two when the first is slow or lost: three an hour and five a day leave a
+    # mailbox room for that and none to be flooded; a client address (one household, one office) asks
+    # for a few visitors' codes.
     mails_per_hour: int = 3  # per mailbox, and per client address
     mailbox_mails_per_day: int = 5
     client_mails_per_day: int = 10
     mails_per_day: int = default("code_mails_per_day")  # the whole app's: CODE_MAILS_PER_DAY
+    # A visitor types a code right in one or two tries; ten a day is two codes' worth for one who fumbles
+    # the first and asks another, and leaves a guesser 1 in 100,000 a day against one mailbox.
     tries_per_code: int = 5
     mailbox_tries_per_day: int = 10
     client_tries_per_day: int = 20
