@@ -46,7 +46,8 @@ class QueueVisitor:
         self.fn_index, self.inputs = endpoint or endpoint_of(url, api_name)
 
     def send(self, message: str) -> tuple[str, float]:
-        """Send ``message``; return the final output and the seconds from sending to the last line."""
+        """Send ``message``; return the final output (or the sentence that refused it at the door) and the
+        seconds from sending to the last line."""
         visit = self.visit(message)
         return visit.output, visit.done
 
@@ -59,6 +60,9 @@ class QueueVisitor:
             "session_hash": self.session_hash,
         }
         joined = self.session.post(self.url + "gradio_api/queue/join", json=body, timeout=60)
+        if joined.status_code == 429:  # refused at the line's door, at once, in a sentence
+            elapsed = time.perf_counter() - started
+            return Visit(joined.json()["detail"], elapsed, elapsed, refused=True)
         joined.raise_for_status()
         event_id = joined.json()["event_id"]
         stream = self.session.get(
@@ -89,3 +93,4 @@ class Visit:
     output: str
     first_words: float
     done: float
+    refused: bool = False  # the line's door refused the message: ``output`` is its sentence

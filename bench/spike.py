@@ -61,7 +61,9 @@ class Crowd:
 
     @property
     def answered(self) -> list[Visit]:
-        return [visit for visit in self.visits if isinstance(visit, Visit) and visit.output.strip()]
+        return [
+            visit for visit in self.visits if isinstance(visit, Visit) and visit.output.strip() and not visit.refused
+        ]
 
     def first_words(self, percentile: float) -> float:
         """The ``percentile`` (0–100) of the seconds to first words, over the visitors answered."""

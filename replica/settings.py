@@ -663,6 +663,14 @@ class LimitSettings:
         "Messages one client address may send per hour (an office shares one address).",
         LIMITS,
     )
+    address_messages_at_once: int = setting(
+        "ADDRESS_MESSAGES_AT_ONCE",
+        8,
+        whole_number(),
+        "Messages one client address may have waiting or being answered at once (a session: one); the next are "
+        "refused at once, in a sentence, never made to wait.",
+        LIMITS,
+    )
     daily_model_calls: int = setting(
         "DAILY_MODEL_CALLS", 1000, whole_number(), "Model calls the whole app may make per UTC day.", LIMITS
     )

@@ -60,6 +60,7 @@ from replica.storage.volumes import KEEP_RECORDS, records_at_risk
 from replica.telegram.client import TelegramClient
 from replica.timings import Timings
 from replica.tools import ToolRegistry, tool_registry
+from replica.web.line import LINE_BOUND, Line
 
 if TYPE_CHECKING:  # Gradio takes seconds to import: the owner's commands (export, doctor, …) do without it
     import gradio as gr
@@ -87,6 +88,8 @@ class App:
     closed_names: frozenset[str] = frozenset()
     site: SiteFiles | None = None  # served beside the page: the face, the widget, the privacy page, the preview
     mailer: CodeMailer | None = None  # verified contacts: the code mails
+    line: Line | None = None  # the line for a reply, bounded at its door
+    admit: Callable[[str, str], str | None] | None = None  # the hourly limits, asked at the line's door
 
     def serve(self, block: bool = True, **launch_options) -> None:
         """Serve the page (behind the HTTP guard, with the webhook and MCP if configured); with ``block``,
@@ -110,6 +113,8 @@ class App:
                 None if self.settings.trusted_proxy_hops else self.settings.connections_per_address,
             ),
             threads=THREADS_BESIDE + reply_workers(self.settings.queue_concurrency, self.settings.queue_max_size),
+            line=self.line,
+            admit=self.admit,
             **launch_options,
         )
 
@@ -130,6 +135,24 @@ class App:
         if close:
             close()
         self.store.close()
+
+
+def make_line(settings: Settings) -> Line:
+    """The line for a reply, bounded at its door (:mod:`replica.web.line`): a message of a session at a
+    time, ``ADDRESS_MESSAGES_AT_ONCE`` of a client address, and a ticket never listened for forgotten once
+    any reply would have ended (the wait for a lane and the deadline, twice over)."""
+    hold = 2 * (settings.queue_wait_seconds + settings.reply_deadline_seconds) + 30
+    return Line(settings.address_messages_at_once, LINE_BOUND, hold, settings.connections_per_address)
+
+
+def at_the_door(replica: Replica, session_for: Callable[[str], str]) -> Callable[[str, str], str | None]:
+    """What the line's door asks as a reply joins: the replica's hourly limits, counted for the conversation
+    the page of that session shows (a join that names no session is counted by its address alone)."""
+
+    def admit(session: str, address: str) -> str | None:
+        return replica.admit(Visitor(session_for(session) if session else secrets.token_hex(8), address))
+
+    return admit
 
 
 def embed_origins(settings: Settings) -> tuple[str, ...]:
@@ -458,6 +481,7 @@ def create_app(
     owner_bot, middleware = make_owner_bot(settings, store, inbox, timings, mailer)
     mcp_tool, mcp_middleware = make_mcp_tool(settings, replica, store) if settings.mcp_enabled else (None, [])
     page = page_text(settings)
+    returning, line = returning_pages(inbox), make_line(settings)
     demo = build_demo(
         replica.stream_reply,
         page,
@@ -468,7 +492,8 @@ def create_app(
         trusted_proxy_hops=settings.trusted_proxy_hops,
         max_message_chars=settings.max_message_chars,
         mcp_tool=mcp_tool,
-        returning=returning_pages(inbox),
+        returning=returning,
+        line=line,
     )
     closed_events, closed_names = frozenset(), frozenset()
     if gpu_placeholder is not None:
@@ -492,6 +517,8 @@ def create_app(
         closed_names=closed_names,
         site=site_files(settings, page, store),
         mailer=mailer,
+        line=line,
+        admit=at_the_door(replica, returning.session_for),
     )
 
 

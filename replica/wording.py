@@ -13,6 +13,12 @@ TOO_LONG = "That message is too long for me. Please keep it under {limit:,} char
 QUESTION_TOO_LONG = "The question is too long: at most {limit:,} characters."  # an MCP tool's error
 NO_ANSWER = "Sorry, I couldn't put an answer together just now. Could you ask again, perhaps in other words?"
 TOO_MANY_MESSAGES = "You've sent a lot of messages in the last hour. Please take a break and try again a little later."
+# Refused at the door of the line for a reply (replica/web/line.py), at once, before any waiting.
+ONE_AT_A_TIME = "One message at a time, please: wait for the reply to your last one, then send the next."
+ADDRESS_BUSY = "Several messages from your network are being answered right now; please send yours again in a moment."
+LINE_FULL = "Very many visitors are here at once right now; please send your message again in a minute."
+# In the owner's record of a conversation, once an hour, in place of the messages its limits refused.
+LIMITED_NOTE = "(A message was refused here: the hourly message limit was reached.)"
 DAILY_LIMIT = "I've answered as many questions as I can for today. Please come back tomorrow."
 QUESTION_PASSED_ON = "I don't have an answer to that yet, so I've passed your question on; you'll get a proper answer."
 LEAD_PASSED_ON = "Thank you, I've passed your details on, and you'll hear back soon."

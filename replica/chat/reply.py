@@ -20,18 +20,20 @@ from replica.alerts import Notifier
 from replica.chat.answer import Answer
 from replica.chat.config import ReplyConfig
 from replica.chat.draft import Draft
-from replica.chat.limits import UsageLimits
+from replica.chat.limits import SlidingWindow, UsageLimits
 from replica.chat.run import Ended, Ending, Run
 from replica.chat.steps import Steps
 from replica.contacts import Verifier
 from replica.contacts.verifier import Caught
 from replica.inbox import Conversation, Inbox
+from replica.logs import EveryMinute
 from replica.storage import Store
 from replica.storage.database import storage_errors
 from replica.storage.records import NOTICE, VISITOR
 from replica.tools import ToolContext
 
 log = logging.getLogger(__name__)
+LIMITED = EveryMinute(log, "Hourly message limits: refused %d message(s) (logged at most once a minute)")
 
 
 @dataclass(frozen=True)
@@ -41,6 +43,7 @@ class Visitor:
     session_id: str
     address: str = "unknown"
     via: str = ""  # how they came, when not by the page ("MCP"): named in the owner's alerts
+    counted: bool = False  # the message was counted against the hourly limits as it joined the line
 
 
 class Replica:
@@ -73,6 +76,7 @@ class Replica:
         self.watch = watch  # told of each message's run once it is recorded (eval and doctor score it)
         self.close_faq = close_faq  # an approved question close to one passed on, offered on its alert
         self.verifier = verifier  # verified contacts: a code typed in the chat is read here, never by the model
+        self._noted = SlidingWindow(1)  # sessions whose conversation noted a refused message this hour
 
     def reply(self, message: str, visitor: Visitor) -> str:
         """The complete answer to ``message`` (the last value :meth:`stream_reply` yields)."""
@@ -87,6 +91,10 @@ class Replica:
         The message and its reply are recorded (what the visitor saw, also when they stop the reply).
         """
         started = time.monotonic()
+        refused = None if visitor.counted else self.admit(visitor)
+        if refused:
+            yield refused
+            return
         recorder = self.inbox.recorder
         conversation = recorder.begin(visitor.session_id, visitor.address)
         history: list[dict[str, str]] = []
@@ -122,12 +130,28 @@ class Replica:
             if self.watch:
                 self.watch(visitor, run)
 
+    def admit(self, visitor: Visitor) -> str | None:
+        """Count a message of ``visitor`` against the hourly limits: ``None`` when it may be answered, else
+        the sentence that refuses it. A refused message is neither kept nor answered: its conversation notes
+        that one was (once an hour), and the log counts them once a minute."""
+        if self.limits.admit_message(visitor.session_id, visitor.address):
+            return None
+        LIMITED()
+        if self._noted.take(visitor.session_id):
+            try:
+                conversation = self.store.conversations.of_session(visitor.session_id)
+            except storage_errors():
+                conversation = None  # the note is for the owner's record only: the refusal stands
+            if conversation is not None:
+                self.inbox.recorder.record(conversation.id, NOTICE, wording.LIMITED_NOTE)
+        return wording.TOO_MANY_MESSAGES
+
     def _refusal(
         self, message: str, visitor: Visitor, conversation: Conversation | None, run: Run, caught: Caught | None
     ) -> str | None:
         """The sentence that stands for a reply when the message is not answered (or is a contact code the
         app answers itself, even in a conversation the owner has taken over), the run marked; else ``None``."""
-        refusal = refusal_for(message, visitor, self.config, self.limits)
+        refusal = refusal_for(message, self.config)
         if refusal:
             run.add(Ended(Ending.REFUSED))
             return refusal
@@ -209,13 +233,10 @@ def pass_to_owner(inbox: Inbox, conversation: Conversation, message: str) -> str
         return wording.NOT_PASSED_ON
 
 
-def refusal_for(message: str, visitor: Visitor, config: ReplyConfig, limits: UsageLimits) -> str | None:
-    """A sentence instead of a reply, when the message or the visitor's usage rules one out."""
+def refusal_for(message: str, config: ReplyConfig) -> str | None:
+    """A sentence instead of a reply, when the message is blank or too long."""
     if not isinstance(message, str) or not message.strip():
         return wording.BLANK_MESSAGE
     if len(message) > config.max_message_chars:
         return wording.TOO_LONG.format(limit=config.max_message_chars)
-    if not limits.admit_message(visitor.session_id, visitor.address):
-        log.warning("Message limit reached for session %s", visitor.session_id)
-        return wording.TOO_MANY_MESSAGES
     return None

@@ -68,6 +68,13 @@ def trusted_hop(header: str, hops: int) -> str:
     return parts[-hops] if hops > 0 and len(parts) >= hops else ""
 
 
+def caller_address(scope: Scope, trusted_proxy_hops: int) -> str:
+    """As :func:`replica.web.page.client_address`: the hop our own proxies recorded, else the direct peer."""
+    direct = (scope.get("client") or ("unknown", 0))[0]
+    forwarded = b",".join(value for name, value in scope.get("headers") or [] if name == b"x-forwarded-for")
+    return trusted_hop(forwarded.decode("latin-1"), trusted_proxy_hops) or direct
+
+
 def valid_session_id(value: Any) -> bool:
     """True for a session id of the shape Gradio issues (its page and ``gradio_client`` alike)."""
     return isinstance(value, str) and SESSION_ID.fullmatch(value) is not None
@@ -206,14 +213,8 @@ class RequestGuard:
         ]
         if scope["path"].startswith(MCP_ROUTE):
             headers = [(name, value) for name, value in headers if name != CALLER_HEADER]
-            headers.append((CALLER_HEADER, self.signature.sign(self._caller_address(scope))))
+            headers.append((CALLER_HEADER, self.signature.sign(caller_address(scope, self.trusted_proxy_hops))))
         return {**scope, "headers": headers}
-
-    def _caller_address(self, scope: Scope) -> str:
-        """As :func:`replica.ui.client_address`: the hop our own proxies recorded, else the direct peer."""
-        direct = (scope.get("client") or ("unknown", 0))[0]
-        forwarded = b",".join(value for name, value in scope.get("headers") or [] if name == b"x-forwarded-for")
-        return trusted_hop(forwarded.decode("latin-1"), self.trusted_proxy_hops) or direct
 
     def _header_problem(self, scope: Scope, limit: int) -> tuple[int, str] | None:
         path: str = scope["path"]

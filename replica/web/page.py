@@ -32,6 +32,8 @@ from replica.storage.database import storage_errors
 from replica.storage.records import NOTICE, OWNER, VISITOR
 from replica.web.connections import ConnectionWatch
 from replica.web.guard import RequestGuard, max_event_bytes, trusted_hop
+from replica.web.line import LINE_BOUND, Line
+from replica.web.line_guard import COUNTED_HEADER, TICKET_HEADER, Admit, LineGuard
 from replica.web.links_row import links_row
 from replica.web.refusals import Refusals
 from replica.web.returning import STORAGE_KEY, ReturningPages, session_id
@@ -102,6 +104,13 @@ def client_address(request: gr.Request | None, trusted_proxy_hops: int) -> str:
     return trusted_hop(request.headers.get("x-forwarded-for", ""), trusted_proxy_hops) or direct
 
 
+def from_the_door(request: gr.Request | None, name: bytes) -> str:
+    """The header ``name`` the line's door gave the message as it joined (:mod:`replica.web.line_guard`,
+    which removes any a client sent), or ""."""
+    headers = getattr(request, "headers", None) if request is not None else None
+    return (headers.get(name.decode()) or "") if headers else ""
+
+
 class Bubbles:
     """How recorded messages look on the page: whose words each bubble holds is always visible.
 
@@ -151,8 +160,10 @@ class ChatPage:
         max_message_chars: int,
         trusted_proxy_hops: int,
         session_of: Callable[[gr.Request | None], str] = session_id,
+        line: Line | None = None,
     ):
         self.answer = answer
+        self.line = line  # told when each reply is written
         self.history = history
         self.bubbles = bubbles
         self.max_message_chars = max_message_chars
@@ -188,12 +199,17 @@ class ChatPage:
         yield from self.replies(message if isinstance(message, str) else "", request)
 
     def replies(self, message: str, request: gr.Request) -> Iterator[str]:
-        visitor = Visitor(self.session_of(request), client_address(request, self.trusted_proxy_hops))
+        counted = from_the_door(request, COUNTED_HEADER) == "1"
+        visitor = Visitor(self.session_of(request), client_address(request, self.trusted_proxy_hops), counted=counted)
         try:
             yield from self.answer(message, visitor)
         except Exception:  # the visitor gets a sentence; the traceback stays in the log
             log.exception("Unexpected error while answering a visitor")
             yield wording.UNEXPECTED
+        finally:  # the session may send its next message (its stream still carries this one)
+            ticket = from_the_door(request, TICKET_HEADER)
+            if self.line is not None and ticket.isdigit():
+                self.line.replied(int(ticket))
 
     def page(self, request: gr.Request, new_message: str = "") -> list:
         """The recorded conversation as bubbles, plus ``new_message`` (not recorded yet)."""
@@ -238,6 +254,7 @@ def build_demo(
     max_message_chars: int = default("max_message_chars"),
     mcp_tool: Callable[..., str] | None = None,
     returning: ReturningPages | None = None,
+    line: Line | None = None,
 ) -> gr.Blocks:
     """Build the chat page; ``answer(message, visitor)`` yields each reply as it grows.
 
@@ -249,7 +266,7 @@ def build_demo(
     their conversation again."""
     bubbles = Bubbles(page)
     session_of = returning.session_of if returning else session_id
-    chat = ChatPage(answer, history, bubbles, max_message_chars, trusted_proxy_hops, session_of)
+    chat = ChatPage(answer, history, bubbles, max_message_chars, trusted_proxy_hops, session_of, line)
     with gr.Blocks(title=page.title, fill_height=True, delete_cache=(600, 600)) as demo:  # temp files: swept
         with gr.Column(scale=1):
             gr.Markdown(f"<h1>{html.escape(page.title)}</h1>", elem_id="replica-title")
@@ -286,7 +303,7 @@ def build_demo(
         saved_input = gr.State(time_to_live=STATE_SECONDS)  # the message, from the box to its reply
         kept = _keep_the_conversation(demo, chatbot, chat, returning) if returning else None
         # Every reply, from the page or /chat, runs in one group of workers.
-        reply_queue = {"concurrency_id": "reply", "concurrency_limit": reply_workers(concurrency, max_queue)}
+        reply_queue = {"concurrency_id": REPLY_QUEUE, "concurrency_limit": reply_workers(concurrency, max_queue)}
         _wire_chat(chat, chatbot, textbox, saved_input, reply_queue, examples=bool(page.examples), kept=kept)
         # The /chat endpoint: the message in, the reply out (gradio_client's predict(msg, api_name="/chat")).
         # Undocumented when the MCP server runs: it offers every documented endpoint as a tool, and
@@ -308,10 +325,7 @@ def build_demo(
     return demo
 
 
-# Messages Gradio may hold waiting for a reply worker: the line is bounded by time (the lanes' wait), and
-# this bounds only memory; a crowd never nears it, as replies made without a model take milliseconds.
-# A number, not None: on ZeroGPU Gradio reads None as 1 (Gradio 6.31's Blocks.queue).
-LINE_BOUND = 10_000
+REPLY_QUEUE = "reply"  # the concurrency group every reply runs in, the page's and /chat's
 NO_LANE_WORKERS = 8  # replies made without a model at once, beside the lanes and those waiting for one
 THREADS_BESIDE = 40  # Gradio's own thread count, for everything but the replies
 
@@ -432,6 +446,8 @@ def serve(
     site: SiteFiles | None = None,
     watch: ConnectionWatch | None = None,
     threads: int = THREADS_BESIDE,
+    line: Line | None = None,
+    admit: Admit | None = None,
     **launch_options: Any,
 ) -> None:
     """Launch ``demo`` with the page's theme and styles (Gradio takes them at launch), behind the
@@ -461,6 +477,19 @@ def serve(
         open_events=frozenset(n for n, fn in demo.fns.items() if fn.fn),
     )
     own = [Middleware(SiteRoutes, site=site)] if site else []
+    if line is not None:  # the line's door, behind the guard: bodies bounded, sessions well formed
+        replies = {n: fn for n, fn in demo.fns.items() if fn.concurrency_id == REPLY_QUEUE}
+        own.insert(
+            0,
+            Middleware(
+                LineGuard,
+                line=line,
+                replies=frozenset(replies),
+                reply_names=frozenset(fn.api_name for fn in replies.values() if isinstance(fn.api_name, str)),
+                admit=admit,
+                trusted_proxy_hops=trusted_proxy_hops,
+            ),
+        )
     demo.launch(
         theme=THEME,
         css=CSS,

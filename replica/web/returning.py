@@ -49,7 +49,10 @@ class ReturningPages:
 
     def session_of(self, request: gr.Request | None) -> str:
         """The session of the conversation this page shows."""
-        own = session_id(request)
+        return self.session_for(session_id(request))
+
+    def session_for(self, own: str) -> str:
+        """The session of the conversation the page of session ``own`` shows."""
         with self._lock:
             opened = self._opened.get(own)
             if opened is not None:

@@ -14,7 +14,7 @@ from replica.chat.limits import DailyBudget, SlidingWindow, UsageLimits
 from replica.chat.reply import Visitor
 from replica.inbox.recorder import address_group
 from tests.fakes.openai_server import call
-from tests.fixtures.clients import app_client
+from tests.fixtures.clients import app_client, ask
 from tests.fixtures.replicas import inbox_of, replica_around
 
 ONE_64 = ["2001:db8:1:2::1", "2001:db8:1:2:ffff:ffff:ffff:fffe", "2001:db8:1:2:a::9", "2001:DB8:1:2::77"]
@@ -71,7 +71,7 @@ def test_leads_from_one_ipv6_64_share_the_alert_cap_per_address(store, notifier)
 def test_the_fourth_message_in_an_hour_is_refused_without_a_model_call(start_app, settings, fake_openai):
     url = start_app(replace(settings, visitor_messages_per_hour=3)).demo.local_url
     client = app_client(url)
-    answers = [client.predict(f"Question {n}", api_name="/chat") for n in range(4)]
+    answers = [ask(client, f"Question {n}") for n in range(4)]  # the fourth refused at once, as it joins the line
     assert fake_openai.calls == 3
     assert answers[3] == wording.TOO_MANY_MESSAGES
     assert app_client(url).predict("Hello", api_name="/chat") != wording.TOO_MANY_MESSAGES  # a new visitor
@@ -79,7 +79,7 @@ def test_the_fourth_message_in_an_hour_is_refused_without_a_model_call(start_app
 
 def test_one_address_is_limited_across_visitor_sessions(start_app, settings, fake_openai):
     url = start_app(replace(settings, address_messages_per_hour=2)).demo.local_url
-    answers = [app_client(url).predict("Hi", api_name="/chat") for _ in range(3)]
+    answers = [ask(app_client(url), "Hi") for _ in range(3)]
     assert answers[2] == wording.TOO_MANY_MESSAGES and fake_openai.calls == 2
 
 
