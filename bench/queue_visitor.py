@@ -60,9 +60,9 @@ class QueueVisitor:
             "session_hash": self.session_hash,
         }
         joined = self.session.post(self.url + "gradio_api/queue/join", json=body, timeout=60)
-        if joined.status_code == 429:  # refused at the line's door, at once, in a sentence
+        if joined.status_code == 422:  # refused at the line's door, at once, in a sentence (as a failed validation)
             elapsed = time.perf_counter() - started
-            return Visit(joined.json()["detail"], elapsed, elapsed, refused=True)
+            return Visit(" ".join(part["message"] for part in joined.json()["detail"]), elapsed, elapsed, refused=True)
         joined.raise_for_status()
         event_id = joined.json()["event_id"]
         stream = self.session.get(

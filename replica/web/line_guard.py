@@ -84,26 +84,35 @@ class LineGuard:
         sentence = refusal.value if isinstance(refusal, Refusal) else refusal
         await refuse(send, STATUS.get(refusal, 429) if isinstance(refusal, Refusal) else 429, sentence)
 
+    async def _turn_away(self, send: Send, refusal: Refusal | str) -> None:
+        """Refuse a message as it joins, the way Gradio refuses an input its validator rejects (422, the
+        sentence as a failed validation): the page ends the event quietly (no error in place of the chat,
+        the box open again) and shows the sentence; ``gradio_client`` raises it as a ``ValidationError``."""
+        self.refused()
+        sentence = refusal.value if isinstance(refusal, Refusal) else refusal
+        detail = [{"__type__": "validate", "is_valid": False, "message": sentence, "parameter_name": "message"}]
+        await respond(send, 422, {"detail": detail}, [(b"retry-after", b"5")])
+
     async def _join(self, scope: Scope, receive: Receive, send: Send, api_name: str | None) -> None:
         address = caller_address(scope, self.trusted_proxy_hops)
         group = address_group(address)
         refusal = self.line.room_for(group)
         if refusal is not None:
-            await self._refuse(send, refusal)
+            await self._turn_away(send, refusal)
             return
         body = await read_body(receive)
         data = json_object(body)
         session = data.get("session_hash") if isinstance(data.get("session_hash"), str) else ""
         joined = self.line.join(session, group)
         if isinstance(joined, Refusal):
-            await self._refuse(send, joined)
+            await self._turn_away(send, joined)
             return
         try:
             headers = [*scope["headers"], (TICKET_HEADER, str(joined.number).encode())]
             if self._is_reply(data, api_name) and self.admit is not None:
                 sentence = await asyncio.to_thread(self.admit, session, address)
                 if sentence:
-                    await self._refuse(send, sentence)
+                    await self._turn_away(send, sentence)
                     return
                 headers.append((COUNTED_HEADER, b"1"))
             await self.app({**scope, "headers": headers}, replay(body, receive), self._taking_event(joined, send))
@@ -191,6 +200,14 @@ class LineGuard:
 
     def _has_work(self, kind: str, session: str) -> bool:
         return self.line.has_event(session) if kind == "call" else self.line.has_work(session)
+
+
+async def respond(send: Send, status: int, content: Any, headers: list[tuple[bytes, bytes]]) -> None:
+    """Answer ``status`` with ``content`` as JSON, and ``headers``."""
+    body = json.dumps(content).encode()
+    start = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()), *headers]
+    await send({"type": "http.response.start", "status": status, "headers": start})
+    await send({"type": "http.response.body", "body": body})
 
 
 def answered_events(chunk: bytes, kind: str, session: str) -> list[str]:

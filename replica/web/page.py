@@ -183,6 +183,10 @@ class ChatPage:
         message = examples[index] if 0 <= index < len(examples) else ""
         return self.page(request, message), message, busy_box()
 
+    def reopened(self, request: gr.Request) -> tuple[gr.Textbox, list]:
+        """The box open again and the conversation as recorded: after a message the line's door refused."""
+        return ready_box(), self.page(request)
+
     def show_message(self, message: str | None, request: gr.Request) -> list:
         """The page with the visitor's new message at the end, before the reply starts."""
         return self.page(request, message or "")
@@ -220,7 +224,7 @@ class ChatPage:
 
 # Gradio reads an event function's type hints at every call (to find its gr.Request); this module's
 # are strings until read, so they are read once here, and a crowd's messages do not pay for it each.
-for _event in (ChatPage.take_message, ChatPage.take_example, ChatPage.stream, ChatPage.api_reply):
+for _event in (ChatPage.take_message, ChatPage.take_example, ChatPage.reopened, ChatPage.stream, ChatPage.api_reply):
     _event.__annotations__ = get_type_hints(_event)
 
 
@@ -363,6 +367,11 @@ def _wire_chat(
         example_reply.then(after, None, after_outputs, **quick)
         replies.append(example_reply)
     textbox.stop(None, None, None, cancels=replies, api_visibility="undocumented")
+    # A message the line's door refused (the hourly limit, a busy network: replica.web.line_guard) ends its
+    # event as a refused input, before the step that opens the box again: the page's script presses this
+    # hidden button, which opens the box and shows the conversation as recorded (the refused message gone).
+    reopen = gr.Button("Open the box again", visible="hidden", elem_id="replica-reopen")
+    reopen.click(chat.reopened, None, [textbox, chatbot], **quick)
 
 
 def _keep_the_conversation(

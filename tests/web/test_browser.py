@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 import requests
 
+from replica import wording
 from replica.web.returning import STORAGE_KEY
 from tests.fakes.openai_server import say
 from tests.fixtures.environment import ROOT, wait_until
@@ -395,6 +396,31 @@ def test_a_message_that_cannot_be_sent_is_given_back_with_a_notice(browser, app_
     page.unroute_all()  # the app is back: the same words go, and are answered
     page.locator("#replica-input textarea").press("Enter")
     page.get_by_text(ANSWER).first.wait_for(timeout=30_000)
+
+
+def test_a_message_over_the_hourly_limit_is_refused_as_it_is_sent_and_given_back_with_the_sentence(
+    browser, start_app, settings, fake_openai
+):
+    fake_openai.default = say(ANSWER)
+    app = start_app(replace(settings, visitor_messages_per_hour=1))
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(app.demo.local_url)
+    send(page, "Hello there")
+    page.get_by_text(ANSWER).first.wait_for(timeout=30_000)
+    page.wait_for_function("() => !document.querySelector('#replica-input textarea').disabled", timeout=30_000)
+    send(page, "Are you free next week?")  # the second this hour: refused at the line's door, at once
+    page.locator("#replica-status").get_by_text(wording.TOO_MANY_MESSAGES).wait_for(timeout=30_000)
+    page.wait_for_function(  # the words given back, the box open again, and no error in place of the chat
+        """() => { const box = document.querySelector('#replica-input textarea');
+                   return box.value === 'Are you free next week?' && !box.disabled; }""",
+        timeout=30_000,
+    )
+    assert page.get_by_text("Error", exact=True).count() == 0
+    assert page.locator("#replica-chat").get_by_text("Are you free next week?").count() == 0  # it was not kept
+    assert fake_openai.calls == 1
+    [conversation] = app.store.conversations.recent(10)
+    kept = [message.text for message in app.store.conversations.messages(conversation.id)]
+    assert "Hello there" in kept and "Are you free next week?" not in kept  # refused: never kept whole
 
 
 def site_framing(tmp_path, name: str, src: str):

@@ -75,16 +75,35 @@
     return notice;
   }
 
-  // A message that could not be sent (the server restarting, a proxy's error, the network gone): say
-  // so in the page, and give the visitor their words back. Nobody is turned away for a crowd: the
-  // server answers everyone (a spike is answered without the model), so this is for failures only.
-  function showUnsent() {
+  // A message that could not be sent (the server restarting, a proxy's error, the network gone), or that
+  // the line's door refused (429: its sentence says why, such as the hourly limit): say so in the page,
+  // and give the visitor their words back. Nobody is turned away for a crowd: the server answers everyone
+  // (a spike is answered without the model), so this is for failures and limits only.
+  function showUnsent(why) {
     const words = lastSent;
     if (!words) return;
     lastSent = "";
-    const notice = showNotice("Your message could not be sent just now: it is still in the box. Please try again in a moment.");
+    const notice = showNotice(why || "Your message could not be sent just now: it is still in the box. Please try again in a moment.");
     setTimeout(() => { const b = box(); if (b && !b.value) { typeInto(words); b.focus(); } }, 400);
     setTimeout(() => { notice.hidden = true; }, 60000);
+  }
+  // The sentence a refusal of the line's door carries (HTTP 422, as Gradio's own validators refuse an
+  // input: {"detail": [{"message": "…"}]}), or "".
+  async function refusal(response) {
+    if (response.status !== 422) return "";
+    try {
+      const detail = (await response.clone().json()).detail;
+      return Array.isArray(detail) ? detail.map((part) => part.message || "").join(" ").trim() : "";
+    } catch (error) {
+      return "";
+    }
+  }
+  // Gradio's own hidden button that opens the box again and shows the conversation as recorded.
+  function reopenSoon() {
+    setTimeout(() => {
+      const reopen = document.querySelector("#replica-reopen");
+      if (reopen) reopen.click();
+    }, 50);
   }
   const realFetch = window.fetch.bind(window);
   window.fetch = async (...args) => {
@@ -97,7 +116,11 @@
       if (sending) showUnsent();
       throw error;
     }
-    if (sending && !response.ok) showUnsent();
+    if (sending && !response.ok) {
+      const why = await refusal(response);
+      showUnsent(why);
+      if (why) reopenSoon();  // refused at the door: no step after it will open the box
+    }
     else if (url.includes("/queue/join")) lastSent = "";  // in the server's hands now: nothing to give back
     return response;
   };
