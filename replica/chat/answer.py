@@ -63,7 +63,7 @@ class Answer:
             draft.run.add(Ended(Ending.NO_MODEL))
             yield from self._without_model(draft, "")
             return
-        taken = self.lanes.take()
+        taken = self.lanes.take(draft.context.address)
         if taken is None:
             SPIKE()
             draft.run.add(Ended(Ending.BUSY))

@@ -5,6 +5,10 @@ taken waits, first come first served, only while a lane can be expected within `
 time the replies ahead of it would take at the pace the lanes have kept lately, and never past
 ``wait_seconds`` itself nor more than ``max_waiting`` at once. Any other message is answered at once
 without a model (a spike: :mod:`replica.chat.answer`), so a crowd never stands in a line that refuses.
+
+One client address never holds every lane: it holds at most all but one (so another visitor finds one
+free), and a waiting message of a client that holds none is served before one of a client that holds
+some. A slow model's lanes cannot all be taken by one address while others wait.
 """
 
 from __future__ import annotations
@@ -13,11 +17,20 @@ import math
 import statistics
 import threading
 import time
-from collections import deque
+from collections import Counter, deque
+from dataclasses import dataclass
 from typing import Callable
 
 RECENT = 16  # lane holds the pace is read from
 ASSUMED_HOLD_SECONDS = 2.0  # a small model's reply, until the lanes have timed some of their own
+
+
+@dataclass(frozen=True)
+class Hold:
+    """A lane held: by which client (its address as the store keeps it; "" when unknown), since when."""
+
+    client: str
+    since: float
 
 
 class Lanes:
@@ -27,36 +40,39 @@ class Lanes:
         self.count = count
         self.max_waiting = max_waiting
         self.wait_seconds = wait_seconds
+        self.per_client = max(1, count - 1)  # one lane is always left for another address
         self._clock = clock
         self._changed = threading.Condition()
         self._held = 0
-        self._line: deque[object] = deque()  # the waiting messages' tickets, first come first
+        self._by_client: Counter[str] = Counter()
+        self._line: deque[tuple[object, str]] = deque()  # the waiting messages' tickets and clients, first come first
         self._holds: deque[float] = deque(maxlen=RECENT)
 
-    def take(self) -> float | None:
-        """A lane for one reply: the time it was taken (for :meth:`give_back`), or ``None`` when none
-        is expected within the wait, or none came in it."""
+    def take(self, client: str = "") -> Hold | None:
+        """A lane for one reply of ``client`` (for :meth:`give_back`), or ``None`` when none is expected
+        within the wait, or none came in it."""
         with self._changed:
-            if self._held < self.count and not self._line:
-                return self._hold()
+            if not self._line and self._may_hold(client):
+                return self._hold(client)
             if not self._worth_waiting():
                 return None
-            ticket = object()
+            ticket = (object(), client)
             self._line.append(ticket)
             try:
-                free = self._changed.wait_for(
-                    lambda: self._held < self.count and self._line[0] is ticket, self.wait_seconds
-                )
-                return self._hold() if free else None
+                free = self._changed.wait_for(lambda: self._next_in_line() is ticket, self.wait_seconds)
+                return self._hold(client) if free else None
             finally:
                 self._line.remove(ticket)
-                self._changed.notify_all()  # the next in line may be at the front now
+                self._changed.notify_all()  # the next in line may be served now
 
-    def give_back(self, taken: float) -> None:
-        """The reply that took its lane at ``taken`` is done with it."""
+    def give_back(self, hold: Hold) -> None:
+        """The reply that took ``hold`` is done with its lane."""
         with self._changed:
             self._held -= 1
-            self._holds.append(self._clock() - taken)
+            self._by_client[hold.client] -= 1
+            if self._by_client[hold.client] <= 0:
+                del self._by_client[hold.client]
+            self._holds.append(self._clock() - hold.since)
             self._changed.notify_all()
 
     @property
@@ -70,9 +86,21 @@ class Lanes:
         with self._changed:
             return self._expected_wait()
 
-    def _hold(self) -> float:
+    def _hold(self, client: str) -> Hold:
         self._held += 1
-        return self._clock()
+        self._by_client[client] += 1
+        return Hold(client, self._clock())
+
+    def _may_hold(self, client: str) -> bool:
+        """Whether a lane is free for ``client`` (an unknown client is never capped)."""
+        return self._held < self.count and (not client or self._by_client[client] < self.per_client)
+
+    def _next_in_line(self) -> tuple[object, str] | None:
+        """The waiting ticket a free lane goes to: the first whose client may hold one, a client holding none
+        before one holding some."""
+        ready = [ticket for ticket in self._line if self._may_hold(ticket[1])]
+        fresh = [ticket for ticket in ready if not ticket[1] or not self._by_client[ticket[1]]]
+        return (fresh or ready or [None])[0]
 
     def _worth_waiting(self) -> bool:
         return len(self._line) < self.max_waiting and self._expected_wait() <= self.wait_seconds

@@ -3,7 +3,7 @@ vain (replica/chat/lanes.py)."""
 
 from concurrent.futures import ThreadPoolExecutor
 
-from replica.chat.lanes import ASSUMED_HOLD_SECONDS, Lanes
+from replica.chat.lanes import ASSUMED_HOLD_SECONDS, Hold, Lanes
 from tests.fixtures.clock import HandClock
 from tests.fixtures.environment import wait_until
 
@@ -80,7 +80,7 @@ def test_the_expected_wait_grows_with_the_line_a_lanes_worth_at_a_time():
         assert waits == [1.5, 1.5, 3.0]  # the first two in line share the next pair of lanes
         assert lanes.expected_wait() == 3.0 and lanes.waiting == 3
         for line in (2, 1, 0):
-            lanes.give_back(clock())
+            lanes.give_back(Hold("", clock()))  # a hold the test made: the lane comes free
             assert wait_until(lambda: lanes.waiting == line)
 
 
@@ -91,3 +91,28 @@ def test_a_wait_ends_after_wait_seconds_when_no_lane_comes():
     assert lanes.waiting == 0
     lanes.give_back(held)
     assert lanes.take() is not None
+
+
+def test_one_client_never_holds_every_lane_and_a_newcomer_is_served_before_its_next_message():
+    lanes = Lanes(count=3, max_waiting=5, wait_seconds=LONG)
+    greedy = [lanes.take("one-address"), lanes.take("one-address")]
+    assert None not in greedy
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        third = pool.submit(lanes.take, "one-address")  # the last lane is left for someone else: it waits
+        assert wait_until(lambda: lanes.waiting == 1)
+        newcomer = lanes.take("another-address")  # at once, though the greedy client came first
+        assert newcomer is not None and not third.done()
+        later = pool.submit(lanes.take, "a-third-address")
+        assert wait_until(lambda: lanes.waiting == 2)
+        lanes.give_back(greedy.pop())  # the freed lane goes to the one holding none, not to the first in line
+        assert later.result(timeout=30) is not None and not third.done()
+        lanes.give_back(newcomer)
+        assert third.result(timeout=30) is not None  # nobody else waits: the client may take its second again
+    assert lanes.waiting == 0
+
+
+def test_a_client_alone_may_use_all_but_one_lane_and_one_lane_is_never_capped():
+    lanes = Lanes(count=3, max_waiting=0, wait_seconds=LONG)
+    assert [lanes.take("office") is not None for _ in range(3)] == [True, True, False]  # the third: at once, no model
+    single = Lanes(count=1, max_waiting=0, wait_seconds=LONG)
+    assert single.take("office") is not None  # a single lane is anybody's
