@@ -468,16 +468,7 @@ def create_app(
         limits=make_limits(settings.limits, store, inbox, shared=bool(settings.database_url)),
         verifier=verifier,
     )
-    housekeeper = Housekeeper(
-        store,
-        inbox.recorder,
-        inbox.handoff,
-        notifier,
-        settings.conversation_retention_days,
-        settings.digest_hour_utc,
-        settings.daily_model_calls,
-        digest_weekday=WEEKDAYS.index(settings.digest_weekday),
-    ).start()
+    housekeeper = make_housekeeper(settings, store, inbox, notifier)
     owner_bot, middleware = make_owner_bot(settings, store, inbox, timings, mailer)
     mcp_tool, mcp_middleware = make_mcp_tool(settings, replica, store) if settings.mcp_enabled else (None, [])
     page = page_text(settings)
@@ -520,6 +511,20 @@ def create_app(
         line=line,
         admit=at_the_door(replica, returning.session_for),
     )
+
+
+def make_housekeeper(settings: Settings, store: Store, inbox: Inbox, notifier: Notifier) -> Housekeeper:
+    """The work on a clock (retention, resumes, the digest and its weekly picture), started."""
+    return Housekeeper(
+        store,
+        inbox.recorder,
+        inbox.handoff,
+        notifier,
+        settings.conversation_retention_days,
+        settings.digest_hour_utc,
+        settings.daily_model_calls,
+        digest_weekday=WEEKDAYS.index(settings.digest_weekday),
+    ).start()
 
 
 def make_contacts(

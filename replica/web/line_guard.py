@@ -4,9 +4,10 @@ message joins Gradio's queue, and watches the event streams that carry the repli
 - ``…/queue/join`` and ``…/call/<api>`` (a message joining): a client address already at its share of the
   line is refused before the body is even read; then a session with a message in the line, or a full
   line, is refused; then, for the replies, the hourly limits are counted (``admit``, off the event loop:
-  it may ask the database). A refusal is an HTTP 429 whose ``detail`` is the sentence for the visitor
-  (the page shows it above the box, the words given back), at once: it never waits its turn, and a flood
-  never delays anyone else. A message let in carries its ticket (:data:`TICKET_HEADER`), so its reply says
+  it may ask the database). A refusal is answered at once, as Gradio answers an input its validator
+  refuses (422, the sentence for the visitor as the failed validation's message: the page shows it above
+  the box, the words given back, the box open again; ``gradio_client`` raises it): it never waits its
+  turn, and a flood never delays anyone else. A message let in carries its ticket (:data:`TICKET_HEADER`), so its reply says
   when it is written, and :data:`COUNTED_HEADER`, so its reply does not count it again; a client's own
   headers of those names are removed from every request.
 - ``…/queue/data`` and ``…/call/<api>/<event>`` (a reply's event stream) open only while the session has a
@@ -26,6 +27,7 @@ from urllib.parse import parse_qs
 
 from replica.inbox.recorder import address_group
 from replica.logs import EveryMinute
+from replica.settings import default
 from replica.web.guard import Receive, Scope, Send, caller_address, refuse, replay
 from replica.web.line import Line, Refusal, Ticket
 
@@ -52,7 +54,7 @@ class LineGuard:
         replies: frozenset[int] = frozenset(),
         reply_names: frozenset[str] = frozenset(),
         admit: Admit | None = None,
-        trusted_proxy_hops: int = 0,
+        trusted_proxy_hops: int = default("trusted_proxy_hops"),
         refused: EveryMinute = REFUSED,
     ):
         self.app = app
