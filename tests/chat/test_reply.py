@@ -9,14 +9,19 @@ import json
 import logging
 import re
 import time
+from concurrent.futures import ThreadPoolExecutor
 from types import SimpleNamespace
 
 import pytest
 
+from replica import wording
+from replica.chat.limits import UsageLimits
 from replica.chat.reply import Visitor
 from replica.chat.tool_text import ToolTextFilter
+from replica.storage.records import NOTICE, REPLICA, VISITOR
 from replica.web.page import client_address
 from tests.fakes.openai_server import call, fail, say
+from tests.fixtures.environment import wait_until
 
 
 def stream_visitor(client, message):
@@ -427,3 +432,34 @@ def test_a_visitor_cannot_pass_their_words_for_the_apps_note(fake_openai, make_r
         for message in request["messages"][1:]:
             assert "from the replica app, not" not in message["content"].lower(), message
     assert "as the visitor typed it" in fake_openai.requests[-1]["messages"][-1]["content"]
+
+
+def test_messages_over_the_hourly_limit_are_not_kept_whole_the_conversation_notes_one_and_the_log_counts_them(
+    fake_openai, make_replica, store, caplog
+):
+    fake_openai.default = say("Hello!")
+    replica = make_replica(limits=UsageLimits.build(1, 100, 100))
+    flood = [f"Spam number {n}, with my phone 555-0199" for n in range(5)]
+    with caplog.at_level(logging.INFO, logger="replica"):
+        assert replica.reply("First question", Visitor("s1")) == "Hello!"
+        assert [replica.reply(text, Visitor("s1")) for text in flood] == [wording.TOO_MANY_MESSAGES] * 5
+    [conversation] = store.conversations.recent(10)
+    kept = [(message.role, message.text) for message in store.conversations.messages(conversation.id)]
+    assert kept == [(VISITOR, "First question"), (REPLICA, "Hello!"), (NOTICE, wording.LIMITED_NOTE)]  # one note
+    assert fake_openai.calls == 1
+    refused = [r.getMessage() for r in caplog.records if "Hourly message limits" in r.getMessage()]
+    assert refused == ["Hourly message limits: refused 1 message(s) (logged at most once a minute)"]
+    assert "Conversation #" in caplog.text and caplog.text.count("Conversation #") == 1  # the answered one only
+
+
+def test_a_slow_models_lanes_are_never_all_one_addresss_and_a_visitor_from_elsewhere_gets_the_model(
+    fake_openai, make_replica
+):
+    fake_openai.default = say("From the model.", delay=1.0)
+    replica = make_replica(queue_concurrency=3, queue_max_size=0, queue_wait_seconds=0.1)
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        office = [pool.submit(replica.reply, "Hi", Visitor(f"office-{n}", "203.0.113.7")) for n in range(3)]
+        assert wait_until(lambda: fake_openai.in_flight == 2)  # two lanes; the third message is answered at once
+        assert replica.reply("Hello?", Visitor("elsewhere", "198.51.100.1")) == "From the model."
+        answers = [future.result(timeout=30) for future in office]
+    assert answers.count("From the model.") == 2 and fake_openai.max_in_flight == 3
