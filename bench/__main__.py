@@ -30,6 +30,7 @@ import openai  # noqa: E402
 from gradio_client import Client  # noqa: E402
 
 from bench import instances  # noqa: E402
+from bench.flood import flood_rows  # noqa: E402
 from bench.floor import bare_chat_interface, streaming_floor  # noqa: E402
 from bench.queue_visitor import QueueVisitor  # noqa: E402
 from bench.spike import serving, spike_rows  # noqa: E402
@@ -374,6 +375,7 @@ def main() -> None:
         rows += first_words_rows(work, fake, *((1, 0.01) if args.quick else (10, 0.05)))
         rows += without_model_rows(work, fake, 20 if args.quick else 200, model_delay=0.05 if args.quick else 0.2)
         rows += spike_rows(fake, work, *((20, 0.2) if args.quick else (300, 0.5)))
+        rows += flood_rows(fake, work, *((3, 0.2) if args.quick else (10, 0.5)))
         for label, size in sizes:
             rows += knowledge_rows(work, fake, label, size, questions, warm=not args.quick)
     fake.close()

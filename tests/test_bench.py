@@ -28,16 +28,18 @@ def test_bench_quick_prints_the_table():
     per_message = [line for line in table if line.startswith("| Per message")]
     assert "exact clock" in per_message[0] and "x (target ≤ 1.10x)" in per_message[0]
     assert "gradio_client" in per_message[1]
-    first, restarted = [line for line in table if line.startswith("| First words")]
+    first, restarted = [line for line in table if line.startswith("| First words") and "floods" not in line]
     assert "reads as the model wrote it" in first and "over the floor (target ≤ +50 ms)" in first
     assert "first message after a restart" in restarted and "over the floor (target ≤ +50 ms)" in restarted
     [spike] = [line for line in table if line.startswith("| Spike: 20 visitors at once")]
     assert "app: 20/20 answered, 20/20 leads stored" in spike and "floor: 20/20 answered" in spike
+    [flood] = [line for line in table if line.startswith("| First words while one client floods")]
+    assert "refused at the door" in flood and "x (target ≤ 1.10x)" in flood
     [picture] = [line for line in table if line.startswith("| Owner's picture: 90 days, 1,000 conversations")]
     assert "ms counting" in picture and "target < 1 s" in picture
     # header, the owner's picture, latency and burst, per message (two clocks), first words (two), no model,
-    # spike, one tiny knowledge folder
-    assert len(table) == 2 + 1 + 2 + 2 + 2 + 1 + 1 + 3
+    # spike, flood, one tiny knowledge folder
+    assert len(table) == 2 + 1 + 2 + 2 + 2 + 1 + 1 + 1 + 3
 
 
 def test_bench_instances_runs_two_instances_on_postgres_beside_sqlite():
