@@ -11,7 +11,6 @@ move: the row gives both medians and their ratio.
 from __future__ import annotations
 
 import statistics
-import sys
 import threading
 import uuid
 from collections import Counter
@@ -20,10 +19,8 @@ from pathlib import Path
 import requests
 
 from bench.queue_visitor import QueueVisitor, endpoint_of
-from bench.spike import app_env, serving
+from bench.spike import app_served
 from tests.fakes.openai_server import FakeOpenAI, say
-from tests.fakes.telegram_server import FakeTelegram
-from tests.fixtures.environment import free_port
 
 MODEL_WORDS = "I am available for new projects from next month, remote or on-site in Lisbon."
 FLOODER = "10.99.99.1"
@@ -81,18 +78,12 @@ def flood_rows(fake: FakeOpenAI, work: Path, visitors: int, model_delay: float) 
     """The flood row: ``visitors`` visitors' median first words in quiet and while one client floods, against
     a ``model_delay`` s model; ``python app.py`` in a process of its own, as served."""
     fake.default = say(MODEL_WORDS, delay=model_delay)
-    telegram = FakeTelegram()
-    port = free_port()
-    env = app_env(fake, telegram, work / "data-flood", port)
-    try:
-        with serving([sys.executable, "app.py"], port, env) as url:
-            endpoint = endpoint_of(url)
-            first_words(url, endpoint, 2, 0)  # warm: the first replies of a process pay for imports
-            quiet = first_words(url, endpoint, visitors, 10)
-            with Flood(url, endpoint[0]) as flood:
-                flooded = first_words(url, endpoint, visitors, 1000)
-    finally:
-        telegram.close()
+    with app_served(fake, work / "data-flood") as (url, _):
+        endpoint = endpoint_of(url)
+        first_words(url, endpoint, 2, 0)  # warm: the first replies of a process pay for imports
+        quiet = first_words(url, endpoint, visitors, 10)
+        with Flood(url, endpoint[0]) as flood:
+            flooded = first_words(url, endpoint, visitors, 1000)
     refused, let_in = flood.answers[422], flood.answers[200]
     return [
         (

@@ -147,6 +147,20 @@ def app_env(fake: FakeOpenAI, telegram: FakeTelegram, data: Path, port: int) -> 
     )
 
 
+@contextlib.contextmanager
+def app_served(fake: FakeOpenAI, data: Path) -> Iterator[tuple[str, dict[str, str]]]:
+    """``python app.py`` as an owner runs it (:func:`app_env`, Telegram at a stand-in), its data in ``data``,
+    on a free port: its URL and environment, until the block ends."""
+    telegram = FakeTelegram()
+    port = free_port()
+    env = app_env(fake, telegram, data, port)
+    try:
+        with serving([sys.executable, "app.py"], port, env) as url:
+            yield url, env
+    finally:
+        telegram.close()
+
+
 def leads_in(env: dict[str, str]) -> set[str]:
     """The addresses ``python app.py export leads`` lists for the app run with ``env``."""
     done = subprocess.run(
@@ -159,19 +173,13 @@ def spike_rows(fake: FakeOpenAI, work: Path, visitors: int, model_delay: float) 
     """The spike row: ``visitors`` at once against a ``model_delay`` s model; ``python app.py`` beside the
     floor (a bare streaming ChatInterface on the same model), each in a process of its own, as served."""
     fake.default = say(MODEL_WORDS, delay=model_delay)
-    telegram = FakeTelegram()
+    with app_served(fake, work / "data-spike") as (url, env):
+        calls = fake.calls
+        ours = crowd(url, visitors)
+        calls = fake.calls - calls
     port = free_port()
-    env = app_env(fake, telegram, work / "data-spike", port)
-    try:
-        with serving([sys.executable, "app.py"], port, env) as url:
-            calls = fake.calls
-            ours = crowd(url, visitors)
-            calls = fake.calls - calls
-        port = free_port()
-        with serving([sys.executable, "-m", "bench.floor", fake.base_url, str(port)], port, dict(os.environ)) as url:
-            theirs = crowd(url, visitors)
-    finally:
-        telegram.close()
+    with serving([sys.executable, "-m", "bench.floor", fake.base_url, str(port)], port, dict(os.environ)) as url:
+        theirs = crowd(url, visitors)
     stored = leads_in(env)
     kept = sum(f"visitor{n}@example.org" in stored for n in range(visitors))
     by_model = sum(MODEL_WORDS in visit.output for visit in ours.answered)
