@@ -141,6 +141,7 @@ def settings_for(fake: FakeOpenAI, knowledge: Path, data: Path) -> Settings:
         data_dir=data,
         visitor_messages_per_hour=10_000,
         address_messages_per_hour=10_000,
+        address_messages_at_once=10_000,  # every visitor of the bench comes from 127.0.0.1
         daily_model_calls=1_000_000,
     )
 

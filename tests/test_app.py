@@ -49,7 +49,7 @@ def test_a_lead_reaches_telegram_with_the_name_as_typed(visitor, fake_openai, fa
         visitor().predict("I'm interested: ada@example.org", api_name="/chat") == "Thanks, Ada will write to you soon!"
     )
     [message] = fake_telegram.wait_for(1)
-    assert "New lead" in message.text and f"Name: {name}" in message.text and "ada@example.org" in message.text
+    assert "New lead" in message.text and f"Name: “{name}”" in message.text and "ada@example.org" in message.text
 
 
 def test_an_unanswerable_question_reaches_telegram(visitor, fake_openai, fake_telegram):

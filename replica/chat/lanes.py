@@ -6,9 +6,12 @@ time the replies ahead of it would take at the pace the lanes have kept lately, 
 ``wait_seconds`` itself nor more than ``max_waiting`` at once. Any other message is answered at once
 without a model (a spike: :mod:`replica.chat.answer`), so a crowd never stands in a line that refuses.
 
-One client address never holds every lane: it holds at most all but one (so another visitor finds one
-free), and a waiting message of a client that holds none is served before one of a client that holds
-some. A slow model's lanes cannot all be taken by one address while others wait.
+A waiting message of a client address that holds no lane is served before one of an address that holds
+some. And when the lanes are slow (a reply holds one longer than ``wait_seconds``, so a newcomer would not
+wait for it), one address holds at most all lanes but one while other addresses are about (seen in the
+last :data:`OTHERS_SECONDS`), so another visitor finds one free: a slow model's lanes are never all one
+address's while others come. Where every visitor comes as one address (a proxy the app is not told of, an
+office), every lane still serves.
 """
 
 from __future__ import annotations
@@ -17,11 +20,13 @@ import math
 import statistics
 import threading
 import time
-from collections import Counter, deque
+from collections import Counter, OrderedDict, deque
 from dataclasses import dataclass
 from typing import Callable
 
 RECENT = 16  # lane holds the pace is read from
+OTHERS_SECONDS = 600.0  # an address that asked this recently is about: one lane is kept from a greedy other
+KNOWN_CLIENTS = 1_000  # addresses remembered for it, the least recent forgotten first
 ASSUMED_HOLD_SECONDS = 2.0  # a small model's reply, until the lanes have timed some of their own
 
 
@@ -47,11 +52,13 @@ class Lanes:
         self._by_client: Counter[str] = Counter()
         self._line: deque[tuple[object, str]] = deque()  # the waiting messages' tickets and clients, first come first
         self._holds: deque[float] = deque(maxlen=RECENT)
+        self._seen: OrderedDict[str, float] = OrderedDict()  # client -> when it last asked for a lane
 
     def take(self, client: str = "") -> Hold | None:
         """A lane for one reply of ``client`` (for :meth:`give_back`), or ``None`` when none is expected
         within the wait, or none came in it."""
         with self._changed:
+            self._saw(client)
             if not self._line and self._may_hold(client):
                 return self._hold(client)
             if not self._worth_waiting():
@@ -92,8 +99,29 @@ class Lanes:
         return Hold(client, self._clock())
 
     def _may_hold(self, client: str) -> bool:
-        """Whether a lane is free for ``client`` (an unknown client is never capped)."""
-        return self._held < self.count and (not client or self._by_client[client] < self.per_client)
+        """Whether a lane is free for ``client`` (an unknown client, or one alone, is never capped)."""
+        if self._held >= self.count:
+            return False
+        if not client or self._by_client[client] < self.per_client:
+            return True
+        return not (self._pace() > self.wait_seconds and self._others_about(client))
+
+    def _saw(self, client: str) -> None:
+        if client:
+            self._seen[client] = self._clock()
+            self._seen.move_to_end(client)
+            while len(self._seen) > KNOWN_CLIENTS:
+                self._seen.popitem(last=False)
+
+    def _others_about(self, client: str) -> bool:
+        """Whether an address other than ``client`` asked for a lane in the last :data:`OTHERS_SECONDS`."""
+        since = self._clock() - OTHERS_SECONDS
+        for other, seen in reversed(self._seen.items()):  # the most recent first
+            if seen < since:
+                return False
+            if other != client:
+                return True
+        return False
 
     def _next_in_line(self) -> tuple[object, str] | None:
         """The waiting ticket a free lane goes to: the first whose client may hold one, a client holding none
@@ -108,5 +136,8 @@ class Lanes:
     def _expected_wait(self) -> float:
         if self._held < self.count and not self._line:
             return 0.0
-        pace = statistics.median(self._holds) if self._holds else ASSUMED_HOLD_SECONDS
-        return math.ceil((len(self._line) + 1) / self.count) * pace
+        return math.ceil((len(self._line) + 1) / self.count) * self._pace()
+
+    def _pace(self) -> float:
+        """How long a reply holds its lane lately."""
+        return statistics.median(self._holds) if self._holds else ASSUMED_HOLD_SECONDS

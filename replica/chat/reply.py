@@ -33,7 +33,6 @@ from replica.storage.records import NOTICE, VISITOR
 from replica.tools import ToolContext
 
 log = logging.getLogger(__name__)
-LIMITED = EveryMinute(log, "Hourly message limits: refused %d message(s) (logged at most once a minute)")
 
 
 @dataclass(frozen=True)
@@ -77,6 +76,7 @@ class Replica:
         self.close_faq = close_faq  # an approved question close to one passed on, offered on its alert
         self.verifier = verifier  # verified contacts: a code typed in the chat is read here, never by the model
         self._noted = SlidingWindow(1)  # sessions whose conversation noted a refused message this hour
+        self._limited = EveryMinute(log, "Hourly message limits: refused %d message(s) (logged at most once a minute)")
 
     def reply(self, message: str, visitor: Visitor) -> str:
         """The complete answer to ``message`` (the last value :meth:`stream_reply` yields)."""
@@ -136,7 +136,7 @@ class Replica:
         that one was (once an hour), and the log counts them once a minute."""
         if self.limits.admit_message(visitor.session_id, visitor.address):
             return None
-        LIMITED()
+        self._limited()
         if self._noted.take(visitor.session_id):
             try:
                 conversation = self.store.conversations.of_session(visitor.session_id)

@@ -64,6 +64,7 @@ class LineGuard:
         self.admit = admit
         self.trusted_proxy_hops = trusted_proxy_hops
         self.refused = refused
+        self._told_of_proxy = False
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -96,6 +97,8 @@ class LineGuard:
         await respond(send, 422, {"detail": detail}, [(b"retry-after", b"5")])
 
     async def _join(self, scope: Scope, receive: Receive, send: Send, api_name: str | None) -> None:
+        if not self.trusted_proxy_hops and not self._told_of_proxy:
+            self._tell_of_proxy(scope)
         address = caller_address(scope, self.trusted_proxy_hops)
         group = address_group(address)
         refusal = self.line.room_for(group)
@@ -121,6 +124,17 @@ class LineGuard:
         finally:
             if joined.event is None:  # refused by Gradio, or failed: never in its queue
                 self.line.leave(joined)
+
+    def _tell_of_proxy(self, scope: Scope) -> None:
+        """Say once when messages seem to come through a proxy the app is not told of: every visitor would
+        then be the proxy's address to the line and the limits."""
+        if any(name == b"x-forwarded-for" for name, _ in scope.get("headers") or []):
+            self._told_of_proxy = True
+            log.warning(
+                "Messages come with an X-Forwarded-For header, and TRUSTED_PROXY_HOPS is 0: if a proxy of your "
+                "host's stands in front of the app, every visitor counts as its address for the line and the "
+                "limits; set TRUSTED_PROXY_HOPS to the proxies in front of it (docs/hosting.md)"
+            )
 
     def _is_reply(self, data: dict[str, Any], api_name: str | None) -> bool:
         if api_name is not None:

@@ -3,7 +3,7 @@ vain (replica/chat/lanes.py)."""
 
 from concurrent.futures import ThreadPoolExecutor
 
-from replica.chat.lanes import ASSUMED_HOLD_SECONDS, Hold, Lanes
+from replica.chat.lanes import ASSUMED_HOLD_SECONDS, OTHERS_SECONDS, Hold, Lanes
 from tests.fixtures.clock import HandClock
 from tests.fixtures.environment import wait_until
 
@@ -93,26 +93,48 @@ def test_a_wait_ends_after_wait_seconds_when_no_lane_comes():
     assert lanes.take() is not None
 
 
-def test_one_client_never_holds_every_lane_and_a_newcomer_is_served_before_its_next_message():
-    lanes = Lanes(count=3, max_waiting=5, wait_seconds=LONG)
-    greedy = [lanes.take("one-address"), lanes.take("one-address")]
+def test_a_waiting_message_of_an_address_holding_no_lane_is_served_first():
+    lanes = Lanes(count=2, max_waiting=5, wait_seconds=LONG)
+    greedy = [lanes.take("one-address"), lanes.take("one-address")]  # quick lanes: an address may take them all
     assert None not in greedy
     with ThreadPoolExecutor(max_workers=2) as pool:
-        third = pool.submit(lanes.take, "one-address")  # the last lane is left for someone else: it waits
+        again = pool.submit(lanes.take, "one-address")
         assert wait_until(lambda: lanes.waiting == 1)
-        newcomer = lanes.take("another-address")  # at once, though the greedy client came first
-        assert newcomer is not None and not third.done()
-        later = pool.submit(lanes.take, "a-third-address")
+        newcomer = pool.submit(lanes.take, "another-address")
         assert wait_until(lambda: lanes.waiting == 2)
         lanes.give_back(greedy.pop())  # the freed lane goes to the one holding none, not to the first in line
-        assert later.result(timeout=30) is not None and not third.done()
-        lanes.give_back(newcomer)
-        assert third.result(timeout=30) is not None  # nobody else waits: the client may take its second again
+        assert newcomer.result(timeout=30) is not None and not again.done()
+        lanes.give_back(greedy.pop())
+        assert again.result(timeout=30) is not None
     assert lanes.waiting == 0
 
 
-def test_a_client_alone_may_use_all_but_one_lane_and_one_lane_is_never_capped():
-    lanes = Lanes(count=3, max_waiting=0, wait_seconds=LONG)
-    assert [lanes.take("office") is not None for _ in range(3)] == [True, True, False]  # the third: at once, no model
+def slow_lanes(clock: HandClock) -> Lanes:
+    """Three lanes whose replies hold them 10 s, past the 4 s a newcomer would wait: nobody waits."""
+    lanes = Lanes(count=3, max_waiting=64, wait_seconds=4.0, clock=clock)
+    held = lanes.take()
+    clock.advance(10)
+    lanes.give_back(held)
+    return lanes
+
+
+def test_with_slow_lanes_an_address_holds_all_but_one_while_others_are_about_and_every_lane_when_alone():
+    clock = HandClock()
+    lanes = slow_lanes(clock)
+    alone = [lanes.take("office") for _ in range(3)]  # every visitor as one address (a proxy, an office)
+    assert None not in alone
+    clock.advance(10)  # each reply held its lane 10 s: the lanes are as slow as ever
+    for hold in alone:
+        lanes.give_back(hold)
+    elsewhere = lanes.take("someone-else")  # another address asked: it is about for ten minutes
+    clock.advance(10)
+    lanes.give_back(elsewhere)
+    assert [lanes.take("office") is not None for _ in range(3)] == [True, True, False]  # the third: no model, at once
+    newcomer = lanes.take("a-newcomer")
+    assert newcomer is not None  # the lane kept free: the newcomer gets the model, not a quick reply
+    lanes.give_back(newcomer)
+    clock.advance(OTHERS_SECONDS + 1)
+    assert lanes.take("office") is not None  # nobody else about any more: the last lane is the office's too
     single = Lanes(count=1, max_waiting=0, wait_seconds=LONG)
+    single.give_back(single.take("someone-else"))
     assert single.take("office") is not None  # a single lane is anybody's

@@ -457,9 +457,12 @@ def test_a_slow_models_lanes_are_never_all_one_addresss_and_a_visitor_from_elsew
 ):
     fake_openai.default = say("From the model.", delay=1.0)
     replica = make_replica(queue_concurrency=3, queue_max_size=0, queue_wait_seconds=0.1)
+    assert (
+        replica.reply("Hi", Visitor("earlier", "198.51.100.1")) == "From the model."
+    )  # visitors come from elsewhere too
     with ThreadPoolExecutor(max_workers=3) as pool:
         office = [pool.submit(replica.reply, "Hi", Visitor(f"office-{n}", "203.0.113.7")) for n in range(3)]
         assert wait_until(lambda: fake_openai.in_flight == 2)  # two lanes; the third message is answered at once
         assert replica.reply("Hello?", Visitor("elsewhere", "198.51.100.1")) == "From the model."
         answers = [future.result(timeout=30) for future in office]
-    assert answers.count("From the model.") == 2 and fake_openai.max_in_flight == 3
+    assert answers.count("From the model.") == 2 and fake_openai.max_in_flight == 3 and fake_openai.calls == 4

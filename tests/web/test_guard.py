@@ -171,7 +171,7 @@ def test_a_thread_running_the_loop_is_never_left_behind_after_the_deadline(fake_
 
 @pytest.mark.parametrize("hops, both_answered", [(0, False), (1, True)], ids=["no trusted proxy", "one trusted"])
 def test_behind_a_local_proxy_the_address_is_the_one_trusted_proxy_hops_says(
-    start_app, settings, fake_openai, hops, both_answered
+    start_app, settings, fake_openai, hops, both_answered, caplog
 ):
     """A proxy on 127.0.0.1 that passes the client's X-Forwarded-For through. With no trusted hop the
     TCP peer is the address whatever the header says: one message an hour for that address, the second
@@ -190,3 +190,4 @@ def test_behind_a_local_proxy_the_address_is_the_one_trusted_proxy_hops_says(
     assert (answers[1] == "Hello.") is both_answered
     if not both_answered:
         assert answers[1] == wording.TOO_MANY_MESSAGES
+        assert caplog.text.count("X-Forwarded-For header, and TRUSTED_PROXY_HOPS is 0") == 1  # said once
