@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 
 import pytest
 
@@ -197,3 +198,30 @@ def test_code_mails_per_day_caps_the_whole_app_says_so_once_in_the_log_and_in_st
     assert len(said) == 1 and "the day's total of 2" in said[0]
     leads = list(csv.DictReader(io.StringIO(run_app("export", "leads", **backend).stdout)))
     assert [lead["email"] for lead in leads] == [f"v{n}@example.org" for n in range(4)]  # every lead kept
+
+
+def test_as_users_run_it_volume_confirms_nothing_spellings_get_no_more_mails_and_a_budget_is_a_budget(
+    tmp_path, fake_mail, backend
+):
+    victim = "victim@example.org"
+    env = {"VERIFY_EMAIL_URL": fake_mail.url, "TRUSTED_PROXY_HOPS": "1", **backend}
+    with served_app(tmp_path / "app.log", **env) as (url, _):
+        guesser = app_client(url, headers={"X-Forwarded-For": "10.5.0.1"})
+        assert wording.CODE_SENT.format(email=victim) in guesser.predict(f"Reach me at {victim}", api_name="/chat")
+        [mail] = fake_mail.wait_for(victim)
+        guesses = " ".join(f"{n:06d}" for n in range(571) if f"{n:06d}" != mail.code)  # one message, 571 codes
+        assert guesser.predict(guesses, api_name="/chat") == wording.CODE_NO_TRIES  # five tries, not 571
+        assert guesser.predict(mail.code, api_name="/chat") == wording.CODE_NO_TRIES  # the code is spent
+        # The same mailbox however it is written, from one client address each: three code mails in all.
+        spellings = ["Victim@Example.org", "victim+1@example.org", "VICTIM+jobs@example.org", "victim+2@example.org"]
+        for n, spelling in enumerate(spellings):
+            app_client(url, headers={"X-Forwarded-For": f"10.5.1.{n}"}).predict(f"Me: {spelling}", api_name="/chat")
+        budget = app_client(url, headers={"X-Forwarded-For": "10.5.2.1"})  # a chat that never asked for a code
+        reply = budget.predict("Our budget is 150000, Budget: 150.000 EUR, call me on 555-123", api_name="/chat")
+        assert "code" not in reply.lower()
+    mailbox = [mail for mail in fake_mail.mails if any(re.sub(r"\+[^@]*", "", to.lower()) == victim for to in mail.to)]
+    assert len(mailbox) == 3  # an hour's three, whatever the spelling and the client address
+    leads = list(csv.DictReader(io.StringIO(run_app("export", "leads", **backend).stdout)))
+    assert [lead["confirmed_at"] for lead in leads if lead["email"] == victim] == [""]  # never confirmed
+    transcripts = run_app("export", "conversations", **backend).stdout
+    assert "Our budget is 150000, Budget: 150.000 EUR, call me on 555-123" in transcripts  # kept whole
