@@ -235,10 +235,10 @@ def answered_events(chunk: bytes, kind: str, session: str) -> list[str]:
         return []
     events = []
     for line in chunk.split(b"\n"):
-        if line.startswith(b"data:") and b"process_completed" in line:
-            event = json_object(line[5:]).get("event_id")
-            if isinstance(event, str):
-                events.append(event)
+        if line.startswith(b"data:") and b"process_completed" in line:  # the words may say it too: read the JSON
+            message = json_object(line[5:])
+            if message.get("msg") == "process_completed" and isinstance(message.get("event_id"), str):
+                events.append(message["event_id"])
     return events
 
 

@@ -5,6 +5,7 @@ the line; every stream a client's connection. On a hand clock: no test waits for
 from __future__ import annotations
 
 from replica.web.line import Line, Refusal, Ticket
+from replica.web.line_guard import answered_events
 from tests.fixtures.clock import HandClock
 
 HOLD = 120.0
@@ -87,3 +88,11 @@ def test_streams_one_of_each_kind_a_session_and_a_share_per_address():
     assert door.open_stream("heartbeat", "s3", "198.51.100.1") is None  # another address has its own share
     door.close_stream("heartbeat", "s2", "203.0.113.7")
     assert door.streams("203.0.113.7") == 2 and door.open_stream("heartbeat", "s4", "203.0.113.7") is None
+
+
+def test_a_reply_leaves_the_line_on_its_completion_not_on_words_that_name_it():
+    words = b'data: {"msg":"process_generating","event_id":"e1","output":{"data":["process_completed"]}}\n\n'
+    done = b'data: {"msg":"process_completed","event_id":"e1","success":true}\n\n'
+    assert answered_events(words, "data", "s1") == [] and answered_events(done, "data", "s1") == ["e1"]
+    assert answered_events(b'event: complete\ndata: ["Hi"]\n\n', "call", "e2") == ["e2"]
+    assert answered_events(b'event: generating\ndata: ["event: complete"]\n\n', "call", "e2") == []
