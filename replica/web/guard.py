@@ -32,8 +32,10 @@ import json
 import logging
 import re
 import secrets
-from typing import Any, Awaitable, Callable
+from typing import Any, Callable, TypeGuard
 from urllib.parse import parse_qs
+
+from starlette.types import Message, Receive, Scope, Send
 
 from replica.logs import EveryMinute
 from replica.settings import default
@@ -55,10 +57,6 @@ TOO_MANY_FIELDS = EveryMinute(
     log, "HTTP guard: refused %d request(s) with an over-long query string or form (logged at most once a minute)"
 )
 
-Scope = dict[str, Any]
-Receive = Callable[[], Awaitable[dict[str, Any]]]
-Send = Callable[[dict[str, Any]], Awaitable[None]]
-
 
 def trusted_hop(header: str, hops: int) -> str:
     """The entry that the outermost of ``hops`` trusted proxies appended to a comma-separated forwarding
@@ -75,7 +73,7 @@ def caller_address(scope: Scope, trusted_proxy_hops: int) -> str:
     return trusted_hop(forwarded.decode("latin-1"), trusted_proxy_hops) or direct
 
 
-def valid_session_id(value: Any) -> bool:
+def valid_session_id(value: object) -> TypeGuard[str]:
     """True for a session id of the shape Gradio issues (its page and ``gradio_client`` alike)."""
     return isinstance(value, str) and SESSION_ID.fullmatch(value) is not None
 
@@ -196,7 +194,7 @@ class RequestGuard:
         return event in self.closed_events or (self.open_events is not None and event not in self.open_events)
 
     def _with_frame_policy(self, send: Send) -> Send:
-        async def sending(message: dict[str, Any]) -> None:
+        async def sending(message: Message) -> None:
             if message["type"] == "http.response.start":
                 message = {**message, "headers": [*message.get("headers", []), self._frame_policy]}
             await send(message)
@@ -285,6 +283,8 @@ def _event_in(data: dict | None) -> int | None:
     """The event a JSON body names (``fn_index``, as the page's queue requests do), read as leniently as
     Gradio's pydantic model reads it (``"0"``, ``0.0`` and ``true`` are numbers there too)."""
     value = data.get("fn_index") if data else None
+    if not isinstance(value, (str, int, float)):  # JSON's other values (null, lists, objects) name none
+        return None
     try:
         number = float(value)
     except (TypeError, ValueError, OverflowError):
@@ -296,7 +296,7 @@ def replay(body: bytes, receive: Receive) -> Receive:
     """A ``receive`` that hands the app the body already read, then whatever comes next (a disconnect)."""
     sent = False
 
-    async def replay() -> dict[str, Any]:
+    async def replay() -> Message:
         nonlocal sent
         if not sent:
             sent = True

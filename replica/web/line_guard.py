@@ -28,7 +28,7 @@ from urllib.parse import parse_qs
 from replica.inbox.recorder import address_group
 from replica.logs import EveryMinute
 from replica.settings import default
-from replica.web.guard import Receive, Scope, Send, caller_address, refuse, replay
+from replica.web.guard import Message, Receive, Scope, Send, caller_address, refuse, replay
 from replica.web.line import Line, Refusal, Ticket
 
 log = logging.getLogger(__name__)
@@ -107,7 +107,8 @@ class LineGuard:
             return
         body = await read_body(receive)
         data = json_object(body)
-        session = data.get("session_hash") if isinstance(data.get("session_hash"), str) else ""
+        named = data.get("session_hash")
+        session = named if isinstance(named, str) else ""
         joined = self.line.join(session, group)
         if isinstance(joined, Refusal):
             await self._turn_away(send, joined)
@@ -146,7 +147,7 @@ class LineGuard:
         """``send``, reading the event id Gradio answers a join with (``{"event_id": …}``) into the line."""
         status = 0
 
-        async def sending(message: dict[str, Any]) -> None:
+        async def sending(message: Message) -> None:
             nonlocal status
             if message["type"] == "http.response.start":
                 status = message["status"]
@@ -190,7 +191,7 @@ class LineGuard:
         nothing left in the line (its replies expired), the stream is ended at its next heartbeat."""
         ended = asyncio.Event()
 
-        async def sending(message: dict[str, Any]) -> None:
+        async def sending(message: Message) -> None:
             if ended.is_set():
                 return  # ended here: Gradio's last messages go nowhere
             if message["type"] == "http.response.body":
@@ -203,7 +204,7 @@ class LineGuard:
                     return
             await send(message)
 
-        async def receiving() -> dict[str, Any]:
+        async def receiving() -> Message:
             if ended.is_set():
                 return {"type": "http.disconnect"}
             return await receive()

@@ -27,11 +27,11 @@ from typing import Any, Callable
 
 import gradio as gr
 from starlette.middleware import Middleware
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp
 
 from replica import wording
 from replica.chat.reply import Visitor
-from replica.web.guard import CALLER_HEADER, MCP_ROUTE, SIGNATURE, replay
+from replica.web.guard import CALLER_HEADER, MCP_ROUTE, SIGNATURE, Receive, Scope, Send, replay
 from replica.web.page import client_address
 
 AskFunction = Callable[..., str]
@@ -62,7 +62,7 @@ class ConversationIds:
     def issued(self, conversation_id: str) -> bool:
         """True when this tool (with this key) issued ``conversation_id``."""
         match = CONVERSATION_ID.fullmatch(conversation_id)
-        return bool(match) and hmac.compare_digest(match.group(2), self._mac(match.group(1)))
+        return match is not None and hmac.compare_digest(match.group(2), self._mac(match.group(1)))
 
 
 def caller_address(request: gr.Request | None, trusted_proxy_hops: int) -> str:
@@ -81,7 +81,7 @@ def make_ask(
     """The tool's function: ``reply(message, visitor)`` answers, each caller a visitor by its
     conversation and its :func:`caller_address`. Its name and docstring are what MCP clients see."""
 
-    def ask(question: str, conversation_id: str = "", request: gr.Request = None) -> str:
+    def ask(question: str, conversation_id: str = "", request: gr.Request | None = None) -> str:
         given = conversation_id.strip()
         session = given if ids.issued(given) else ids.new()
         visitor = Visitor(session, caller_address(request, trusted_proxy_hops), via="MCP")
@@ -130,7 +130,9 @@ class QuestionLimit:
         if not isinstance(call, dict) or call.get("method") != "tools/call" or "id" not in call:
             return False
         params = call.get("params")
-        arguments = params.get("arguments") if isinstance(params, dict) else None
+        if not isinstance(params, dict):
+            return False
+        arguments = params.get("arguments")
         question = arguments.get("question") if isinstance(arguments, dict) else None
         return params.get("name") == self.tool and isinstance(question, str) and len(question) > self.max_chars
 

@@ -28,7 +28,7 @@ from replica.stats.sources import KNOWN, SourceList
 from replica.storage import Store
 from replica.storage.database import storage_errors
 from replica.storage.figures import utc_day
-from replica.web.guard import trusted_hop
+from replica.web.guard import Scope, trusted_hop
 from replica.web.preview import page_url
 
 log = logging.getLogger(__name__)
@@ -55,7 +55,7 @@ def utm_source(query_string: str) -> str:
     return values[0].strip()[:100]
 
 
-def client_group(scope: dict, trusted_proxy_hops: int) -> str:
+def client_group(scope: Scope, trusted_proxy_hops: int) -> str:
     """The address group of the client that asked (an IPv6 /64 is one), read as the guard reads a
     caller's address: the hop our own proxies recorded in ``X-Forwarded-For``, else the direct peer."""
     direct = (scope.get("client") or ("unknown", 0))[0]
@@ -116,7 +116,7 @@ class OpenCounter:
         self._sources = sources
         self.clients = clients or DailyClients()
 
-    def count(self, scope: dict) -> None:
+    def count(self, scope: Scope) -> None:
         """Count the open of the page ``scope`` asked for (an ASGI ``GET /``), if it is its client's first today."""
         day = utc_day(self._clock()).isoformat()
         if not self.clients.first_today(client_group(scope, self._hops), day):

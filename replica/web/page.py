@@ -19,8 +19,9 @@ import logging
 import os
 import time
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
-from typing import Any, Callable, Iterator, get_type_hints
+from typing import Any, Callable, Iterator, Literal, Protocol, Sequence, get_type_hints
 
 import gradio as gr
 from starlette.middleware import Middleware
@@ -218,7 +219,7 @@ class ChatPage:
     def page(self, request: gr.Request, new_message: str = "") -> list:
         """The recorded conversation as bubbles, plus ``new_message`` (not recorded yet)."""
         recorded = recorded_messages(self.history, self.session_of(request))
-        extra = [(VISITOR, new_message)] if new_message else []
+        extra: list[tuple[str, str]] = [(VISITOR, new_message)] if new_message else []
         return self.bubbles.render(recorded + extra)
 
 
@@ -307,8 +308,8 @@ def build_demo(
         saved_input = gr.State(time_to_live=STATE_SECONDS)  # the message, from the box to its reply
         kept = _keep_the_conversation(demo, chatbot, chat, returning) if returning else None
         # Every reply, from the page or /chat, runs in one group of workers.
-        reply_queue = {"concurrency_id": REPLY_QUEUE, "concurrency_limit": reply_workers(concurrency, max_queue)}
-        _wire_chat(chat, chatbot, textbox, saved_input, reply_queue, examples=bool(page.examples), kept=kept)
+        workers = reply_workers(concurrency, max_queue)
+        _wire_chat(chat, chatbot, textbox, saved_input, workers, examples=bool(page.examples), kept=kept)
         # The /chat endpoint: the message in, the reply out (gradio_client's predict(msg, api_name="/chat")).
         # Undocumented when the MCP server runs: it offers every documented endpoint as a tool, and
         # its one tool is the ask_… one.
@@ -318,7 +319,8 @@ def build_demo(
             api_description=f"Ask {page.owner_name or page.title}'s replica a question; the reply streams as it "
             "is written. One client (one session) is one conversation.",
             api_visibility="undocumented" if mcp_tool else "public",
-            **reply_queue,
+            concurrency_id=REPLY_QUEUE,
+            concurrency_limit=workers,
         )
         _check_for_owner_words(demo, chatbot, textbox, chat, owner_words)
         if mcp_tool:
@@ -340,38 +342,79 @@ def reply_workers(lanes: int, waiting: int) -> int:
     return lanes + waiting + NO_LANE_WORKERS
 
 
+Parts = gr.Component | Sequence[gr.Component] | None  # an event's inputs or outputs
+
+
+class Listener(Protocol):
+    """An event of the page to run a function on, as Gradio's event methods take it (``textbox.submit``,
+    ``chatbot.example_select``, a step's ``.then``), with the options the page gives its events."""
+
+    def __call__(
+        self,
+        fn: Callable[..., Any] | None,
+        inputs: Parts,
+        outputs: Parts,
+        *,
+        queue: bool | None = ...,
+        show_progress: Literal["full", "minimal", "hidden"] = ...,
+        concurrency_limit: int | None | Literal["default"] = ...,
+        concurrency_id: str | None = ...,
+        api_visibility: Literal["public", "private", "undocumented"] = ...,
+    ) -> gr.events.Dependency: ...
+
+
+def quick(event: Listener, fn: Callable[..., Any], inputs: Parts, outputs: Parts) -> gr.events.Dependency:
+    """``fn`` run on ``event`` outside the queue (never behind a reply), with no progress shown and no
+    place in the API docs."""
+    return event(fn, inputs, outputs, queue=False, show_progress="hidden", api_visibility="undocumented")
+
+
+def in_reply_workers(
+    event: Listener, fn: Callable[..., Any], inputs: Parts, outputs: Parts, workers: int
+) -> gr.events.Dependency:
+    """``fn`` run on ``event`` in the queue's reply workers (``workers`` of them, shared with ``/chat``),
+    with no progress shown and no place in the API docs."""
+    return event(
+        fn,
+        inputs,
+        outputs,
+        concurrency_id=REPLY_QUEUE,
+        concurrency_limit=workers,
+        show_progress="hidden",
+        api_visibility="undocumented",
+    )
+
+
 def _wire_chat(
     chat: ChatPage,
     chatbot: gr.Chatbot,
     textbox: gr.Textbox,
     saved_input: gr.State,
-    reply_queue: dict[str, Any],
+    workers: int,
     examples: bool,
     kept: tuple[gr.BrowserState, Callable] | None,
 ) -> None:
     """A typed message, or a clicked example, is shown at once, answered in the queue, and the box opens
     again (and, with ``kept``, the browser is given the key to its conversation in the same step); the
-    stop button cancels the reply. Only the reply itself runs in the queue's reply workers."""
-    quick = {"queue": False, "show_progress": "hidden", "api_visibility": "undocumented"}
+    stop button cancels the reply. Only the reply itself runs in the queue's reply workers (``workers``
+    of them)."""
     after, after_outputs = (kept[1], [textbox, kept[0]]) if kept else (ready_box, [textbox])
-    reply = {**reply_queue, "show_progress": "hidden", "api_visibility": "undocumented"}
-    typed = textbox.submit(chat.take_message, [textbox], [textbox, saved_input], **quick)
-    typed_reply = typed.then(chat.show_message, [saved_input], [chatbot], **quick).then(
-        chat.stream, [saved_input], [chatbot], **reply
-    )
-    typed_reply.then(after, None, after_outputs, **quick)
-    replies = [typed_reply]
+    typed = quick(textbox.submit, chat.take_message, [textbox], [textbox, saved_input])
+    shown = quick(typed.then, chat.show_message, [saved_input], [chatbot])
+    typed_reply = in_reply_workers(shown.then, chat.stream, [saved_input], [chatbot], workers)
+    quick(typed_reply.then, after, None, after_outputs)
+    replies: list[dict[str, Any]] = [typed_reply]  # the events the stop button cancels, as Gradio takes them
     if examples:
-        picked = chatbot.example_select(chat.take_example, None, [chatbot, saved_input, textbox], **quick)
-        example_reply = picked.then(chat.stream, [saved_input], [chatbot], **reply)
-        example_reply.then(after, None, after_outputs, **quick)
+        picked = quick(chatbot.example_select, chat.take_example, None, [chatbot, saved_input, textbox])
+        example_reply = in_reply_workers(picked.then, chat.stream, [saved_input], [chatbot], workers)
+        quick(example_reply.then, after, None, after_outputs)
         replies.append(example_reply)
     textbox.stop(None, None, None, cancels=replies, api_visibility="undocumented")
     # A message the line's door refused (the hourly limit, a busy network: replica.web.line_guard) ends its
     # event as a refused input, before the step that opens the box again: the page's script presses this
     # hidden button, which opens the box and shows the conversation as recorded (the refused message gone).
     reopen = gr.Button("Open the box again", visible="hidden", elem_id="replica-reopen")
-    reopen.click(chat.reopened, None, [textbox, chatbot], **quick)
+    quick(reopen.click, chat.reopened, None, [textbox, chatbot])
 
 
 def _keep_the_conversation(
@@ -390,7 +433,7 @@ def _keep_the_conversation(
     def open_again(key: Any, request: gr.Request):
         return chat.page(request) if returning.open_again(key, request) else gr.skip()
 
-    demo.load(open_again, [kept], [chatbot], queue=False, show_progress="hidden", api_visibility="undocumented")
+    quick(demo.load, open_again, [kept], [chatbot])
     return kept, ready_and_keep
 
 
@@ -425,10 +468,9 @@ def _check_for_owner_words(
     def redraw(request: gr.Request) -> list:
         return chat.page(request)
 
-    hidden = {"queue": False, "show_progress": "hidden", "api_visibility": "undocumented"}
-    gr.on([demo.load, timer.tick], check, None, [arrived, timer], **hidden)
-    arrived.change(redraw, None, [chatbot], **hidden)
-    textbox.submit(lambda: gr.Timer(active=True), None, timer, **hidden)
+    quick(partial(gr.on, [demo.load, timer.tick]), check, None, [arrived, timer])
+    quick(arrived.change, redraw, None, [chatbot])
+    quick(textbox.submit, lambda: gr.Timer(active=True), None, timer)
 
 
 def trust_no_proxy_in_uvicorn() -> None:

@@ -13,7 +13,7 @@ import html
 import re
 from dataclasses import dataclass
 
-from replica.web.guard import trusted_hop
+from replica.web.guard import Scope, trusted_hop
 
 PREVIEW_TAG = re.compile(r"<meta\s+(?:property|name)=\"(?:og|twitter):[^\"]*\"[^>]*>\s*", re.S)
 HEAD = re.compile(r"<meta charset=[^>]*>|<head[^>]*>", re.I)  # after the charset, which must come first
@@ -66,7 +66,7 @@ def one_line(markdown: str, limit: int = 200) -> str:
     return text[: limit - 1].rsplit(" ", 1)[0] + "…"
 
 
-def page_url(scope: dict, public_url: str | None, trusted_proxy_hops: int) -> str:
+def page_url(scope: Scope, public_url: str | None, trusted_proxy_hops: int) -> str:
     """The page's absolute address: ``public_url`` when set, else the request's scheme and host, as our
     own proxies report them (``X-Forwarded-Proto`` / ``-Host``, at the hop trusted for addresses)."""
     if public_url:

@@ -27,7 +27,9 @@ def inline(text: str) -> str:
 
 def privacy_html(markdown: str, title: str) -> str:
     """The whole ``/privacy`` page for the owner's ``markdown``, with ``title`` and a way back to the chat."""
-    parts, paragraph, items = [], [], []
+    parts: list[str] = []
+    paragraph: list[str] = []  # the lines of the paragraph being read
+    items: list[str] = []  # the items of the list being read
 
     def close() -> None:
         if paragraph:

@@ -17,7 +17,7 @@ import anyio.to_thread
 
 from replica.settings import default
 from replica.web.face import Face
-from replica.web.guard import Receive, Scope, Send
+from replica.web.guard import Message, Receive, Scope, Send
 from replica.web.preview import Preview, page_url, preview_tags, with_preview
 
 WIDGET_JS = (Path(__file__).resolve().parent / "assets" / "widget.js").read_text(encoding="utf-8")
@@ -36,7 +36,7 @@ class SiteFiles:
     preview: Preview
     public_url: str | None = None
     trusted_proxy_hops: int = default("trusted_proxy_hops")
-    count_open: Callable[[dict], None] | None = None  # counts each GET / (replica.web.opens), off the event loop
+    count_open: Callable[[Scope], None] | None = None  # counts each GET / (replica.web.opens), off the event loop
 
     def files(self) -> dict[str, tuple[bytes, str]]:
         """Path -> (body, content type) of each file served."""
@@ -95,11 +95,11 @@ class PreviewedPage:
     def __init__(self, send: Send, tags: str):
         self.send = send
         self.tags = tags
-        self.start: dict | None = None
+        self.start: Message | None = None
         self.chunks: list[bytes] = []
         self.size = 0
 
-    async def __call__(self, message: dict) -> None:
+    async def __call__(self, message: Message) -> None:
         if message["type"] == "http.response.start":
             headers = dict(message.get("headers", []))
             html = headers.get(b"content-type", b"").startswith(b"text/html")
@@ -111,19 +111,22 @@ class PreviewedPage:
             self.size += len(self.chunks[-1])
             if message.get("more_body") and self.size <= MAX_PAGE_BYTES:
                 return
-            await self.release(more_body=bool(message.get("more_body")))
+            await self.release(self.start, more_body=bool(message.get("more_body")))
             return
         await self.send(message)
 
-    async def release(self, more_body: bool) -> None:
+    async def release(self, start: Message, more_body: bool) -> None:
+        """Send what was held back since ``start`` (the page's ``http.response.start``): the whole page
+        with the preview put in and its length corrected, or, past the most held, the part held as it
+        came (the rest then passes through)."""
         body = b"".join(self.chunks)
         if not more_body:  # the whole page: the preview put in
             body = with_preview(body.decode("utf-8"), self.tags).encode("utf-8")
-        headers = self.start["headers"]
+        headers = start["headers"]
         if not more_body:
             headers = [(k, v) for k, v in headers if k != b"content-length"]
             headers.append((b"content-length", str(len(body)).encode()))
-        await self.send({**self.start, "headers": headers})
+        await self.send({**start, "headers": headers})
         await self.send({"type": "http.response.body", "body": body, "more_body": more_body})
         self.start = None
 

@@ -189,3 +189,26 @@ def test_an_over_long_question_is_refused_in_a_plain_sentence_naming_no_internal
         assert result.isError and text_of(result) == "The question is too long: at most 50 characters."
         assert "127.0.0.1" not in text_of(result) and "http" not in text_of(result) and port not in text_of(result)
     assert text_of(within).startswith("I build analytical engines.") and fake_openai.calls == 1
+
+
+def test_a_tool_call_whose_params_are_not_an_object_passes_on_to_gradio_untouched():
+    from replica.web.mcp import QuestionLimit
+
+    passed = []
+
+    async def gradio(scope, receive, send):
+        passed.append((await receive())["body"])
+
+    async def run(body: bytes) -> None:
+        async def receive():
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        async def send(message):
+            raise AssertionError("answered by the limit")
+
+        scope = {"type": "http", "method": "POST", "path": "/gradio_api/mcp/"}
+        await QuestionLimit(gradio, tool="ask_ada", max_chars=5)(scope, receive, send)
+
+    for params in ("5", '"ask_ada"', "null", "[1]"):
+        asyncio.run(run(b'{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": %s}' % params.encode()))
+    assert len(passed) == 4  # Gradio's MCP server answers the malformed call itself
