@@ -16,17 +16,26 @@ import sys
 from dataclasses import dataclass, field, fields
 from dataclasses import replace as dataclass_replace
 from pathlib import Path
-from typing import Any, Callable, Mapping, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Literal, Mapping, TypeVar, get_args
 
 from dotenv import dotenv_values
 
 from replica.languages import KNOWN, language_codes
 
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
 DEFAULT_OWNER_NAME = "the owner"  # nothing set: the page then takes the name from the knowledge
 # Sent as the key to an OPENAI_BASE_URL when OPENAI_API_KEY is empty: a local server (Ollama, llama.cpp)
 # ignores it, and the openai SDK will not send a request without one.
 PLACEHOLDER_API_KEY = "sk-no-key-required"
-WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+Weekday = Literal["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+WEEKDAYS: tuple[Weekday, ...] = get_args(Weekday)
+# Verified contacts (LEAD_VERIFICATION): leads as they come; a code offered to each lead's address; or the
+# lead's alert held until its code is typed.
+VerificationMode = Literal["off", "offer", "required"]
+VERIFICATION_MODES: tuple[VerificationMode, ...] = get_args(VerificationMode)
+SqliteJournal = Literal["auto", "wal", "delete"]  # SQLITE_JOURNAL: auto decides by where DATA_DIR is
 PLACEHOLDER_NOTE = (  # the start-up log and doctor say it in these words
     "OPENAI_API_KEY is not set, so a placeholder key is sent to OPENAI_BASE_URL: fine for a local server "
     "(Ollama, llama.cpp), a hosted API needs your key (docs/models.md#a-server-on-your-own-machine)"
@@ -366,9 +375,6 @@ class AlertSettings:
     )
 
 
-VERIFICATION_MODES = ("off", "offer", "required")
-
-
 def mail_service_url(name: str, raw: str) -> str:
     """One Apprise URL of an e-mail service, with no recipient (the app adds each visitor's); never quoted."""
     urls = alert_urls(name, raw)
@@ -391,7 +397,7 @@ class ContactSettings:
         secret=True,
         shown_default="none (no codes)",
     )
-    lead_verification: str = setting(
+    lead_verification: VerificationMode = setting(
         "LEAD_VERIFICATION",
         "off",
         one_of(*VERIFICATION_MODES),
@@ -507,10 +513,10 @@ class StorageSettings:
         "Folder for the SQLite database and the knowledge index cache (on Spaces: a Storage Bucket mounted at /data).",
         STORAGE,
     )
-    sqlite_journal: str = setting(
+    sqlite_journal: SqliteJournal = setting(
         "SQLITE_JOURNAL",
         "auto",
-        one_of("auto", "wal", "delete"),
+        one_of(*get_args(SqliteJournal)),
         "SQLite's journal: auto is wal on a local disk and delete when DATA_DIR is on a mounted volume (docs/hosting.md).",
         STORAGE,
     )
@@ -538,7 +544,7 @@ class StorageSettings:
         STORAGE,
         example="8",
     )
-    digest_weekday: str = setting(
+    digest_weekday: Weekday = setting(
         "DIGEST_WEEKDAY",
         "monday",
         one_of(*WEEKDAYS),
@@ -816,7 +822,7 @@ class ServingSettings:
         return "0.0.0.0" if self.port_variable == "PORT" else "127.0.0.1"
 
 
-Group = TypeVar("Group")
+Group = TypeVar("Group", bound="DataclassInstance")
 
 
 def _part(group: type[Group]) -> Any:

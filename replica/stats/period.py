@@ -10,7 +10,8 @@ from datetime import date, timedelta
 
 from replica.stats.sources import KNOWN, SourceList
 from replica.storage import Store
-from replica.storage.figures import ANSWERED, APPROVED, MODEL, OTHER, PASSED_ON, AskedQuestion, day_start, utc_day
+from replica.storage.figures import ANSWERED, APPROVED, MODEL, PASSED_ON, AskedQuestion, day_start, utc_day
+from replica.storage.records import Answered, QuestionStatus
 
 MAX_DAYS = 366  # the longest period /stats and export stats draw or count (the figures are kept 400 days)
 KEPT_DAYS = 400  # how long reply figures and page opens are kept
@@ -29,7 +30,7 @@ class Day:
     questions: int = 0  # passed on (each visitor who asked)
     questions_answered: int = 0  # of those, answered by the owner since
     visitor_messages: int = 0
-    answered: Counter = field(default_factory=Counter)  # how each visitor message was answered, by ANSWERED
+    answered: Counter[Answered] = field(default_factory=Counter)  # how each visitor message was answered
     model_calls: int = 0
     tokens: int = 0
 
@@ -66,7 +67,7 @@ class Totals:
     questions: int
     questions_answered: int
     visitor_messages: int
-    answered: dict[str, int]
+    answered: dict[Answered, int]
     model_calls: int
     tokens: int
     busiest_day_calls: int
@@ -137,7 +138,7 @@ def _days(store: Store, first: date, count: int, named: SourceList) -> _Counted:
         day = by_day[date.fromisoformat(sums.day)]
         day.conversations += sums.opened
         day.visitor_messages += sums.replies
-        day.answered[sums.answered if sums.answered in ANSWERED else OTHER] += sums.replies
+        day.answered[sums.answered] += sums.replies
         day.model_calls += sums.model_calls
         day.tokens += sums.tokens
     for created_at, confirmed in store.figures.leads(start, end):
@@ -148,8 +149,8 @@ def _days(store: Store, first: date, count: int, named: SourceList) -> _Counted:
     for ask in asked:
         day = by_day[utc_day(ask.at)]
         day.questions += 1
-        day.questions_answered += ask.status == "answered"
-    sources: Counter = Counter()
+        day.questions_answered += ask.status is QuestionStatus.ANSWERED
+    sources: Counter[str] = Counter()
     for opens in store.figures.opens(first.isoformat(), last):
         by_day[date.fromisoformat(opens.day)].page_opens += opens.opens
         # Read through the list, so a row kept before it (a name a visitor made up) reads as "other".
@@ -160,7 +161,7 @@ def _days(store: Store, first: date, count: int, named: SourceList) -> _Counted:
 
 
 def _totals(days: list[Day], median_reply_ms: int | None) -> Totals:
-    answered: Counter = Counter()
+    answered: Counter[Answered] = Counter()
     for day in days:
         answered.update(day.answered)
     return Totals(
@@ -183,7 +184,7 @@ def _totals(days: list[Day], median_reply_ms: int | None) -> Totals:
 def _open_questions(asked: list[AskedQuestion]) -> list[OpenQuestion]:
     """The period's questions still open, each once with how many visitors asked it in the period
     (those the store folded into one question, as repeats are, count under it), the most asked first."""
-    counts: Counter = Counter(ask.question_id for ask in asked if ask.status == "open")
+    counts = Counter(ask.question_id for ask in asked if ask.status is QuestionStatus.OPEN)
     wording = {ask.question_id: ask.question for ask in asked}
     return [
         OpenQuestion(number, wording[number], n) for number, n in sorted(counts.items(), key=lambda i: (-i[1], i[0]))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from replica.storage.database import Transaction
+from replica.storage.database import Transaction, the_row
 from replica.storage.mail_queue import MailQueue
 from replica.storage.records import MailStatus
 from replica.storage.rows import typed
@@ -19,7 +19,7 @@ class AnswerMail:
     email: str
     subject: str
     body: str
-    status: str
+    status: MailStatus
     attempts: int
     created_at: float
 
@@ -35,10 +35,12 @@ class AnswerMails(MailQueue[AnswerMail]):
     def offer(self, session: str, email: str, subject: str, body: str) -> int:
         """Keep an answer mail to ``email`` (an address ``session`` confirmed) for the owner to send; its id."""
         return self.db.write(
-            lambda tx: tx.execute(
-                "INSERT INTO answer_mails (session, email, subject, body, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id",
-                (session, email, subject, body, self._clock()),
-            ).fetchone()["id"]
+            lambda tx: the_row(
+                tx.execute(
+                    "INSERT INTO answer_mails (session, email, subject, body, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id",
+                    (session, email, subject, body, self._clock()),
+                )
+            )["id"]
         )
 
     def send(self, mail_id: int) -> str | None:

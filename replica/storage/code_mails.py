@@ -14,16 +14,17 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Callable, Literal, Sequence
 
 from replica.settings import default
-from replica.storage.database import Database, Transaction
+from replica.storage.database import Database, Transaction, the_row
 from replica.storage.mail_queue import LEASE_SECONDS, MailQueue
 from replica.storage.records import CodeRequest, CodeStatus
 from replica.storage.rows import typed
 
 HOUR = 3600.0
 DAY = 24 * HOUR
+Bound = Literal["code", "mailbox", "client"]  # the cap that leaves a message the fewest tries
 
 
 @dataclass(frozen=True)
@@ -54,7 +55,7 @@ class Tried:
     checked: int
     matched: bool
     left: int
-    bound: str
+    bound: Bound
 
 
 @dataclass(frozen=True)
@@ -65,7 +66,7 @@ class Code:
     id: int
     session: str
     email: str
-    status: str
+    status: CodeStatus
     attempts: int
     created_at: float
     digest: str | None
@@ -119,11 +120,13 @@ class Codes(MailQueue[Code]):
                 "UPDATE codes SET status = ? WHERE session = ? AND confirmed_at IS NULL AND status = ?",
                 (CodeStatus.REPLACED, session, CodeStatus.PENDING),
             )
-            row = tx.execute(
-                "INSERT INTO codes (session, email, mailbox, address, created_at, due_at) VALUES (?, ?, ?, ?, ?, ?) "
-                "RETURNING id",
-                (session, email, mailbox, address, now, now),
-            ).fetchone()
+            row = the_row(
+                tx.execute(
+                    "INSERT INTO codes (session, email, mailbox, address, created_at, due_at) VALUES (?, ?, ?, ?, ?, ?) "
+                    "RETURNING id",
+                    (session, email, mailbox, address, now, now),
+                )
+            )
             return CodeRequest.QUEUED, row["id"]
 
         return self.db.write(steps)
@@ -147,17 +150,19 @@ class Codes(MailQueue[Code]):
     @staticmethod
     def _count(tx: Transaction, column: str, value: str, since: float) -> int:
         """Code mails asked for ``value`` of ``column`` since ``since``."""
-        row = tx.execute(
-            f"SELECT COUNT(*) AS n FROM codes WHERE {column} = ? AND created_at > ?", (value, since)
-        ).fetchone()
+        row = the_row(
+            tx.execute(f"SELECT COUNT(*) AS n FROM codes WHERE {column} = ? AND created_at > ?", (value, since))
+        )
         return row["n"]
 
     @staticmethod
     def _mailed_since(tx: Transaction, since: float) -> int:
         """Code mails the whole app queued since ``since`` (a code replaced before its mail went is none)."""
-        row = tx.execute(
-            "SELECT COUNT(*) AS n FROM codes WHERE created_at > ? AND status != ?", (since, CodeStatus.REPLACED)
-        ).fetchone()
+        row = the_row(
+            tx.execute(
+                "SELECT COUNT(*) AS n FROM codes WHERE created_at > ? AND status != ?", (since, CodeStatus.REPLACED)
+            )
+        )
         return row["n"]
 
     def day_total(self) -> tuple[int, float | None]:
@@ -199,7 +204,9 @@ class Codes(MailQueue[Code]):
             ).fetchone()
             if row is None:  # the records were cleared meanwhile
                 return Tried(0, False, 0, "code")
-            rooms = {"mailbox": self.caps.mailbox_tries_per_day - self._tries(tx, "mailbox", row["mailbox"], now)}
+            rooms: dict[Bound, int] = {
+                "mailbox": self.caps.mailbox_tries_per_day - self._tries(tx, "mailbox", row["mailbox"], now)
+            }
             if row["address"]:
                 rooms["client"] = self.caps.client_tries_per_day - self._tries(tx, "address", row["address"], now)
             rooms["code"] = self.caps.tries_per_code - row["tries"]
@@ -224,11 +231,13 @@ class Codes(MailQueue[Code]):
     def _tries(tx: Transaction, column: str, value: str | None, now: float) -> int:
         """Tries made in the last day on the codes of ``value`` of ``column`` (a code's tries are made in the
         minutes after its mail went: the day is counted from then)."""
-        row = tx.execute(
-            f"SELECT COALESCE(SUM(tries), 0) AS n FROM codes WHERE {column} = ? AND created_at > ? "
-            "AND COALESCE(issued_at, created_at) > ?",
-            (value, now - 2 * DAY, now - DAY),
-        ).fetchone()
+        row = the_row(
+            tx.execute(
+                f"SELECT COALESCE(SUM(tries), 0) AS n FROM codes WHERE {column} = ? AND created_at > ? "
+                "AND COALESCE(issued_at, created_at) > ?",
+                (value, now - 2 * DAY, now - DAY),
+            )
+        )
         return int(row["n"])  # PostgreSQL sums a BIGINT as a NUMERIC
 
     def confirmed_in(self, session: str) -> str | None:

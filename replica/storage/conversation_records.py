@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from replica.storage.database import Database, Transaction
-from replica.storage.records import VISITOR, AlertKind
+from replica.storage.database import Database, Transaction, the_row
+from replica.storage.records import VISITOR, AlertKind, Role
 from replica.storage.rows import (
     ConversationInfo,
     ConversationListing,
@@ -30,7 +30,7 @@ class ConversationRecords:
                 "ON CONFLICT DO NOTHING",
                 (session, address_hash, now, now),
             )
-            row = tx.execute("SELECT id, paused_until FROM conversations WHERE session = ?", (session,)).fetchone()
+            row = the_row(tx.execute("SELECT id, paused_until FROM conversations WHERE session = ?", (session,)))
             return typed(ConversationStart, row)
 
         return self.db.write(steps)
@@ -38,7 +38,7 @@ class ConversationRecords:
     def add_message(
         self,
         conversation_id: int,
-        role: str,
+        role: Role,
         text: str,
         at: float,
         tools: tuple[str, ...] = (),
@@ -52,11 +52,24 @@ class ConversationRecords:
         ``facts`` are what the reply's tools did, one line each."""
 
         def steps(tx: Transaction) -> int:
-            row = tx.execute(
-                "INSERT INTO messages (conversation_id, role, text, at, tools, model_calls, reply_ms, shown, facts) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-                (conversation_id, role, text, at, ",".join(tools), model_calls, reply_ms, int(shown), "\n".join(facts)),
-            ).fetchone()
+            values = (
+                conversation_id,
+                role,
+                text,
+                at,
+                ",".join(tools),
+                model_calls,
+                reply_ms,
+                int(shown),
+                "\n".join(facts),
+            )
+            row = the_row(
+                tx.execute(
+                    "INSERT INTO messages (conversation_id, role, text, at, tools, model_calls, reply_ms, shown, facts) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                    values,
+                )
+            )
             if activity:
                 tx.execute("UPDATE conversations SET last_at = ? WHERE id = ?", (at, conversation_id))
             return row["id"]

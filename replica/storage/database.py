@@ -21,11 +21,13 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any, Callable, Mapping, Protocol, Sequence, TypeVar
+from typing import Any, Callable, Literal, Mapping, Protocol, Sequence, TypeVar
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 Row = Mapping[str, Any]
+Dialect = Literal["sqlite", "postgres"]  # the SQL a database speaks: only migrations look at it
+Journal = Literal["wal", "delete"]  # SQLite's journal: WAL, or a rollback journal (on a mounted volume)
 
 
 class DatabaseError(Exception):
@@ -45,17 +47,27 @@ def storage_errors() -> tuple[type[BaseException], ...]:
 
 
 class Cursor(Protocol):
-    rowcount: int
+    @property
+    def rowcount(self) -> int: ...
 
     def fetchone(self) -> Row | None: ...
 
     def fetchall(self) -> list[Row]: ...
 
 
+def the_row(cursor: Cursor) -> Row:
+    """The row of a statement that always returns one (a count, an ``INSERT … RETURNING``, a key the
+    transaction has just made sure of); none is the database's failure, raised as one."""
+    row = cursor.fetchone()
+    if row is None:
+        raise DatabaseError("the database returned no row where one is always returned")
+    return row
+
+
 class Transaction(Protocol):
     """What a write step may do: run statements inside the write's one transaction."""
 
-    dialect: str  # "sqlite" or "postgres": only migrations look at it
+    dialect: Dialect
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> Cursor: ...
 
@@ -67,7 +79,7 @@ class Transaction(Protocol):
 class Database(Protocol):
     """Reads, and writes in one transaction each."""
 
-    dialect: str
+    dialect: Dialect
 
     def read(self, sql: str, params: Sequence[Any] = ()) -> list[Row]: ...
 
@@ -83,7 +95,7 @@ def _unusable(path: Path, error: Exception) -> DatabaseError:
 
 
 class _SqliteTransaction:
-    dialect = "sqlite"
+    dialect: Dialect = "sqlite"
 
     def __init__(self, connection: sqlite3.Connection):
         self._connection = connection
@@ -107,9 +119,9 @@ class SqliteDatabase:
     app's user only (mode 600), and SQLite gives its WAL and shared-memory files the same mode.
     """
 
-    dialect = "sqlite"
+    dialect: Dialect = "sqlite"
 
-    def __init__(self, path: Path, journal: str = "wal", read_only: bool = False):
+    def __init__(self, path: Path, journal: Journal = "wal", read_only: bool = False):
         self.path = path
         self._lock = threading.Lock()
         if read_only:  # to look, not touch: no file made, no mode or journal changed (doctor)
@@ -183,7 +195,7 @@ def psycopg_sql(sql: str) -> str:
 
 
 class _PostgresTransaction:
-    dialect = "postgres"
+    dialect: Dialect = "postgres"
 
     def __init__(self, connection: Any):
         self._connection = connection
@@ -207,7 +219,7 @@ class PostgresDatabase:
     call goes ahead: the first request after the server returns succeeds.
     """
 
-    dialect = "postgres"
+    dialect: Dialect = "postgres"
 
     def __init__(
         self, url: str, max_size: int = 8, timeout: float = 2.0, probe_every: float = 1.0, read_only: bool = False
@@ -309,7 +321,7 @@ def _is_query_error(error: Exception) -> bool:
     return state is not None and not state.startswith(("08", "57"))
 
 
-def open_database(path: Path, url: str | None, journal: str = "wal", read_only: bool = False) -> Database:
+def open_database(path: Path, url: str | None, journal: Journal = "wal", read_only: bool = False) -> Database:
     """PostgreSQL at ``url`` when given, else SQLite at ``path`` with that ``journal``; ``read_only``: to
     look without changing anything (no file made, nothing written)."""
     if url:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Callable, Collection
 
 from replica.storage.database import Database, Transaction
-from replica.storage.records import iso
+from replica.storage.records import AlertKind, iso
 from replica.storage.rows import DeliveryRecord, typed
 from replica.storage.state import set_in
 
@@ -33,16 +33,16 @@ ALERT_STATUS = (
 class PendingDelivery:
     """An alert waiting for one channel: its delivery, the alert (kind and JSON), tries, when it is due,
     when the alert was raised, the number of the lead or question it is about, and how many records of
-    each kind from the same address were kept without an alert before it (``(("lead", 2),)``)."""
+    each kind from the same address were kept without an alert before it (``((AlertKind.LEAD, 2),)``)."""
 
     id: int
-    kind: str
+    kind: AlertKind
     payload: str
     attempts: int
     due_at: float
     created_at: float
     ref: int | None
-    kept: tuple[tuple[str, int], ...] = ()
+    kept: tuple[tuple[AlertKind, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -94,7 +94,7 @@ class Deliveries:
         return [
             PendingDelivery(
                 r["id"],
-                r["kind"],
+                AlertKind(r["kind"]),
                 r["alert"],
                 r["attempts"],
                 r["due_at"],
@@ -105,7 +105,7 @@ class Deliveries:
             for r in rows
         ]
 
-    def _kept_before(self, alert_ids: set[int]) -> dict[int, tuple[tuple[str, int], ...]]:
+    def _kept_before(self, alert_ids: set[int]) -> dict[int, tuple[tuple[AlertKind, int], ...]]:
         """For each of ``alert_ids``, the records of each kind kept without an alert that it tells of."""
         if not alert_ids:
             return {}
@@ -114,9 +114,9 @@ class Deliveries:
             f"WHERE told_in IN ({','.join('?' * len(alert_ids))}) GROUP BY told_in, kind ORDER BY told_in, kind",
             tuple(alert_ids),
         )
-        kept: dict[int, tuple[tuple[str, int], ...]] = {}
+        kept: dict[int, tuple[tuple[AlertKind, int], ...]] = {}
         for row in rows:
-            kept[row["told_in"]] = (*kept.get(row["told_in"], ()), (row["kind"], row["n"]))
+            kept[row["told_in"]] = (*kept.get(row["told_in"], ()), (AlertKind(row["kind"]), row["n"]))
         return kept
 
     def claim(self, channel: str, ids: Collection[int], min_interval: float) -> tuple[float, set[int]]:

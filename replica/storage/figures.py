@@ -10,16 +10,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, datetime, timezone
 
-from replica.storage.database import Database, Transaction
+from replica.storage.database import Database, Transaction, the_row
+from replica.storage.records import Answered, QuestionStatus
 from replica.storage.rows import typed
 
-# Ways a visitor message was answered, as reply_figures.answered holds them.
-MODEL = "model"
-APPROVED = "approved"  # an approved or taught answer, without a model
-PASSED_ON = "passed_on"  # a question passed on to the owner
-OWNER = "owner"  # the owner has the conversation: answered in person
-OTHER = "other"  # a greeting, a refusal, a limit, a contact code, no answer
-ANSWERED = (MODEL, APPROVED, PASSED_ON, OWNER, OTHER)
+# The ways a visitor message was answered, in the order the charts stack them.
+MODEL, APPROVED, PASSED_ON, OWNER, OTHER = (
+    Answered.MODEL,
+    Answered.APPROVED,
+    Answered.PASSED_ON,
+    Answered.OWNER,
+    Answered.OTHER,
+)
+ANSWERED = tuple(Answered)
 
 
 def day_start(day: date) -> float:
@@ -47,7 +50,7 @@ class ReplyFigure:
     day: str  # its UTC day, ISO
     conversation_id: int
     opened: bool  # the message began its conversation
-    answered: str  # one of ANSWERED
+    answered: Answered
     model_calls: int
     tokens: int
     reply_ms: int | None
@@ -58,7 +61,7 @@ class AnsweredOnDay:
     """The replies of one day answered one way: how many, how many began a conversation, what they cost."""
 
     day: str
-    answered: str
+    answered: Answered
     replies: int
     opened: int
     model_calls: int
@@ -82,7 +85,7 @@ class AskedQuestion:
     at: float
     question_id: int
     question: str
-    status: str
+    status: QuestionStatus
 
 
 class Figures:
@@ -120,7 +123,7 @@ class Figures:
             key = (day, host, source)
             known = tx.execute("SELECT 1 FROM page_opens WHERE day = ? AND host = ? AND source = ?", key).fetchone()
             if known is None:
-                pairs = tx.execute("SELECT COUNT(*) AS n FROM page_opens WHERE day = ?", (day,)).fetchone()["n"]
+                pairs = the_row(tx.execute("SELECT COUNT(*) AS n FROM page_opens WHERE day = ?", (day,)))["n"]
                 key = key if pairs < SOURCES_PER_DAY else (day, MORE, MORE)
             tx.execute(
                 "INSERT INTO page_opens (day, host, source, opens) VALUES (?, ?, ?, 1) "
@@ -138,7 +141,7 @@ class Figures:
             "SUM(tokens) AS tokens FROM reply_figures WHERE day >= ? AND day <= ? GROUP BY day, answered",
             (first_day, last_day),
         )
-        return [typed(AnsweredOnDay, row) for row in rows]
+        return [typed(AnsweredOnDay, row, answered=Answered.read(row["answered"])) for row in rows]
 
     def median_reply_ms(self, first_day: str, last_day: str) -> int | None:
         """The median reply time of those days (the lower middle of an even count), or ``None`` for none."""

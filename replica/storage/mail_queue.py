@@ -4,13 +4,16 @@ delivery, with a state, tries, when it is due and a lease, so several instances 
 from __future__ import annotations
 
 import time
-from typing import Callable, Generic, TypeVar
+from typing import TYPE_CHECKING, Callable, Generic, TypeVar
 
 from replica.storage.database import Database
 from replica.storage.rows import typed
 
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
 LEASE_SECONDS = 60.0  # a claimed mail is this instance's to send; then anyone's again
-MailRow = TypeVar("MailRow")
+MailRow = TypeVar("MailRow", bound="DataclassInstance")
 
 
 class MailQueue(Generic[MailRow]):
@@ -19,7 +22,7 @@ class MailQueue(Generic[MailRow]):
 
     table = ""
     columns = ""
-    row: type
+    row: type[MailRow]
     failed = ""
 
     def __init__(self, db: Database, clock: Callable[[], float] = time.time, lease_seconds: float = LEASE_SECONDS):

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from functools import partial
 
-from replica.storage.database import Database, DatabaseError, Transaction, storage_errors
+from replica.storage.database import Database, DatabaseError, Transaction, storage_errors, the_row
 
 MIGRATION_LOCK = 72_001  # pg_advisory_xact_lock key: one migrating instance at a time
 
@@ -459,7 +460,7 @@ def migrate(db: Database, migrations: list[Migration] = MIGRATIONS) -> list[Migr
     """Apply the migrations ``db`` has not had, in order; return those applied."""
     applied = []
     for migration in migrations:
-        if db.write(lambda tx, m=migration: _apply(tx, m, migrations)):
+        if db.write(partial(_apply, migration=migration, migrations=migrations)):
             applied.append(migration)
     return applied
 
@@ -493,9 +494,9 @@ def _apply(tx: Transaction, migration: Migration, migrations: list[Migration]) -
 def _record_unnamed(tx: Transaction, migrations: list[Migration]) -> dict[int, str]:
     """A database from before migrations had names holds only how many ran: record those by name."""
     if tx.dialect == "sqlite":
-        count = tx.execute("PRAGMA user_version").fetchone()[0]
+        count = the_row(tx.execute("PRAGMA user_version"))["user_version"]
     else:
-        found = tx.execute("SELECT to_regclass('schema_version') AS name").fetchone()["name"]
+        found = the_row(tx.execute("SELECT to_regclass('schema_version') AS name"))["name"]
         row = tx.execute("SELECT version FROM schema_version").fetchone() if found else None
         count = row["version"] if row else 0
     for migration in migrations[:count]:

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import Callable
+from typing import Callable, Mapping
 
 from replica.logs import EveryMinute
 from replica.settings import BY_FIELD
-from replica.storage.database import Database, Transaction
+from replica.storage.database import Database, Transaction, the_row
 from replica.storage.deliveries import Deliveries
 from replica.storage.records import AlertKind, CapReason, OutboxEntry, Recorded
 from replica.storage.rows import AlertCount, KeptCount, typed
@@ -38,7 +38,7 @@ KEPT_LINE = (
 class Outbox:
     """The alerts raised, shared by every instance on the database.
 
-    ``alert_caps`` maps an alert kind ("lead", "question") to how many alerts one visitor session may
+    ``alert_caps`` maps an alert kind (a lead, a question) to how many alerts one visitor session may
     raise, and one client address (its salted hash) within an hour, however many sessions it opens;
     records beyond the cap are stored but not alerted, and counted (``capped_alerts``). An outbox row is
     the alert and what it is about; how it travels to each channel is its deliveries'
@@ -49,13 +49,13 @@ class Outbox:
         self,
         db: Database,
         deliveries: Deliveries,
-        alert_caps: dict[str, int] | None = None,
+        alert_caps: Mapping[AlertKind, int] | None = None,
         clock: Callable[[], float] = time.time,  # stamps when alerts are raised
     ):
         self.db = db
         self._deliveries = deliveries
         self._clock = clock
-        self.alert_caps = alert_caps or {}
+        self.alert_caps: Mapping[AlertKind, int] = alert_caps or {}
         # A flood from one address beyond its cap costs a log line a minute, counting what was kept.
         self._kept_lines = {
             kind: EveryMinute(log, KEPT_LINE % (kind, CAP_SETTINGS[kind], cap, CAP_SETTINGS[kind]), clock=clock)
@@ -78,20 +78,22 @@ class Outbox:
                 (entry.kind, reason, entry.session, entry.address, lead_id, question_id, self._clock()),
             )
             return Recorded.CAPPED
-        row = tx.execute(
-            "INSERT INTO outbox (kind, session, address, alert, lead_id, question_id, conversation_id, created_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-            (
-                entry.kind,
-                entry.session,
-                entry.address,
-                entry.payload,
-                lead_id,
-                question_id,
-                entry.conversation,
-                self._clock(),
-            ),
-        ).fetchone()
+        row = the_row(
+            tx.execute(
+                "INSERT INTO outbox (kind, session, address, alert, lead_id, question_id, conversation_id, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                (
+                    entry.kind,
+                    entry.session,
+                    entry.address,
+                    entry.payload,
+                    lead_id,
+                    question_id,
+                    entry.conversation,
+                    self._clock(),
+                ),
+            )
+        )
         if entry.address:  # a visitor with no known address has no "same address" to tell of
             tx.execute(
                 "UPDATE capped_alerts SET told_in = ? WHERE address = ? AND told_in IS NULL",
@@ -104,20 +106,22 @@ class Outbox:
         cap = self.alert_caps.get(entry.kind)
         if cap is None:
             return None
-        in_session = tx.execute(
-            "SELECT COUNT(*) AS n FROM outbox WHERE session = ? AND kind = ?", (entry.session, entry.kind)
-        ).fetchone()["n"]
+        in_session = the_row(
+            tx.execute("SELECT COUNT(*) AS n FROM outbox WHERE session = ? AND kind = ?", (entry.session, entry.kind))
+        )["n"]
         if in_session >= cap:
             return CapReason.SESSION
         if not entry.address:
             return None
-        from_address = tx.execute(
-            "SELECT COUNT(*) AS n FROM outbox WHERE address = ? AND kind = ? AND created_at > ?",
-            (entry.address, entry.kind, self._clock() - ADDRESS_WINDOW_SECONDS),
-        ).fetchone()["n"]
+        from_address = the_row(
+            tx.execute(
+                "SELECT COUNT(*) AS n FROM outbox WHERE address = ? AND kind = ? AND created_at > ?",
+                (entry.address, entry.kind, self._clock() - ADDRESS_WINDOW_SECONDS),
+            )
+        )["n"]
         return CapReason.ADDRESS if from_address >= cap else None
 
-    def stored(self, kind: str, recorded: Recorded) -> Recorded:
+    def stored(self, kind: AlertKind, recorded: Recorded) -> Recorded:
         """Once a record is stored: one kept without an alert is logged (a line a minute at most, counting
         them). Returns ``recorded``."""
         if recorded is Recorded.CAPPED and kind in self._kept_lines:

@@ -16,10 +16,11 @@ import time
 import uuid
 import warnings
 from datetime import date, timedelta
+from functools import partial
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
-from replica.storage.database import Database, open_database
+from replica.storage.database import Database, Transaction, open_database
 from replica.storage.figures import ANSWERED, ReplyFigure, day_start
 from replica.storage.migrations import Migration, migrate
 
@@ -77,15 +78,16 @@ def database_at(
         else:
             migrate(db, list(migrations))
         for table, values in rows:
-            columns = ", ".join(values)
-            marks = ", ".join("?" for _ in values)
-            db.write(
-                lambda tx, t=table, v=values, c=columns, m=marks: tx.execute(
-                    f"INSERT INTO {t} ({c}) VALUES ({m})", tuple(v.values())
-                )
-            )
+            db.write(partial(_insert, table=table, values=values))
     finally:
         db.close()
+
+
+def _insert(tx: Transaction, table: str, values: dict[str, Any]) -> None:
+    """Insert one row of ``values`` (column: value) into ``table``."""
+    tx.execute(
+        f"INSERT INTO {table} ({', '.join(values)}) VALUES ({', '.join('?' for _ in values)})", tuple(values.values())
+    )
 
 
 def refuse_new_records(db: Database, tables: Sequence[str]) -> None:
@@ -93,7 +95,7 @@ def refuse_new_records(db: Database, tables: Sequence[str]) -> None:
     next write that needs a page fails, "database or disk is full"); PostgreSQL no longer permits inserts."""
     if db.dialect == "sqlite":
         db.read("VACUUM")  # no free pages left for new rows to reuse
-        pages = db.read("PRAGMA page_count")[0][0]
+        pages = db.read("PRAGMA page_count")[0]["page_count"]
         db.read(f"PRAGMA max_page_count = {pages}")
     else:
         db.write(lambda tx: tx.execute(f"REVOKE INSERT ON {', '.join(tables)} FROM CURRENT_USER"))

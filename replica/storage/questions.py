@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from typing import Callable
 
-from replica.storage.database import Database, Transaction
+from replica.storage.database import Database, Transaction, the_row
 from replica.storage.deliveries import ALERT_STATUS, TELEGRAM
 from replica.storage.outbox import Outbox
 from replica.storage.records import OutboxEntry, QuestionStatus, Recorded, iso
@@ -55,10 +55,12 @@ class Questions:
             if joined is not None:
                 self._add_asker(tx, joined, alert.session, question)
                 return Recorded.JOINED
-            row = tx.execute(
-                "INSERT INTO questions (question, session, created_at) VALUES (?, ?, ?) RETURNING id",
-                (question, alert.session, self._clock()),
-            ).fetchone()
+            row = the_row(
+                tx.execute(
+                    "INSERT INTO questions (question, session, created_at) VALUES (?, ?, ?) RETURNING id",
+                    (question, alert.session, self._clock()),
+                )
+            )
             self._add_asker(tx, row["id"], alert.session, question)
             return self._outbox.queue_in(tx, alert, question_id=row["id"])
 
@@ -163,10 +165,12 @@ class Answers:
                 "UPDATE answers SET status = 'replaced' WHERE question_id = ? AND status = 'active'", (question_id,)
             )
             tx.execute("UPDATE questions SET status = 'answered' WHERE id = ?", (question_id,))
-            return tx.execute(
-                "INSERT INTO answers (question_id, answer, created_at) VALUES (?, ?, ?) RETURNING id",
-                (question_id, answer, self._clock()),
-            ).fetchone()["id"]
+            return the_row(
+                tx.execute(
+                    "INSERT INTO answers (question_id, answer, created_at) VALUES (?, ?, ?) RETURNING id",
+                    (question_id, answer, self._clock()),
+                )
+            )["id"]
 
         return self.db.write(steps)
 

@@ -12,7 +12,9 @@ class TextEnum(str, Enum):
     ``str`` (``enum.StrEnum`` is Python 3.11+, and 3.10 is supported)."""
 
     __str__ = str.__str__
-    __format__ = str.__format__
+
+    def __format__(self, spec: str) -> str:
+        return str.__format__(self, spec)
 
 
 class Role(TextEnum):
@@ -104,6 +106,24 @@ class MailStatus(TextEnum):
     PENDING = "pending"
     SENT = "sent"
     FAILED = "failed"
+
+
+class Answered(TextEnum):
+    """How a visitor message was answered, as the owner's charts count it (``reply_figures.answered``)."""
+
+    MODEL = "model"
+    APPROVED = "approved"  # an approved or taught answer, without a model
+    PASSED_ON = "passed_on"  # a question passed on to the owner
+    OWNER = "owner"  # the owner has the conversation: answered in person
+    OTHER = "other"  # a greeting, a refusal, a limit, a contact code, no answer
+
+    @classmethod
+    def read(cls, text: str) -> Answered:
+        """The way ``text`` (as the database holds it) names; :attr:`OTHER` for one this version does not know."""
+        try:
+            return cls(text)
+        except ValueError:
+            return cls.OTHER
 
 
 class CodeRequest(Enum):

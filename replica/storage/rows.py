@@ -7,14 +7,46 @@ UTC where the owner reads them (leads, questions, answers and deliveries: export
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import Any, Mapping, TypeVar
+from enum import Enum
+from functools import cache
+from typing import TYPE_CHECKING, Any, Mapping, TypeVar, get_type_hints
 
-R = TypeVar("R")
+from replica.storage.records import (
+    AlertKind,
+    AlertStatus,
+    AnswerStatus,
+    CapReason,
+    DeliveryStatus,
+    LeadStatus,
+    QuestionStatus,
+    Role,
+)
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+R = TypeVar("R", bound="DataclassInstance")
 
 
 def typed(cls: type[R], row: Mapping[str, Any], **changed: Any) -> R:
-    """``row`` (a database row) as ``cls``, with the fields in ``changed`` replaced."""
-    return cls(**{f.name: changed[f.name] if f.name in changed else row[f.name] for f in fields(cls)})
+    """``row`` (a database row) as ``cls``, with the fields in ``changed`` replaced. A field typed as an
+    enum (a status, a kind, a role) holds its member, read from the text the database keeps."""
+    values = {f.name: changed[f.name] if f.name in changed else row[f.name] for f in fields(cls)}
+    for name, enum in _enum_fields(cls):
+        if values[name] is not None:
+            values[name] = enum(values[name])
+    return cls(**values)
+
+
+@cache
+def _enum_fields(cls: type[DataclassInstance]) -> tuple[tuple[str, type[Enum]], ...]:
+    """The fields of ``cls`` typed as an enum, with their enum."""
+    hints = get_type_hints(cls)
+    return tuple(
+        (f.name, hints[f.name])
+        for f in fields(cls)
+        if isinstance(hints[f.name], type) and issubclass(hints[f.name], Enum)
+    )
 
 
 @dataclass(frozen=True)
@@ -26,8 +58,8 @@ class LeadRecord:
     notes: str
     created_at: str | None
     session: str
-    status: str
-    alert_status: str
+    status: LeadStatus
+    alert_status: AlertStatus
     confirmed_at: str | None = None  # when the visitor confirmed the address with a code (verified contacts)
 
 
@@ -40,7 +72,7 @@ class LeadListing:
     name: str
     notes: str
     created_at: str | None
-    status: str
+    status: LeadStatus
     conversation: int | None
     confirmed_at: str | None = None  # when the visitor confirmed the address with a code
 
@@ -51,7 +83,7 @@ class QuestionRef:
 
     id: int
     question: str
-    status: str
+    status: QuestionStatus
 
 
 @dataclass(frozen=True)
@@ -61,8 +93,8 @@ class QuestionRecord:
     question: str
     created_at: str | None
     session: str
-    status: str
-    alert_status: str
+    status: QuestionStatus
+    alert_status: AlertStatus
     askers: int = 1  # visitors who asked it (the first, and those counted with it while it was open)
 
 
@@ -95,7 +127,7 @@ class AnswerRecord:
     question: str
     answer: str
     created_at: str | None
-    status: str
+    status: AnswerStatus
 
 
 @dataclass(frozen=True)
@@ -154,7 +186,7 @@ class ConversationListing:
 class MessageRecord:
     """One message of a conversation, with what its reply took."""
 
-    role: str
+    role: Role
     text: str
     at: float
     tools: str  # the tools the reply called, comma-separated
@@ -166,7 +198,7 @@ class MessageRecord:
 class MessageText:
     """Who wrote a message, and its words: what the visitor's page shows."""
 
-    role: str
+    role: Role
     text: str
 
 
@@ -174,10 +206,10 @@ class MessageText:
 class DeliveryRecord:
     """One alert's delivery to one channel, as ``export alerts`` shows it."""
 
-    kind: str
+    kind: AlertKind
     created_at: str | None
-    channel: str
-    status: str
+    channel: str  # "telegram", or an ALERT_URLS channel's key ("apprise-…")
+    status: DeliveryStatus
     attempts: int
     last_error: str | None
     sent_at: str | None
@@ -197,7 +229,7 @@ class DayStats:
 class AlertCount:
     """How many alerts of one kind were raised over a period (``/status``)."""
 
-    kind: str
+    kind: AlertKind
     alerts: int
 
 
@@ -208,8 +240,8 @@ class KeptCount:
     from how many visitors (addresses, or sessions where none was known), and how many of them a later
     alert from the same address has told the owner of (``/status``)."""
 
-    kind: str
-    reason: str
+    kind: AlertKind
+    reason: CapReason
     records: int
     visitors: int
     told: int

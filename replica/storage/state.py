@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from replica.storage.database import Database, Transaction
+from replica.storage.database import Database, Transaction, the_row
 
 
 def set_in(tx: Transaction, key: str, value: str) -> None:
@@ -34,7 +34,7 @@ class State:
 
         def steps(tx: Transaction) -> str:
             tx.execute("INSERT INTO state (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING", (key, candidate))
-            return tx.execute("SELECT value FROM state WHERE key = ?", (key,)).fetchone()["value"]
+            return the_row(tx.execute("SELECT value FROM state WHERE key = ?", (key,)))["value"]
 
         return self.db.write(steps)
 

@@ -13,8 +13,9 @@ from __future__ import annotations
 import threading
 import time
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Mapping
 
+from replica.settings import SqliteJournal
 from replica.storage.answer_mails import AnswerMails
 from replica.storage.code_mails import CodeCaps, Codes
 from replica.storage.conversation_records import ConversationRecords
@@ -25,6 +26,7 @@ from replica.storage.leads import Leads
 from replica.storage.migrations import is_empty, migrate, pending
 from replica.storage.outbox import Outbox
 from replica.storage.questions import Answers, Questions
+from replica.storage.records import AlertKind
 from replica.storage.reports import Reports
 from replica.storage.state import HandledUpdates, State
 from replica.storage.usage import Usage
@@ -93,7 +95,7 @@ RECORD_TABLES = (
 class Store:
     """The database (SQLite at ``path``, or PostgreSQL at ``database_url``) and its repositories.
 
-    ``alert_caps`` maps an alert kind ("lead", "question") to how many alerts one visitor session may
+    ``alert_caps`` maps an alert kind (a lead, a question) to how many alerts one visitor session may
     raise; records beyond the cap are stored but not alerted. ``clock`` stamps the records (epoch seconds).
     ``alert_channels`` are the keys of the alert channels beside Telegram: each alert is queued for
     Telegram (it waits there until Telegram is configured) and for each of them.
@@ -106,12 +108,12 @@ class Store:
     def __init__(
         self,
         path: Path,
-        alert_caps: dict[str, int] | None = None,
+        alert_caps: Mapping[AlertKind, int] | None = None,
         database_url: str | None = None,
         lease_seconds: float = LEASE_SECONDS,
         clock: Callable[[], float] = time.time,
         alert_channels: tuple[str, ...] = (),
-        journal: str = "auto",
+        journal: SqliteJournal = "auto",
         read_only: bool = False,
         code_caps: CodeCaps = CodeCaps(),
     ):

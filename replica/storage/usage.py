@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from replica.storage.database import Database, Transaction
+from replica.storage.database import Database, Transaction, the_row
 
 
 class Usage:
@@ -20,7 +20,7 @@ class Usage:
         def steps(tx: Transaction) -> bool:
             now = time.time()
             tx.execute("DELETE FROM usage_events WHERE key = ? AND at <= ?", (key, now - window))
-            used = tx.execute("SELECT COUNT(*) AS n FROM usage_events WHERE key = ?", (key,)).fetchone()["n"]
+            used = the_row(tx.execute("SELECT COUNT(*) AS n FROM usage_events WHERE key = ?", (key,)))["n"]
             if used >= limit:
                 return False
             tx.execute("INSERT INTO usage_events (key, at) VALUES (?, ?)", (key, now))

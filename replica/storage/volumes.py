@@ -12,7 +12,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-JOURNALS = ("wal", "delete")
+from replica.settings import SqliteJournal
+from replica.storage.database import Journal
 
 
 def volume_of(path: Path) -> Path | None:
@@ -28,10 +29,10 @@ def volume_of(path: Path) -> Path | None:
     return None
 
 
-def sqlite_journal(data_dir: Path, setting: str = "auto") -> str:
+def sqlite_journal(data_dir: Path, setting: SqliteJournal = "auto") -> Journal:
     """The journal SQLite keeps in ``data_dir``: the ``SQLITE_JOURNAL`` setting, or for ``auto``, ``wal``
     on the root disk and ``delete`` on a mounted volume."""
-    if setting in JOURNALS:
+    if setting != "auto":
         return setting
     return "delete" if volume_of(data_dir) else "wal"
 
