@@ -12,7 +12,7 @@ in the :class:`~replica.chat.draft.Draft`, for the steps after the answer.
 from __future__ import annotations
 
 import logging
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Generator, Iterator
 
 from replica import wording
 from replica.chat.config import ReplyConfig
@@ -57,8 +57,11 @@ class Answer:
         self.config = config
         self.lanes = Lanes(config.queue_concurrency, config.queue_max_size, config.queue_wait_seconds)
 
-    def stream(self, draft: Draft, history: list[dict[str, Any]], conversation: int | None) -> Iterator[str]:
-        """Yield the words so far as they grow, ``draft`` holding them; what was done goes into its run."""
+    def stream(
+        self, draft: Draft, history: list[dict[str, Any]], conversation: int | None
+    ) -> Generator[str, None, None]:
+        """Yield the words so far as they grow, ``draft`` holding them; what was done goes into its run.
+        Closing it (the visitor stopped the reply) gives its model lane back at once."""
         if self.loop is None:
             draft.run.add(Ended(Ending.NO_MODEL))
             yield from self._without_model(draft, "")

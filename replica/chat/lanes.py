@@ -128,7 +128,8 @@ class Lanes:
         before one holding some."""
         ready = [ticket for ticket in self._line if self._may_hold(ticket[1])]
         fresh = [ticket for ticket in ready if not ticket[1] or not self._by_client[ticket[1]]]
-        return (fresh or ready or [None])[0]
+        chosen = fresh or ready
+        return chosen[0] if chosen else None
 
     def _worth_waiting(self) -> bool:
         return len(self._line) < self.max_waiting and self._expected_wait() <= self.wait_seconds

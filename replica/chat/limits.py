@@ -105,7 +105,7 @@ class _Fallback:
         self.what = what
         self.active = False
 
-    def failed(self, error: Exception) -> None:
+    def failed(self, error: BaseException) -> None:
         if not self.active:
             self.active = True
             log.error(

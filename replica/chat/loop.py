@@ -19,7 +19,7 @@ from replica import wording
 from replica.chat.deadline import Deadline
 from replica.chat.history import join, text_of
 from replica.chat.limits import UsageLimits
-from replica.chat.model import ToolCall
+from replica.chat.model import ToolCall, ToolChoice
 from replica.chat.run import Ended, Ending, ModelCalled, Run, Source, ToolRan, Words
 from replica.chat.turns import CleanModel, CleanTurn
 from replica.knowledge.prompts import render_prompt
@@ -67,7 +67,7 @@ class TurnLoop:
                 raise DailyBudgetSpent()
             run.add(ModelCalled(turn))
             last = turn == self.max_turns
-            tool_choice = "none" if last or force_words else "auto"
+            tool_choice: ToolChoice = "none" if last or force_words else "auto"
             shown, done = words, CleanTurn("")
             remaining = deadline.remaining()
             for done in self.model.turns(messages, tools, tool_choice, self.max_tokens, remaining, stop, visitor):

@@ -8,7 +8,11 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Protocol
+from typing import Any, Iterator, Literal, Protocol
+
+ToolChoice = Literal["auto", "none"]  # what a model call may do: call tools or write words, or only write words
+# Why a model call ended, as the Chat Completions API (and the OpenAI SDK's chunk) names it.
+FinishReason = Literal["stop", "length", "tool_calls", "content_filter", "function_call"]
 
 
 @dataclass
@@ -26,7 +30,7 @@ class Turn:
 
     text: str = ""
     calls: list[ToolCall] = field(default_factory=list)
-    finish_reason: str | None = None
+    finish_reason: FinishReason | None = None  # None until the call ended
     tokens: int = 0  # the call's prompt and completion tokens, when the server reports its usage
 
 
@@ -51,7 +55,7 @@ class ChatModel(Protocol):
         self,
         messages: list[dict[str, Any]],
         tools: list[dict[str, Any]],
-        tool_choice: str,
+        tool_choice: ToolChoice,
         max_tokens: int,
         timeout: float,
         stop: threading.Event,

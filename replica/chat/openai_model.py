@@ -23,8 +23,9 @@ from typing import Any, Callable, Iterator
 import httpx
 import openai
 from openai.types.chat import ChatCompletion, ChatCompletionChunk
+from openai.types.chat.chat_completion_chunk import Choice
 
-from replica.chat.model import ModelError, ToolCall, Turn
+from replica.chat.model import ModelError, ToolCall, ToolChoice, Turn
 from replica.knowledge.prompts import render_prompt
 
 log = logging.getLogger(__name__)
@@ -56,7 +57,7 @@ class OpenAIChatModel:
         self,
         messages: list[dict[str, Any]],
         tools: list[dict[str, Any]],
-        tool_choice: str,
+        tool_choice: ToolChoice,
         max_tokens: int,
         timeout: float,
         stop: threading.Event,
@@ -89,7 +90,7 @@ class OpenAIChatModel:
         self,
         messages: list[dict[str, Any]],
         tools: list[dict[str, Any]] | None,
-        tool_choice: str | None,
+        tool_choice: ToolChoice | None,
         max_tokens: int,
         timeout: float,
         stop: threading.Event,
@@ -111,7 +112,8 @@ class OpenAIChatModel:
             log.warning("The model server refused stream_options (HTTP 400); its token counts are not asked for")
             self.asks_usage = False
             stream = self._post({k: v for k, v in body.items() if k != "stream_options"}, timeout)
-        turn, calls = Turn(), {}
+        turn = Turn()
+        calls: dict[int, ToolCall] = {}  # by the index the stream gives each call's pieces
         with stream:
             for chunk in stream:
                 if stop.is_set():
@@ -141,7 +143,7 @@ class OpenAIChatModel:
         return min(configured, remaining) if isinstance(configured, (int, float)) else remaining
 
 
-def _add(turn: Turn, calls: dict[int, ToolCall], choice: Any) -> None:
+def _add(turn: Turn, calls: dict[int, ToolCall], choice: Choice) -> None:
     """One streamed chunk's words, tool-call pieces and finish reason, into ``turn``."""
     for part in choice.delta.tool_calls or []:
         call = calls.setdefault(part.index, ToolCall())

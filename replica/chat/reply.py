@@ -155,9 +155,9 @@ class Replica:
         if refusal:
             run.add(Ended(Ending.REFUSED))
             return refusal
-        if caught is not None:
+        if caught is not None and self.verifier is not None:  # a code is caught only with a verifier
             run.add(Ended(Ending.CODE))
-            return self._answer_code(caught, visitor)
+            return self._answer_code(self.verifier, caught, visitor)
         if conversation and conversation.paused:
             run.add(Ended(Ending.PASSED_TO_OWNER, role=NOTICE))
             return pass_to_owner(self.inbox, conversation, message)
@@ -173,9 +173,9 @@ class Replica:
             log.error("Could not look for a contact code (the database failed)", exc_info=True)
             return None
 
-    def _answer_code(self, caught: Caught, visitor: Visitor) -> str:
+    def _answer_code(self, verifier: Verifier, caught: Caught, visitor: Visitor) -> str:
         try:
-            return self.verifier.answer(caught, visitor.session_id, self._address(visitor))
+            return verifier.answer(caught, visitor.session_id, self._address(visitor))
         except storage_errors():
             log.error("Could not check a contact code (the database failed)", exc_info=True)
             return wording.CODE_FAILED

@@ -120,7 +120,7 @@ def asks(message: str) -> bool:
 
 def app_sentences(owner: str) -> frozenset[str]:
     """Every sentence the app writes itself, as :func:`key` gives it: never checked."""
-    found = set()
+    found: set[str] = set()
     for name in dir(wording):
         value = getattr(wording, name)
         if name.isupper() and isinstance(value, str):

@@ -103,7 +103,8 @@ def specifics(sentence: str) -> list[Specific]:
             if free(match.start(), match.start() + len(text)):
                 found.append(Specific(kind, text, match.start()))
                 taken.append((match.start(), match.start() + len(text)))
-    start = SENTENCE_START.match(sentence).end()
+    opening = SENTENCE_START.match(sentence)
+    start = opening.end() if opening else 0  # it always matches: all of it is optional
     for match in NAME.finditer(sentence):
         words = match.group().split()
         if match.start() == start:

@@ -330,7 +330,8 @@ def _python_call(text: str) -> dict[str, Any]:
     for closing in (m.start() for m in re.finditer(r"\)", text)):
         try:
             node = ast.parse("f" + text[: closing + 1], mode="eval").body
-            return {kw.arg: ast.literal_eval(kw.value) for kw in node.keywords if kw.arg}
+            if isinstance(node, ast.Call):
+                return {kw.arg: ast.literal_eval(kw.value) for kw in node.keywords if kw.arg}
         except (SyntaxError, ValueError):
             continue
     return {}

@@ -25,7 +25,7 @@ from typing import Any, Iterator
 from replica.chat.debris import without_debris
 from replica.chat.endings import TurnLabels, whole_sentences
 from replica.chat.markup import has_stray_closing, without_markup
-from replica.chat.model import ChatModel, ToolCall, Turn
+from replica.chat.model import ChatModel, ToolCall, ToolChoice, Turn
 from replica.chat.run import Source
 from replica.chat.server_memory import ServerMemory
 from replica.chat.tool_text import ToolTextFilter, holds_tool_syntax, read_tool_text
@@ -82,7 +82,7 @@ class CleanModel:
         self,
         messages: list[dict[str, Any]],
         tools: list[dict[str, Any]],
-        tool_choice: str,
+        tool_choice: ToolChoice,
         max_tokens: int,
         timeout: float,
         stop: threading.Event,
