@@ -30,7 +30,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterable
 
 import bm25s
 
@@ -50,6 +50,7 @@ from replica.knowledge.terms import Vocabulary, terms
 from replica.languages import KNOWN, detect
 from replica.storage.database import storage_errors
 from replica.storage.questions import same_question
+from replica.storage.rows import AnswerRecord
 
 log = logging.getLogger(__name__)
 
@@ -213,7 +214,7 @@ def asked_as(question: str, answer: str, language: str) -> Asked:
     return Asked.of(question, answer, lambda text, known: terms(text, known, language), language)
 
 
-def numbers(found: set[str]) -> set[str]:
+def numbers(found: Iterable[str]) -> set[str]:
     """The terms that hold a digit: "5 years" and "10 years" are different questions."""
     return {term for term in found if any(character.isdigit() for character in term)}
 
@@ -276,7 +277,8 @@ def approved_entries(folder: Path, languages: tuple[str, ...] = ("en",)) -> list
     with a log line. Each is in the language its FAQ file's name gives (``faq.es.md``), else the one its
     words are in (the first of ``languages`` when they do not tell); those in another language are left
     out, with a log line for each file."""
-    faq, marked = [], []
+    faq: list[Approved] = []
+    marked: list[Approved] = []
     for path in knowledge_files(folder):
         named = FAQ_FILE.match(path.name)
         is_faq = bool(named)
@@ -349,7 +351,9 @@ class ApprovedAnswers:
     otherwise, and is answered only by an answer in its language.
     """
 
-    def __init__(self, faq: list[Approved], learned: Callable[[], list[dict]], languages: tuple[str, ...] = ("en",)):
+    def __init__(
+        self, faq: list[Approved], learned: Callable[[], list[AnswerRecord]], languages: tuple[str, ...] = ("en",)
+    ):
         self.languages = languages
         self.faq = faq
         self._learned = learned

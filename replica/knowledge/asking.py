@@ -19,21 +19,23 @@ YOUR = frozenset(
     "your ur tu tus teu tua teus tuas seu sua seus suas su sus ton ta tes votre vos dein deine deinen deiner deines ihr ihre ihren".split()
 )
 # Words that turn a question around: an answer to "Do you sign NDAs?" does not answer "Do you refuse to…".
-NEGATIONS = {
-    "not",
-    "no",
-    "never",
-    "none",
-    "nor",
-    "neither",
-    "against",
-    "without",
-    "except",
-    "unwilling",
-    "unable",
-    "unavailable",
-    "uninterested",
-}
+NEGATIONS = frozenset(
+    {
+        "not",
+        "no",
+        "never",
+        "none",
+        "nor",
+        "neither",
+        "against",
+        "without",
+        "except",
+        "unwilling",
+        "unable",
+        "unavailable",
+        "uninterested",
+    }
+)
 # Stems of words that turn one around too: "Do you avoid…", "refrain from…", "hesitate to…", "mind signing…".
 NEGATING_STEMS = (
     "refus",

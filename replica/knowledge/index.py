@@ -57,7 +57,8 @@ def tokenize(text: str) -> list[str]:
 def split_document(document: Document, max_chars: int = CHUNK_CHARS) -> list[Chunk]:
     """Split a document on headings, then group its paragraphs into chunks of at most ``max_chars``."""
     chunks: list[Chunk] = []
-    heading, paragraphs = "", []
+    heading = ""
+    paragraphs: list[str] = []
 
     def flush() -> None:
         buffer = ""
@@ -177,7 +178,10 @@ class KnowledgeIndex:
                     chosen.append(i)
                     used += size
 
-        scores = self._retriever.get_scores(tokenize(query)) if query.strip() else np.zeros(len(self.chunks))
+        if self._retriever is not None and query.strip():  # None: no chunks to rank
+            scores = self._retriever.get_scores(tokenize(query))
+        else:
+            scores = np.zeros(len(self.chunks))
         ranked = [int(i) for i in np.argsort(-scores, kind="stable") if scores[i] > 0]
         take(ranked, budget_chars - int(budget_chars * OVERVIEW_SHARE))
         take(self._openers, budget_chars)

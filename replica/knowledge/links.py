@@ -13,14 +13,28 @@ import logging
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Literal, TypedDict
 
 from replica.knowledge.identity import file_heads
 from replica.settings import BY_FIELD, ConfigError, Settings
 
 log = logging.getLogger(__name__)
 
+LinkField = Literal["owner_website", "owner_linkedin", "owner_github", "owner_email", "owner_booking"]
+
+
+class LinkSettings(TypedDict, total=False):
+    """The owner's links a profile fills in, as the :class:`Settings` fields they set."""
+
+    owner_website: str
+    owner_linkedin: str
+    owner_github: str
+    owner_email: str
+    owner_booking: str
+
+
 # The profile's line name -> the Settings field it fills, in the order the page shows them.
-LINES = {
+LINES: dict[str, LinkField] = {
     "website": "owner_website",
     "linkedin": "owner_linkedin",
     "github": "owner_github",
@@ -60,7 +74,7 @@ def profile_lines(knowledge_dir: Path) -> list[ProfileLine]:
 
 def filled_in(settings: Settings, lines: list[ProfileLine]) -> Settings:
     """``settings`` with each link not set filled in from ``lines`` (the first good one of its kind)."""
-    filled = {}
+    filled: LinkSettings = {}
     for line in lines:
         field = LINES[line.kind]
         if not line.problem and getattr(settings, field) is None and field not in filled:
