@@ -18,7 +18,7 @@ import json
 import logging
 import threading
 import time
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import httpx
 import openai
@@ -88,7 +88,7 @@ class OpenAIChatModel:
 
     def _call(
         self,
-        messages: list[dict[str, Any]],
+        messages: Sequence[Mapping[str, Any]],
         tools: list[dict[str, Any]] | None,
         tool_choice: ToolChoice | None,
         max_tokens: int,
@@ -156,7 +156,9 @@ def _add(turn: Turn, calls: dict[int, ToolCall], choice: Choice) -> None:
     turn.calls = [calls[i] for i in sorted(calls)]
 
 
-def with_tools_described(messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def with_tools_described(
+    messages: Sequence[Mapping[str, Any]], tools: Sequence[Mapping[str, Any]]
+) -> list[Mapping[str, Any]]:
     """``messages`` with the tools and how to call them in words added to the system prompt."""
     described = "\n".join(json.dumps(tool["function"], ensure_ascii=False) for tool in tools)
     note = render_prompt("tools_as_text.md", tools=described)

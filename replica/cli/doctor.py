@@ -12,10 +12,16 @@ import socket
 import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Callable, Iterator, TextIO, TypeVar
+from enum import Enum
+from typing import Callable, Iterator, TextIO, TypeVar, cast
 from urllib.parse import urlparse
 
 import openai
+from openai.types.chat import (
+    ChatCompletionFunctionToolParam,
+    ChatCompletionMessageFunctionToolCall,
+    ChatCompletionMessageParam,
+)
 
 from replica.alerts.apprise_channel import AppriseChannel, parse_channels
 from replica.chat.claims import ClaimPatterns
@@ -37,7 +43,6 @@ from replica.storage.store import NoDatabase, Store, StoreError, check_writable
 from replica.storage.volumes import KEEP_RECORDS, records_at_risk, sqlite_journal, volume_of
 from replica.telegram.client import BLOCKED_HINT, TelegramClient, TelegramError
 
-SYMBOLS = {"ok": "✓", "warn": "!", "fail": "✗"}
 # The docs pages that hold the fixes doctor names more than once.
 ALERT_DOCS = "docs/alerts.md#other-alert-channels"
 REPLY_CHECK_DOCS = "docs/models.md#what-the-replica-never-says"
@@ -47,31 +52,39 @@ APPROVED_DOCS = "docs/knowledge.md#without-a-model-your-approved-answers"
 T = TypeVar("T")  # what a read of the database gives (_read_store)
 
 
+class Status(Enum):
+    """How a check came out; its value is the symbol its line starts with."""
+
+    OK = "✓"  # fine
+    WARN = "!"  # works, but worth a look
+    FAIL = "✗"  # broken
+
+
 @dataclass(frozen=True)
 class Check:
-    """One finding: ``status`` is ok, warn or fail; ``fix`` says what to do about a problem."""
+    """One finding, and its ``fix``: what to do about a problem."""
 
-    status: str
+    status: Status
     area: str
     text: str
     fix: str = ""
 
     def line(self) -> str:
         """The finding as the one line the owner reads."""
-        fix = f" — fix: {self.fix}" if self.fix and self.status != "ok" else ""
-        return f"{SYMBOLS[self.status]} {self.area}: {self.text}{fix}"
+        fix = f" — fix: {self.fix}" if self.fix and self.status is not Status.OK else ""
+        return f"{self.status.value} {self.area}: {self.text}{fix}"
 
 
 def ok(area: str, text: str) -> Check:
-    return Check("ok", area, text)
+    return Check(Status.OK, area, text)
 
 
 def warn(area: str, text: str, fix: str = "") -> Check:
-    return Check("warn", area, text, fix)
+    return Check(Status.WARN, area, text, fix)
 
 
 def fail(area: str, text: str, fix: str) -> Check:
-    return Check("fail", area, text, fix)
+    return Check(Status.FAIL, area, text, fix)
 
 
 def run_doctor(
@@ -92,7 +105,7 @@ def run_doctor(
         for check in checks:
             out.write(check.line() + "\n")
             out.flush()
-            failed = failed or check.status == "fail"
+            failed = failed or check.status is Status.FAIL
     return 1 if failed else 0
 
 
@@ -112,7 +125,7 @@ def check_model(settings: Settings, voice: Callable[[Settings], Iterator[Check]]
     )
     reached = list(_check_endpoint(client, settings))
     yield from reached
-    if any(check.status == "fail" for check in reached):
+    if any(check.status is Status.FAIL for check in reached):
         return
     yield check_tool_calling(client, settings.openai_model, wait)
     if voice:  # whatever the probe said: the replica serves a model that cannot call tools too
@@ -138,7 +151,7 @@ def _check_endpoint(client: openai.OpenAI, settings: Settings) -> Iterator[Check
         yield fail("model", f"{endpoint} has no model {model!r}", "set OPENAI_MODEL to a model the provider offers")
         return
     except openai.APITimeoutError:  # (an APIConnectionError too, but the server is there: it is slow)
-        yield timed_out(f"{endpoint} gave", settings.doctor_timeout_seconds, "fail")
+        yield timed_out(f"{endpoint} gave", settings.doctor_timeout_seconds, Status.FAIL)
         return
     except openai.APIConnectionError as exc:
         yield fail(
@@ -169,7 +182,7 @@ def _answers_to(client: openai.OpenAI, endpoint: str, model: str, offered: list[
     try:  # llama.cpp's server lists its model by file path and answers to any name
         client.chat.completions.create(model=model, messages=[{"role": "user", "content": "ping"}], max_tokens=1)
     except openai.APITimeoutError:
-        return timed_out(f"{endpoint} does not list {model!r}, and gave", wait, "fail")
+        return timed_out(f"{endpoint} does not list {model!r}, and gave", wait, Status.FAIL)
     except openai.OpenAIError:
         return fail("model", f"{endpoint} does not offer {model!r}", f"set OPENAI_MODEL to one it offers: {some}")
     return warn(
@@ -179,7 +192,7 @@ def _answers_to(client: openai.OpenAI, endpoint: str, model: str, offered: list[
     )
 
 
-def timed_out(what: str, wait: float, status: str) -> Check:
+def timed_out(what: str, wait: float, status: Status) -> Check:
     """A request that got no answer within ``wait`` seconds, named as what it is: a slow server (or one still
     loading its model), never a setting or a skill the model lacks. ``what`` says whose answer ("the
     tool-calling probe got")."""
@@ -192,7 +205,7 @@ def timed_out(what: str, wait: float, status: str) -> Check:
     )
 
 
-PROBE_TOOL = {
+PROBE_TOOL: ChatCompletionFunctionToolParam = {
     "type": "function",
     "function": {
         "name": "note_city",
@@ -200,7 +213,7 @@ PROBE_TOOL = {
         "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
     },
 }
-PROBE_MESSAGES = [
+PROBE_MESSAGES: list[ChatCompletionMessageParam] = [
     {
         "role": "system",
         "content": "You note cities with the note_city tool. Always call it when the user names a city.",
@@ -227,14 +240,15 @@ def check_tool_calling(client: openai.OpenAI, model: str, wait: float) -> Check:
             model=model, messages=PROBE_MESSAGES, tools=[PROBE_TOOL], tool_choice="auto", max_tokens=PROBE_TOKENS
         )
     except openai.APITimeoutError:
-        return timed_out(probe, wait, "warn")
+        return timed_out(probe, wait, Status.WARN)
     except openai.BadRequestError:
         refused = True
         try:
-            described = with_tools_described(PROBE_MESSAGES, [PROBE_TOOL])
+            # The probe's messages as they were, the tool described in the system one: chat messages still.
+            described = cast("list[ChatCompletionMessageParam]", with_tools_described(PROBE_MESSAGES, [PROBE_TOOL]))
             response = client.chat.completions.create(model=model, messages=described, max_tokens=PROBE_TOKENS)
         except openai.APITimeoutError:
-            return timed_out(f"the server refuses tools (HTTP 400); asked without them, {probe}", wait, "warn")
+            return timed_out(f"the server refuses tools (HTTP 400); asked without them, {probe}", wait, Status.WARN)
         except openai.APIError as exc:
             return fail("model", f"refused a request with tools, and without them ({type(exc).__name__})", TOOL_ADVICE)
     except openai.APIStatusError as exc:
@@ -245,7 +259,8 @@ def check_tool_calling(client: openai.OpenAI, model: str, wait: float) -> Check:
     tokens = f", {usage.total_tokens} tokens" if usage and usage.total_tokens else ""
     cost = f"(probe cost: {1 + refused} request(s){tokens}, max_tokens {PROBE_TOKENS})"
     message = response.choices[0].message if response.choices else None
-    if message and any(c.function.name == "note_city" for c in message.tool_calls or []):
+    calls = (message.tool_calls or []) if message else []
+    if any(isinstance(c, ChatCompletionMessageFunctionToolCall) and c.function.name == "note_city" for c in calls):
         return ok("model", f"{model} calls tools natively {cost}")
     read = read_tool_text(message.content or "" if message else "", ["note_city"], {"note_city": {"city"}})
     refusal = "the server refuses tools (HTTP 400), so they are described in the prompt; " * refused
@@ -266,13 +281,13 @@ def check_telegram(settings: Settings, ping: bool) -> Iterator[Check]:
             "python app.py telegram-setup (docs/telegram.md)",
         )
     else:
-        yield from _check_bot(settings, ping)
+        yield from _check_bot(settings, settings.telegram_bot_token, ping)
     yield from _check_outbox(settings)
 
 
-def _check_bot(settings: Settings, ping: bool) -> Iterator[Check]:
+def _check_bot(settings: Settings, token: str, ping: bool) -> Iterator[Check]:
     host = urlparse(settings.telegram_api_base).netloc or settings.telegram_api_base
-    client = TelegramClient(settings.telegram_api_base, settings.telegram_bot_token, settings.telegram_chat_id or "")
+    client = TelegramClient(settings.telegram_api_base, token, settings.telegram_chat_id or "")
     client.timeout = (5.0, 15.0)
     try:
         me = client.get_me()
@@ -354,7 +369,8 @@ def _read_store(settings: Settings, read: Callable[[Store], T], nothing: T) -> T
 
 def _waiting(settings: Settings) -> dict[str, ChannelSummary] | None:
     """What waits for each channel; ``None`` when that cannot be read as things are."""
-    return _read_store(settings, lambda store: store.deliveries.summary(), {})
+    none_yet: dict[str, ChannelSummary] = {}
+    return _read_store(settings, lambda store: store.deliveries.summary(), none_yet)
 
 
 def _check_outbox(settings: Settings) -> Iterator[Check]:
@@ -395,10 +411,10 @@ def check_alert_channels(settings: Settings, ping: bool) -> Iterator[Check]:
         yield fail("alerts", problem, f"write it as Apprise documents it for the service ({ALERT_DOCS})")
     for channel in channels:
         if ping:
-            problem = channel.send_text("Replica doctor", "Replica doctor: test message. Alerts will arrive here.")
+            failure = channel.send_text("Replica doctor", "Replica doctor: test message. Alerts will arrive here.")
             yield (
-                fail("alerts", f"{channel.label}: the test failed ({problem})", f"check the URL ({ALERT_DOCS})")
-                if problem
+                fail("alerts", f"{channel.label}: the test failed ({failure})", f"check the URL ({ALERT_DOCS})")
+                if failure
                 else ok("alerts", f"{channel.label}: a test message was sent")
             )
             continue

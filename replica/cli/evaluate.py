@@ -26,6 +26,7 @@ from replica.cli.doctor import Check, fail, ok
 from replica.knowledge.approved import Approved, approved_entries, parse_faq
 from replica.knowledge.prompts import render_prompt
 from replica.settings import Settings
+from replica.storage.rows import LeadRecord, QuestionRecord
 from replica.wiring import evaluation_replica
 
 # A reply that claims something was passed on, unless it also denies it.
@@ -41,8 +42,8 @@ class ScriptOutcome:
     each message's run (what the model wrote and the checks did to it)."""
 
     replies: list[str]
-    leads: list[dict]
-    questions: list[dict]
+    leads: list[LeadRecord]
+    questions: list[QuestionRecord]
     alerts: list[Alert]
     runs: list[Run] = field(default_factory=list)
 

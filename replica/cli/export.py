@@ -12,7 +12,7 @@ import csv
 import json
 from dataclasses import replace
 from datetime import date, datetime, timezone
-from typing import TextIO
+from typing import Callable, Sequence, TextIO
 
 from replica.stats.period import COLUMNS as STATS_COLUMNS
 from replica.stats.period import period
@@ -47,12 +47,13 @@ def alert_rows(store: Store, channels: dict[str, str]) -> list[DeliveryRecord]:
 
 def export_csv(store: Store, what: str, out: TextIO, channels: dict[str, str] | None = None) -> int:
     """Write ``what`` (a key of ``COLUMNS``) from ``store`` to ``out`` as CSV with a header; return the row count."""
-    rows = {
+    readers: dict[str, Callable[[], Sequence[object]]] = {  # each a list of rows, typed by its repository
         "leads": store.leads.all,
         "questions": store.questions.all,
         "answers": store.answers.all,
         "alerts": lambda: alert_rows(store, channels or {}),
-    }[what]()
+    }
+    rows = readers[what]()
     writer = csv.writer(out)
     writer.writerow(COLUMNS[what])
     for row in rows:

@@ -127,7 +127,9 @@ def _wait_for_message(bot: TelegramClient, host: str, out: TextIO, wait_seconds:
                 continue
             offset = update["update_id"] + 1
             message = update.get("message")
-            chat = message.get("chat") if isinstance(message, dict) else None
+            if not isinstance(message, dict):
+                continue
+            chat = message.get("chat")
             if isinstance(chat, dict) and "id" in chat:
                 _acknowledge(bot, offset)
                 return message
