@@ -44,9 +44,10 @@ class Alert:
     quoted: tuple[str, ...] = ()
     ref: int | None = None
     conversation: int | None = None  # the conversation number the owner can /show, /say, /pause
-    kept: tuple[tuple[str, int], ...] = ()
+    kept: tuple[tuple[AlertKind, int], ...] = ()
     close_faq: str = ""  # a question: the approved question close to it, offered as a one-tap answer
-    picture: tuple[str, int] = ()  # a digest: the owner's picture of the days (last day ISO, how many) comes with it
+    # A digest: the owner's picture of the days (last day ISO, how many) comes with it; () for none.
+    picture: tuple[()] | tuple[str, int] = ()
 
     @property
     def notes(self) -> tuple[str, ...]:

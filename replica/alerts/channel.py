@@ -7,7 +7,7 @@ delivers to any of them the same way.
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from replica.alerts.alert import Alert
 
@@ -41,4 +41,14 @@ class Channel(Protocol):
 
     def send_fold(self, alerts: list[tuple[int | None, Alert]]) -> None:
         """Send several alerts of one kind as one message. Raises :class:`ChannelError`."""
+        ...
+
+
+@runtime_checkable
+class Editing(Protocol):
+    """A channel that can also replace a message it sent (Telegram): a lead's alert then says its address
+    was confirmed, instead of a follow-up."""
+
+    def edit(self, message_id: int, alert: Alert) -> None:
+        """Replace the message ``message_id`` with ``alert``. Raises :class:`ChannelError`."""
         ...

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import html
 import re
-from typing import Callable, NamedTuple
+from typing import Any, Callable, NamedTuple
 
 from replica.alerts.alert import NAMED, NOT_GIVEN, Alert
 from replica.storage.records import AlertKind
 from replica.telegram.length import TELEGRAM_LIMIT, utf16_units
+from replica.telegram.updates import Action, Button, keyboard_markup
 
 CUT_MARKER = " … [cut: {n} more characters]"
 QUOTE_BAR = "│ "
@@ -137,27 +138,25 @@ def fit_values(alert: Alert, limit: int = TELEGRAM_LIMIT, seen_as: _Style = HTML
     return {label: "" for label in full}
 
 
-def keyboard_for(alert: Alert) -> dict | None:
+def keyboard_for(alert: Alert) -> dict[str, Any] | None:
     """The alert's one-tap buttons (an inline keyboard), or ``None``.
 
     A lead: "Open conversation", "Mark handled". A question: "Answer", "Dismiss", "Open conversation", and
     when an approved answer comes close, "Answer with your FAQ “…”". A forwarded visitor message: "Open
     conversation". Each button's data names its action and record.
     """
-    opener = (
-        [{"text": "Open conversation", "callback_data": f"show:{alert.conversation}"}] if alert.conversation else []
-    )
+    opener = [Button("Open conversation", Action.SHOW.data(alert.conversation))] if alert.conversation else []
     if alert.kind == AlertKind.LEAD and alert.ref:
-        rows = [opener + [{"text": "Mark handled", "callback_data": f"handled:{alert.ref}"}]]
+        rows = [opener + [Button("Mark handled", Action.HANDLED.data(alert.ref))]]
     elif alert.kind == AlertKind.QUESTION and alert.ref:
-        answer = {"text": "Answer", "callback_data": f"answer:{alert.ref}"}
-        rows = [[answer, {"text": "Dismiss", "callback_data": f"dismiss:{alert.ref}"}]] + [opener] * bool(opener)
+        answer = Button("Answer", Action.ANSWER.data(alert.ref))
+        rows = [[answer, Button("Dismiss", Action.DISMISS.data(alert.ref))]] + [opener] * bool(opener)
         if alert.close_faq:
             label = f"Answer with your FAQ “{one_line(alert.close_faq, 48)}”"
-            rows.insert(1, [{"text": label, "callback_data": f"faq:{alert.ref}"}])
+            rows.insert(1, [Button(label, Action.FAQ.data(alert.ref))])
     else:
         rows = [opener] * bool(opener)
-    return {"inline_keyboard": rows} if rows else None
+    return keyboard_markup(tuple(tuple(row) for row in rows)) if rows else None
 
 
 def to_telegram_html(alert: Alert, limit: int = TELEGRAM_LIMIT) -> str:

@@ -23,7 +23,7 @@ import logging
 from dataclasses import replace
 
 from replica.alerts.alert import CONFIRMED_LINE, Alert, Notifier
-from replica.alerts.channel import Channel, ChannelError
+from replica.alerts.channel import Channel, ChannelError, Editing
 from replica.settings import default
 from replica.storage import PendingDelivery, Store
 from replica.storage.database import storage_errors
@@ -128,9 +128,10 @@ class AlertSender(Worker):
 
     def _deliver(self, batch: list[PendingDelivery]) -> None:
         alerts = [(d.ref, Alert.from_pending(d)) for d in batch]
+        message_id: int | None = None  # a fold's: none (replies to it teach nothing)
         try:
             if len(batch) > 1:
-                message_id = self.channel.send_fold(alerts)
+                self.channel.send_fold(alerts)
             elif batch[0].kind == AlertKind.CONFIRMED:
                 message_id = self._confirm(alerts[0][1])
             else:
@@ -146,14 +147,16 @@ class AlertSender(Worker):
     def _confirm(self, alert: Alert) -> int | None:
         """A lead's address was confirmed: where the channel can edit its messages and the lead's alert went
         alone, that alert is edited to say so (Telegram's ``editMessageText``); elsewhere a short follow-up."""
-        edit = getattr(self.channel, "edit", None)
-        original = self._store.deliveries.lead_message(self.channel.key, alert.ref) if edit and alert.ref else None
+        channel = self.channel
+        if not isinstance(channel, Editing) or not alert.ref:
+            return channel.send(alert)
+        original = self._store.deliveries.lead_message(channel.key, alert.ref)
         if original is None:
-            return self.channel.send(alert)
+            return channel.send(alert)
         message_id, payload = original
         lead = replace(Alert.from_json(payload), ref=alert.ref).with_field("Confirmed", CONFIRMED_LINE)
         try:
-            edit(message_id, lead)
+            channel.edit(message_id, lead)
         except ChannelError as error:
             if not error.final:
                 raise

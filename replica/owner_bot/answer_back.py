@@ -22,6 +22,7 @@ from replica.owner_bot.confirmations import Confirmations
 from replica.storage import Store
 from replica.storage.rows import Asker
 from replica.telegram.client import TelegramClient, TelegramError
+from replica.telegram.updates import Action, Button, keyboard_markup
 
 log = logging.getLogger(__name__)
 
@@ -35,6 +36,7 @@ MAIL_OFFER = (
     "{who} cannot see your answer to “{question}” in a page, but confirmed {email} with a code. Mail it to them?"
 )
 MAIL_BUTTON = "Send by e-mail"
+NOT_SAVED = "#{number}: your answer could not be saved in their conversation (the database failed)."
 
 
 class AnswerBack:
@@ -72,6 +74,8 @@ class AnswerBack:
         open_page = self._page.page_open(number)
         text = wording.ANSWER_BACK.format(question=one_line(asker.question, 300), answer=answer)
         message_id = self._recorder.record(number, OWNER, text, shown=False)
+        if message_id is None:  # the database failed (logged): their page has nothing to show
+            return NOT_SAVED.format(number=number)
         if open_page:
             self._confirmations.watch(message_id, number)
             return OPEN.format(number=number)
@@ -80,23 +84,26 @@ class AnswerBack:
         return self._neither(f"#{number}", asker, answer)
 
     def _neither(self, who: str, asker: Asker, answer: str) -> str:
-        confirmed = self._store.codes.confirmed_in(asker.session) if self._client else None
-        if confirmed and self._offer_mail(who, asker, answer, confirmed):
-            return NEITHER.format(who=who) + f"; they confirmed {html.escape(confirmed)}: the button below mails it."
+        if self._client is not None:  # verified contacts on: a confirmed address may be mailed the answer
+            confirmed = self._store.codes.confirmed_in(asker.session)
+            if confirmed and self._offer_mail(self._client, who, asker, answer, confirmed):
+                return (
+                    NEITHER.format(who=who) + f"; they confirmed {html.escape(confirmed)}: the button below mails it."
+                )
         email = self._store.leads.latest_email(asker.session)
         reach = f"; write to them at {html.escape(email)}." if email else ", and they left no email address."
         return NEITHER.format(who=who) + reach
 
-    def _offer_mail(self, who: str, asker: Asker, answer: str, email: str) -> bool:
-        """Keep the answer as a mail to ``email`` and offer it to the owner with a button; False when the
-        offer could not be made."""
+    def _offer_mail(self, client: TelegramClient, who: str, asker: Asker, answer: str, email: str) -> bool:
+        """Keep the answer as a mail to ``email`` and offer it to the owner with a button in ``client``'s
+        chat; False when the offer could not be made."""
         mail_id = self._store.answer_mails.offer(
             asker.session, email, *answer_mail(self._owner_name, one_line(asker.question, 1000), answer)
         )
         text = MAIL_OFFER.format(who=who, question=one_line(asker.question, 200), email=email)
-        button = {"inline_keyboard": [[{"text": MAIL_BUTTON, "callback_data": f"mail:{mail_id}"}]]}
+        button = keyboard_markup(((Button(MAIL_BUTTON, Action.MAIL.data(mail_id)),),))
         try:
-            self._client.send_message(text, parse_mode=None, reply_markup=button)
+            client.send_message(text, parse_mode=None, reply_markup=button)
         except TelegramError as error:
             log.warning("Could not offer an answer by mail: %s", error)
             return False

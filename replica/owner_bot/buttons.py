@@ -22,7 +22,7 @@ from replica.owner_bot.question_commands import QuestionCommands
 from replica.storage import Store
 from replica.storage.records import LeadStatus, QuestionStatus
 from replica.telegram.client import TelegramClient, TelegramError
-from replica.telegram.updates import Button, ButtonPress, keyboard_markup
+from replica.telegram.updates import Action, Button, ButtonPress, keyboard_markup
 
 log = logging.getLogger(__name__)
 STRANGERS = "Ignored %d Telegram message(s) or button press(es) from chats that are not the owner's (logged at most once a minute)"
@@ -56,13 +56,13 @@ class Buttons:
         # stranger who floods the bot costs a log line a minute (the dispatcher counts the messages here too).
         self.strangers = EveryMinute(log, STRANGERS)
         self.members = EveryMinute(log, MEMBERS)
-        self._actions: dict[str, Callable[[int, ButtonPress], str]] = {
-            "show": self._show,
-            "handled": self._handled,
-            "answer": self._answer,
-            "dismiss": self._dismiss,
-            "faq": self._faq,
-            "mail": self._mail,
+        self._actions: dict[Action, Callable[[int, ButtonPress], str]] = {
+            Action.SHOW: self._show,
+            Action.HANDLED: self._handled,
+            Action.ANSWER: self._answer,
+            Action.DISMISS: self._dismiss,
+            Action.FAQ: self._faq,
+            Action.MAIL: self._mail,
         }
 
     def press(self, press: ButtonPress) -> None:
@@ -75,8 +75,8 @@ class Buttons:
             self.members()
             self._answer_press(press.id, NOT_THE_OWNER if self._owner.known else NO_OWNER_SET)
             return
-        action, _, number = press.data.partition(":")
-        act = self._actions.get(action)
+        action, number = Action.of(press.data), press.data.partition(":")[2]
+        act = self._actions.get(action) if action else None
         try:
             text = act(int(number), press) if act and NUMBER.fullmatch(number) else "Unknown button."
         except Exception as error:
@@ -99,7 +99,7 @@ class Buttons:
 
     def _handled(self, lead_id: int, press: ButtonPress) -> str:
         changed = self._store.leads.set_status(lead_id, LeadStatus.HANDLED)
-        self._replace_keyboard(press, "handled", f"handled:{lead_id}", "✓ Handled")
+        self._replace_keyboard(press, Action.HANDLED, lead_id, "✓ Handled")
         return "Marked handled." if changed else "Already handled."
 
     def _answer(self, question_id: int, _: ButtonPress) -> str:
@@ -123,7 +123,7 @@ class Buttons:
             return "No approved answer is close to it any more; reply with your answer instead."
         self._client.send_message(self._questions.learn(question.id, question.question, approved.answer))
         self._replace_keyboard(
-            press, "faq", f"faq:{question_id}", "✓ Answered with your FAQ", drop=("answer", "dismiss")
+            press, Action.FAQ, question_id, "✓ Answered with your FAQ", drop=(Action.ANSWER, Action.DISMISS)
         )
         return "Answered with your FAQ."
 
@@ -134,21 +134,24 @@ class Buttons:
             return "That mail was sent already, or is gone."
         if self._mail_answers:
             self._mail_answers()
-        self._replace_keyboard(press, "mail", f"mail:{mail_id}", f"✓ Mailed to {email}"[:60])
+        self._replace_keyboard(press, Action.MAIL, mail_id, f"✓ Mailed to {email}"[:60])
         return f"Your answer goes to {email} by e-mail."
 
     def _dismiss(self, question_id: int, press: ButtonPress) -> str:
         changed = self._store.questions.dismiss(question_id)
-        self._replace_keyboard(press, "dismiss", f"dismiss:{question_id}", "✓ Dismissed", drop=("answer",))
+        self._replace_keyboard(press, Action.DISMISS, question_id, "✓ Dismissed", drop=(Action.ANSWER,))
         return "Dismissed." if changed else "Already dismissed or answered."
 
     def _replace_keyboard(
-        self, press: ButtonPress, action: str, data: str, label: str, drop: tuple[str, ...] = ()
+        self, press: ButtonPress, action: Action, number: int, label: str, drop: tuple[Action, ...] = ()
     ) -> None:
-        """Show the new state on the alert's buttons (the pressed one relabelled, ``drop`` ones removed)."""
+        """Show the new state on the alert's buttons (the pressed one, ``action`` on record ``number``,
+        relabelled; ``drop`` ones removed)."""
         rows = []
         for row in press.keyboard:
-            kept = tuple(Button(label, data) if b.action == action else b for b in row if b.action not in drop)
+            kept = tuple(
+                Button(label, action.data(number)) if b.action == action else b for b in row if b.action not in drop
+            )
             if kept:
                 rows.append(kept)
         if rows and press.message_id is not None and tuple(rows) != press.keyboard:

@@ -93,7 +93,8 @@ class ConversationCommands:
         if message_id is None:
             return f"There is no conversation #{number}."
         if not open_page:
-            kept = self._store.conversations.get(number).kept_by_browser
+            conversation = self._store.conversations.get(number)  # None: cleared meanwhile
+            kept = conversation is not None and conversation.kept_by_browser
             return (SAVED_FOR_RETURN if kept else SAVED_UNSEEN).format(number=number)
         self._confirmations.watch(message_id, number)
         return f"Sent to conversation #{number}; the visitor's page is open, and I'll say when it shows your words."

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import html
 import logging
-from typing import Callable
+from typing import Callable, Mapping
 
 from replica.owner_bot.buttons import Buttons
 from replica.owner_bot.commands import BY_NAME, help_text
@@ -38,7 +38,7 @@ class Dispatcher:
     def __init__(
         self,
         client: TelegramClient,
-        handlers: dict[str, Callable[[str], str]],
+        handlers: Mapping[str, Callable[[str], str]],
         questions: QuestionCommands,
         conversations: ConversationCommands,
         buttons: Buttons,

@@ -7,6 +7,7 @@ import html
 from replica.alerts.render import one_line, quoted_name
 from replica.owner_bot.listing_text import fit, when_iso
 from replica.storage import Store
+from replica.storage.records import LeadStatus
 
 
 def leads_listing(store: Store, limit: int = 20) -> str:
@@ -19,7 +20,7 @@ def leads_listing(store: Store, limit: int = 20) -> str:
     if not leads:
         return "No leads yet."
     lines = ["<b>Recent leads</b>, newest first:"] + [
-        f"• {'✓ handled · ' if row.status == 'handled' else ''}"
+        f"• {'✓ handled · ' if row.status is LeadStatus.HANDLED else ''}"
         f"{html.escape(quoted_name(row.name, 80)) if row.name.strip() else '(no name)'} — {html.escape(one_line(row.email))}"
         f"{' (confirmed ✓)' if row.confirmed_at else ''} — "
         f"“{html.escape(one_line(row.notes, 300))}” ({when_iso(row.created_at)}"

@@ -63,7 +63,7 @@ class QuestionCommands:
         """``/answer N text``: teach the answer to open question N."""
         parsed = number_and_text(argument)
         question = self._store.questions.get(parsed[0]) if parsed else None
-        if question is None:
+        if parsed is None or question is None:
             return BY_NAME["answer"].usage_line
         return self.learn(question.id, question.question, parsed[1])
 

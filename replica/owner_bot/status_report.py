@@ -4,6 +4,7 @@ last 24 hours, and why, and what waits to be delivered."""
 from __future__ import annotations
 
 from datetime import datetime, timezone
+from typing import Mapping
 
 from replica.storage import Store
 from replica.storage.outbox import CAP_SETTINGS
@@ -20,7 +21,7 @@ def counted(count: int, noun: str) -> str:
     return f"{count} {noun}" if count == 1 else f"{count} {noun}es" if noun.endswith("s") else f"{count} {noun}s"
 
 
-def kept_line(row: KeptCount, caps: dict[str, int]) -> str:
+def kept_line(row: KeptCount, caps: Mapping[AlertKind, int]) -> str:
     """One kind and reason of records kept without an alert, and why, naming the setting that caps it."""
     noun, cap, setting = NOUNS.get(row.kind, row.kind), caps.get(row.kind, 0), CAP_SETTINGS.get(row.kind, "")
     if row.reason == CapReason.ADDRESS:

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import html
 from datetime import datetime, timezone
-from typing import Any
+from typing import Callable
 
 from replica.alerts.render import QUOTE_BAR, quoted_lines
 from replica.storage.records import NOTICE, OWNER, VISITOR
+from replica.storage.rows import MessageRecord
 from replica.telegram.length import TELEGRAM_LIMIT, utf16_units
 
 PART_LIMIT = TELEGRAM_LIMIT - 200  # room for a part's heading
@@ -16,11 +17,11 @@ INLINE_CHARS = 300  # words longer than this are quoted lines of at most this ma
 ROLE_NAMES = {VISITOR: "Visitor", OWNER: "You, in person", NOTICE: "Note"}
 
 
-def transcript_lines(row: Any, html_style: bool) -> list[str]:
+def transcript_lines(row: MessageRecord, html_style: bool) -> list[str]:
     """One recorded message as transcript lines: who and when, then the words. Words on one short line
     follow the heading; longer or multi-line words are quoted lines behind the "│ " bar, so no visitor
     line can pass for a line of the transcript's own."""
-    escape = html.escape if html_style else str
+    escape: Callable[[str], str] = html.escape if html_style else str
     clock = datetime.fromtimestamp(row.at, timezone.utc).strftime("%H:%M")
     who = ROLE_NAMES.get(row.role, "Replica")
     heading = f"[{clock}] <b>{who}</b>" if html_style else f"[{clock}] {who}"
@@ -41,7 +42,9 @@ def transcript_lines(row: Any, html_style: bool) -> list[str]:
 
 def pack(lines: list[str], limit: int = PART_LIMIT) -> list[str]:
     """Lines joined into parts of at most ``limit`` Telegram units (every line is far shorter)."""
-    parts, current, used = [], [], 0
+    parts: list[str] = []
+    current: list[str] = []
+    used = 0
     for line in lines:
         size = utf16_units(line) + 1
         if current and used + size > limit:

@@ -4,10 +4,12 @@ read), the digest's text where no picture can go, and the list of open questions
 from __future__ import annotations
 
 import html
+from typing import Any
 
 from replica.alerts.render import one_line
 from replica.stats.period import OpenQuestion, Period, Totals
 from replica.storage.figures import APPROVED, MODEL, OTHER, OWNER, PASSED_ON
+from replica.telegram.updates import Action, Button, keyboard_markup
 
 CAPTION_LIMIT = 1024  # Telegram's limit on a photo's caption
 QUESTIONS_LISTED = 10  # open questions named in the message after the picture, each with its button
@@ -90,10 +92,10 @@ def questions_text(questions: list[OpenQuestion], days: int) -> str:
     return "\n".join(lines)
 
 
-def questions_keyboard(questions: list[OpenQuestion]) -> dict | None:
+def questions_keyboard(questions: list[OpenQuestion]) -> dict[str, Any] | None:
     """An Answer button for each question the message names (the same button a question's alert has)."""
-    rows = [
-        [{"text": f"Answer #{q.id}: {one_line(q.question, 40)}", "callback_data": f"answer:{q.id}"}]
+    rows = tuple(
+        (Button(f"Answer #{q.id}: {one_line(q.question, 40)}", Action.ANSWER.data(q.id)),)
         for q in questions[:QUESTIONS_LISTED]
-    ]
-    return {"inline_keyboard": rows} if rows else None
+    )
+    return keyboard_markup(rows) if rows else None

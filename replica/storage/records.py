@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from enum import Enum
+from typing import overload
 
 
 class TextEnum(str, Enum):
@@ -167,6 +168,18 @@ class OutboxEntry:
     address: str = ""  # the visitor's client address, salted and hashed: the caps also hold per address
 
 
+@overload
+def iso(epoch: float) -> str: ...
+
+
+@overload
+def iso(epoch: None) -> None: ...
+
+
+@overload
+def iso(epoch: float | None) -> str | None: ...
+
+
 def iso(epoch: float | None) -> str | None:
-    """An epoch-seconds time as ISO 8601 in UTC (how exports and listings show times)."""
+    """An epoch-seconds time as ISO 8601 in UTC (how exports and listings show times); ``None`` for none."""
     return None if epoch is None else datetime.fromtimestamp(epoch, timezone.utc).isoformat(timespec="seconds")

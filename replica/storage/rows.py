@@ -56,7 +56,7 @@ class LeadRecord:
     email: str
     name: str
     notes: str
-    created_at: str | None
+    created_at: str
     session: str
     status: LeadStatus
     alert_status: AlertStatus
@@ -71,7 +71,7 @@ class LeadListing:
     email: str
     name: str
     notes: str
-    created_at: str | None
+    created_at: str
     status: LeadStatus
     conversation: int | None
     confirmed_at: str | None = None  # when the visitor confirmed the address with a code
@@ -91,7 +91,7 @@ class QuestionRecord:
     """A question passed on, as exports show it, with the state of its alert and how many asked it."""
 
     question: str
-    created_at: str | None
+    created_at: str
     session: str
     status: QuestionStatus
     alert_status: AlertStatus
@@ -104,7 +104,7 @@ class QuestionListing:
 
     id: int
     question: str
-    created_at: str | None
+    created_at: str
     askers: int = 1
 
 
@@ -126,7 +126,7 @@ class AnswerRecord:
     id: int
     question: str
     answer: str
-    created_at: str | None
+    created_at: str
     status: AnswerStatus
 
 
@@ -207,7 +207,7 @@ class DeliveryRecord:
     """One alert's delivery to one channel, as ``export alerts`` shows it."""
 
     kind: AlertKind
-    created_at: str | None
+    created_at: str
     channel: str  # "telegram", or an ALERT_URLS channel's key ("apprise-…")
     status: DeliveryStatus
     attempts: int

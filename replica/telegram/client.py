@@ -7,14 +7,17 @@ call goes to ``{api_base}/bot{token}/{method}``.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Literal
 
 import requests
 
 from replica.telegram.updates import HANDLED_KINDS
 
 log = logging.getLogger(__name__)
+# How Telegram reads a message's text (https://core.telegram.org/bots/api#formatting-options); the app
+# writes HTML, escaped (replica.alerts.render), or sends plain text (``parse_mode=None``).
+ParseMode = Literal["HTML", "MarkdownV2", "Markdown"]
 
 # What to do when Telegram cannot be reached: said by telegram-setup, doctor and the running sender.
 BLOCKED_HINT = (
@@ -80,10 +83,7 @@ class TelegramClient:
     token: str
     chat_id: str
     timeout: tuple[float, float] = (3.05, 10.0)
-    session: requests.Session | None = None
-
-    def __post_init__(self) -> None:
-        self.session = self.session or requests.Session()
+    session: requests.Session = field(default_factory=requests.Session)
 
     def _redact(self, text: str) -> str:
         return text.replace(self.token, "<token>")
@@ -106,9 +106,9 @@ class TelegramClient:
         """
         url = f"{self.api_base}/bot{self.token}/{method}"
         timeout = (self.timeout[0], read_timeout or self.timeout[1])
-        body = {"data": payload, "files": files} if files else {"json": payload}
+        sent = {"data": payload, "files": files} if files else {"json": payload}
         try:
-            response = self.session.post(url, timeout=timeout, **body)
+            response = self.session.post(url, timeout=timeout, **sent)
         except requests.RequestException as exc:
             raise TelegramError(f"{type(exc).__name__}: {self._network_reason(exc)}") from None
         try:
@@ -127,7 +127,9 @@ class TelegramClient:
             retry_after = None
         raise TelegramError(description, status=response.status_code, retry_after=retry_after)
 
-    def send_message(self, text: str, parse_mode: str | None = "HTML", reply_markup: dict | None = None) -> int:
+    def send_message(
+        self, text: str, parse_mode: ParseMode | None = "HTML", reply_markup: dict[str, Any] | None = None
+    ) -> int:
         """Send ``text`` to the owner's chat (the only chat this client ever writes to), with buttons or a
         forced reply if given; return its message id."""
         payload: dict[str, Any] = {"chat_id": self.chat_id, "text": text, "link_preview_options": {"is_disabled": True}}
@@ -196,7 +198,11 @@ class TelegramClient:
         self.call("answerCallbackQuery", {"callback_query_id": query_id, "text": text})
 
     def edit_message_text(
-        self, message_id: int, text: str, parse_mode: str | None = "HTML", reply_markup: dict | None = None
+        self,
+        message_id: int,
+        text: str,
+        parse_mode: ParseMode | None = "HTML",
+        reply_markup: dict[str, Any] | None = None,
     ) -> None:
         """Replace the text of one of the bot's messages in the owner's chat (its buttons: ``reply_markup``;
         an edit without them removes them)."""
@@ -207,7 +213,7 @@ class TelegramClient:
             payload["reply_markup"] = reply_markup
         self.call("editMessageText", payload)
 
-    def edit_reply_markup(self, message_id: int, reply_markup: dict) -> None:
+    def edit_reply_markup(self, message_id: int, reply_markup: dict[str, Any]) -> None:
         """Replace the buttons of one of the bot's messages in the owner's chat."""
         self.call(
             "editMessageReplyMarkup", {"chat_id": self.chat_id, "message_id": message_id, "reply_markup": reply_markup}

@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import Any
 
+from replica.storage.records import TextEnum
+
 log = logging.getLogger(__name__)
 
 # The kinds of update the bot asks Telegram for (``allowed_updates``) and the parse reads.
@@ -67,6 +69,30 @@ class Message:
     reply_to: RepliedTo | None = None
 
 
+class Action(TextEnum):
+    """What a button the bot makes does. Its data is the action and the number of the record it acts on
+    (``handled:12``), which a press sends back."""
+
+    SHOW = "show"  # send a conversation's transcript
+    HANDLED = "handled"  # mark a lead handled
+    ANSWER = "answer"  # ask the owner for a question's answer
+    DISMISS = "dismiss"  # dismiss a question
+    FAQ = "faq"  # answer a question with the approved answer close to it
+    MAIL = "mail"  # mail the owner's answer to the address the asker confirmed
+
+    def data(self, number: int) -> str:
+        """The data of this action's button for record ``number`` (``handled:12``)."""
+        return f"{self.value}:{number}"
+
+    @classmethod
+    def of(cls, data: str) -> Action | None:
+        """The action a button's ``data`` names (the part before the colon), or ``None`` for none of the bot's."""
+        try:
+            return cls(data.partition(":")[0])
+        except ValueError:
+            return None
+
+
 @dataclass(frozen=True)
 class Button:
     """A button of an inline keyboard, as the bot makes them: a label and the data a press sends back."""
@@ -75,9 +101,10 @@ class Button:
     data: str
 
     @property
-    def action(self) -> str:
-        """What the button does, the part of its data before the colon (``handled`` of ``handled:12``)."""
-        return self.data.partition(":")[0]
+    def action(self) -> Action | None:
+        """What the button does, named by its data (``handled`` of ``handled:12``); ``None`` for a button
+        that is not the bot's."""
+        return Action.of(self.data)
 
 
 Keyboard = tuple[tuple[Button, ...], ...]
