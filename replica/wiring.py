@@ -189,8 +189,9 @@ def make_notifier(settings: Settings, store: Store, timings: Timings) -> Notifie
         log.error(
             "%s: it gets no alerts; python app.py doctor checks it (docs/alerts.md#other-alert-channels)", problem
         )
-    if settings.telegram_configured:
-        channels.insert(0, TelegramChannel(telegram_client(settings.telegram), pictures))
+    telegram = telegram_client(settings.telegram)
+    if telegram is not None:
+        channels.insert(0, TelegramChannel(telegram, pictures))
     elif channels:
         log.warning(
             "Telegram is not configured: alerts go to %s (docs/telegram.md)", ", ".join(c.label for c in channels)
@@ -214,9 +215,11 @@ def make_notifier(settings: Settings, store: Store, timings: Timings) -> Notifie
     return senders[0] if len(senders) == 1 else Notifiers(senders)
 
 
-def telegram_client(telegram: TelegramSettings) -> TelegramClient:
-    """A client for the owner's chat. One per thread: a requests.Session is not meant to be shared."""
-    return TelegramClient(telegram.telegram_api_base, telegram.telegram_bot_token, telegram.telegram_chat_id)
+def telegram_client(telegram: TelegramSettings) -> TelegramClient | None:
+    """A client for the owner's chat, or ``None`` when Telegram is not configured (no bot token, or no
+    chat). One per thread: a requests.Session is not meant to be shared."""
+    token, chat = telegram.telegram_bot_token, telegram.telegram_chat_id
+    return TelegramClient(telegram.telegram_api_base, token, chat) if token and chat else None
 
 
 def make_owner_bot(
@@ -225,12 +228,13 @@ def make_owner_bot(
     """With Telegram configured, the owner's bot (started); and, in webhook mode, the middleware that
     receives Telegram's pushes on the page's own server. Its "Answer with your FAQ" button finds the
     approved answer close to a question in the owner's files."""
-    if not settings.telegram_configured:
+    client = telegram_client(settings.telegram)
+    if client is None:
         return None, []
     bot = OwnerBot(
         store,
         inbox,
-        telegram_client(settings.telegram),
+        client,
         poll_seconds=timings.telegram_poll_seconds,
         base_delay=timings.telegram_retry_base,
         retention_days=settings.conversation_retention_days,
@@ -486,7 +490,8 @@ def create_app(
         returning=returning,
         line=line,
     )
-    closed_events, closed_names = frozenset(), frozenset()
+    closed_events: frozenset[int] = frozenset()  # the events and names no request may run (ZeroGPU's placeholder)
+    closed_names: frozenset[str] = frozenset()
     if gpu_placeholder is not None:
         from replica.web.zerogpu import PLACEHOLDER_NAME, bind_placeholder
 

@@ -13,7 +13,7 @@ from enum import Enum
 from typing import Union
 
 from replica.storage import figures
-from replica.storage.records import REPLICA
+from replica.storage.records import REPLICA, Answered, Role
 from replica.tools import Outcome, ToolResult
 
 
@@ -96,7 +96,7 @@ class Ended:
     ``role`` is who the reply is recorded as."""
 
     how: Ending
-    role: str = REPLICA
+    role: Role = REPLICA
 
 
 Event = Union[ModelCalled, ToolRan, Words, Checked, LookedForAddresses, Ended]
@@ -189,9 +189,9 @@ class Run:
         return any(isinstance(e, Ended) and e.how is how for e in self._events)
 
     @property
-    def answered(self) -> str:
-        """How the visitor message was answered, as the owner's charts count it (one of
-        :data:`replica.storage.figures.ANSWERED`): in person by the owner, by passing a question on, by an
+    def answered(self) -> Answered:
+        """How the visitor message was answered, as the owner's charts count it (an
+        :class:`~replica.storage.records.Answered`): in person by the owner, by passing a question on, by an
         approved answer without a model, by the model's words, or another way (a greeting, a refusal)."""
         if self.ended_as(Ending.PASSED_TO_OWNER):
             return figures.OWNER
@@ -204,7 +204,7 @@ class Run:
         return figures.OTHER
 
     @property
-    def role(self) -> str:
+    def role(self) -> Role:
         """Who the reply is recorded as: the replica, or the app's own note (a message passed to the owner)."""
         ends = [e for e in self._events if isinstance(e, Ended)]
         return ends[-1].role if ends else REPLICA

@@ -310,18 +310,7 @@ def build_demo(
         # Every reply, from the page or /chat, runs in one group of workers.
         workers = reply_workers(concurrency, max_queue)
         _wire_chat(chat, chatbot, textbox, saved_input, workers, examples=bool(page.examples), kept=kept)
-        # The /chat endpoint: the message in, the reply out (gradio_client's predict(msg, api_name="/chat")).
-        # Undocumented when the MCP server runs: it offers every documented endpoint as a tool, and
-        # its one tool is the ask_… one.
-        gr.api(
-            chat.api_reply,
-            api_name="chat",
-            api_description=f"Ask {page.owner_name or page.title}'s replica a question; the reply streams as it "
-            "is written. One client (one session) is one conversation.",
-            api_visibility="undocumented" if mcp_tool else "public",
-            concurrency_id=REPLY_QUEUE,
-            concurrency_limit=workers,
-        )
+        _chat_endpoint(chat, page.owner_name or page.title, workers, documented=mcp_tool is None)
         _check_for_owner_words(demo, chatbot, textbox, chat, owner_words)
         if mcp_tool:
             gr.api(mcp_tool, api_name=mcp_tool.__name__)
@@ -382,6 +371,21 @@ def in_reply_workers(
         concurrency_limit=workers,
         show_progress="hidden",
         api_visibility="undocumented",
+    )
+
+
+def _chat_endpoint(chat: ChatPage, owner: str, workers: int, documented: bool) -> None:
+    """The ``/chat`` endpoint: the message in, the reply out (gradio_client's ``predict(msg,
+    api_name="/chat")``), in the reply workers. Undocumented when the MCP server runs: it offers every
+    documented endpoint as a tool, and its one tool is the ask_… one."""
+    gr.api(
+        chat.api_reply,
+        api_name="chat",
+        api_description=f"Ask {owner}'s replica a question; the reply streams as it is written. One client "
+        "(one session) is one conversation.",
+        api_visibility="public" if documented else "undocumented",
+        concurrency_id=REPLY_QUEUE,
+        concurrency_limit=workers,
     )
 
 
