@@ -31,9 +31,14 @@ class Channel(Protocol):
     """Where alerts go. ``key`` names it in the database (no secret in it), ``label`` in logs, ``doctor``
     and exports; ``unreachable_hint`` says what to do when it cannot be reached."""
 
-    key: str
-    label: str
-    unreachable_hint: str
+    @property
+    def key(self) -> str: ...
+
+    @property
+    def label(self) -> str: ...
+
+    @property
+    def unreachable_hint(self) -> str: ...
 
     def send(self, alert: Alert) -> int | None:
         """Send one alert; the id the service gave the message, if it gives one. Raises :class:`ChannelError`."""

@@ -20,8 +20,10 @@ import re
 import secrets
 import unicodedata
 from dataclasses import dataclass
+from typing import Literal
 
 DIGITS = 6
+Cue = Literal["code", "elsewhere"]  # what a word near a number names: a code, or something else
 MASK = "••••••"
 # CJK scripts write no spaces between words: a number beside them still stands alone ("コードは４８２９１３です").
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uff66-\uff9f"
@@ -203,10 +205,10 @@ def _given_as_code(message: str, start: int, end: int, sentences: _Breaks, claus
     return len(_words(clause)) <= FEW_WORDS
 
 
-def _cues(words: list[str]) -> list[tuple[int, str]]:
+def _cues(words: list[str]) -> list[tuple[int, Cue]]:
     """Each word of ``words`` (nearest the number first) that names a code ("code") or something else
     ("elsewhere"), with its distance."""
-    found = []
+    found: list[tuple[int, Cue]] = []
     for index, word in enumerate(words):
         if word in CODE_WORDS:
             qualified = {*words[max(0, index - 1) : index], *words[index + 1 : index + 2]} & CODE_QUALIFIERS

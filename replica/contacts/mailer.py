@@ -15,7 +15,7 @@ from typing import Callable
 from replica.contacts.codes import CodeKey, new_code
 from replica.contacts.mail import MailService
 from replica.contacts.mailboxes import mailbox
-from replica.knowledge.prompts import render_prompt
+from replica.knowledge.prompts import PROMPTS_DIR, render_prompt
 from replica.storage.answer_mails import AnswerMail, AnswerMails
 from replica.storage.code_mails import Code, CodeCaps, Codes
 from replica.storage.mail_queue import MailQueue
@@ -43,7 +43,7 @@ def answer_mail(owner: str, question: str, answer: str) -> tuple[str, str]:
 
 
 def _mail(template: str, **values: str) -> tuple[str, str]:
-    subject, _, body = render_prompt(template, **values).partition("\n")
+    subject, _, body = render_prompt(template, PROMPTS_DIR, **values).partition("\n")
     return subject.removeprefix("Subject:").strip(), body.strip() + "\n"
 
 
@@ -103,7 +103,7 @@ class CodeMailer(Worker):
         return self.idle_poll if upcoming is None else min(self.idle_poll, max(upcoming - self.clock.time(), 0.05))
 
     def _send_answer(self, mail: AnswerMail) -> None:
-        if self.answers.claim(mail.id):
+        if self.answers is not None and self.answers.claim(mail.id):
             self._mail(self.answers, mail.id, mail.attempts, mail.email, mail.subject, mail.body, "Answer")
 
     def _send(self, code: Code) -> None:

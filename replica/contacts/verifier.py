@@ -23,6 +23,7 @@ from replica.alerts.render import one_line
 from replica.contacts.codes import CodeKey, asks_again, read
 from replica.contacts.mailboxes import mailbox
 from replica.contacts.mailer import CANNOT_MAIL, CODE_MINUTES
+from replica.settings import VerificationMode
 from replica.storage import Store
 from replica.storage.code_mails import Code, Codes, Tried
 from replica.storage.database import storage_errors
@@ -61,7 +62,7 @@ class Verifier:
         self,
         codes: Codes,
         key: CodeKey,
-        mode: str = "offer",
+        mode: VerificationMode = "offer",
         sent: Callable[[], None] = lambda: None,
         confirmed: Callable[[str, str], None] = lambda session, email: None,
         clock: Callable[[], float] = time.time,
@@ -213,7 +214,7 @@ def _release(store: Store, notifier: Notifier, session: str, email: str, confirm
     False when there is no such lead, or its alert is not held."""
     lead = store.leads.id_of(session, email)
     held = store.leads.held(lead) if lead is not None else None
-    if held is None:
+    if lead is None or held is None:
         return False
     conversation = store.conversations.of_session(session)
     email, name, notes = held

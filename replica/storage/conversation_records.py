@@ -51,23 +51,14 @@ class ConversationRecords:
         """Store one message; with ``activity``, it also moves the conversation's last activity time.
         ``facts`` are what the reply's tools did, one line each."""
 
+        tools_text, facts_text = ",".join(tools), "\n".join(facts)
+
         def steps(tx: Transaction) -> int:
-            values = (
-                conversation_id,
-                role,
-                text,
-                at,
-                ",".join(tools),
-                model_calls,
-                reply_ms,
-                int(shown),
-                "\n".join(facts),
-            )
             row = the_row(
                 tx.execute(
                     "INSERT INTO messages (conversation_id, role, text, at, tools, model_calls, reply_ms, shown, facts) "
                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-                    values,
+                    (conversation_id, role, text, at, tools_text, model_calls, reply_ms, int(shown), facts_text),
                 )
             )
             if activity:

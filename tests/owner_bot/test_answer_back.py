@@ -3,10 +3,14 @@ conversation only. On both backends (the ``store`` fixture)."""
 
 from __future__ import annotations
 
-from replica.inbox.recorder import OWNER
+import pytest
+
+from replica.inbox.recorder import OWNER, VISITOR
 from replica.owner_bot.answer_back import AnswerBack
 from replica.owner_bot.confirmations import Confirmations
 from replica.owner_bot.conversation_commands import ConversationCommands
+from replica.storage.database import storage_errors
+from replica.storage.provisioning import refuse_new_records
 from replica.telegram.client import TelegramClient
 from tests.fixtures.replicas import Clock, asked, inbox_of
 
@@ -59,6 +63,22 @@ def test_a_kept_conversation_waits_for_its_browser_and_an_open_page_is_watched(s
     assert inbox.page.come_back(key) == "closed"
     news, _ = inbox.page.for_page("closed")  # the page opened again: the answer is news for it
     assert news and [m.text for m in store.conversations.messages(closed)][-1].endswith("Yes.")
+
+
+def test_an_answer_the_database_could_not_save_is_said_to_be_unsaved_not_watched(store, fake_telegram):
+    inbox = inbox_of(store, owner_name="Ada")
+    client = TelegramClient(fake_telegram.url, fake_telegram.token, fake_telegram.chat_id)
+    confirmations = Confirmations(inbox.page, client)
+    back = AnswerBack(store, inbox, confirmations, retention_days=30)
+    opened = asked(store, inbox, "open", "Do you sign NDAs?")
+    inbox.page.for_page("open")  # its page is open
+    refuse_new_records(store.db, ["messages"])  # as a full disk would
+    with pytest.raises(storage_errors()):  # what room the last pages still have, taken
+        for _ in range(5000):
+            store.conversations.add_message(opened, VISITOR, "x", 0.0)
+    lines = back.deliver(store.questions.in_status()[0].id, "Yes.")
+    assert lines == [f"#{opened}: your answer could not be saved in their conversation (the database failed)."]
+    assert confirmations.step() == 3600.0  # nothing watched: no page will show it
 
 
 def test_say_to_a_closed_page_tells_the_owner_whether_its_browser_will_show_it(store, fake_telegram):
