@@ -6,8 +6,12 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from tests.fixtures.databases import POSTGRES_ENV, fresh_postgres_database
 from tests.fixtures.environment import ROOT, bare_env
+
+pytestmark = pytest.mark.measure  # a measure: its own line of the README (docs/testing.md)
 
 
 def test_bench_quick_prints_the_table():

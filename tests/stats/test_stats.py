@@ -169,6 +169,7 @@ def cpu_seconds(work) -> float:
     return time.thread_time() - started
 
 
+@pytest.mark.measure
 def test_ninety_days_of_ten_thousand_conversations_are_counted_in_under_a_second_and_drawn_as_fast_as_a_week(
     store,
 ):

@@ -87,6 +87,7 @@ def test_one_session_flooding_is_refused_at_once_and_visitors_elsewhere_are_answ
     assert 1 <= len(door_lines) <= 3  # counted in a line a minute, not a line a message
 
 
+@pytest.mark.measure
 def test_three_thousand_large_joins_from_one_client_keep_nothing_and_memory_returns_near_its_start(app):
     url, process, _ = app
     endpoint = endpoint_of(url)

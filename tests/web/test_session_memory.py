@@ -14,6 +14,8 @@ from tests.fixtures.clients import app_client
 from tests.fixtures.environment import wait_until
 from tests.fixtures.processes import rss_mb, served_app
 
+pytestmark = pytest.mark.measure  # a measure: its own line of the README (docs/testing.md)
+
 HISTORY = [{"role": "user", "content": "x" * 900}] * 950  # about 900 KB as JSON
 NEAR_LIMIT = [{"role": "user", "content": "x" * 900}] * 60  # about 57 KB: under the guard's 64 KB for events
 

@@ -11,6 +11,8 @@ import re
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import pytest
+
 from bench.queue_visitor import QueueVisitor
 from bench.spike import address_of, crowd
 from replica import wording
@@ -18,6 +20,8 @@ from tests.fakes.openai_server import say
 from tests.fixtures.clients import app_client
 from tests.fixtures.environment import wait_until
 from tests.fixtures.processes import rss_kb, run_app, served_app, sockets
+
+pytestmark = pytest.mark.measure  # a measure: its own line of the README (docs/testing.md)
 
 OWNER = "Jordan Avery"
 MODEL_WORDS = "I'm Jordan Avery, a freelance data engineer based in Lisbon, Portugal."  # from the example's files

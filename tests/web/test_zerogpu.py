@@ -30,6 +30,8 @@ from tests.fixtures.processes import served_app
 from tests.web.test_browser import browser, chromium, send  # noqa: F401 (fixtures)
 from tests.web.test_mcp import mcp_session
 
+pytestmark = pytest.mark.measure  # a measure: its own line of the README (docs/testing.md)
+
 SPACES_VERSION = "0.51.3"  # the package's code was read against this release (docs/hosting.md)
 
 
