@@ -21,7 +21,7 @@ from pathlib import Path
 from replica.storage import Store
 from replica.storage.database import storage_errors
 from replica.storage.figures import ReplyFigure, utc_day
-from replica.storage.records import NOTICE, OWNER, REPLICA, VISITOR
+from replica.storage.records import NOTICE, OWNER, REPLICA, VISITOR, Answered, Role
 
 log = logging.getLogger(__name__)
 
@@ -99,7 +99,7 @@ class Recorder:
     def record(
         self,
         conversation_id: int,
-        role: str,
+        role: Role,
         text: str,
         tools: tuple[str, ...] = (),
         model_calls: int = 0,
@@ -127,7 +127,7 @@ class Recorder:
             return None
 
     def count(
-        self, conversation_id: int, opened: bool, answered: str, model_calls: int, tokens: int, reply_ms: int
+        self, conversation_id: int, opened: bool, answered: Answered, model_calls: int, tokens: int, reply_ms: int
     ) -> None:
         """Keep a reply's figures for the owner's charts (no words, no address); a database error is logged."""
         now = self._clock()

@@ -80,7 +80,7 @@ class TelegramClient:
     """Sends messages to one chat. ``timeout`` is (connect, read) seconds for every call."""
 
     api_base: str
-    token: str
+    token: str = field(repr=False)  # a secret: never in a repr, a log line or an error
     chat_id: str
     timeout: tuple[float, float] = (3.05, 10.0)
     session: requests.Session = field(default_factory=requests.Session)

@@ -19,6 +19,7 @@ from typing import Any, Callable, get_type_hints
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from replica.alerts import Notifier
+from replica.settings import VerificationMode
 from replica.storage import Store
 
 
@@ -91,7 +92,7 @@ class ToolContext:
     close_faq: Callable[[str], str] = lambda question: ""  # the approved question close to one, or ""
     # Verified contacts (LEAD_VERIFICATION): "offer", a lead's alert says its address is not confirmed yet;
     # "required", the alert waits until the visitor confirms it with the code.
-    verification: str = "off"
+    verification: VerificationMode = "off"
 
     def visitor_wrote(self, text: str) -> bool:
         """Whether the visitor wrote ``text`` (case aside) in this conversation; true when not known."""
