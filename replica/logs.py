@@ -15,20 +15,10 @@ import time
 from typing import Any, Callable, Iterable, TextIO
 from urllib.parse import unquote, urlsplit
 
+from replica.text import clip
+
 FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
-QUOTE_LIMIT = 300  # the most characters of visitor- or model-written text one log line quotes
 LINE_LIMIT = 1000  # the most characters of any line written to stderr; the rest is counted, not written
-
-
-def clip(text: object, limit: int = QUOTE_LIMIT) -> str:
-    """``text`` made safe to quote in a log line: newlines escaped (no forged lines), at most ``limit``
-    characters, with a note of how much was left out. The store keeps the full text."""
-    value = str(text)
-    escaped = value[:limit].replace("\\", "\\\\").replace("\r", "\\r").replace("\n", "\\n")
-    if len(value) <= limit and len(escaped) <= limit:
-        return escaped
-    left_out = len(value) - limit
-    return f"{escaped[:limit]}…" + (f"[+{left_out} chars]" if left_out > 0 else "")
 
 
 SHORTEST_SECRET = 4  # shorter pieces are left alone: redacting them would blank ordinary words

@@ -29,7 +29,7 @@ from replica.chat.loop import TurnLoop
 from replica.chat.model import ChatModel
 from replica.chat.openai_model import OPENAI_API, OpenAIChatModel
 from replica.chat.reply import Replica, Visitor
-from replica.chat.reply_check import ReplyChecker
+from replica.chat.reply_check.checker import ReplyChecker
 from replica.chat.run import Run
 from replica.chat.server_memory import ServerMemory
 from replica.chat.steps import BookingOffer, CheckReply, CodeOffer, LeadNet, SaveFailedNote, Steps
@@ -38,7 +38,6 @@ from replica.chat.without_model import WithoutModel
 from replica.contacts import CodeMailer, MailService, Verifier
 from replica.contacts.codes import CodeKey
 from replica.contacts.verifier import announce_confirmed, announce_unconfirmed
-from replica.housekeeping import Housekeeper
 from replica.inbox import Inbox
 from replica.inbox.recorder import address_salt
 from replica.knowledge.approved import ApprovedAnswers, approved_entries
@@ -48,7 +47,9 @@ from replica.knowledge.links import owner_links, with_owner_links
 from replica.knowledge.persona import SystemPrompt
 from replica.knowledge.prompts import read_lines, render_prompt
 from replica.owner_bot.bot import OwnerBot
+from replica.owner_bot.housekeeping import Housekeeper
 from replica.owner_bot.webhook import webhook_secret
+from replica.runtime.timings import Timings
 from replica.settings import PLACEHOLDER_NOTE, WEEKDAYS, LimitSettings, ModelSettings, Settings, TelegramSettings
 from replica.stats.picture import load_in_background
 from replica.stats.report import Report
@@ -58,7 +59,7 @@ from replica.storage.records import AlertKind
 from replica.storage.store import Store
 from replica.storage.volumes import KEEP_RECORDS, records_at_risk
 from replica.telegram.client import TelegramClient
-from replica.timings import Timings
+from replica.text import plain_line
 from replica.tools import ToolRegistry, tool_registry
 from replica.web.line import LINE_BOUND, Line
 
@@ -327,7 +328,7 @@ def site_files(settings: Settings, page: PageText, store: Store | None = None) -
     the link preview put on the page; with ``store``, each open of the page is counted in it."""
     from replica.web.face import owner_face
     from replica.web.opens import OpenCounter
-    from replica.web.preview import Preview, one_line
+    from replica.web.preview import Preview
     from replica.web.privacy import privacy_html
     from replica.web.site import SiteFiles, widget_script
 
@@ -341,7 +342,7 @@ def site_files(settings: Settings, page: PageText, store: Store | None = None) -
         face=face,
         widget_js=widget_script(page.owner_name, image),
         privacy_html=privacy_html(privacy, f"Privacy · {page.title}"),
-        preview=Preview(page.title, one_line(page.description), image),
+        preview=Preview(page.title, plain_line(page.description), image),
         public_url=settings.public_url,
         trusted_proxy_hops=settings.trusted_proxy_hops,
         count_open=OpenCounter(store, settings.trusted_proxy_hops, sources=sources).count if store else None,

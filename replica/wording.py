@@ -30,7 +30,7 @@ EMAIL_INVALID = "That email address doesn't look right to me. Could you check it
 LEAD_NOTED = "I've passed your email address on, so you'll hear back."
 # Without a model, a message that leaves an address and asks nothing.
 LEAD_ONLY = "Thanks, I've passed your email address on; is there something you would like to ask?"
-# In place of a sentence of the model's that the reply check held back (replica/chat/reply_check.py).
+# In place of a sentence of the model's that the reply check held back (replica/chat/reply_check/checker.py).
 NOT_IN_NOTES = "I don't have that in my notes."
 NO_ADDRESS_YET = "I don't have your email address yet; you can leave it here."
 NOTHING_PASSED_ON = "I haven't passed anything on yet; ask me anything, or leave your email here."

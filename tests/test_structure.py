@@ -15,12 +15,12 @@ from tests.fixtures.ordering import LONGEST_FIRST
 
 # Lowest first: a module may import from its own layer and those below, never from one above.
 LAYERS = [
-    ["replica.settings", "replica.logs", "replica.wording", "replica.workers", "replica.timings", "replica.languages"],
+    ["replica.settings", "replica.logs", "replica.wording", "replica.runtime", "replica.text", "replica.languages"],
     ["replica.storage", "replica.telegram"],
     ["replica.alerts", "replica.knowledge", "replica.stats"],
     ["replica.inbox", "replica.tools", "replica.contacts"],
     ["replica.chat"],
-    ["replica.owner_bot", "replica.housekeeping"],
+    ["replica.owner_bot"],
     ["replica.web", "replica.cli.doctor", "replica.cli.export", "replica.cli.telegram_setup"],
     ["replica.wiring"],
     ["replica.cli.main", "replica.cli.evaluate"],
@@ -291,8 +291,8 @@ def test_alert_kinds_and_message_roles_are_enums_not_strings():
 # an owner's message, update or button, a page check, a tool call), a plugin of another project, and
 # the record of last resort for a lead or question (nothing is lost, whatever the store raises).
 BOUNDARIES = {
-    ("replica.workers", "_run"),
-    ("replica.housekeeping", "step"),
+    ("replica.runtime.workers", "_run"),
+    ("replica.owner_bot.housekeeping", "step"),
     ("replica.owner_bot.polling", "step"),
     ("replica.owner_bot.dispatcher", "handle"),
     ("replica.owner_bot.buttons", "press"),

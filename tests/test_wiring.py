@@ -10,9 +10,9 @@ import logging
 from replica.alerts import Alert
 from replica.alerts.sender import LogNotifier
 from replica.chat.openai_model import OpenAIChatModel
+from replica.runtime.timings import Timings
 from replica.settings import Settings
 from replica.storage import Recorded
-from replica.timings import Timings
 from replica.wiring import embed_origins, make_model, make_notifier, open_store, reply_config
 
 

@@ -10,9 +10,9 @@ import json
 from dataclasses import dataclass, replace
 from typing import Protocol
 
-from replica.logs import clip
 from replica.storage.deliveries import PendingDelivery
 from replica.storage.records import AlertKind, OutboxEntry
+from replica.text import clip
 
 QUESTION_TITLE = "Unanswered question"
 CONFIRMED_TITLE = "Lead confirmed"  # verified contacts: the lead's number follows, as its alert's did

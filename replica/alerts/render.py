@@ -18,6 +18,7 @@ from replica.alerts.alert import NAMED, NOT_GIVEN, Alert
 from replica.storage.records import AlertKind
 from replica.telegram.length import TELEGRAM_LIMIT, utf16_units
 from replica.telegram.updates import Action, Button, keyboard_markup
+from replica.text import one_line
 
 CUT_MARKER = " … [cut: {n} more characters]"
 QUOTE_BAR = "│ "
@@ -42,13 +43,6 @@ HTML = _Style(
 )
 HTML_AS_SEEN = _Style(_same, _same, _same, _same)  # what the owner reads of an HTML alert
 PLAIN = _Style(_same, _same, _same, quote=lambda s: "\n".join(QUOTE_BAR + line for line in s.split("\n")))
-
-
-def one_line(text: object, limit: int | None = None) -> str:
-    """Visitor text for a single-line place (a name, a list entry): line breaks and runs of spaces
-    collapsed, so it can never start a line of its own; cut to ``limit`` characters with "…"."""
-    value = " ".join(str(text or "").split())
-    return value if limit is None or len(value) <= limit else value[: limit - 1] + "…"
 
 
 def quoted_name(text: object, limit: int | None = None) -> str:

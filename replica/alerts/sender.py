@@ -24,12 +24,13 @@ from dataclasses import replace
 
 from replica.alerts.alert import CONFIRMED_LINE, Alert, Notifier
 from replica.alerts.channel import Channel, ChannelError, Editing
+from replica.runtime.clock import REAL_CLOCK, Clock
+from replica.runtime.timings import Timings
+from replica.runtime.workers import Worker
 from replica.settings import default
 from replica.storage import PendingDelivery, Store
 from replica.storage.database import storage_errors
 from replica.storage.records import AlertKind
-from replica.timings import Timings
-from replica.workers import REAL_CLOCK, Clock, Worker
 
 log = logging.getLogger(__name__)
 

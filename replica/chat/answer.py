@@ -22,7 +22,7 @@ from replica.chat.history import as_visitor_words, history_messages, join, retri
 from replica.chat.lanes import Lanes
 from replica.chat.loop import DailyBudgetSpent, TurnLoop
 from replica.chat.model import ModelError
-from replica.chat.reply_check import ReplyChecker
+from replica.chat.reply_check.checker import ReplyChecker
 from replica.chat.run import Ended, Ending
 from replica.chat.without_model import WithoutModel, in_steps
 from replica.knowledge.prompts import render_prompt

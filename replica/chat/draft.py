@@ -10,13 +10,13 @@ from dataclasses import dataclass, field
 from typing import Callable, Protocol
 
 from replica.chat.history import join
-from replica.chat.reply_check import Records, Verdict
+from replica.chat.reply_check.checker import Records, Verdict
 from replica.chat.run import Run
 from replica.tools import ToolContext
 
 
 class WordsCheck(Protocol):
-    """A reply's check, begun while its words streamed (:class:`~replica.chat.reply_check.ReplyCheck`)."""
+    """A reply's check, begun while its words streamed (:class:`~replica.chat.reply_check.checker.ReplyCheck`)."""
 
     verdict: Verdict  # what the check did, once finished
 

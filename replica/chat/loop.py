@@ -23,7 +23,7 @@ from replica.chat.model import ToolCall, ToolChoice
 from replica.chat.run import Ended, Ending, ModelCalled, Run, Source, ToolRan, Words
 from replica.chat.turns import CleanModel, CleanTurn
 from replica.knowledge.prompts import render_prompt
-from replica.logs import clip
+from replica.text import clip
 from replica.tools import Failure, Outcome, ToolContext, ToolRegistry, ToolResult
 
 log = logging.getLogger(__name__)

@@ -55,7 +55,7 @@ class Words:
 
 @dataclass(frozen=True)
 class Checked:
-    """What the reply check did to the words (:class:`~replica.chat.reply_check.Verdict`: kinds, never text)."""
+    """What the reply check did to the words (:class:`~replica.chat.reply_check.checker.Verdict`: kinds, never text)."""
 
     withheld: tuple[str, ...] = ()
     claims: tuple[str, ...] = ()

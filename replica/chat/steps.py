@@ -15,7 +15,7 @@ from typing import Iterable, Protocol
 from replica import wording
 from replica.chat.draft import Draft
 from replica.chat.lead_net import NOTES, OUTAGE_NOTES, keep_lead
-from replica.chat.question_net import pass_question_on, records_of
+from replica.chat.reply_check.question_net import pass_question_on, records_of
 from replica.chat.run import Checked, Ended
 from replica.chat.without_model import WithoutModel
 from replica.contacts import Verifier

@@ -22,10 +22,10 @@ import threading
 from dataclasses import dataclass
 from typing import Any, Iterator
 
-from replica.chat.debris import without_debris
 from replica.chat.endings import TurnLabels, whole_sentences
 from replica.chat.markup import has_stray_closing, without_markup
 from replica.chat.model import ChatModel, ToolCall, ToolChoice, Turn
+from replica.chat.reply_check.debris import without_debris
 from replica.chat.run import Source
 from replica.chat.server_memory import ServerMemory
 from replica.chat.tool_text import ToolTextFilter, holds_tool_syntax, read_tool_text

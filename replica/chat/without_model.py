@@ -15,7 +15,7 @@ from typing import Iterator
 
 from replica import wording
 from replica.chat.lead_net import EMAIL_CANDIDATE, OUTAGE_NOTES, keep_lead
-from replica.chat.reply_check import asks
+from replica.chat.reply_check.checker import asks
 from replica.chat.run import Ending, Run, Source, ToolRan
 from replica.knowledge.approved import ApprovedAnswers
 from replica.knowledge.terms import terms

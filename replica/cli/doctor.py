@@ -24,8 +24,8 @@ from openai.types.chat import (
 )
 
 from replica.alerts.apprise_channel import AppriseChannel, parse_channels
-from replica.chat.claims import ClaimPatterns
 from replica.chat.openai_model import with_tools_described
+from replica.chat.reply_check.claims import ClaimPatterns
 from replica.chat.tool_text import read_tool_text
 from replica.contacts.mail import MailService
 from replica.contacts.mailer import code_mail

@@ -15,18 +15,18 @@ from pathlib import Path
 from typing import Callable, Iterator, TextIO
 
 from replica.alerts import Alert
-from replica.alerts.render import one_line
-from replica.chat.claims import Claim
 from replica.chat.lead_net import NOTES
 from replica.chat.reply import Replica, Visitor
-from replica.chat.reply_check import UNHELD, ReplyChecker
+from replica.chat.reply_check.checker import UNHELD, ReplyChecker
+from replica.chat.reply_check.claims import Claim
+from replica.chat.reply_check.specifics import specifics
 from replica.chat.run import Ending, Run
-from replica.chat.specifics import specifics
 from replica.cli.doctor import Check, fail, ok
 from replica.knowledge.approved import Approved, approved_entries, parse_faq
 from replica.knowledge.prompts import render_prompt
 from replica.settings import Settings
 from replica.storage.rows import LeadRecord, QuestionRecord
+from replica.text import one_line
 from replica.wiring import evaluation_replica
 
 # A reply that claims something was passed on, unless it also denies it.

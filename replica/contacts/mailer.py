@@ -16,11 +16,12 @@ from replica.contacts.codes import CodeKey, new_code
 from replica.contacts.mail import MailService
 from replica.contacts.mailboxes import mailbox
 from replica.knowledge.prompts import PROMPTS_DIR, render_prompt
+from replica.runtime.clock import REAL_CLOCK, Clock
+from replica.runtime.timings import Timings
+from replica.runtime.workers import Worker
 from replica.storage.answer_mails import AnswerMail, AnswerMails
 from replica.storage.code_mails import Code, CodeCaps, Codes
 from replica.storage.mail_queue import MailQueue
-from replica.timings import Timings
-from replica.workers import REAL_CLOCK, Clock, Worker
 
 log = logging.getLogger(__name__)
 

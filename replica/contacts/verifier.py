@@ -19,7 +19,6 @@ from typing import Callable
 from replica import wording
 from replica.alerts import Alert, Notifier
 from replica.alerts.alert import CONFIRMED_LINE, CONFIRMED_TITLE
-from replica.alerts.render import one_line
 from replica.contacts.codes import CodeKey, asks_again, read
 from replica.contacts.mailboxes import mailbox
 from replica.contacts.mailer import CANNOT_MAIL, CODE_MINUTES
@@ -28,6 +27,7 @@ from replica.storage import Store
 from replica.storage.code_mails import Code, Codes, Tried
 from replica.storage.database import storage_errors
 from replica.storage.records import AlertKind, CodeRequest, CodeStatus, Recorded
+from replica.text import one_line
 from replica.tools.gather_user_details import NOT_CONFIRMED_BECAUSE, lead_alert
 
 log = logging.getLogger(__name__)

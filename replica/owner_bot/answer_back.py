@@ -14,7 +14,6 @@ import html
 import logging
 
 from replica import wording
-from replica.alerts.render import one_line
 from replica.contacts.mailer import answer_mail
 from replica.inbox import Inbox
 from replica.inbox.recorder import OWNER
@@ -23,6 +22,7 @@ from replica.storage import Store
 from replica.storage.rows import Asker
 from replica.telegram.client import TelegramClient, TelegramError
 from replica.telegram.updates import Action, Button, keyboard_markup
+from replica.text import one_line
 
 log = logging.getLogger(__name__)
 

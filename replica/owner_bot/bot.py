@@ -22,11 +22,11 @@ from replica.owner_bot.polling import Polling
 from replica.owner_bot.question_commands import QuestionCommands
 from replica.owner_bot.stats_command import StatsCommand
 from replica.owner_bot.webhook import ALLOWED_UPDATES, WebhookReceiver, WebhookUpdates
+from replica.runtime.timings import Timings
 from replica.settings import default
 from replica.stats.report import Report
 from replica.storage import Store
 from replica.telegram.client import TelegramClient, TelegramError
-from replica.timings import Timings
 
 log = logging.getLogger(__name__)
 STATS_COLOUR, DAILY_CALLS = default("stats_colour"), default("daily_model_calls")

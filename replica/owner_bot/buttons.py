@@ -12,7 +12,6 @@ import logging
 from typing import Callable
 
 from replica.alerts.alert import QUESTION_TITLE
-from replica.alerts.render import one_line
 from replica.knowledge.approved import Approved
 from replica.logs import EveryMinute
 from replica.owner_bot.conversation_commands import ConversationCommands
@@ -23,6 +22,7 @@ from replica.storage import Store
 from replica.storage.records import LeadStatus, QuestionStatus
 from replica.telegram.client import TelegramClient, TelegramError
 from replica.telegram.updates import Action, Button, ButtonPress, keyboard_markup
+from replica.text import one_line
 
 log = logging.getLogger(__name__)
 STRANGERS = "Ignored %d Telegram message(s) or button press(es) from chats that are not the owner's (logged at most once a minute)"

@@ -11,9 +11,9 @@ import time
 from dataclasses import dataclass
 
 from replica.inbox import PageChannel
+from replica.runtime.timings import Timings
+from replica.runtime.workers import Worker
 from replica.telegram.client import TelegramClient, TelegramError
-from replica.timings import Timings
-from replica.workers import Worker
 
 log = logging.getLogger(__name__)
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import html
 
-from replica.alerts.render import one_line
 from replica.inbox import Inbox
 from replica.owner_bot.commands import BY_NAME
 from replica.owner_bot.confirmations import Confirmations
@@ -13,6 +12,7 @@ from replica.owner_bot.transcripts import pack, transcript_lines
 from replica.storage import Store
 from replica.telegram.client import TelegramClient
 from replica.telegram.updates import RepliedTo
+from replica.text import one_line
 
 MAX_TRANSCRIPT_MESSAGES = 3  # a longer transcript is sent as one .txt document
 SAVED_UNSEEN = (

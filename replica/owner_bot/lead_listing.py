@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import html
 
-from replica.alerts.render import one_line, quoted_name
+from replica.alerts.render import quoted_name
 from replica.owner_bot.listing_text import fit, when_iso
 from replica.storage import Store
 from replica.storage.records import LeadStatus
+from replica.text import one_line
 
 
 def leads_listing(store: Store, limit: int = 20) -> str:

@@ -6,11 +6,11 @@ from __future__ import annotations
 import logging
 from typing import Callable
 
+from replica.runtime.timings import Timings
+from replica.runtime.workers import Worker
 from replica.storage import Store
 from replica.telegram.client import TelegramClient, TelegramError
 from replica.telegram.updates import Update, parse_update
-from replica.timings import Timings
-from replica.workers import Worker
 
 log = logging.getLogger(__name__)
 

@@ -7,7 +7,6 @@ import logging
 import re
 
 from replica.alerts.alert import QUESTION_TITLE
-from replica.alerts.render import one_line
 from replica.owner_bot.answer_back import AnswerBack
 from replica.owner_bot.commands import BY_NAME
 from replica.owner_bot.listing_text import NUMBER, fit, number_and_text, when_iso
@@ -15,6 +14,7 @@ from replica.storage import Store
 from replica.storage.records import QuestionStatus
 from replica.storage.rows import QuestionRef
 from replica.telegram.updates import RepliedTo
+from replica.text import one_line
 
 log = logging.getLogger(__name__)
 

@@ -19,9 +19,9 @@ import secrets
 from typing import Callable
 
 from replica.logs import EveryMinute
+from replica.runtime.workers import Worker
 from replica.storage import Store
 from replica.telegram.updates import HANDLED_KINDS, Update, parse_update
-from replica.workers import Worker
 
 log = logging.getLogger(__name__)
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from replica.alerts.render import one_line
 from replica.stats.period import OpenQuestion, Period, Totals
 from replica.storage.figures import APPROVED, MODEL, OTHER, OWNER, PASSED_ON
 from replica.telegram.updates import Action, Button, keyboard_markup
+from replica.text import one_line
 
 CAPTION_LIMIT = 1024  # Telegram's limit on a photo's caption
 QUESTIONS_LISTED = 10  # open questions named in the message after the picture, each with its button

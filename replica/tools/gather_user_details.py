@@ -15,9 +15,8 @@ from email_validator import EmailNotValidError, validate_email
 
 from replica.alerts import Alert
 from replica.alerts.alert import NOT_GIVEN
-from replica.alerts.render import one_line
-from replica.logs import clip
 from replica.storage.records import AlertKind
+from replica.text import clip, one_line
 from replica.tools.keeping import keep
 from replica.tools.tool import Outcome, ToolContext, ToolResult, ToolRetry
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from replica.alerts import Alert
 from replica.alerts.alert import QUESTION_TITLE
-from replica.alerts.render import one_line
 from replica.knowledge.approved import alike
 from replica.storage.records import AlertKind
+from replica.text import one_line
 from replica.tools.keeping import keep
 from replica.tools.tool import Outcome, ToolContext, ToolResult
 

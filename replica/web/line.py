@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from replica import wording
-from replica.workers import REAL_CLOCK, Clock
+from replica.runtime.clock import REAL_CLOCK, Clock
 
 # Messages waiting for a reply or being answered, at most (the door refuses the next at once, and Gradio's
 # queue has the same bound): the line is bounded by time (the lanes' wait), and this bounds its memory,

@@ -56,16 +56,6 @@ def with_preview(page: str, tags: str) -> str:
     return HEAD.sub(lambda head: f"{head.group(0)}\n{tags}", page, count=1)
 
 
-def one_line(markdown: str, limit: int = 200) -> str:
-    """The page's description as one plain line for a preview: Markdown marks dropped, cut at a word."""
-    text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", markdown)  # [label](url) -> label
-    text = re.sub(r"[*_`#>]+", "", text)
-    text = " ".join(text.split())
-    if len(text) <= limit:
-        return text
-    return text[: limit - 1].rsplit(" ", 1)[0] + "…"
-
-
 def page_url(scope: Scope, public_url: str | None, trusted_proxy_hops: int) -> str:
     """The page's absolute address: ``public_url`` when set, else the request's scheme and host, as our
     own proxies report them (``X-Forwarded-Proto`` / ``-Host``, at the hop trusted for addresses)."""

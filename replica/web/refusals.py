@@ -15,7 +15,8 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from replica.logs import EveryMinute, clip
+from replica.logs import EveryMinute
+from replica.text import clip
 from replica.web.guard import EVENT_ROUTES, Receive, Scope, Send, refuse
 
 log = logging.getLogger(__name__)

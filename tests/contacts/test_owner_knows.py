@@ -10,7 +10,7 @@ import re
 from datetime import datetime, timezone
 
 from replica.alerts.render import fold, to_plain, to_telegram_html
-from replica.housekeeping import digest
+from replica.owner_bot.housekeeping import digest
 from replica.owner_bot.lead_listing import leads_listing
 from replica.owner_bot.status_report import status_report
 from replica.tools import ToolContext, default_registry

@@ -7,8 +7,8 @@ def test_usage_is_counted_under_salted_hashes_and_swept_on_a_clock(store, monkey
     from replica import housekeeping
     from replica.chat.limits import UsageLimits
     from replica.cli.evaluate import RecordingNotifier
-    from replica.housekeeping import Housekeeper
     from replica.inbox import Inbox
+    from replica.owner_bot.housekeeping import Housekeeper
     from tests.fixtures.environment import wait_until
 
     inbox = Inbox.build(store, "salt", "Ada", RecordingNotifier())

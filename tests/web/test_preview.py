@@ -7,7 +7,8 @@ import pytest
 import requests
 
 from replica.settings import ConfigError, load_settings
-from replica.web.preview import Preview, one_line, page_url, preview_tags, with_preview
+from replica.text import plain_line
+from replica.web.preview import Preview, page_url, preview_tags, with_preview
 from tests.web.test_site import parsed
 
 
@@ -57,8 +58,8 @@ def test_the_owners_tags_replace_gradios_first_in_the_head_after_the_charset():
 
 
 def test_the_description_is_one_plain_line_cut_at_a_word():
-    assert one_line("# Hi\n\nI **build** [compilers](https://x.example).") == "Hi I build compilers."
-    cut = one_line("word " * 100, limit=20)
+    assert plain_line("# Hi\n\nI **build** [compilers](https://x.example).") == "Hi I build compilers."
+    cut = plain_line("word " * 100, limit=20)
     assert cut == "word word word…" and len(cut) <= 20
 
 

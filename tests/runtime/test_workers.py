@@ -1,4 +1,4 @@
-"""The one background worker (replica/workers.py), on a clock the test moves: steps come at the waits
+"""The one background worker (replica/runtime/workers.py), on a clock the test moves: steps come at the waits
 they ask for, a failing step is logged and backed off from (doubling, capped, with jitter) and the
 worker goes on, a wake cuts a wait short, and close stops it."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import logging
 
-from replica.workers import Worker
+from replica.runtime.workers import Worker
 from tests.fixtures.clock import START, HandClock
 
 
@@ -47,7 +47,7 @@ def test_each_step_comes_when_the_last_one_asked_and_a_wake_brings_the_next_at_o
 def test_a_failing_step_is_logged_and_backed_off_from_doubling_then_the_worker_goes_on(caplog):
     clock = HandClock()
     worker = Steps(clock, fail=[True, True, True, False], base_delay=10, max_delay=25)
-    with caplog.at_level(logging.ERROR, logger="replica.workers"):
+    with caplog.at_level(logging.ERROR, logger="replica.runtime.workers"):
         worker.start()
         try:
             clock.run_until(lambda: len(worker.times) == 5)

@@ -20,11 +20,11 @@ from typing import Callable
 
 from replica.alerts import Alert, Notifier
 from replica.inbox import Handoff, Recorder
+from replica.runtime.workers import Worker
 from replica.stats.period import KEPT_DAYS
 from replica.storage.figures import day_start
 from replica.storage.records import VISITOR, AlertKind
 from replica.storage.store import Store
-from replica.workers import Worker
 
 log = logging.getLogger(__name__)
 

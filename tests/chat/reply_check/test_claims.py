@@ -1,4 +1,4 @@
-"""What a reply claims the app did (replica/chat/claims.py), read with the shipped ``prompts/claims.md``:
+"""What a reply claims the app did (replica/chat/reply_check/claims.py), read with the shipped ``prompts/claims.md``:
 a sentence that saves, passes on or promises is a claim; one that asks, offers or denies is none; and an
 owner's edit of the file that is no heading or no regular expression stops the start, naming the line."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from replica.chat.claims import Claim, ClaimPatterns
+from replica.chat.reply_check.claims import Claim, ClaimPatterns
 from tests.chat.tables.last_leaks import ASKS_TO_PASS_ON, DOES_NOT_ASK_TO_PASS_ON, NOT_TOLD_THE_OWNER, TOLD_THE_OWNER
 
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 import pytest
 
 from replica import wording
-from replica.chat.about_owner import OwnerPatterns, OwnerTopics, OwnerWords, words_of
-from replica.chat.reply_check import UNHELD as UNHELD_KIND
-from replica.chat.reply_check import Records, ReplyChecker
+from replica.chat.reply_check.about_owner import OwnerPatterns, OwnerTopics, OwnerWords, words_of
+from replica.chat.reply_check.checker import UNHELD as UNHELD_KIND
+from replica.chat.reply_check.checker import Records, ReplyChecker
 from replica.knowledge.prompts import render_prompt
 from tests.chat.tables.about_owner import HELD, UNHELD
 from tests.fixtures.environment import ROOT

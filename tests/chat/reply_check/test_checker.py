@@ -12,8 +12,8 @@ import pytest
 
 from replica import wording
 from replica.chat.reply import Visitor
-from replica.chat.reply_check import Records, ReplyChecker
-from replica.chat.specifics import specifics
+from replica.chat.reply_check.checker import Records, ReplyChecker
+from replica.chat.reply_check.specifics import specifics
 from tests.fakes.openai_server import say
 from tests.fixtures.clients import app_client
 from tests.fixtures.environment import API_KEY, ROOT
@@ -125,7 +125,7 @@ UNGROUNDED = {  # each: the reply, and what gives it away
 
 @pytest.mark.parametrize("reply, kind", UNGROUNDED.values(), ids=UNGROUNDED.keys())
 def test_an_invented_specific_never_reaches_the_screen_and_the_question_is_passed_on(checker, reply, kind, caplog):
-    with caplog.at_level(logging.WARNING, logger="replica.chat.reply_check"):
+    with caplog.at_level(logging.WARNING, logger="replica.chat.reply_check.checker"):
         final, passed, verdict, seen = checked(checker, reply)
     assert wording.NOT_IN_NOTES in final and passed and kind in verdict.withheld
     invented = [s.text for s in specifics(reply) if not checker.knowledge.holds(s)]

@@ -1,11 +1,11 @@
-"""A question the reply could not answer reaches the owner (replica/chat/question_net.py): passed on
+"""A question the reply could not answer reaches the owner (replica/chat/reply_check/question_net.py): passed on
 through ``inform_unknown`` as the model would, the call added to the run, and the records then read as
 backing a claim that it was passed on."""
 
 from __future__ import annotations
 
-from replica.chat.question_net import QUESTION_CHARS, pass_question_on, records_of
-from replica.chat.reply_check import Records
+from replica.chat.reply_check.checker import Records
+from replica.chat.reply_check.question_net import QUESTION_CHARS, pass_question_on, records_of
 from replica.chat.run import Run, Source, ToolRan
 from replica.tools import ToolContext, default_registry
 

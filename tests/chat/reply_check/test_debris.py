@@ -1,4 +1,4 @@
-"""What a small model leaves that is no one's words (replica/chat/debris.py): template tokens, lines of
+"""What a small model leaves that is no one's words (replica/chat/reply_check/debris.py): template tokens, lines of
 markup alone, a code fence nothing closes, and a sentence said three times or more; the words around
 them stay as written."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from replica.chat.debris import without_debris
+from replica.chat.reply_check.debris import without_debris
 
 
 @pytest.mark.parametrize(

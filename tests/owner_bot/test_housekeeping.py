@@ -1,4 +1,4 @@
-"""Work on a clock (replica/housekeeping.py): old conversations deleted at start, and the daily digest
+"""Work on a clock (replica/owner_bot/housekeeping.py): old conversations deleted at start, and the daily digest
 sent once a day at its hour, across restarts; the weekday's digest with the week's picture."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from replica.alerts import Alert
 from replica.alerts.sender import AlertSender
 from replica.alerts.telegram_channel import TelegramChannel
 from replica.cli.evaluate import RecordingNotifier
-from replica.housekeeping import DIGEST_KEY, Housekeeper
 from replica.inbox import Inbox
+from replica.owner_bot.housekeeping import DIGEST_KEY, Housekeeper
 from replica.stats.report import Report
 from replica.storage import Store
 from replica.storage.deliveries import TELEGRAM

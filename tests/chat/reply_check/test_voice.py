@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from replica import wording
-from replica.chat.voice import Voice, VoicePatterns
+from replica.chat.reply_check.voice import Voice, VoicePatterns
 from tests.chat.tables.last_leaks import DISGUISED_AS_AN_AI, OWNER_VOICE_CLOSE_CALLS, SYSTEM_PROMPT_VOICE
 from tests.chat.tables.owner_voice import FRAMEWORK_TALK, NOT_PROMISES, OWNER_VOICE, PROMISES
 

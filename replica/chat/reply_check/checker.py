@@ -33,11 +33,11 @@ from enum import Enum
 from typing import Any, Callable
 
 from replica import wording
-from replica.chat.about_owner import OwnerPatterns, OwnerTopics, OwnerWords, mostly_unheld
-from replica.chat.claims import Claim, ClaimPatterns
-from replica.chat.debris import FENCE, REPEATS, TEMPLATE_TOKENS, key, without_debris
-from replica.chat.specifics import Sources, Specific, specifics
-from replica.chat.voice import Voice, VoicePatterns
+from replica.chat.reply_check.about_owner import OwnerPatterns, OwnerTopics, OwnerWords, mostly_unheld
+from replica.chat.reply_check.claims import Claim, ClaimPatterns
+from replica.chat.reply_check.debris import FENCE, REPEATS, TEMPLATE_TOKENS, key, without_debris
+from replica.chat.reply_check.specifics import Sources, Specific, specifics
+from replica.chat.reply_check.voice import Voice, VoicePatterns
 from replica.inbox.recorder import in_person
 from replica.knowledge.prompts import earliest
 

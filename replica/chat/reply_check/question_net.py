@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 
-from replica.chat.reply_check import Records
+from replica.chat.reply_check.checker import Records
 from replica.chat.run import Run, Source, ToolRan
 from replica.storage import Store
 from replica.storage.database import storage_errors

@@ -1,4 +1,4 @@
-"""The specifics in a reply and whether the sources hold them (replica/chat/specifics.py): what a visitor
+"""The specifics in a reply and whether the sources hold them (replica/chat/reply_check/specifics.py): what a visitor
 would act on is found by kind, and looked up exactly (a phone number by its digits, a number by its
 value, a name word by word), never fuzzily."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from replica.chat.specifics import Kind, Sources, specifics
+from replica.chat.reply_check.specifics import Kind, Sources, specifics
 
 KNOWLEDGE = Sources("Ada Lovelace, engineer at Babbage & Co. Call +44 20 7946 0018 or write ada@example.org.")
 
