@@ -96,6 +96,30 @@ def test_no_import_circle():
             visit(name, [])
 
 
+def package_of(module: str) -> str:
+    """The package a module belongs to: ``replica.chat`` for ``replica.chat.reply_check.claims``, the module
+    itself for one flat in ``replica/``."""
+    return ".".join(module.split(".")[:2])
+
+
+def test_no_package_reaches_into_one_that_reaches_back():
+    """No arrow runs back up between packages either: the packages' imports have no circle (alerts drew
+    stats' picture while stats took alerts' text clipper; the clippers now live in replica/text.py)."""
+    known = modules()
+    graph = defaultdict(set)
+    for name, path in known.items():
+        graph[package_of(name)] |= {package_of(m) for m in imports(path) & set(known) if m != "replica"}
+    circles = [f"{a} <-> {b}" for a in graph for b in graph[a] if a < b and a in graph.get(b, set()) and a != b]
+    assert circles == []
+
+
+def test_at_most_six_modules_stand_flat_in_replica():
+    """A newcomer finds a change's place by the folders: what stands flat in replica/ is what every layer
+    reads (settings, words, text, logs, languages) and the wiring."""
+    flat = sorted(p.name for p in (ROOT / "replica").glob("*.py") if p.name != "__init__.py")
+    assert len(flat) <= 6, flat
+
+
 def lines(node: ast.AST) -> int:
     return getattr(node, "end_lineno", 0) - getattr(node, "lineno", 0) + 1
 
@@ -261,13 +285,14 @@ def test_the_files_handed_out_first_exist():
 
 
 def test_alert_kinds_and_message_roles_are_enums_not_strings():
-    """An alert's kind and a message's role are :class:`AlertKind` and :class:`Role` members: no module
-    names one by its text (``kind="lead"``, ``alert.kind == "question"``, ``Alert("digest", …)``)."""
+    """An alert's kind and a message's role are :class:`AlertKind` and :class:`Role` members: no module,
+    and no test, names one by its text (``kind="lead"``, ``alert.kind == "question"``, ``Alert("digest", …)``)."""
     from replica.storage.records import AlertKind, Role
 
     texts = {member.value for member in (*AlertKind, *Role)}
     found = []
-    for name, path in modules().items():
+    tests = {f"tests/{p.relative_to(ROOT / 'tests').as_posix()}": p for p in (ROOT / "tests").rglob("*.py")}
+    for name, path in {**modules(), **tests}.items():
         if name == "replica.storage.records":
             continue
         for node in ast.walk(ast.parse(path.read_text())):

@@ -13,6 +13,7 @@ from replica.chat.openai_model import OpenAIChatModel
 from replica.runtime.timings import Timings
 from replica.settings import Settings
 from replica.storage import Recorded
+from replica.storage.records import AlertKind
 from replica.wiring import embed_origins, make_model, make_notifier, open_store, reply_config
 
 
@@ -28,7 +29,7 @@ def test_the_store_applies_the_alert_caps_the_settings_give(tmp_path):
     store = open_store(Settings(data_dir=tmp_path, lead_alerts_per_visitor=1))
     try:
         fates = [
-            store.leads.record(email, "", "", Alert("lead", "L", (("Email", email),), "s1").entry())
+            store.leads.record(email, "", "", Alert(AlertKind.LEAD, "L", (("Email", email),), "s1").entry())
             for email in ("a@example.org", "b@example.org")
         ]
     finally:

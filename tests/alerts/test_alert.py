@@ -33,10 +33,10 @@ def test_an_older_row_without_quoted_fields_quotes_the_visitors_prose():
 
 
 def test_the_heading_carries_the_records_number_and_the_notes_count_what_was_kept():
-    assert ALERT.heading == "New lead" and Alert("question", "Unanswered question", (), ref=12).heading == (
+    assert ALERT.heading == "New lead" and Alert(AlertKind.QUESTION, "Unanswered question", (), ref=12).heading == (
         "Unanswered question #12"
     )
-    kept = Alert("lead", "New lead", (), kept=(("lead", 1), ("question", 0), ("question", 3)))
+    kept = Alert(AlertKind.LEAD, "New lead", (), kept=(("lead", 1), ("question", 0), ("question", 3)))
     assert kept.notes == (
         "1 more lead from the same address was kept without an alert.",
         "3 more questions from the same address were kept without an alert.",
@@ -44,5 +44,5 @@ def test_the_heading_carries_the_records_number_and_the_notes_count_what_was_kep
 
 
 def test_the_log_line_is_one_line_with_each_value_cut():
-    line = Alert("lead", "New lead", (("Notes", "x" * 5000),), "s" * 500).log_text()
+    line = Alert(AlertKind.LEAD, "New lead", (("Notes", "x" * 5000),), "s" * 500).log_text()
     assert line.startswith("New lead | Notes: ") and "\n" not in line and len(line) < 1000

@@ -18,6 +18,7 @@ from replica.chat.reply import Visitor
 from replica.owner_bot.bot import OwnerBot
 from replica.owner_bot.commands import BY_NAME
 from replica.storage.deliveries import TELEGRAM
+from replica.storage.records import AlertKind
 from replica.telegram.client import TelegramClient
 from tests.fakes.openai_server import call, say
 from tests.fakes.telegram_server import visible_text
@@ -38,11 +39,13 @@ def test_every_export_is_safe_to_open_in_a_spreadsheet(tmp_path):
     from replica.storage.store import Store
 
     store = Store(tmp_path / "data" / "replica.sqlite3")
-    lead = Alert("lead", "New lead", (("Email", "a@example.org"),), "s1")
+    lead = Alert(AlertKind.LEAD, "New lead", (("Email", "a@example.org"),), "s1")
     store.leads.record("a@example.org", FORMULA, "+1 555 0100 call me", lead.entry())
     store.leads.record("b@example.org", "@SUM(A1:A9)", "-2+3", lead.entry())
     store.leads.record("c@example.org", "\tTabbed", "\rReturned", lead.entry())
-    store.questions.record("=1+1", Alert("question", "Unanswered question", (("Question", "=1+1"),), "s1").entry())
+    store.questions.record(
+        "=1+1", Alert(AlertKind.QUESTION, "Unanswered question", (("Question", "=1+1"),), "s1").entry()
+    )
     store.answers.learn(1, "@cmd|' /C calc'!A0")
     store.close()
     cells = [
@@ -102,13 +105,17 @@ def bot(store, fake_telegram):
     ],
 )
 def test_odd_numbers_in_owner_commands_get_the_usage_line(bot, store, fake_telegram, command, usage):
-    store.questions.record("Opera?", Alert("question", "Unanswered question", (("Question", "Opera?"),), "s1").entry())
+    store.questions.record(
+        "Opera?", Alert(AlertKind.QUESTION, "Unanswered question", (("Question", "Opera?"),), "s1").entry()
+    )
     fake_telegram.push(command)
     assert wait_until(lambda: fake_telegram.sent_texts() == [usage])
 
 
 def test_a_reply_to_any_copy_of_a_question_alert_teaches(bot, store, fake_telegram):
-    store.questions.record("Opera?", Alert("question", "Unanswered question", (("Question", "Opera?"),), "s1").entry())
+    store.questions.record(
+        "Opera?", Alert(AlertKind.QUESTION, "Unanswered question", (("Question", "Opera?"),), "s1").entry()
+    )
     [pending] = store.deliveries.waiting(TELEGRAM, 10)
     client = TelegramClient(fake_telegram.url, fake_telegram.token, fake_telegram.chat_id)
     first = client.send_message(
@@ -138,11 +145,11 @@ def test_visitors_cannot_forge_lines_in_the_owners_listings(store, fake_telegram
     inbox = Inbox.build(store, "salt", "Ada", RecordingNotifier())
     bot = OwnerBot(store, inbox, client, poll_seconds=0.2, base_delay=0.05).start()
     name = "Bob\n• Alice Smith — alice.cfo@bank.example — “Wire the money” (2026-01-01)"
-    lead = Alert("lead", "New lead", (("Email", "bob@example.org"),), "s1")
+    lead = Alert(AlertKind.LEAD, "New lead", (("Email", "bob@example.org"),), "s1")
     store.leads.record("bob@example.org", name, "Hi\n• Eve — eve@evil.example — “x”", lead.entry())
     for n, question in enumerate(["Where are you based?", "Do you sign NDAs?\n2. What is your favourite colour?"]):
         store.questions.record(
-            question, Alert("question", "Unanswered question", (("Question", question),), f"q{n}").entry()
+            question, Alert(AlertKind.QUESTION, "Unanswered question", (("Question", question),), f"q{n}").entry()
         )
     conversation = inbox.recorder.begin("s9", "203.0.113.9")
     forged = "Hi\n#7 · 2026-01-01 00:00 UTC · “Send me the keys” · 2 messages\n[09:00] Replica: I will pay you"

@@ -21,6 +21,7 @@ from replica.alerts.sender import AlertSender
 from replica.alerts.telegram_channel import TelegramChannel
 from replica.settings import ConfigError, load_settings
 from replica.storage.deliveries import TELEGRAM
+from replica.storage.records import AlertKind, Role
 from replica.storage.store import Store
 from replica.telegram.client import TelegramClient
 from tests.fakes.openai_server import FakeOpenAI, call, say
@@ -59,7 +60,9 @@ def host_of(server) -> str:
 
 
 def lead_alert(email: str, notes: str = "Wants a data platform", name: str = "Jane", session: str = "s1") -> Alert:
-    return Alert("lead", "New lead", (("Name", name), ("Email", email), ("Notes", notes)), session, quoted=("Notes",))
+    return Alert(
+        AlertKind.LEAD, "New lead", (("Name", name), ("Email", email), ("Notes", notes)), session, quoted=("Notes",)
+    )
 
 
 def record_lead(store: Store, email: str, **options) -> None:
@@ -464,7 +467,7 @@ def test_every_channel_folds_leads_and_questions_only(tmp_path, webhook, clock):
     """Forwarded visitor messages go one by one on every channel (the owner answers each), however many wait."""
     store, [channel] = open_with(tmp_path, None, [f"json://{host_of(webhook)}/hook"], clock=clock)
     for n in range(8):
-        alert = Alert("visitor", "Visitor #1 says", (("Message", f"message {n}"),), "s1", quoted=("Message",))
+        alert = Alert(Role.VISITOR, "Visitor #1 says", (("Message", f"message {n}"),), "s1", quoted=("Message",))
         store.outbox.queue(alert.entry())
     workers = senders_for(store, [channel], clock, fold_after=5)
     try:
@@ -513,7 +516,9 @@ def test_a_digests_picture_is_attached_where_the_service_takes_files_and_in_word
         replace(c, pictures=lambda days: report.draw(store, date.fromisoformat(days[0]), days[1])) for c in channels
     ]
     assert [c.plugin.attachment_support for c in channels] == [True, False]
-    digest = Alert("digest", "Daily digest for 2026-11-29", (("Conversations", "0"),), picture=("2026-11-29", 7))
+    digest = Alert(
+        AlertKind.DIGEST, "Daily digest for 2026-11-29", (("Conversations", "0"),), picture=("2026-11-29", 7)
+    )
     for channel in channels:
         channel.send(digest)
     [attached], [in_words] = webhook.received, other.received

@@ -9,6 +9,7 @@ import pytest
 from replica.alerts import Alert
 from replica.alerts.channel import ChannelError
 from replica.alerts.sender import AlertSender
+from replica.storage.records import AlertKind
 from replica.storage.store import Store
 from tests.fixtures.clock import HandClock
 
@@ -47,7 +48,7 @@ def delivered(clock, pager, tmp_path, count=1):
     sender = AlertSender(store, pager, clock=clock).start()
     try:
         for n in range(count):
-            alert = Alert("lead", "New lead", (("Email", f"{n}@example.org"),), f"s{n}")
+            alert = Alert(AlertKind.LEAD, "New lead", (("Email", f"{n}@example.org"),), f"s{n}")
             store.leads.record(f"{n}@example.org", "", "", alert.entry())
             sender.notify(alert)
         clock.run_until(lambda: len(pager.sent) == count)

@@ -10,6 +10,7 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
+from replica.storage.records import AlertKind
 from replica.storage.store import Store
 from tests.fakes.openai_server import call, say
 from tests.fixtures.clients import app_client
@@ -133,9 +134,9 @@ def test_reset_asks_then_clears_every_record_and_learned_answer_and_keeps_the_st
 
     data = tmp_path / "data"
     store = Store(data / "replica.sqlite3")
-    alert = Alert("lead", "New lead", (("Email", "trial@example.org"),), "s1")
+    alert = Alert(AlertKind.LEAD, "New lead", (("Email", "trial@example.org"),), "s1")
     store.leads.record("trial@example.org", "", "", alert.entry())
-    question = store.questions.record("Trial question?", Alert("question", "Q", (), "s1").entry())
+    question = store.questions.record("Trial question?", Alert(AlertKind.QUESTION, "Q", (), "s1").entry())
     salt = store.state.shared("address_salt", "kept-salt")
     store.close()
     env = {"DATA_DIR": str(data)}

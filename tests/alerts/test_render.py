@@ -38,7 +38,7 @@ def test_the_note_reads_well_for_one_and_for_each_kind_and_in_a_fold():
 
 def test_the_plain_text_fallback_cannot_be_forged_either():
     alert = Alert(
-        "question",
+        AlertKind.QUESTION,
         "Unanswered question",
         (("Question", "Why?\nEmail: ceo@bank.example\r\nx"),),
         "s1",
@@ -56,7 +56,7 @@ def test_the_plain_text_fallback_cannot_be_forged_either():
 )
 def test_every_unicode_line_break_in_a_note_stays_behind_the_quote_bar(separator):
     notes = f"Call me{separator}Email: ceo@bank.example{separator}Conversation: #999"
-    alert = Alert("lead", "New lead", (("Email", "ada@example.org"), ("Notes", notes)), "s1", quoted=("Notes",))
+    alert = Alert(AlertKind.LEAD, "New lead", (("Email", "ada@example.org"), ("Notes", notes)), "s1", quoted=("Notes",))
     plain = to_plain(alert)
     lines = [line for line in plain.splitlines() if "ceo@bank.example" in line or "#999" in line]
     assert len(lines) == 2 and all(line.startswith("│ ") for line in lines), plain
@@ -65,7 +65,7 @@ def test_every_unicode_line_break_in_a_note_stays_behind_the_quote_bar(separator
 def test_a_question_close_to_an_approved_answer_offers_it_in_one_tap_and_keeps_it_in_the_outbox():
     from replica.alerts.render import keyboard_for
 
-    alert = Alert("question", "Unanswered question", (("Question", "Are you available?"),), "s1", ref=4)
+    alert = Alert(AlertKind.QUESTION, "Unanswered question", (("Question", "Are you available?"),), "s1", ref=4)
     close = replace(alert, close_faq="Are you available for new projects?")
     assert all(b["callback_data"] != "faq:4" for row in keyboard_for(alert)["inline_keyboard"] for b in row)
     rows = keyboard_for(close)["inline_keyboard"]

@@ -15,6 +15,7 @@ import pytest
 from replica.alerts import Alert
 from replica.alerts.sender import AlertSender, LogNotifier
 from replica.alerts.telegram_channel import TelegramChannel
+from replica.storage.records import AlertKind
 from replica.storage.store import Store
 from replica.telegram.client import TelegramClient, TelegramError
 from replica.telegram.length import TELEGRAM_LIMIT
@@ -24,7 +25,10 @@ from tests.fixtures.environment import wait_until
 
 def lead(name="Ada", notes="Wants to talk", email="ada@example.org", session="s-1"):
     return Alert(
-        kind="lead", title="New lead", fields=(("Name", name), ("Email", email), ("Notes", notes)), session_id=session
+        kind=AlertKind.LEAD,
+        title="New lead",
+        fields=(("Name", name), ("Email", email), ("Notes", notes)),
+        session_id=session,
     )
 
 
@@ -128,7 +132,7 @@ def test_three_server_errors_are_retried_after_doubling_waits_then_delivered_onc
 
 def test_an_ok_answer_without_a_message_is_a_wrong_shape_and_tried_again(fake_telegram, store, clock, start_sender):
     fake_telegram.answer_raw("sendMessage", b'{"ok": true}', b'{"ok": true, "result": {"chat": {"id": 4242}}}')
-    question = Alert("question", "Unanswered question", (("Question", "Opera?"),), "s1", quoted=("Question",))
+    question = Alert(AlertKind.QUESTION, "Unanswered question", (("Question", "Opera?"),), "s1", quoted=("Question",))
     store.questions.record("Opera?", question.entry())
     start_sender()
     clock.run_until(lambda: store.questions.all()[0].alert_status == "sent")

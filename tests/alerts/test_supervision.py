@@ -21,6 +21,7 @@ from replica.alerts.telegram_channel import TelegramChannel
 from replica.chat.reply import Visitor
 from replica.owner_bot.bot import OwnerBot
 from replica.storage.provisioning import refuse_new_records
+from replica.storage.records import AlertKind
 from replica.storage.store import Store
 from replica.telegram.client import TelegramClient
 from replica.telegram.length import utf16_units
@@ -90,7 +91,7 @@ def run(request):
 
 
 def lead_alert(email="ada@example.org", session="s1"):
-    return Alert("lead", "New lead", (("Email", email), ("Notes", "Wants to talk")), session, quoted=("Notes",))
+    return Alert(AlertKind.LEAD, "New lead", (("Email", email), ("Notes", "Wants to talk")), session, quoted=("Notes",))
 
 
 def queue_lead(store, email="ada@example.org", session="s1"):
@@ -125,7 +126,7 @@ def test_the_owner_bot_survives_database_errors_and_handles_nothing_twice(
     flaky_store, client, fake_telegram, run, caplog
 ):
     flaky_store.questions.record(
-        "Do you like cats?", Alert("question", "Unanswered question", (("Q", "x"),), "s1").entry()
+        "Do you like cats?", Alert(AlertKind.QUESTION, "Unanswered question", (("Q", "x"),), "s1").entry()
     )
     flaky_store.fail("answers.learn")
     flaky_store.fail("state.set")
@@ -189,7 +190,9 @@ def test_an_alert_that_cannot_be_marked_sent_is_not_sent_again(flaky_store, clie
 
 def test_message_is_too_long_is_resent_shorter_as_plain_text(clocked_store, client, clock, fake_telegram, run):
     fake_telegram.too_long_next = 1
-    alert = Alert("lead", "New lead", (("Email", "ada@example.org"), ("Notes", "n" * 4000)), "s1", quoted=("Notes",))
+    alert = Alert(
+        AlertKind.LEAD, "New lead", (("Email", "ada@example.org"), ("Notes", "n" * 4000)), "s1", quoted=("Notes",)
+    )
     clocked_store.leads.record("ada@example.org", "", "n" * 4000, alert.entry())
     run(start_sender(clocked_store, client, clock))
     clock.settle()  # the same try: no wait for a retry
@@ -234,7 +237,7 @@ def test_a_lead_the_net_could_not_save_is_said_to_the_visitor(fake_openai, notif
     refuse_new_records(store.db, ["leads", "questions", "outbox"])  # as a full disk would
     for n in range(2000):  # what room the last pages still have, taken, so that a short lead fits nowhere
         try:
-            store.leads.record(f"filler{n}@example.org", "", "", Alert("lead", "x", (), f"f{n}").entry())
+            store.leads.record(f"filler{n}@example.org", "", "", Alert(AlertKind.LEAD, "x", (), f"f{n}").entry())
         except Exception:
             break
     fake_openai.script(say("Thanks, I'll be in touch."))  # the model makes no call: the lead net tries

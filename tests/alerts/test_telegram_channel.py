@@ -9,11 +9,14 @@ import pytest
 from replica.alerts import Alert
 from replica.alerts.channel import ChannelError
 from replica.alerts.telegram_channel import TelegramChannel
+from replica.storage.records import AlertKind
 from replica.telegram.client import TelegramClient
 from replica.telegram.length import TELEGRAM_LIMIT, utf16_units
 from tests.alerts.test_sender import lead
 
-QUESTION = Alert("question", "Unanswered question", (("Question", "Opera?"),), "s1", quoted=("Question",), ref=3)
+QUESTION = Alert(
+    AlertKind.QUESTION, "Unanswered question", (("Question", "Opera?"),), "s1", quoted=("Question",), ref=3
+)
 
 
 @pytest.fixture

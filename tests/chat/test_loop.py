@@ -10,6 +10,7 @@ import pytest
 
 from replica import wording
 from replica.chat.reply import Visitor
+from replica.storage.records import AlertKind
 from replica.tools import default_registry
 from tests.fakes.openai_server import call, fail, say
 from tests.fixtures.replicas import replica_around
@@ -49,7 +50,9 @@ def test_valid_email_alerts_owner_and_tool_result_reaches_model(fake_model, noti
     answer = make_loop_replica().reply("I'm Grace, grace@navy.mil, hiring!", Visitor("visitor-7"))
     assert answer == "Thanks Grace, I'll be in touch."
     [alert] = notifier.alerts
-    assert alert.kind == "lead" and ("Email", "grace@navy.mil") in alert.fields and alert.session_id == "visitor-7"
+    assert (
+        alert.kind == AlertKind.LEAD and ("Email", "grace@navy.mil") in alert.fields and alert.session_id == "visitor-7"
+    )
     second = fake_model.requests[1]["messages"]
     assert (
         second[-2]["role"] == "assistant" and second[-2]["tool_calls"][0]["function"]["name"] == "gather_user_details"
@@ -72,7 +75,7 @@ def test_unknown_question_alerts_owner(fake_model, notifier, make_loop_replica):
     fake_model.script(call(("inform_unknown", {"question": "What is your favourite opera?"})), say("I'll ask."))
     make_loop_replica().reply("What is your favourite opera?", Visitor("s1"))
     [alert] = notifier.alerts
-    assert alert.kind == "question" and alert.fields == (("Question", "What is your favourite opera?"),)
+    assert alert.kind == AlertKind.QUESTION and alert.fields == (("Question", "What is your favourite opera?"),)
 
 
 def test_model_asking_for_tools_forever_is_capped_at_two_calls_and_runs_them_once(

@@ -4,7 +4,7 @@ reply's ending say is read from its events, in order."""
 from __future__ import annotations
 
 from replica.chat.run import Ended, Ending, LookedForAddresses, ModelCalled, Run, Source, ToolRan, Words
-from replica.storage.records import REPLICA
+from replica.storage.records import REPLICA, Role
 from replica.tools import Failure, Outcome, ToolResult
 
 LEAD = ToolResult("ok", Outcome.LEAD_SAVED, "lead (ada@example.org) recorded", frozenset({"ada@example.org"}))
@@ -86,7 +86,7 @@ def test_how_a_message_was_answered_is_read_from_its_run_for_the_owners_charts()
     assert run_of(Ended(Ending.NO_MODEL), Ended(Ending.APPROVED_ANSWER)).answered == "approved"
     assert run_of(Ended(Ending.BUSY), Ended(Ending.APPROVED_ANSWER)).answered == "approved"  # at a spike
     assert run_of(Ended(Ending.NO_MODEL), Ended(Ending.QUESTION_PASSED_ON)).answered == "passed_on"
-    assert run_of(Ended(Ending.PASSED_TO_OWNER, role="notice")).answered == "owner"
+    assert run_of(Ended(Ending.PASSED_TO_OWNER, role=Role.NOTICE)).answered == "owner"
     for other in (Ending.GREETING, Ending.REFUSED, Ending.CODE, Ending.NO_ANSWER, Ending.LEAD_KEPT):
         assert run_of(Ended(other)).answered == "other"
     model_failed = (ModelCalled(1), Ended(Ending.MODEL_FAILED), Ended(Ending.APPROVED_ANSWER))

@@ -10,6 +10,7 @@ from replica import wording
 from replica.alerts import Alert
 from replica.chat.reply import Visitor
 from replica.knowledge.approved import ApprovedAnswers, approved_entries, parse_faq, score
+from replica.storage.records import AlertKind
 from tests.fakes.openai_server import call, fail, say
 from tests.fixtures.replicas import replica_around
 
@@ -47,7 +48,7 @@ def offline(store, notifier, knowledge):
 
 def learn(store, question, answer, session="earlier-visitor"):
     """What the owner's reply to a question alert does: the question stored, then its answer learned."""
-    store.questions.record(question, Alert("question", "Q", (("Question", question),), session).entry())
+    store.questions.record(question, Alert(AlertKind.QUESTION, "Q", (("Question", question),), session).entry())
     [row] = [q for q in store.questions.in_status("open") if q.question == question]
     return store.answers.learn(row.id, answer)
 

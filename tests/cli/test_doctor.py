@@ -10,6 +10,7 @@ import re
 import pytest
 
 from replica.alerts import Alert
+from replica.storage.records import AlertKind
 from replica.storage.store import Store
 from tests.fakes.openai_server import call, fail, say
 from tests.fixtures.environment import API_KEY, ROOT
@@ -209,7 +210,9 @@ def test_doctor_warns_about_what_works_but_needs_a_look(owner_folder, fake_opena
     (owner_folder / "knowledge" / "broken.pdf").write_bytes(b"%PDF-1.4 not really")
     (owner_folder / "knowledge" / "big.md").write_text("Project notes. " * 3000)
     store = Store(owner_folder / "data" / "replica.sqlite3")
-    store.leads.record("a@example.org", "", "", Alert("lead", "New lead", (("Email", "a@example.org"),), "s1").entry())
+    store.leads.record(
+        "a@example.org", "", "", Alert(AlertKind.LEAD, "New lead", (("Email", "a@example.org"),), "s1").entry()
+    )
     store.close()
     done, lines = doctor(
         owner_folder, fake_openai, fake_telegram, OWNER_NAME="", KNOWLEDGE_BUDGET_CHARS="24000"
@@ -272,7 +275,7 @@ def test_the_sample_doctor_output_in_the_docs_is_the_real_one(owner_folder, fake
     profile.write_text(links.replace("booking:", "email: ada@ada.example\nbooking:") + profile.read_text())
     store = Store(owner_folder / "data" / "replica.sqlite3")
     for n in range(2):  # the sample shows two alerts waiting
-        alert = Alert("lead", "New lead", (("Email", f"a{n}@example.org"),), f"s{n}")
+        alert = Alert(AlertKind.LEAD, "New lead", (("Email", f"a{n}@example.org"),), f"s{n}")
         store.leads.record(f"a{n}@example.org", "", "", alert.entry())
     store.close()
     done, lines = doctor(owner_folder, fake_openai, fake_telegram)

@@ -21,6 +21,7 @@ from replica.contacts.verifier import ONE_PER_MESSAGE, REPLACED, announce_confir
 from replica.owner_bot.status_report import status_report
 from replica.storage import Store
 from replica.storage.code_mails import CodeCaps
+from replica.storage.records import Role
 from replica.tools.gather_user_details import NOT_CONFIRMED, NOT_CONFIRMED_BECAUSE
 from tests.contacts.test_verifier import _WorkerClock
 from tests.fakes.openai_server import say
@@ -245,7 +246,7 @@ def test_numbers_in_a_chat_waiting_for_no_code_reach_the_model_whole_and_count_n
     fake_openai.script(say("A budget noted."))
     assert replica.reply("Our budget is 150000", VISITOR) == "A budget noted."  # a code pending: still a budget
     assert fake_openai.calls == len(messages) + 2 and store.codes.current("s1").tries == 0
-    typed = [m.text for m in store.conversations.messages_of_session("s1") if m.role == "visitor"]
+    typed = [m.text for m in store.conversations.messages_of_session("s1") if m.role == Role.VISITOR]
     assert typed == [*messages, "ada@example.org", "Our budget is 150000"]  # kept whole, never masked
 
 

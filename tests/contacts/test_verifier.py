@@ -14,6 +14,7 @@ from replica.contacts import CodeMailer, MailService, Verifier
 from replica.contacts.codes import CodeKey
 from replica.contacts.verifier import announce_confirmed
 from replica.storage import Store
+from replica.storage.records import AlertKind
 from tests.fakes.openai_server import call, say
 from tests.storage.test_contacts import Clock
 
@@ -183,7 +184,7 @@ def test_with_required_the_owner_gets_no_lead_alert_before_the_code_and_one_sayi
     code = fake_mail.wait_for(ADA)[0].code
     assert replica.reply(code, VISITOR) == wording.CODE_CONFIRMED.format(email=ADA)
     [alert] = notifier.alerts
-    assert alert.kind == "lead" and dict(alert.fields)["Confirmed"] == CONFIRMED_LINE
+    assert alert.kind == AlertKind.LEAD and dict(alert.fields)["Confirmed"] == CONFIRMED_LINE
     assert [lead.alert_status for lead in store.leads.all()] == ["pending"]
 
 

@@ -7,6 +7,7 @@ from replica.alerts import Alert
 from replica.cli.evaluate import RecordingNotifier
 from replica.inbox import Inbox
 from replica.storage.deliveries import TELEGRAM
+from replica.storage.records import AlertKind
 
 
 def test_what_the_tools_did_is_kept_with_each_reply_and_read_back_in_order(store):
@@ -30,7 +31,7 @@ def test_retention_also_clears_forwarded_messages_from_the_outbox(store):
     inbox.recorder.record(conversation.id, "visitor", "Hi")
     inbox.handoff.pause(conversation.id)
     inbox.handoff.pass_to_owner(conversation, "My phone number is 555-0100")  # forwarded: an outbox row of visitor text
-    lead = Alert("lead", "New lead", (("Email", "ada@example.org"),), "s1", conversation=conversation.id)
+    lead = Alert(AlertKind.LEAD, "New lead", (("Email", "ada@example.org"),), "s1", conversation=conversation.id)
     store.leads.record("ada@example.org", "Ada", "Hiring", lead.entry())
     for pending in store.deliveries.waiting(TELEGRAM, 100):
         store.deliveries.mark_sent([pending.id], 100 + pending.id)

@@ -12,6 +12,7 @@ import pytest
 from replica.alerts import Alert
 from replica.knowledge.files import Document
 from replica.knowledge.index import CHUNK_CHARS, KnowledgeIndex, split_document, tokenize
+from replica.storage.records import AlertKind
 from tests.fakes.corpus import make_projects, write_projects
 from tests.fixtures.clients import app_client
 from tests.knowledge.test_files import minimal_pdf
@@ -65,7 +66,8 @@ def test_learned_answers_are_knowledge_when_retrieval_is_on(start_app, settings,
     folder, _ = big_folder
     app = start_app(replace(settings, knowledge_dir=folder))
     app.store.questions.record(
-        "Favourite opera?", Alert("question", "Unanswered question", (("Question", "Favourite opera?"),), "s").entry()
+        "Favourite opera?",
+        Alert(AlertKind.QUESTION, "Unanswered question", (("Question", "Favourite opera?"),), "s").entry(),
     )
     app.store.answers.learn(app.store.questions.in_status()[0].id, "Tosca.")
     app_client(app.demo.local_url).predict("What opera do you like?", api_name="/chat")

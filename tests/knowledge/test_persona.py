@@ -8,13 +8,14 @@ from replica.knowledge.files import Document
 from replica.knowledge.index import KnowledgeIndex
 from replica.knowledge.persona import SystemPrompt
 from replica.knowledge.prompts import render_prompt
+from replica.storage.records import AlertKind
 
 PROFILE = Document("profile.md", "# Ada Lovelace\n\nI write programs for the Analytical Engine. Project ORBIT-417.")
 
 
 def taught(store, question: str, answer: str) -> None:
     """The owner answers a visitor's question from Telegram."""
-    alert = Alert("question", "Unanswered question", (("Question", question),), "s1")
+    alert = Alert(AlertKind.QUESTION, "Unanswered question", (("Question", question),), "s1")
     store.questions.record(question, alert.entry())
     question_id = next(q.id for q in store.questions.in_status() if q.question == question)
     store.answers.learn(question_id, answer)

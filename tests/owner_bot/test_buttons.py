@@ -11,6 +11,7 @@ from replica.alerts import Alert
 from replica.knowledge.approved import alike
 from replica.owner_bot.buttons import Buttons
 from replica.owner_bot.owner import Owner
+from replica.storage.records import AlertKind
 from replica.telegram.client import TelegramClient
 from replica.telegram.updates import Button, ButtonPress, keyboard_markup, parse_update
 
@@ -39,7 +40,9 @@ def answered(fake_telegram) -> list[str]:
 
 
 def a_lead(store, client) -> int:
-    store.leads.record("ada@example.org", "", "", Alert("lead", "L", (("Email", "ada@example.org"),), "s1").entry())
+    store.leads.record(
+        "ada@example.org", "", "", Alert(AlertKind.LEAD, "L", (("Email", "ada@example.org"),), "s1").entry()
+    )
     return client.send_message("New lead #1", reply_markup=keyboard_markup(LEAD_KEYS))
 
 
@@ -54,7 +57,7 @@ def test_mark_handled_marks_the_lead_once_and_relabels_its_button(buttons, store
 
 
 def test_answer_asks_for_a_reply_and_dismiss_takes_the_answer_button_away(buttons, store, client, fake_telegram):
-    store.questions.record("Opera?", Alert("question", "Q", (("Question", "Opera?"),), "s1").entry(), alike)
+    store.questions.record("Opera?", Alert(AlertKind.QUESTION, "Q", (("Question", "Opera?"),), "s1").entry(), alike)
     alert = client.send_message("Unanswered question #1", reply_markup=keyboard_markup(QUESTION_KEYS))
     buttons.press(pressed(fake_telegram, "answer:1", alert))
     assert fake_telegram.delivered[-1].payload["reply_markup"]["force_reply"] is True

@@ -16,6 +16,7 @@ from replica.owner_bot.housekeeping import DIGEST_KEY, Housekeeper
 from replica.stats.report import Report
 from replica.storage import Store
 from replica.storage.deliveries import TELEGRAM
+from replica.storage.records import AlertKind
 from replica.telegram.client import TelegramClient
 from tests.fixtures.environment import wait_until
 from tests.fixtures.replicas import asked
@@ -54,7 +55,9 @@ def test_the_daily_digest_is_sent_once_a_day_even_across_restarts(tmp_path, data
         conversation = inbox.recorder.begin(f"s{n}", "1.2.3.4")
         inbox.recorder.record(conversation.id, "visitor", text)
         inbox.recorder.record(conversation.id, "replica", "…", model_calls=2)
-    store.leads.record("a@example.org", "", "", Alert("lead", "New lead", (("Email", "a@example.org"),), "s0").entry())
+    store.leads.record(
+        "a@example.org", "", "", Alert(AlertKind.LEAD, "New lead", (("Email", "a@example.org"),), "s0").entry()
+    )
 
     def housekeeper():
         now = datetime(2026, 11, 30, 9, 5, tzinfo=timezone.utc)
@@ -65,7 +68,7 @@ def test_the_daily_digest_is_sent_once_a_day_even_across_restarts(tmp_path, data
     for _ in range(2):  # a restart: a second housekeeper on the same database, each doing its round
         housekeeper().step()
         assert store.state.get(DIGEST_KEY) == "2026-11-29"
-    [digest] = [d.payload for d in store.deliveries.waiting(TELEGRAM, 100) if d.kind == "digest"]
+    [digest] = [d.payload for d in store.deliveries.waiting(TELEGRAM, 100) if d.kind == AlertKind.DIGEST]
     store.close()
     fields = dict(json.loads(digest)["fields"])
     assert fields["Conversations"] == "4" and fields["Visitor messages"] == "4" and fields["Leads"] == "1"
@@ -135,6 +138,6 @@ def test_the_digest_of_the_weekday_brings_the_weeks_picture_and_questions_once_a
     # Another day's digest comes in words alone.
     tuesday = datetime(2026, 12, 1, 9, 5, tzinfo=timezone.utc)
     housekeeper(tuesday).step()
-    [waiting] = [d for d in store.deliveries.waiting(TELEGRAM, 100) if d.kind == "digest"]
+    [waiting] = [d for d in store.deliveries.waiting(TELEGRAM, 100) if d.kind == AlertKind.DIGEST]
     assert json.loads(waiting.payload)["picture"] == []
     store.close()

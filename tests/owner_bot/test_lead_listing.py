@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from replica.alerts import Alert
+from replica.storage.records import AlertKind
 from tests.fixtures.environment import wait_until
 
 
@@ -17,4 +18,4 @@ def test_a_long_lead_list_fits_one_telegram_message(start_app, settings, fake_te
 
 
 def _lead_alert(n):
-    return Alert("lead", "New lead", (("Email", f"lead{n}@example.org"),), f"s{n}")
+    return Alert(AlertKind.LEAD, "New lead", (("Email", f"lead{n}@example.org"),), f"s{n}")

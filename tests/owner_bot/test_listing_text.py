@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from replica.alerts import Alert
 from replica.owner_bot.listing_text import fit
+from replica.storage.records import AlertKind
 from replica.telegram.length import utf16_units
 
 
 def _lead_alert(n):
-    return Alert("lead", "New lead", (("Email", f"lead{n}@example.org"),), f"s{n}")
+    return Alert(AlertKind.LEAD, "New lead", (("Email", f"lead{n}@example.org"),), f"s{n}")
 
 
 def test_lists_are_cut_by_telegram_length_where_emoji_count_twice():

@@ -8,6 +8,7 @@ import logging
 import re
 from dataclasses import replace
 
+from replica.storage.records import AlertKind
 from tests.fakes.openai_server import call, say
 from tests.fixtures.clients import app_client
 from tests.fixtures.environment import wait_until
@@ -148,7 +149,7 @@ def test_faq_lists_the_learned_phrasings_with_the_number_to_withdraw_each(store)
     commands = QuestionCommands(store, answer_back=None)
     assert commands.learned("").startswith("No learned answers yet")
     store.questions.record(
-        "Are you available?", Alert("question", "Q", (("Question", "Are you available?"),), "s1").entry(), alike
+        "Are you available?", Alert(AlertKind.QUESTION, "Q", (("Question", "Are you available?"),), "s1").entry(), alike
     )
     [row] = store.questions.in_status("open")
     answer_id = store.answers.learn(row.id, "Yes, from next month.")

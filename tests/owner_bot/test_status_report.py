@@ -8,6 +8,7 @@ import pytest
 from replica.alerts import Alert
 from replica.owner_bot.status_report import counted, status_report
 from replica.storage import Store
+from replica.storage.records import AlertKind
 
 
 @pytest.fixture
@@ -19,7 +20,7 @@ def capped_store(tmp_path):
 
 def lead(store, n: int, session: str = "s1"):
     email = f"lead{n}@example.org"
-    return store.leads.record(email, "", "", Alert("lead", "New lead", (("Email", email),), session).entry())
+    return store.leads.record(email, "", "", Alert(AlertKind.LEAD, "New lead", (("Email", email),), session).entry())
 
 
 def test_counts_are_plural_unless_one():

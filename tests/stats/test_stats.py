@@ -27,6 +27,7 @@ from replica.stats.report import Report
 from replica.storage import Store
 from replica.storage.figures import ANSWERED, ReplyFigure, day_start
 from replica.storage.provisioning import busy_quarter
+from replica.storage.records import AlertKind
 from replica.telegram.client import TelegramClient
 from replica.telegram.updates import parse_update
 from tests.fakes.openai_server import call, say
@@ -247,10 +248,12 @@ def sample_week(folder) -> tuple[Store, date]:
                 )
                 if way == "passed_on":
                     question = QUESTIONS[n % len(QUESTIONS)]
-                    store.questions.record(question, Alert("question", "Q", (("Question", question),), f"s{n}").entry())
+                    store.questions.record(
+                        question, Alert(AlertKind.QUESTION, "Q", (("Question", question),), f"s{n}").entry()
+                    )
             if c < leads:
                 email = f"visitor{n}@example.org"
-                store.leads.record(email, "", "", Alert("lead", "L", (("Email", email),), f"s{n}").entry())
+                store.leads.record(email, "", "", Alert(AlertKind.LEAD, "L", (("Email", email),), f"s{n}").entry())
         for k in range(conversations * 6):
             store.figures.count_open(day.isoformat(), "linkedin.com" if k % 3 else "", "qr" if k % 7 == 0 else "")
     store.figures.add_replies(figures)

@@ -27,6 +27,7 @@ from replica.chat.reply import Visitor
 from replica.cli.evaluate import RecordingNotifier
 from replica.storage import Store
 from replica.storage.deliveries import LEASE_SECONDS
+from replica.storage.records import AlertKind
 from replica.telegram.client import TelegramClient
 from tests.fakes.openai_server import call, say
 from tests.fakes.tcp_proxy import TcpProxy
@@ -102,7 +103,9 @@ def outage(request, tmp_path, clock):
 
 def test_an_alert_telegram_accepted_during_the_outage_is_never_sent_again(outage, clock, fake_telegram, caplog):
     store, database = outage
-    alert = Alert("lead", "New lead", (("Email", "ada@example.org"), ("Notes", "Hiring")), "s1", quoted=("Notes",))
+    alert = Alert(
+        AlertKind.LEAD, "New lead", (("Email", "ada@example.org"), ("Notes", "Hiring")), "s1", quoted=("Notes",)
+    )
     store.leads.record("ada@example.org", "Ada", "Hiring", alert.entry())
     fake_telegram.delay = 0.3
     fake_telegram.on_send = database.cut  # the database goes away while the alert is on its way

@@ -9,7 +9,7 @@ from replica.storage import Store
 from replica.storage.deliveries import TELEGRAM
 from replica.storage.migrations import MIGRATIONS, applied
 from replica.storage.provisioning import columns, database_at
-from replica.storage.records import CodeRequest
+from replica.storage.records import AlertKind, CodeRequest
 from tests.fixtures.processes import run_app
 from tests.storage.test_store import alert, for_telegram
 
@@ -101,7 +101,7 @@ def test_migration_12_moves_telegrams_deliveries_out_of_the_outbox_with_their_me
     conversation, and the outbox holds only the alerts."""
     path = tmp_path / "old" / "replica.sqlite3"
     path.parent.mkdir()
-    question = Alert("question", "Unanswered question", (("Question", "Opera?"),), "s1", conversation=1)
+    question = Alert(AlertKind.QUESTION, "Unanswered question", (("Question", "Opera?"),), "s1", conversation=1)
     sent = {"status": "sent", "attempts": 1, "due_at": 1, "created_at": 1, "sent_at": 1, "telegram_message_id": 777}
     waiting = {"status": "pending", "attempts": 2, "due_at": 5, "last_error": "HTTP 502", "created_at": 2}
     database_at(

@@ -18,6 +18,7 @@ from replica.alerts.telegram_channel import TelegramChannel
 from replica.storage import Store
 from replica.storage.deliveries import TELEGRAM
 from replica.storage.migrations import MIGRATIONS, applied
+from replica.storage.records import AlertKind
 from replica.telegram.client import TelegramClient
 from tests.fakes.openai_server import call, say
 from tests.fixtures.clients import app_client
@@ -33,7 +34,7 @@ def postgres_url():
 
 
 def lead(n: int) -> Alert:
-    return Alert("lead", "New lead", (("Email", f"v{n}@example.org"),), f"s{n}")
+    return Alert(AlertKind.LEAD, "New lead", (("Email", f"v{n}@example.org"),), f"s{n}")
 
 
 def test_the_app_runs_on_postgres_unchanged(postgres_url, start_app, settings, fake_openai, fake_telegram, tmp_path):

@@ -7,10 +7,11 @@ from dataclasses import replace
 from replica.alerts import Alert
 from replica.knowledge.approved import alike
 from replica.storage import Recorded
+from replica.storage.records import AlertKind
 
 
 def test_the_same_question_from_the_same_visitor_is_stored_once(store):
-    question = Alert("question", "Unanswered question", (("Question", "q"),), "s1")
+    question = Alert(AlertKind.QUESTION, "Unanswered question", (("Question", "q"),), "s1")
     assert store.questions.record("What is your salary?", question.entry()) is Recorded.ALERTED
     assert store.questions.record("what is your  salary", question.entry()) is Recorded.DUPLICATE
     # another visitor, while it is open: one more asker of it; once it is closed, a question of its own
@@ -24,7 +25,7 @@ def test_the_same_question_from_the_same_visitor_is_stored_once(store):
 def test_matching_questions_from_several_visitors_are_one_open_question_counting_its_askers(store):
     def ask(question, session):
         return store.questions.record(
-            question, Alert("question", "Q", (("Question", question),), session).entry(), alike
+            question, Alert(AlertKind.QUESTION, "Q", (("Question", question),), session).entry(), alike
         )
 
     assert ask("What time zone are you in?", "s1") is Recorded.ALERTED

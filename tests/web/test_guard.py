@@ -17,6 +17,7 @@ import requests
 from replica import wording
 from replica.chat.limits import UsageLimits
 from replica.chat.reply import Visitor
+from replica.storage.records import AlertKind
 from tests.fakes.openai_server import call, say
 from tests.fakes.tcp_proxy import TcpProxy
 from tests.fixtures.clients import app_client, ask
@@ -154,7 +155,7 @@ def test_without_telegram_a_logged_alert_is_one_bounded_line(caplog):
     from replica.alerts import Alert
     from replica.alerts.sender import LogNotifier
 
-    alert = Alert("lead", "New lead", (("Name", "Ada"), ("Notes", "z" * 5000 + "\nEmail: forged")), "s1")
+    alert = Alert(AlertKind.LEAD, "New lead", (("Name", "Ada"), ("Notes", "z" * 5000 + "\nEmail: forged")), "s1")
     with caplog.at_level(logging.WARNING):
         LogNotifier().notify(alert)
     [record] = caplog.records

@@ -14,6 +14,7 @@ from replica import wording
 from replica.chat.reply import Visitor
 from replica.chat.reply_check.checker import Records, ReplyChecker
 from replica.chat.reply_check.specifics import specifics
+from replica.storage.records import AlertKind
 from tests.fakes.openai_server import say
 from tests.fixtures.clients import app_client
 from tests.fixtures.environment import API_KEY, ROOT
@@ -273,7 +274,7 @@ def test_through_the_sdk_an_invented_number_never_streams_and_the_question_reach
     assert any(shown == "Sure, Ada here. My phone number is " for shown in seen)  # streamed up to the number
     assert not any("912" in shown or "+" in shown for shown in seen)
     assert seen[-1] == f"Sure, Ada here. My phone number is… {wording.NOT_IN_NOTES}\n\n{wording.QUESTION_KEPT}"
-    questions = [alert for alert in notifier.alerts if alert.kind == "question"]
+    questions = [alert for alert in notifier.alerts if alert.kind == AlertKind.QUESTION]
     assert [dict(alert.fields)["Question"] for alert in questions] == ["What's your phone number?"]
 
 
