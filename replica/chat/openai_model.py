@@ -17,8 +17,7 @@ from __future__ import annotations
 import json
 import logging
 import threading
-import time
-from typing import Any, Callable, Iterator, Mapping, Sequence
+from typing import Any, Iterator, Mapping, Sequence
 
 import httpx
 import openai
@@ -27,6 +26,7 @@ from openai.types.chat.chat_completion_chunk import Choice
 
 from replica.chat.model import ModelError, ToolCall, ToolChoice, Turn
 from replica.knowledge.prompts import render_prompt
+from replica.runtime.clock import REAL_CLOCK, Clock
 
 log = logging.getLogger(__name__)
 OPENAI_API = "https://api.openai.com/"
@@ -36,7 +36,7 @@ RETRY_TOOLS_SECONDS = 600.0  # how long a server that refused tools gets them de
 class OpenAIChatModel:
     """Any OpenAI-compatible ``/chat/completions`` endpoint, through ``client``."""
 
-    def __init__(self, client: openai.OpenAI, model: str, clock: Callable[[], float] = time.monotonic):
+    def __init__(self, client: openai.OpenAI, model: str, clock: Clock = REAL_CLOCK):
         self.client = client
         self.model = model
         self.calls_tools_natively = False  # the server made a native tool call: text is never a call then
@@ -51,7 +51,7 @@ class OpenAIChatModel:
     def tools_refused(self) -> bool:
         """Whether the tools are described in the prompt instead of sent (the server refused them lately)."""
         refused_at = self._tools_refused_at
-        return refused_at is not None and self._clock() - refused_at < RETRY_TOOLS_SECONDS
+        return refused_at is not None and self._clock.monotonic() - refused_at < RETRY_TOOLS_SECONDS
 
     def stream(
         self,
@@ -78,7 +78,7 @@ class OpenAIChatModel:
             described = with_tools_described(messages, tools) if tools and tool_choice != "none" else messages
             yield from self._call(described, None, None, max_tokens, timeout, stop)
             if tools and not refused:
-                self._tools_refused_at = self._clock()
+                self._tools_refused_at = self._clock.monotonic()
                 log.warning(
                     "For the next %.0f minutes the tools are described in the prompt; the model writes its calls as text",
                     RETRY_TOOLS_SECONDS / 60,

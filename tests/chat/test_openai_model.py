@@ -13,6 +13,7 @@ from replica.chat.openai_model import OpenAIChatModel
 from replica.chat.reply import Visitor
 from replica.tools import default_registry
 from tests.fakes.openai_server import call, fail, say
+from tests.fixtures.clock import START, HandClock
 from tests.fixtures.environment import API_KEY
 from tests.fixtures.replicas import replica_around
 
@@ -60,18 +61,18 @@ def test_unreachable_provider_gives_an_apology(store, notifier):
 def test_a_server_that_refused_tools_is_offered_them_again_after_ten_minutes(fake_openai):
     from replica.chat.openai_model import RETRY_TOOLS_SECONDS
 
-    now = [1000.0]
+    clock = HandClock()
     fake_openai.default = lambda body: (
-        fail(400) if "tools" in body and now[0] < 1000 + RETRY_TOOLS_SECONDS else say("Hi.")
+        fail(400) if "tools" in body and clock.now < START + RETRY_TOOLS_SECONDS else say("Hi.")
     )
     client = openai.OpenAI(api_key="sk-test", base_url=fake_openai.base_url, max_retries=0, timeout=5)
-    model = OpenAIChatModel(client, "fake-model", clock=lambda: now[0])
+    model = OpenAIChatModel(client, "fake-model", clock=clock)
     tools = default_registry().schemas()
     ask = lambda: list(model.stream([{"role": "user", "content": "Hi"}], tools, "auto", 50, 5, threading.Event()))  # noqa: E731
     ask()
     ask()
     assert ["tools" in r for r in fake_openai.requests] == [True, False, False]  # refused, then described
-    now[0] += RETRY_TOOLS_SECONDS + 1
+    clock.now += RETRY_TOOLS_SECONDS + 1
     ask()
     assert "tools" in fake_openai.requests[-1]  # offered again, and taken this time
     assert not model.tools_refused
