@@ -10,7 +10,6 @@ Gradio or Telegram.
 from __future__ import annotations
 
 import logging
-import time
 from contextlib import closing
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator
@@ -27,6 +26,7 @@ from replica.contacts import Verifier
 from replica.contacts.verifier import Caught
 from replica.inbox import Conversation, Inbox
 from replica.logs import EveryMinute
+from replica.runtime.clock import REAL_CLOCK, Clock
 from replica.storage import Store
 from replica.storage.database import storage_errors
 from replica.storage.records import NOTICE, VISITOR
@@ -64,6 +64,7 @@ class Replica:
         watch: Callable[[Visitor, Run], None] | None = None,
         close_faq: Callable[[str], str] = lambda question: "",
         verifier: Verifier | None = None,
+        clock: Clock = REAL_CLOCK,
     ):
         self.answer = answer
         self.steps = steps
@@ -75,6 +76,7 @@ class Replica:
         self.watch = watch  # told of each message's run once it is recorded (eval and doctor score it)
         self.close_faq = close_faq  # an approved question close to one passed on, offered on its alert
         self.verifier = verifier  # verified contacts: a code typed in the chat is read here, never by the model
+        self.clock = clock  # times each reply
         self._noted = SlidingWindow(1)  # sessions whose conversation noted a refused message this hour
         self._limited = EveryMinute(log, "Hourly message limits: refused %d message(s) (logged at most once a minute)")
 
@@ -90,7 +92,7 @@ class Replica:
 
         The message and its reply are recorded (what the visitor saw, also when they stop the reply).
         """
-        started = time.monotonic()
+        started = self.clock.monotonic()
         refused = None if visitor.counted else self.admit(visitor)
         if refused:
             yield refused
@@ -204,7 +206,7 @@ class Replica:
     def _record(self, conversation: Conversation | None, run: Run, reply: str, started: float, opened: bool) -> None:
         """Record the reply the visitor saw, with what was done, and its figures for the owner's charts
         (``opened``: the message began the conversation); log the message's line."""
-        elapsed_ms = int((time.monotonic() - started) * 1000)
+        elapsed_ms = int((self.clock.monotonic() - started) * 1000)
         if conversation:
             facts = tuple(run.facts)  # read from the run's events, as is everything below
             self.inbox.recorder.record(
