@@ -13,13 +13,12 @@ from __future__ import annotations
 
 import logging
 import threading
-import time
 from collections import deque
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
 from typing import Callable
 
 from replica.inbox.recorder import address_group
+from replica.runtime.clock import REAL_CLOCK, Clock
 from replica.storage.database import storage_errors
 
 log = logging.getLogger(__name__)
@@ -33,19 +32,19 @@ class SlidingWindow:
     one window, whatever the callers send.
     """
 
-    def __init__(self, limit: int, window: float = 3600.0, clock: Callable[[], float] = time.monotonic):
+    def __init__(self, limit: int, window: float = 3600.0, clock: Clock = REAL_CLOCK):
         self.limit = limit
         self.window = window
         self._clock = clock
         self._events: dict[str, deque[float]] = {}
-        self._next_sweep = clock() + window
+        self._next_sweep = clock.monotonic() + window
 
     def has_room(self, key: str) -> bool:
         """True when ``key`` may have one more event now (forgets events older than the window)."""
         events = self._events.get(key)
         if events is None:
             return self.limit > 0
-        self._expire(key, events, self._clock())
+        self._expire(key, events, self._clock.monotonic())
         return len(events) < self.limit
 
     def take(self, key: str) -> bool:
@@ -57,7 +56,7 @@ class SlidingWindow:
 
     def record(self, key: str) -> None:
         """Count one event for ``key`` now."""
-        now = self._clock()
+        now = self._clock.monotonic()
         self._events.setdefault(key, deque()).append(now)
         if now >= self._next_sweep:
             for old_key, events in list(self._events.items()):
@@ -75,23 +74,20 @@ class SlidingWindow:
             del self._events[key]
 
 
-def _utc_today() -> str:
-    return datetime.now(timezone.utc).date().isoformat()
-
-
 class DailyBudget:
-    """At most ``limit`` uses per UTC day."""
+    """At most ``limit`` uses per UTC day (the day of ``clock``)."""
 
-    def __init__(self, limit: int, today: Callable[[], str] = _utc_today):
+    def __init__(self, limit: int, clock: Clock = REAL_CLOCK):
         self.limit = limit
-        self._today = today
+        self._clock = clock
         self._day = ""
         self._used = 0
 
     def take(self) -> bool:
         """Use one unit if any is left today; return whether one was."""
-        if self._today() != self._day:
-            self._day, self._used = self._today(), 0
+        today = self._clock.utc_today().isoformat()
+        if today != self._day:
+            self._day, self._used = today, 0
         if self._used >= self.limit:
             return False
         self._used += 1
@@ -132,13 +128,14 @@ class SharedWindow:
         limit: int,
         window: float = 3600.0,
         key: Callable[[str], str] = lambda value: value,
+        clock: Clock = REAL_CLOCK,
     ):
         self._counter = counter  # Store.take_usage
         self._name = name
         self._key = key
         self.limit = limit
         self.window = window
-        self._memory = SlidingWindow(limit, window)
+        self._memory = SlidingWindow(limit, window, clock)
         self._fallback = _Fallback(f"the {name} limit")
 
     def take(self, key: str) -> bool:
@@ -156,17 +153,17 @@ class SharedBudget:
     """A :class:`DailyBudget` kept in the database, so every instance draws on one day's allowance (in
     memory while the database fails)."""
 
-    def __init__(self, counter: Callable[[str, int], bool], limit: int, today: Callable[[], str] = _utc_today):
+    def __init__(self, counter: Callable[[str, int], bool], limit: int, clock: Clock = REAL_CLOCK):
         self._counter = counter  # Store.take_daily
         self.limit = limit
-        self._today = today
-        self._memory = DailyBudget(limit, today)
+        self._clock = clock
+        self._memory = DailyBudget(limit, clock)
         self._fallback = _Fallback("the daily model calls")
 
     def take(self) -> bool:
         """Use one unit of today's allowance, if any is left."""
         try:
-            allowed = self._counter(self._today(), self.limit)
+            allowed = self._counter(self._clock.utc_today().isoformat(), self.limit)
         except storage_errors() as error:
             self._fallback.failed(error)
             return self._memory.take()
@@ -184,9 +181,15 @@ class UsageLimits:
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     @classmethod
-    def build(cls, visitor_per_hour: int, address_per_hour: int, model_calls_per_day: int) -> "UsageLimits":
-        """Limits with the given hourly and daily allowances."""
-        return cls(SlidingWindow(visitor_per_hour), SlidingWindow(address_per_hour), DailyBudget(model_calls_per_day))
+    def build(
+        cls, visitor_per_hour: int, address_per_hour: int, model_calls_per_day: int, clock: Clock = REAL_CLOCK
+    ) -> "UsageLimits":
+        """Limits with the given hourly and daily allowances, counted on ``clock``."""
+        return cls(
+            SlidingWindow(visitor_per_hour, clock=clock),
+            SlidingWindow(address_per_hour, clock=clock),
+            DailyBudget(model_calls_per_day, clock),
+        )
 
     @classmethod
     def shared(
@@ -196,13 +199,15 @@ class UsageLimits:
         address_per_hour: int,
         model_calls_per_day: int,
         address_key: Callable[[str], str] = lambda address: address,
+        clock: Clock = REAL_CLOCK,
     ) -> "UsageLimits":
         """Limits whose address and daily counts live in ``store``'s database, shared by every instance;
-        an address is counted under ``address_key(address)``."""
+        an address is counted under ``address_key(address)``. ``clock`` counts what stays in memory (and
+        should be the store's)."""
         return cls(
-            SlidingWindow(visitor_per_hour),
-            SharedWindow(store.usage.take, "address", address_per_hour, key=address_key),
-            SharedBudget(store.usage.take_daily, model_calls_per_day),
+            SlidingWindow(visitor_per_hour, clock=clock),
+            SharedWindow(store.usage.take, "address", address_per_hour, key=address_key, clock=clock),
+            SharedBudget(store.usage.take_daily, model_calls_per_day, clock),
         )
 
     def admit_message(self, session_id: str, address: str) -> bool:

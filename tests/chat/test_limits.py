@@ -15,6 +15,7 @@ from replica.chat.reply import Visitor
 from replica.inbox.recorder import address_group
 from tests.fakes.openai_server import call
 from tests.fixtures.clients import app_client, ask
+from tests.fixtures.clock import HandClock
 from tests.fixtures.replicas import inbox_of, replica_around
 
 ONE_64 = ["2001:db8:1:2::1", "2001:db8:1:2:ffff:ffff:ffff:fffe", "2001:db8:1:2:a::9", "2001:DB8:1:2::77"]
@@ -94,16 +95,20 @@ def test_the_daily_model_budget_stops_model_calls(start_app, settings, fake_open
 
 
 def test_sliding_window_and_daily_budget_reset():
-    now = [0.0]
-    window = SlidingWindow(2, window=3600, clock=lambda: now[0])
+    clock = HandClock()
+    window = SlidingWindow(2, window=3600, clock=clock)
     for _ in range(2):
         assert window.has_room("a")
         window.record("a")
     assert not window.has_room("a") and window.has_room("b")
-    now[0] = 3600.1
+    clock.now += 3599
+    assert not window.has_room("a")
+    clock.now += 1  # the hour since the first is over: it no longer counts
     assert window.has_room("a")
-    day = ["2026-01-01"]
-    budget = DailyBudget(1, today=lambda: day[0])
+    clock = HandClock.on(2026, 1, 1, 23, 59)
+    budget = DailyBudget(1, clock)
     assert budget.take() and not budget.take()
-    day[0] = "2026-01-02"
+    clock.now += 59
+    assert not budget.take()
+    clock.now += 1  # midnight, UTC
     assert budget.take()
