@@ -9,9 +9,8 @@ and status only.
 from __future__ import annotations
 
 import socket
-import time
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime
 from enum import Enum
 from typing import Callable, Iterator, TextIO, TypeVar, cast
 from urllib.parse import urlparse
@@ -37,6 +36,7 @@ from replica.knowledge.prompts import PromptError, read_lines, render_prompt
 from replica.languages import KNOWN
 from replica.logs import shown_url
 from replica.owner_bot.owner import Owner
+from replica.runtime.clock import REAL_CLOCK, Clock
 from replica.settings import DEFAULT_OWNER_NAME, PLACEHOLDER_NOTE, Settings
 from replica.storage.deliveries import TELEGRAM, ChannelSummary
 from replica.storage.store import NoDatabase, Store, StoreError, check_writable
@@ -132,11 +132,11 @@ def check_model(settings: Settings, voice: Callable[[Settings], Iterator[Check]]
         yield from voice(settings)
 
 
-def _check_endpoint(client: openai.OpenAI, settings: Settings) -> Iterator[Check]:
+def _check_endpoint(client: openai.OpenAI, settings: Settings, clock: Clock = REAL_CLOCK) -> Iterator[Check]:
     """Whether the endpoint answers, and offers the configured model (or answers to its name)."""
     endpoint = shown_url(settings.openai_base_url or "https://api.openai.com/v1")
     model = settings.openai_model
-    started = time.monotonic()
+    started = clock.monotonic()
     try:
         try:
             offered = [m.id for m in client.models.list()]
@@ -167,7 +167,7 @@ def _check_endpoint(client: openai.OpenAI, settings: Settings) -> Iterator[Check
             "check OPENAI_BASE_URL and OPENAI_MODEL (docs/models.md)",
         )
         return
-    seconds = time.monotonic() - started
+    seconds = clock.monotonic() - started
     if offered is None:
         yield ok("model", f"{endpoint} answered a one-token completion with {model} ({seconds:.2f} s)")
     elif model in offered:
@@ -488,10 +488,10 @@ def _check_deliveries(settings: Settings, channels: list[AppriseChannel]) -> Ite
         yield from _failures("alerts", channel.label, summary)
 
 
-def _age(created_at: str | None) -> str:
+def _age(created_at: str | None, clock: Clock = REAL_CLOCK) -> str:
     if not created_at:
         return "?"
-    seconds = (datetime.now(timezone.utc) - datetime.fromisoformat(created_at)).total_seconds()
+    seconds = (clock.utc_now() - datetime.fromisoformat(created_at)).total_seconds()
     for unit, size in (("d", 86400), ("h", 3600), ("min", 60)):
         if seconds >= size:
             return f"{seconds / size:.0f} {unit}"

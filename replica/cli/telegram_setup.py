@@ -10,13 +10,13 @@ never printed.
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Any, TextIO
 from urllib.parse import urlparse
 
 from dotenv import set_key
 
+from replica.runtime.clock import REAL_CLOCK, Clock
 from replica.settings import Settings
 from replica.telegram.client import BLOCKED_HINT, TelegramClient, TelegramError
 
@@ -114,11 +114,13 @@ def _step(host: str, call: Any) -> Any:
         raise SetupError(f"Telegram refused the request ({error.status}: {error.description})") from None
 
 
-def _wait_for_message(bot: TelegramClient, host: str, out: TextIO, wait_seconds: float) -> dict[str, Any]:
+def _wait_for_message(
+    bot: TelegramClient, host: str, out: TextIO, wait_seconds: float, clock: Clock = REAL_CLOCK
+) -> dict[str, Any]:
     """Long-poll until any message to the bot arrives; return it (its ``chat`` has an ``id``)."""
-    deadline = time.monotonic() + wait_seconds
+    deadline = clock.monotonic() + wait_seconds
     offset = None
-    while (left := deadline - time.monotonic()) > 0:
+    while (left := deadline - clock.monotonic()) > 0:
         minutes, seconds = divmod(int(left), 60)
         _say(out, f"  waiting… {minutes}:{seconds:02d} left")
         updates = _step(host, lambda: bot.get_updates(offset, max(1, min(POLL_SECONDS, int(left)))))
