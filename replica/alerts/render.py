@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import html
 import re
-from typing import Any, Callable, NamedTuple
+from typing import Callable, NamedTuple
 
 from replica.alerts.alert import NAMED, NOT_GIVEN, Alert
 from replica.storage.records import AlertKind
 from replica.telegram.length import TELEGRAM_LIMIT, utf16_units
-from replica.telegram.updates import Action, Button, keyboard_markup
+from replica.telegram.updates import Action, Button, Keyboard
 from replica.text import one_line
 
 CUT_MARKER = " … [cut: {n} more characters]"
@@ -132,8 +132,8 @@ def fit_values(alert: Alert, limit: int = TELEGRAM_LIMIT, seen_as: _Style = HTML
     return {label: "" for label in full}
 
 
-def keyboard_for(alert: Alert) -> dict[str, Any] | None:
-    """The alert's one-tap buttons (an inline keyboard), or ``None``.
+def keyboard_for(alert: Alert) -> Keyboard:
+    """The alert's one-tap buttons (an inline keyboard; empty for none).
 
     A lead: "Open conversation", "Mark handled". A question: "Answer", "Dismiss", "Open conversation", and
     when an approved answer comes close, "Answer with your FAQ “…”". A forwarded visitor message: "Open
@@ -150,7 +150,7 @@ def keyboard_for(alert: Alert) -> dict[str, Any] | None:
             rows.insert(1, [Button(label, Action.FAQ.data(alert.ref))])
     else:
         rows = [opener] * bool(opener)
-    return keyboard_markup(tuple(tuple(row) for row in rows)) if rows else None
+    return tuple(tuple(row) for row in rows)
 
 
 def to_telegram_html(alert: Alert, limit: int = TELEGRAM_LIMIT) -> str:

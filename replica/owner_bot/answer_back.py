@@ -21,7 +21,7 @@ from replica.owner_bot.confirmations import Confirmations
 from replica.storage import Store
 from replica.storage.rows import Asker
 from replica.telegram.client import TelegramClient, TelegramError
-from replica.telegram.updates import Action, Button, keyboard_markup
+from replica.telegram.updates import Action, Button
 from replica.text import one_line
 
 log = logging.getLogger(__name__)
@@ -101,7 +101,7 @@ class AnswerBack:
             asker.session, email, *answer_mail(self._owner_name, one_line(asker.question, 1000), answer)
         )
         text = MAIL_OFFER.format(who=who, question=one_line(asker.question, 200), email=email)
-        button = keyboard_markup(((Button(MAIL_BUTTON, Action.MAIL.data(mail_id)),),))
+        button = ((Button(MAIL_BUTTON, Action.MAIL.data(mail_id)),),)
         try:
             client.send_message(text, parse_mode=None, reply_markup=button)
         except TelegramError as error:

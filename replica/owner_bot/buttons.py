@@ -20,8 +20,8 @@ from replica.owner_bot.owner import NO_OWNER_SET, NOT_THE_OWNER, Owner
 from replica.owner_bot.question_commands import QuestionCommands
 from replica.storage import Store
 from replica.storage.records import LeadStatus, QuestionStatus
-from replica.telegram.client import TelegramClient, TelegramError
-from replica.telegram.updates import Action, Button, ButtonPress, keyboard_markup
+from replica.telegram.client import ForceReply, TelegramClient, TelegramError
+from replica.telegram.updates import Action, Button, ButtonPress
 from replica.text import one_line
 
 log = logging.getLogger(__name__)
@@ -108,8 +108,7 @@ class Buttons:
             return "That question is gone."
         # The heading makes the owner's reply to this prompt teach the answer, like a reply to the alert.
         prompt = f"{QUESTION_TITLE} #{question_id}\n“{one_line(question.question, 1000)}”\nReply with your answer."
-        force_reply = {"force_reply": True, "input_field_placeholder": "Your answer"}
-        self._client.send_message(prompt, parse_mode=None, reply_markup=force_reply)
+        self._client.send_message(prompt, parse_mode=None, reply_markup=ForceReply("Your answer"))
         return "Type your answer as a reply."
 
     def _faq(self, question_id: int, press: ButtonPress) -> str:
@@ -156,6 +155,6 @@ class Buttons:
                 rows.append(kept)
         if rows and press.message_id is not None and tuple(rows) != press.keyboard:
             try:
-                self._client.edit_reply_markup(press.message_id, keyboard_markup(tuple(rows)))
+                self._client.edit_reply_markup(press.message_id, tuple(rows))
             except TelegramError as error:
                 log.warning("Could not update an alert's buttons: %s", error)

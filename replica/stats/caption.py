@@ -4,11 +4,10 @@ read), the digest's text where no picture can go, and the list of open questions
 from __future__ import annotations
 
 import html
-from typing import Any
 
 from replica.stats.period import OpenQuestion, Period, Totals
 from replica.storage.figures import APPROVED, MODEL, OTHER, OWNER, PASSED_ON
-from replica.telegram.updates import Action, Button, keyboard_markup
+from replica.telegram.updates import Action, Button, Keyboard
 from replica.text import one_line
 
 CAPTION_LIMIT = 1024  # Telegram's limit on a photo's caption
@@ -92,10 +91,9 @@ def questions_text(questions: list[OpenQuestion], days: int) -> str:
     return "\n".join(lines)
 
 
-def questions_keyboard(questions: list[OpenQuestion]) -> dict[str, Any] | None:
+def questions_keyboard(questions: list[OpenQuestion]) -> Keyboard:
     """An Answer button for each question the message names (the same button a question's alert has)."""
-    rows = tuple(
+    return tuple(
         (Button(f"Answer #{q.id}: {one_line(q.question, 40)}", Action.ANSWER.data(q.id)),)
         for q in questions[:QUESTIONS_LISTED]
     )
-    return keyboard_markup(rows) if rows else None

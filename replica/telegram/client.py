@@ -1,7 +1,9 @@
 """A small Telegram Bot API client over ``requests``, with a timeout and checked answers.
 
 ``TELEGRAM_API_BASE`` may carry a path (a relay such as ``https://relay.example.org/telegram``): every
-call goes to ``{api_base}/bot{token}/{method}``.
+call goes to ``{api_base}/bot{token}/{method}``. A message's buttons are given as typed values (a
+:data:`~replica.telegram.updates.Keyboard` of :class:`~replica.telegram.updates.Button` rows, or a
+:class:`ForceReply`), and :func:`markup_json` is the one place they are written as the Bot API's JSON.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from typing import Any, Literal
 
 import requests
 
-from replica.telegram.updates import HANDLED_KINDS
+from replica.telegram.updates import HANDLED_KINDS, Keyboard
 
 log = logging.getLogger(__name__)
 # How Telegram reads a message's text (https://core.telegram.org/bots/api#formatting-options); the app
@@ -34,6 +36,22 @@ NETWORK_REASONS = (
     "timed out",
     "certificate verify failed",
 )
+
+
+@dataclass(frozen=True)
+class ForceReply:
+    """A message that asks for the owner's reply (the API's ``ForceReply``): their chat opens a reply to
+    it, with ``placeholder`` in the empty field."""
+
+    placeholder: str = ""
+
+
+def markup_json(markup: Keyboard | ForceReply) -> dict[str, Any]:
+    """``markup`` as the Bot API takes it (an ``InlineKeyboardMarkup``, or a ``ForceReply``): the only
+    place the app writes a message's buttons."""
+    if isinstance(markup, ForceReply):
+        return {"force_reply": True} | ({"input_field_placeholder": markup.placeholder} if markup.placeholder else {})
+    return {"inline_keyboard": [[{"text": b.text, "callback_data": b.data} for b in row] for row in markup]}
 
 
 class TelegramError(Exception):
@@ -128,15 +146,15 @@ class TelegramClient:
         raise TelegramError(description, status=response.status_code, retry_after=retry_after)
 
     def send_message(
-        self, text: str, parse_mode: ParseMode | None = "HTML", reply_markup: dict[str, Any] | None = None
+        self, text: str, parse_mode: ParseMode | None = "HTML", reply_markup: Keyboard | ForceReply = ()
     ) -> int:
         """Send ``text`` to the owner's chat (the only chat this client ever writes to), with buttons or a
-        forced reply if given; return its message id."""
+        forced reply if given (an empty keyboard: none); return its message id."""
         payload: dict[str, Any] = {"chat_id": self.chat_id, "text": text, "link_preview_options": {"is_disabled": True}}
         if parse_mode:
             payload["parse_mode"] = parse_mode
         if reply_markup:
-            payload["reply_markup"] = reply_markup
+            payload["reply_markup"] = markup_json(reply_markup)
         return _message_id(self.call("sendMessage", payload))
 
     def send_document(self, filename: str, content: bytes, caption: str) -> int:
@@ -202,7 +220,7 @@ class TelegramClient:
         message_id: int,
         text: str,
         parse_mode: ParseMode | None = "HTML",
-        reply_markup: dict[str, Any] | None = None,
+        reply_markup: Keyboard = (),
     ) -> None:
         """Replace the text of one of the bot's messages in the owner's chat (its buttons: ``reply_markup``;
         an edit without them removes them)."""
@@ -210,11 +228,10 @@ class TelegramClient:
         if parse_mode:
             payload["parse_mode"] = parse_mode
         if reply_markup:
-            payload["reply_markup"] = reply_markup
+            payload["reply_markup"] = markup_json(reply_markup)
         self.call("editMessageText", payload)
 
-    def edit_reply_markup(self, message_id: int, reply_markup: dict[str, Any]) -> None:
-        """Replace the buttons of one of the bot's messages in the owner's chat."""
-        self.call(
-            "editMessageReplyMarkup", {"chat_id": self.chat_id, "message_id": message_id, "reply_markup": reply_markup}
-        )
+    def edit_reply_markup(self, message_id: int, keyboard: Keyboard) -> None:
+        """Replace the buttons of one of the bot's messages in the owner's chat with ``keyboard``."""
+        markup = markup_json(keyboard)
+        self.call("editMessageReplyMarkup", {"chat_id": self.chat_id, "message_id": message_id, "reply_markup": markup})

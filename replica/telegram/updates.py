@@ -107,6 +107,8 @@ class Button:
         return Action.of(self.data)
 
 
+# An inline keyboard: rows of buttons, the one typed form of every keyboard the bot sends or reads back
+# (the client writes it as Telegram's ``InlineKeyboardMarkup``: replica.telegram.client.markup_json).
 Keyboard = tuple[tuple[Button, ...], ...]
 
 
@@ -147,11 +149,6 @@ def parse_update(raw: Any) -> Update | None:
         kinds = ", ".join(repr(str(key)[:32]) for key in islice(raw, 4) if key != "update_id")
         log.debug("Telegram update %d holds no message or button press the bot can read (%s)", update_id, kinds)
     return Update(update_id, message, press)
-
-
-def keyboard_markup(keyboard: Keyboard) -> dict[str, Any]:
-    """``keyboard`` as the Bot API takes it back (an ``InlineKeyboardMarkup``)."""
-    return {"inline_keyboard": [[{"text": b.text, "callback_data": b.data} for b in row] for row in keyboard]}
 
 
 def _field(value: Any, name: str) -> Any:

@@ -144,8 +144,8 @@ def test_required_holds_the_lead_alert_until_the_code_and_an_expired_code_and_th
         fake_telegram.push("Yes, two a year.", reply_to=alert.message_id)  # the owner replies to the alert
         assert wait_until(lambda: any("Mail it to them?" in m.text for m in fake_telegram.delivered))
         [offer] = [m for m in fake_telegram.delivered if "Mail it to them?" in m.text]
-        [[button]] = offer.payload["reply_markup"]["inline_keyboard"]
-        fake_telegram.push_callback(button["callback_data"], offer.message_id)
+        [[label]] = offer.buttons
+        fake_telegram.push_callback(offer.data_of(label), offer.message_id)
         [answer] = [m for m in fake_mail.wait_for(ADA, 3) if "answer" in m.subject]  # after the two code mails
         assert "> Do you mentor junior engineers?" in answer.text and "Yes, two a year." in answer.text
 

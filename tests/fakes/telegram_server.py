@@ -97,7 +97,8 @@ def photo_problem(data: bytes) -> str | None:
 @dataclass
 class Delivered:
     """A message Telegram accepted: what was sent, what the owner sees, and when (a document: its caption
-    as the text, and the file)."""
+    as the text, and the file). Its buttons are read from what was sent, as the owner sees them now (an
+    edit of them shows here): :attr:`buttons`, :attr:`keys`, :attr:`asks_reply`."""
 
     payload: dict
     text: str
@@ -105,6 +106,29 @@ class Delivered:
     message_id: int = 0
     document: tuple[str, bytes] | None = None
     photo: tuple[str, bytes] | None = None
+
+    @property
+    def keys(self) -> list[list[tuple[str, str]]]:
+        """The message's buttons, row by row: each one's label and the data a press of it sends back."""
+        rows = (self.payload.get("reply_markup") or {}).get("inline_keyboard") or []
+        return [[(button["text"], button["callback_data"]) for button in row] for row in rows]
+
+    @property
+    def buttons(self) -> list[list[str]]:
+        """The labels of the message's buttons, row by row, as the owner sees them ([] for none)."""
+        return [[label for label, _ in row] for row in self.keys]
+
+    def data_of(self, label: str) -> str:
+        """What a press of the button labelled ``label`` sends back."""
+        [data] = [data for row in self.keys for shown, data in row if shown == label]
+        return data
+
+    @property
+    def asks_reply(self) -> str | None:
+        """The placeholder of the reply the message asks of the owner (a ``ForceReply``: "" for none
+        shown), or ``None`` when it asks none."""
+        markup = self.payload.get("reply_markup") or {}
+        return markup.get("input_field_placeholder", "") if markup.get("force_reply") is True else None
 
 
 class FakeTelegram(LocalServer):

@@ -13,7 +13,7 @@ from replica.owner_bot.buttons import Buttons
 from replica.owner_bot.owner import Owner
 from replica.storage.records import AlertKind
 from replica.telegram.client import TelegramClient
-from replica.telegram.updates import Button, ButtonPress, keyboard_markup, parse_update
+from replica.telegram.updates import Button, ButtonPress, parse_update
 
 LEAD_KEYS = ((Button("Open conversation", "show:1"), Button("Mark handled", "handled:1")),)
 QUESTION_KEYS = ((Button("Answer", "answer:1"), Button("Dismiss", "dismiss:1")),)
@@ -43,7 +43,7 @@ def a_lead(store, client) -> int:
     store.leads.record(
         "ada@example.org", "", "", Alert(AlertKind.LEAD, "L", (("Email", "ada@example.org"),), "s1").entry()
     )
-    return client.send_message("New lead #1", reply_markup=keyboard_markup(LEAD_KEYS))
+    return client.send_message("New lead #1", reply_markup=LEAD_KEYS)
 
 
 def test_mark_handled_marks_the_lead_once_and_relabels_its_button(buttons, store, client, fake_telegram):
@@ -52,20 +52,21 @@ def test_mark_handled_marks_the_lead_once_and_relabels_its_button(buttons, store
     buttons.press(pressed(fake_telegram, "handled:1", alert))  # again, on the relabelled buttons
     assert answered(fake_telegram) == ["Marked handled.", "Already handled."]
     assert store.leads.all()[0].status == "handled"
-    [edit] = fake_telegram.markup_edits
-    assert edit["reply_markup"]["inline_keyboard"][0][1] == {"text": "✓ Handled", "callback_data": "handled:1"}
+    [shown] = fake_telegram.delivered
+    assert len(fake_telegram.markup_edits) == 1 and shown.keys == [
+        [("Open conversation", "show:1"), ("✓ Handled", "handled:1")]
+    ]
 
 
 def test_answer_asks_for_a_reply_and_dismiss_takes_the_answer_button_away(buttons, store, client, fake_telegram):
     store.questions.record("Opera?", Alert(AlertKind.QUESTION, "Q", (("Question", "Opera?"),), "s1").entry(), alike)
-    alert = client.send_message("Unanswered question #1", reply_markup=keyboard_markup(QUESTION_KEYS))
+    alert = client.send_message("Unanswered question #1", reply_markup=QUESTION_KEYS)
     buttons.press(pressed(fake_telegram, "answer:1", alert))
-    assert fake_telegram.delivered[-1].payload["reply_markup"]["force_reply"] is True
+    assert fake_telegram.delivered[-1].asks_reply == "Your answer"
     assert "“Opera?”" in fake_telegram.sent_texts()[-1]
     buttons.press(pressed(fake_telegram, "dismiss:1", alert))
     assert answered(fake_telegram) == ["Type your answer as a reply.", "Dismissed."]
-    [edit] = fake_telegram.markup_edits
-    assert edit["reply_markup"]["inline_keyboard"] == [[{"text": "✓ Dismissed", "callback_data": "dismiss:1"}]]
+    assert len(fake_telegram.markup_edits) == 1 and fake_telegram.delivered[0].keys == [[("✓ Dismissed", "dismiss:1")]]
 
 
 def test_a_button_the_bot_never_made_or_a_gone_question_is_answered_and_does_nothing(
@@ -98,11 +99,10 @@ def test_answer_with_your_faq_answers_the_asker_keeps_the_phrasing_and_acts_once
     first = app.replica.reply("Are you available for a call?", Visitor("s1", "203.0.113.9"))
     assert "passed your question on" in first  # too little to quote an answer to visitors
     [alert] = fake_telegram.wait_for(1)
-    rows = alert.payload["reply_markup"]["inline_keyboard"]
-    faq = {"text": "Answer with your FAQ “Are you available for new projects?”", "callback_data": "faq:1"}
-    assert faq in [button for row in rows for button in row]
-    fake_telegram.push_callback("faq:1", alert.message_id)
-    fake_telegram.push_callback("faq:1", alert.message_id)  # again: it acts once
+    faq = "Answer with your FAQ “Are you available for new projects?”"
+    assert [faq] in alert.buttons and alert.data_of(faq) == "faq:1"
+    fake_telegram.push_callback(alert.data_of(faq), alert.message_id)
+    fake_telegram.push_callback(alert.data_of(faq), alert.message_id)  # again: it acts once
     assert wait_until(lambda: len(fake_telegram.callback_answers) == 2)
     assert answered(fake_telegram) == ["Answered with your FAQ.", "That question is no longer open."]
     assert any(

@@ -133,7 +133,7 @@ def test_the_digest_of_the_weekday_brings_the_weeks_picture_and_questions_once_a
     assert "Conversations: 2 (0)" in photo.text and "Leads: 1 (0)" in photo.text
     assert "Questions passed on: 2, 0 answered since" in photo.text
     assert "<b>#1</b> 2× “Do you work weekends?”" in questions.payload["text"]
-    assert questions.payload["reply_markup"]["inline_keyboard"][0][0]["callback_data"] == "answer:1"
+    assert questions.keys[0] == [("Answer #1: Do you work weekends?", "answer:1")]
     assert digest.text.startswith("Daily digest for 2026-11-29")
     # Another day's digest comes in words alone.
     tuesday = datetime(2026, 12, 1, 9, 5, tzinfo=timezone.utc)

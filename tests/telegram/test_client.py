@@ -1,19 +1,24 @@
-"""The Bot API client (replica/telegram/client.py), against the Telegram stand-in: what it sends, the
-failures it tells apart (Telegram's refusal, a rate limit, a page that is no Bot API answer, no Telegram
+"""The Bot API client (replica/telegram/client.py), against the Telegram stand-in: what it sends (a
+message's buttons written from typed values, there and nowhere else), the failures it tells apart (Telegram's refusal, a rate limit, a page that is no Bot API answer, no Telegram
 at all), the token never in an error, and a relay with a path in front of Telegram. That an unreachable
 Telegram is said once in the log, and its recovery, is the alert sender's (tests/alerts/), on a hand clock."""
 
 from __future__ import annotations
 
+import ast
 from dataclasses import replace
 
 import pytest
 
-from replica.telegram.client import TelegramClient, TelegramError
+from replica.telegram.client import ForceReply, TelegramClient, TelegramError
+from replica.telegram.updates import Button
 from tests.fakes.openai_server import call, say
 from tests.fakes.telegram_server import FakeTelegram
 from tests.fixtures.clients import app_client
-from tests.fixtures.environment import free_port
+from tests.fixtures.environment import ROOT, free_port
+
+# The Bot API's names for a message's buttons: written by the client alone, read back by the updates' parse.
+MARKUP_NAMES = {"reply_markup", "inline_keyboard", "callback_data", "force_reply", "input_field_placeholder"}
 
 
 @pytest.fixture
@@ -22,12 +27,44 @@ def client(fake_telegram):
 
 
 def test_a_message_reaches_the_owners_chat_without_a_link_preview_and_its_id_comes_back(client, fake_telegram):
-    first = client.send_message("New lead: <b>Ada</b>", reply_markup={"force_reply": True})
+    first = client.send_message("New lead: <b>Ada</b>", reply_markup=ForceReply())
     second = client.send_message("plain <words>", parse_mode=None)
     [one, two] = fake_telegram.delivered
     assert (first, second) == (one.message_id, two.message_id) and first != second
     assert (one.text, two.text) == ("New lead: Ada", "plain <words>")
     assert one.payload["link_preview_options"] == {"is_disabled": True} and "parse_mode" not in two.payload
+
+
+def test_a_keyboard_reaches_the_owner_as_its_buttons_and_an_edit_replaces_them(client, fake_telegram):
+    lead = client.send_message(
+        "New lead",
+        reply_markup=((Button("Open conversation", "show:3"), Button("Mark handled", "handled:7")),),
+    )
+    client.send_message("Reply with your answer.", parse_mode=None, reply_markup=ForceReply("Your answer"))
+    client.send_message("No buttons", reply_markup=())
+    [alert, prompt, bare] = fake_telegram.delivered
+    assert alert.buttons == [["Open conversation", "Mark handled"]] and alert.data_of("Mark handled") == "handled:7"
+    assert (alert.asks_reply, prompt.asks_reply, prompt.buttons) == (None, "Your answer", [])
+    assert bare.buttons == [] and "reply_markup" not in bare.payload
+    client.edit_reply_markup(lead, ((Button("Open conversation", "show:3"),), (Button("✓ Handled", "handled:7"),)))
+    assert alert.keys == [[("Open conversation", "show:3")], [("✓ Handled", "handled:7")]]
+    client.edit_message_text(lead, "New lead, handled")
+    assert alert.buttons == []  # an edit without buttons takes them away
+
+
+def test_no_module_but_the_client_writes_a_messages_buttons():
+    """Every keyboard the app sends is a typed Keyboard (or a ForceReply) that the client writes as the
+    Bot API's JSON: the alerts', the digest's questions', the answer by mail's, the relabelled ones. No
+    other module names the markup's fields (the updates' parse reads them back)."""
+    named = {}
+    for path in (ROOT / "replica").rglob("*.py"):
+        strings = {n.value for n in ast.walk(ast.parse(path.read_text())) if isinstance(n, ast.Constant)}
+        if strings & MARKUP_NAMES:
+            named[path.relative_to(ROOT).as_posix()] = sorted(strings & MARKUP_NAMES)
+    assert named == {
+        "replica/telegram/client.py": sorted(MARKUP_NAMES),
+        "replica/telegram/updates.py": ["callback_data", "inline_keyboard", "reply_markup"],
+    }
 
 
 def test_a_refusal_says_what_kind_it_is(client, fake_telegram):

@@ -12,6 +12,7 @@ import pytest
 from replica.alerts.alert import Alert
 from replica.alerts.render import keyboard_for
 from replica.storage.records import AlertKind
+from replica.telegram.client import markup_json
 from replica.telegram.updates import (
     LARGEST_ID,
     Button,
@@ -21,7 +22,6 @@ from replica.telegram.updates import (
     RepliedTo,
     Update,
     User,
-    keyboard_markup,
     parse_update,
 )
 
@@ -312,11 +312,12 @@ def test_what_is_left_out_is_logged_at_debug_level_without_the_owners_words(capl
 def test_an_alerts_keyboard_goes_back_to_telegram_as_it_came():
     """What the bot reads of its own buttons is what it sends back when it relabels one."""
     for kind, ref, conversation in ((AlertKind.LEAD, 7, 3), (AlertKind.QUESTION, 5, 3), (AlertKind.QUESTION, 5, None)):
-        markup = keyboard_for(Alert(kind, "Title", (), ref=ref, conversation=conversation))
+        keyboard = keyboard_for(Alert(kind, "Title", (), ref=ref, conversation=conversation))
+        markup = markup_json(keyboard)
         update = parse_update(
             {"update_id": 1, "callback_query": press(message={"message_id": 1, "chat": CHAT, "reply_markup": markup})}
         )
-        assert keyboard_markup(update.press.keyboard) == markup
+        assert update.press.keyboard == keyboard and markup_json(update.press.keyboard) == markup
         assert {b.action for row in update.press.keyboard for b in row} <= {"show", "handled", "answer", "dismiss"}
 
 
@@ -377,4 +378,4 @@ def test_no_update_however_hostile_makes_the_parse_raise(seed):
             assert all(isinstance(e, Entity) for e in update.message.entities)
         if update.press is not None:
             assert isinstance(update.press.id, str) and isinstance(update.press.data, str)
-            keyboard_markup(update.press.keyboard)  # whatever was read can be sent back
+            markup_json(update.press.keyboard)  # whatever was read can be sent back
