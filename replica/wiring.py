@@ -14,8 +14,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 from urllib.parse import urlparse
 
-import openai
-
 from replica.alerts import Notifier
 from replica.alerts.apprise_channel import parse_channels
 from replica.alerts.channel import Channel
@@ -49,6 +47,7 @@ from replica.knowledge.prompts import read_lines, render_prompt
 from replica.owner_bot.bot import OwnerBot
 from replica.owner_bot.housekeeping import Housekeeper
 from replica.owner_bot.webhook import webhook_secret
+from replica.runtime.model_client import model_client
 from replica.runtime.timings import Timings
 from replica.settings import PLACEHOLDER_NOTE, WEEKDAYS, LimitSettings, ModelSettings, Settings, TelegramSettings
 from replica.stats.picture import load_in_background
@@ -294,12 +293,7 @@ def make_model(model: ModelSettings, timings: Timings) -> OpenAIChatModel | None
         return None
     if model.placeholder_key:
         log.info(PLACEHOLDER_NOTE)
-    client = openai.OpenAI(
-        api_key=model.model_api_key,
-        base_url=model.openai_base_url,
-        timeout=timings.model_timeout,
-        max_retries=timings.model_max_retries,
-    )
+    client = model_client(model, timings.model_timeout, timings.model_max_retries)
     return OpenAIChatModel(client, model.openai_model)
 
 

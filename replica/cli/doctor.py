@@ -37,6 +37,7 @@ from replica.languages import KNOWN
 from replica.logs import shown_url
 from replica.owner_bot.owner import Owner
 from replica.runtime.clock import REAL_CLOCK, Clock
+from replica.runtime.model_client import model_client
 from replica.settings import DEFAULT_OWNER_NAME, PLACEHOLDER_NOTE, Settings
 from replica.storage.deliveries import TELEGRAM, ChannelSummary
 from replica.storage.store import NoDatabase, Store, StoreError, check_writable
@@ -120,9 +121,7 @@ def check_model(settings: Settings, voice: Callable[[Settings], Iterator[Check]]
         return
     yield ok("model", PLACEHOLDER_NOTE if settings.placeholder_key else "OPENAI_API_KEY is set")
     wait = settings.doctor_timeout_seconds
-    client = openai.OpenAI(
-        api_key=settings.model_api_key, base_url=settings.openai_base_url, timeout=wait, max_retries=0
-    )
+    client = model_client(settings.model, timeout=wait, max_retries=0)  # the app's client, with doctor's patience
     reached = list(_check_endpoint(client, settings))
     yield from reached
     if any(check.status is Status.FAIL for check in reached):
