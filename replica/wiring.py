@@ -59,7 +59,7 @@ from replica.storage.store import Store
 from replica.storage.volumes import KEEP_RECORDS, records_at_risk
 from replica.telegram.client import TelegramClient
 from replica.text import plain_line
-from replica.tools import ToolRegistry, tool_registry
+from replica.tools import ToolRegistry, default_registry
 from replica.web.line import LINE_BOUND, Line
 
 if TYPE_CHECKING:  # Gradio takes seconds to import: the owner's commands (export, doctor, …) do without it
@@ -371,7 +371,7 @@ def build_replica(
     replies without a model from ``settings``' owner and knowledge, the steps after each answer, and the
     usage ``limits``. ``knowledge``: the owner's files whole, which
     replies are checked against; ``verifier``: verified contacts, when a mail service is set."""
-    registry = tool_registry(settings.extra_tools)
+    registry = default_registry(settings.extra_tools)
     config = reply_config(settings)
     limits = limits or UsageLimits.build(10**9, 10**9, 10**9)  # none given: unbounded (eval, the tests)
     loop = None

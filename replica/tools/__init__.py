@@ -1,6 +1,7 @@
-"""The replica's tools. ``tool_registry()`` is the one list of what the model may call.
+"""The replica's tools. ``default_registry()`` is the one list of what the model may call.
 
-The two built-in tools come first, then a fork's own (:mod:`replica.tools.extra`).
+The two built-in tools come first, then a fork's own (:mod:`replica.tools.extra`): the app, ``eval`` and
+the tests get them all from it, so none offers the model a list of its own.
 """
 
 from typing import Sequence
@@ -14,12 +15,7 @@ from replica.tools.tool import Failure, Outcome, Tool, ToolContext, ToolResult, 
 BUILT_IN = (gather_user_details, inform_unknown)
 
 
-def default_registry() -> ToolRegistry:
-    """The registry of the two built-in tools alone."""
-    return ToolRegistry(Tool.from_function(function) for function in BUILT_IN)
-
-
-def tool_registry(extra: Sequence[str] = ()) -> ToolRegistry:
+def default_registry(extra: Sequence[str] = ()) -> ToolRegistry:
     """The registry of every tool the replica offers the model: the two built in first, then each
     installed package's ``replica.tools`` entry points, then the functions ``extra`` names
     (``EXTRA_TOOLS``: ``package.module:function``). A tool that cannot be made, or a name offered twice,
@@ -39,5 +35,4 @@ __all__ = [
     "default_registry",
     "gather_user_details",
     "inform_unknown",
-    "tool_registry",
 ]

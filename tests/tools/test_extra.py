@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from replica.settings import ConfigError, load_settings
-from replica.tools import Failure, ToolContext, tool_registry
+from replica.tools import Failure, ToolContext, default_registry
 from tests.fakes.openai_server import call, say
 from tests.fixtures.clients import app_client
 from tests.fixtures.environment import ROOT
@@ -59,7 +59,7 @@ def test_a_tool_named_in_extra_tools_is_offered_after_the_built_in_ones_and_runs
     monkeypatch.syspath_prepend(str(tmp_path))
     module = write_fork_module(tmp_path)
     settings = load_settings({"EXTRA_TOOLS": f"{module}:book_a_call"}, dotenv_path=None)
-    registry = tool_registry(settings.extra_tools)
+    registry = default_registry(settings.extra_tools)
     assert registry.names == [*BUILT_IN, "book_a_call"]
     [schema] = [s["function"] for s in registry.schemas() if s["function"]["name"] == "book_a_call"]
     assert schema["description"].startswith("Book a 30-minute call with the owner")
@@ -80,10 +80,10 @@ def test_a_tool_declared_by_an_installed_packages_entry_point_is_offered(tmp_pat
     write_entry_point(tmp_path, "fork_calendar", f"book_a_call = {module}:book_a_call")
     monkeypatch.syspath_prepend(str(tmp_path))
     caplog.set_level("INFO", logger="replica.tools.extra")
-    assert tool_registry().names == [*BUILT_IN, "book_a_call"]
+    assert default_registry().names == [*BUILT_IN, "book_a_call"]
     assert "book_a_call (the replica.tools entry point 'book_a_call' of fork_calendar)" in caplog.text
     # The same function named in EXTRA_TOOLS too is offered once.
-    assert tool_registry((f"{module}:book_a_call",)).names == [*BUILT_IN, "book_a_call"]
+    assert default_registry((f"{module}:book_a_call",)).names == [*BUILT_IN, "book_a_call"]
 
 
 @pytest.mark.parametrize(
@@ -116,13 +116,13 @@ def test_a_function_that_is_not_a_tool_or_takes_a_tools_name_is_refused_in_one_l
         '    return ToolResult("ok")\n'
     )
     with pytest.raises(ConfigError) as clash:
-        tool_registry((f"{module}:inform_unknown",))
+        default_registry((f"{module}:inform_unknown",))
     assert str(clash.value) == (
         f"EXTRA_TOOLS's {module}:inform_unknown is named 'inform_unknown', as a built-in tool is: "
         "tool names must differ, rename the function"
     )
     with pytest.raises(ConfigError) as not_a_tool:
-        tool_registry((f"{module}:undescribed",))
+        default_registry((f"{module}:undescribed",))
     assert str(not_a_tool.value).startswith(f"EXTRA_TOOLS's {module}:undescribed is not a tool: invalid tool")
     assert "argument 'day' has no type" in str(not_a_tool.value) and "\n" not in str(not_a_tool.value)
     started = run_app(EXTRA_TOOLS=f"{module}:inform_unknown", DATA_DIR=str(tmp_path / "data"))

@@ -1,8 +1,10 @@
-"""The registry (replica/tools/registry.py), the only way to call a tool: the tools it offers, arguments
-checked against their schema, and every failure a typed result for the model, never an exception."""
+"""The registry (replica/tools/registry.py), the only way to call a tool: the tools it offers (the one
+default registry, replica/tools/__init__.py), arguments checked against their schema, and every failure a
+typed result for the model, never an exception."""
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 
 import pytest
@@ -10,6 +12,7 @@ import pytest
 from replica.tools import Failure, Outcome, Tool, ToolContext, ToolRegistry, ToolResult, ToolRetry, default_registry
 from replica.tools.gather_user_details import gather_user_details
 from replica.tools.inform_unknown import inform_unknown
+from tests.fixtures.environment import ROOT
 
 
 @pytest.fixture
@@ -24,6 +27,20 @@ def test_registry_offers_exactly_the_two_tools_with_their_parameters():
     assert schemas["gather_user_details"]["required"] == ["email", "notes"]
     assert set(schemas["inform_unknown"]["properties"]) == {"question"}
     assert schemas["inform_unknown"]["required"] == ["question"]
+
+
+def test_the_app_gets_its_tools_from_the_one_default_registry():
+    """``default_registry(settings.extra_tools)`` is the one way to the tools the model is offered, a fork's
+    own included (tests/tools/test_extra.py): no other module of the app builds a registry of its own."""
+    builders = []
+    for path in (ROOT / "replica").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (
+                isinstance(node, ast.Call)
+                and getattr(node.func, "id", getattr(node.func, "attr", "")) == "ToolRegistry"
+            ):
+                builders.append(path.relative_to(ROOT).as_posix())
+    assert builders == ["replica/tools/__init__.py"]
 
 
 @pytest.mark.parametrize(
