@@ -11,10 +11,10 @@ from __future__ import annotations
 import logging
 import sys
 import threading
-import time
-from typing import Any, Callable, Iterable, TextIO
+from typing import Any, Iterable, TextIO
 from urllib.parse import unquote, urlsplit
 
+from replica.runtime.clock import REAL_CLOCK, Clock
 from replica.text import clip
 
 FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
@@ -52,9 +52,7 @@ class EveryMinute:
     ``message`` has one ``%d``, for the count, then one ``%s`` for each of the ``details`` the call is
     given (the last call's are logged). Call the object each time the thing happens."""
 
-    def __init__(
-        self, logger: logging.Logger, message: str, seconds: float = 60.0, clock: Callable[[], float] = time.monotonic
-    ):
+    def __init__(self, logger: logging.Logger, message: str, seconds: float = 60.0, clock: Clock = REAL_CLOCK):
         self._logger = logger
         self._message = message
         self._seconds = seconds
@@ -66,7 +64,7 @@ class EveryMinute:
     def __call__(self, *details: object) -> None:
         with self._lock:
             self._count += 1
-            now = self._clock()
+            now = self._clock.monotonic()
             if now - self._logged_at < self._seconds:
                 return
             count, self._count, self._logged_at = self._count, 0, now

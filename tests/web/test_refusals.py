@@ -8,11 +8,12 @@ import logging
 
 from replica.logs import EveryMinute
 from replica.web.refusals import Refusals
+from tests.fixtures.clock import HandClock
 
 
 def served(app, path: str):
     """``(messages sent, refused lines, failed lines)`` for one request to ``Refusals(app)``."""
-    sent, now = [], [0.0]
+    sent, clock = [], HandClock()
     log = logging.getLogger("test_refusals")
     refused, failed = [], []
 
@@ -25,8 +26,8 @@ def served(app, path: str):
     try:
         guarded = Refusals(
             app,
-            refused=EveryMinute(log, "error status %d", clock=lambda: now[0]),
-            failed=EveryMinute(log, "failed %d: %s on %s", clock=lambda: now[0]),
+            refused=EveryMinute(log, "error status %d", clock=clock),
+            failed=EveryMinute(log, "failed %d: %s on %s", clock=clock),
         )
 
         async def receive():
