@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import queue
 import threading
-import time
 from typing import Callable, Iterator, TypeVar
+
+from replica.runtime.clock import REAL_CLOCK, Clock
 
 T = TypeVar("T")
 _DONE = object()
@@ -22,16 +23,16 @@ class DeadlineExceeded(Exception):
 
 
 class Deadline:
-    """A point in time ``seconds`` from now."""
+    """A point in time ``seconds`` from now, on ``clock``."""
 
-    def __init__(self, seconds: float, clock: Callable[[], float] = time.monotonic):
+    def __init__(self, seconds: float, clock: Clock = REAL_CLOCK):
         self.seconds = seconds
-        self._clock = clock
-        self.at = clock() + seconds
+        self.clock = clock
+        self.at = clock.monotonic() + seconds
 
     def remaining(self) -> float:
         """Seconds left, never below zero."""
-        return max(0.0, self.at - self._clock())
+        return max(0.0, self.at - self.clock.monotonic())
 
     @property
     def expired(self) -> bool:
@@ -44,29 +45,38 @@ def run_until(deadline: Deadline, work: Callable[[threading.Event], Iterator[T]]
 
     ``work`` runs on a daemon thread and should return soon after ``stop`` is set. Its exceptions are
     raised here. At the deadline (or when the caller stops iterating) ``stop`` is set and, at the
-    deadline, :class:`DeadlineExceeded` is raised.
+    deadline, :class:`DeadlineExceeded` is raised. The wait for the next item is on the deadline's clock.
     """
     items: queue.Queue = queue.Queue()
     stop = threading.Event()
+    arrived = threading.Event()  # set with each item put: ends the consumer's wait on the clock
+
+    def put(entry: tuple) -> None:
+        items.put(entry)
+        arrived.set()
 
     def produce() -> None:
         try:
             for item in work(stop):
-                items.put((item, None))
+                put((item, None))
                 if stop.is_set():
                     return
         except BaseException as error:  # handed to the consumer, which decides what the visitor sees
-            items.put((None, error))
+            put((None, error))
         finally:
-            items.put((_DONE, None))
+            put((_DONE, None))
 
     threading.Thread(target=produce, name="reply-worker", daemon=True).start()
     try:
         while True:
+            arrived.clear()  # before looking: an item put from here on sets it again
             try:
-                item, error = items.get(timeout=deadline.remaining())
+                item, error = items.get_nowait()
             except queue.Empty:
-                raise DeadlineExceeded() from None
+                if deadline.expired:
+                    raise DeadlineExceeded() from None
+                deadline.clock.wait(arrived, deadline.remaining())
+                continue
             if error is not None:
                 raise error
             if item is _DONE:

@@ -19,10 +19,10 @@ from __future__ import annotations
 import math
 import statistics
 import threading
-import time
 from collections import Counter, OrderedDict, deque
 from dataclasses import dataclass
-from typing import Callable
+
+from replica.runtime.clock import REAL_CLOCK, Clock
 
 RECENT = 16  # lane holds the pace is read from
 OTHERS_SECONDS = 600.0  # an address that asked this recently is about: one lane is kept from a greedy other
@@ -41,7 +41,7 @@ class Hold:
 class Lanes:
     """``count`` model lanes; see the module's text. ``clock`` times each hold (injected in tests)."""
 
-    def __init__(self, count: int, max_waiting: int, wait_seconds: float, clock: Callable[[], float] = time.monotonic):
+    def __init__(self, count: int, max_waiting: int, wait_seconds: float, clock: Clock = REAL_CLOCK):
         self.count = count
         self.max_waiting = max_waiting
         self.wait_seconds = wait_seconds
@@ -79,7 +79,7 @@ class Lanes:
             self._by_client[hold.client] -= 1
             if self._by_client[hold.client] <= 0:
                 del self._by_client[hold.client]
-            self._holds.append(self._clock() - hold.since)
+            self._holds.append(self._clock.monotonic() - hold.since)
             self._changed.notify_all()
 
     @property
@@ -96,7 +96,7 @@ class Lanes:
     def _hold(self, client: str) -> Hold:
         self._held += 1
         self._by_client[client] += 1
-        return Hold(client, self._clock())
+        return Hold(client, self._clock.monotonic())
 
     def _may_hold(self, client: str) -> bool:
         """Whether a lane is free for ``client`` (an unknown client, or one alone, is never capped)."""
@@ -108,14 +108,14 @@ class Lanes:
 
     def _saw(self, client: str) -> None:
         if client:
-            self._seen[client] = self._clock()
+            self._seen[client] = self._clock.monotonic()
             self._seen.move_to_end(client)
             while len(self._seen) > KNOWN_CLIENTS:
                 self._seen.popitem(last=False)
 
     def _others_about(self, client: str) -> bool:
         """Whether an address other than ``client`` asked for a lane in the last :data:`OTHERS_SECONDS`."""
-        since = self._clock() - OTHERS_SECONDS
+        since = self._clock.monotonic() - OTHERS_SECONDS
         for other, seen in reversed(self._seen.items()):  # the most recent first
             if seen < since:
                 return False

@@ -1,6 +1,7 @@
 """The end-to-end time limit of one visitor message (replica/chat/deadline.py): the work's items come
 through until it ends, its errors are raised to the caller, and at the deadline the caller is freed and
-the work told to stop, however the work behaves."""
+the work told to stop, however the work behaves. The deadlines are on the hand clock
+(``tests/fixtures/clock.py``): none is waited out."""
 
 from __future__ import annotations
 
@@ -9,14 +10,7 @@ import threading
 import pytest
 
 from replica.chat.deadline import Deadline, DeadlineExceeded, run_until
-
-
-class HandClock:
-    def __init__(self) -> None:
-        self.now = 100.0
-
-    def __call__(self) -> float:
-        return self.now
+from tests.fixtures.clock import START, HandClock
 
 
 def test_a_deadline_counts_down_on_its_clock_and_never_below_zero():
@@ -46,18 +40,21 @@ def test_the_works_error_reaches_the_caller_after_what_it_gave():
 
 
 def test_at_the_deadline_the_caller_is_freed_with_what_came_and_the_work_is_told_to_stop():
-    told = threading.Event()
+    clock, told = HandClock(), threading.Event()
 
     def endless(stop):
         yield "Still thinking."
-        stop.wait()  # a provider that never answers: it waits until told to stop
+        clock.advance(29)  # a provider that never answers: the caller waits on, 29 s later
+        yield "Still thinking, a little more."
+        clock.advance(1)  # and 30 s after it began, the caller is freed
+        stop.wait()  # the provider waits until told to stop
         told.set()
 
     got = []
     with pytest.raises(DeadlineExceeded):
-        for item in run_until(Deadline(0.05), endless):
+        for item in run_until(Deadline(30, clock), endless):
             got.append(item)
-    assert got == ["Still thinking."]
+    assert got == ["Still thinking.", "Still thinking, a little more."] and clock.now == START + 30
     assert told.wait(5)
 
 

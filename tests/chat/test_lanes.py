@@ -80,7 +80,7 @@ def test_the_expected_wait_grows_with_the_line_a_lanes_worth_at_a_time():
         assert waits == [1.5, 1.5, 3.0]  # the first two in line share the next pair of lanes
         assert lanes.expected_wait() == 3.0 and lanes.waiting == 3
         for line in (2, 1, 0):
-            lanes.give_back(Hold("", clock()))  # a hold the test made: the lane comes free
+            lanes.give_back(Hold("", clock.monotonic()))  # a hold the test made: the lane comes free
             assert wait_until(lambda: lanes.waiting == line)
 
 
