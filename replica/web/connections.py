@@ -28,12 +28,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections import defaultdict
-from typing import Any, Callable, Iterable
+from typing import Any, Iterable
 
 from replica.inbox.recorder import address_group
 from replica.logs import EveryMinute
+from replica.runtime.clock import REAL_CLOCK, Clock
 from replica.settings import default
 
 log = logging.getLogger(__name__)
@@ -65,7 +65,7 @@ class ConnectionWatch:
         self,
         deadline_seconds: float = default("client_deadline_seconds"),
         per_address: int | None = default("connections_per_address"),
-        clock: Callable[[], float] = time.monotonic,
+        clock: Clock = REAL_CLOCK,
         closed: EveryMinute = CLOSED,
     ):
         self.deadline_seconds = deadline_seconds
@@ -78,7 +78,7 @@ class ConnectionWatch:
 
     def sweep(self, connections: Iterable[Any]) -> int:
         """Close what is past its deadline or the cap among ``connections``; return how many were closed."""
-        now, seen, waiting = self.clock(), {}, defaultdict(list)
+        now, seen, waiting = self.clock.monotonic(), {}, defaultdict(list)
         doomed: list[tuple[Any, str]] = []
         for connection in list(connections):
             state = state_of(connection)

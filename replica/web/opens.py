@@ -19,11 +19,10 @@ import logging
 import re
 import secrets
 import threading
-import time
-from typing import Callable
 from urllib.parse import parse_qs, urlsplit
 
 from replica.inbox.recorder import address_group
+from replica.runtime.clock import REAL_CLOCK, Clock
 from replica.stats.sources import KNOWN, SourceList
 from replica.storage import Store
 from replica.storage.database import storage_errors
@@ -106,7 +105,7 @@ class OpenCounter:
         self,
         store: Store,
         trusted_proxy_hops: int,
-        clock: Callable[[], float] = time.time,
+        clock: Clock = REAL_CLOCK,
         sources: SourceList = KNOWN,
         clients: DailyClients | None = None,
     ):
@@ -118,7 +117,7 @@ class OpenCounter:
 
     def count(self, scope: Scope) -> None:
         """Count the open of the page ``scope`` asked for (an ASGI ``GET /``), if it is its client's first today."""
-        day = utc_day(self._clock()).isoformat()
+        day = utc_day(self._clock.time()).isoformat()
         if not self.clients.first_today(client_group(scope, self._hops), day):
             return
         headers = {key.decode("latin-1").lower(): value.decode("latin-1") for key, value in scope.get("headers", [])}

@@ -17,7 +17,6 @@ import html
 import json
 import logging
 import os
-import time
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -28,6 +27,7 @@ from starlette.middleware import Middleware
 
 from replica import wording
 from replica.chat.reply import Visitor
+from replica.runtime.clock import REAL_CLOCK, Clock
 from replica.settings import default
 from replica.storage.database import storage_errors
 from replica.storage.records import NOTICE, OWNER, VISITOR
@@ -260,6 +260,7 @@ def build_demo(
     mcp_tool: Callable[..., str] | None = None,
     returning: ReturningPages | None = None,
     line: Line | None = None,
+    clock: Clock = REAL_CLOCK,
 ) -> gr.Blocks:
     """Build the chat page; ``answer(message, visitor)`` yields each reply as it grows.
 
@@ -267,8 +268,8 @@ def build_demo(
     to ``max_queue`` more visitors wait briefly for one, and the rest are answered at once without a
     model: Gradio's queue runs that many replies side by side and turns nobody away. ``history(session)`` gives the session's recorded messages;
     ``owner_words(session)`` says whether the owner's words (or a notice) arrived since the last check,
-    and whether the page should keep checking. With ``returning``, a returning visitor's browser opens
-    their conversation again."""
+    and whether the page should keep checking (its arrivals told apart on ``clock``). With ``returning``, a
+    returning visitor's browser opens their conversation again."""
     bubbles = Bubbles(page)
     session_of = returning.session_of if returning else session_id
     chat = ChatPage(answer, history, bubbles, max_message_chars, trusted_proxy_hops, session_of, line)
@@ -311,7 +312,7 @@ def build_demo(
         workers = reply_workers(concurrency, max_queue)
         _wire_chat(chat, chatbot, textbox, saved_input, workers, examples=bool(page.examples), kept=kept)
         _chat_endpoint(chat, page.owner_name or page.title, workers, documented=mcp_tool is None)
-        _check_for_owner_words(demo, chatbot, textbox, chat, owner_words)
+        _check_for_owner_words(demo, chatbot, textbox, chat, owner_words, clock)
         if mcp_tool:
             gr.api(mcp_tool, api_name=mcp_tool.__name__)
     # api_open=False: no REST route may run the chat outside the queue and its concurrency limit. Estimates
@@ -447,6 +448,7 @@ def _check_for_owner_words(
     textbox: gr.Textbox,
     chat: ChatPage,
     owner_words: OwnerWords,
+    clock: Clock = REAL_CLOCK,
 ) -> None:
     """When the page loads and every few seconds after, show what the owner sent in person. Outside the
     queue (never behind a model call, never in a model slot); the timer stops after 30 minutes without
@@ -467,7 +469,7 @@ def _check_for_owner_words(
             return gr.skip(), gr.skip()
         # The timer is running (it called us, or the page just loaded): it is only ever touched to stop it.
         timer_update = gr.skip() if keep_checking else gr.Timer(active=False)
-        return (time.monotonic_ns() // 1_000_000 if news else gr.skip()), timer_update
+        return (int(clock.monotonic() * 1000) if news else gr.skip()), timer_update
 
     def redraw(request: gr.Request) -> list:
         return chat.page(request)

@@ -12,18 +12,11 @@ import requests
 
 from replica.web.connections import ANSWERING, IDLE, IDLE_SECONDS, RECEIVING, WAITING, ConnectionWatch, state_of
 from tests.fixtures.clients import app_client
+from tests.fixtures.clock import HandClock
 from tests.fixtures.environment import wait_until
 from tests.fixtures.processes import served_app
 
 DEADLINE = 2  # seconds, for the app this module starts
-
-
-class Clock:
-    def __init__(self):
-        self.now = 1000.0
-
-    def __call__(self):
-        return self.now
 
 
 def connection(state: str, address: str = "203.0.113.7"):
@@ -41,7 +34,7 @@ def connection(state: str, address: str = "203.0.113.7"):
 
 
 def test_a_connection_waiting_for_headers_or_sending_a_body_is_closed_at_its_deadline_and_no_sooner():
-    clock = Clock()
+    clock = HandClock()
     watch = ConnectionWatch(deadline_seconds=10, per_address=None, clock=clock)
     waiting, receiving, answering = connection(WAITING), connection(RECEIVING), connection(ANSWERING)
     every = [waiting, receiving, answering]
@@ -56,7 +49,7 @@ def test_a_connection_waiting_for_headers_or_sending_a_body_is_closed_at_its_dea
 
 
 def test_an_idle_connection_a_browser_opened_ahead_is_given_a_minute():
-    clock = Clock()
+    clock = HandClock()
     watch = ConnectionWatch(deadline_seconds=10, per_address=None, clock=clock)
     idle = connection(IDLE)  # Chromium closes an unused one itself after 10 s: never race it
     watch.sweep([idle])
@@ -67,7 +60,7 @@ def test_an_idle_connection_a_browser_opened_ahead_is_given_a_minute():
 
 
 def test_a_connection_whose_request_arrived_starts_its_deadline_again():
-    clock = Clock()
+    clock = HandClock()
     watch = ConnectionWatch(deadline_seconds=10, per_address=None, clock=clock)
     visitor = connection(WAITING)
     watch.sweep([visitor])
@@ -85,7 +78,7 @@ def test_a_connection_whose_request_arrived_starts_its_deadline_again():
 
 
 def test_past_the_cap_the_longest_waiting_connections_of_an_address_group_are_closed():
-    clock = Clock()
+    clock = HandClock()
     watch = ConnectionWatch(deadline_seconds=10, per_address=3, clock=clock)
     old = [connection(WAITING, f"2001:db8:1:2::{n}") for n in range(3)]  # one /64
     watch.sweep(old)

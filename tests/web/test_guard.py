@@ -21,6 +21,7 @@ from replica.storage.records import AlertKind
 from tests.fakes.openai_server import call, say
 from tests.fakes.tcp_proxy import TcpProxy
 from tests.fixtures.clients import app_client, ask
+from tests.fixtures.clock import HandClock
 from tests.fixtures.environment import wait_until
 
 SPIKE = "Many visitors are here at once right now"
@@ -126,15 +127,12 @@ def test_the_guard_reads_session_ids_where_gradio_reads_them(app_url):
 
 
 def test_the_limiter_remembers_only_admitted_messages_and_forgets_expired_windows():
-    now = [0.0]
-    limits = UsageLimits.build(visitor_per_hour=10, address_per_hour=1, model_calls_per_day=100)
-    for window in (limits.per_visitor, limits.per_address):
-        window._clock = lambda: now[0]
-        window._next_sweep = 3600
+    clock = HandClock()
+    limits = UsageLimits.build(visitor_per_hour=10, address_per_hour=1, model_calls_per_day=100, clock=clock)
     assert limits.admit_message("s0", "203.0.113.7")
     assert not any(limits.admit_message(f"s{n}", "203.0.113.7") for n in range(1, 1000))  # the address is spent
     assert (len(limits.per_visitor), len(limits.per_address)) == (1, 1)
-    now[0] = 3601
+    clock.now += 3601
     assert limits.admit_message("late", "198.51.100.1")
     assert (len(limits.per_visitor), len(limits.per_address)) == (1, 1)  # the expired hour was swept
 

@@ -19,6 +19,7 @@ from replica.stats.caption import caption
 from replica.stats.period import period
 from replica.stats.sources import OTHER, SourceList
 from replica.web.opens import CLIENTS_PER_DAY, DailyClients, OpenCounter, client_group, referring_host, utm_source
+from tests.fixtures.clock import HandClock
 from tests.fixtures.environment import wait_until
 from tests.fixtures.processes import run_app_process, served_app
 
@@ -82,14 +83,6 @@ def scope(referer: str = "", query: str = "", client: str = "198.51.100.7", forw
     }
 
 
-class Clock:
-    def __init__(self, now: float):
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
-
-
 def from_line(text: str) -> dict[str, int]:
     """The caption's "From:" line as {name: opens}."""
     [line] = [line for line in text.splitlines() if line.startswith("From: ")]
@@ -97,7 +90,7 @@ def from_line(text: str) -> dict[str, int]:
 
 
 def test_600_opens_in_3_seconds_and_48_made_up_sources_count_as_one_and_never_push_real_ones_out(store):
-    clock = Clock(DAY + 36_000)
+    clock = HandClock(DAY + 36_000)
     counter = OpenCounter(store, trusted_proxy_hops=0, clock=clock, sources=SOURCES)
     # One address asks 600 times in 3 seconds, with 48 made-up sources and sites.
     for n in range(600):
@@ -146,7 +139,7 @@ def test_rows_kept_before_the_list_reach_the_caption_without_their_made_up_names
 
 
 def test_a_client_counts_once_a_day_however_it_comes_back_and_is_forgotten_the_next_day(store):
-    clock = Clock(DAY + 60)
+    clock = HandClock(DAY + 60)
     behind_proxy = OpenCounter(store, trusted_proxy_hops=1, clock=clock)
     behind_proxy.count(scope("https://www.linkedin.com/", forwarded="203.0.113.5"))
     behind_proxy.count(scope(query="utm_source=qr", forwarded="10.9.9.9, 203.0.113.5"))  # a forged hop left of ours
@@ -193,7 +186,7 @@ def test_a_full_day_of_clients_is_held_in_a_few_megabytes():
 
 def test_a_database_error_while_counting_is_logged_and_the_page_still_served(store, caplog):
     store.close()  # every write now fails
-    counter = OpenCounter(store, trusted_proxy_hops=0, clock=Clock(DAY))
+    counter = OpenCounter(store, trusted_proxy_hops=0, clock=HandClock(DAY))
     with caplog.at_level(logging.ERROR, logger="replica.web.opens"):
         counter.count(scope("https://www.linkedin.com/"))
     assert any("Could not count a page open" in r.getMessage() for r in caplog.records)
