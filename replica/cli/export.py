@@ -11,9 +11,9 @@ from __future__ import annotations
 import csv
 import json
 from dataclasses import replace
-from datetime import date, datetime, timezone
 from typing import Callable, Sequence, TextIO
 
+from replica.runtime.clock import REAL_CLOCK, Clock
 from replica.stats.period import COLUMNS as STATS_COLUMNS
 from replica.stats.period import period
 from replica.storage.deliveries import TELEGRAM
@@ -69,10 +69,10 @@ def export_conversations(store: Store, out: TextIO) -> int:
     return count
 
 
-def export_stats(store: Store, out: TextIO, days: int, today: date | None = None) -> int:
-    """Write the per-day figures of the last ``days`` days (to ``today``, UTC) to ``out`` as CSV; return
-    how many days."""
-    figures = period(store, today or datetime.now(timezone.utc).date(), days)
+def export_stats(store: Store, out: TextIO, days: int, clock: Clock = REAL_CLOCK) -> int:
+    """Write the per-day figures of the last ``days`` days (to ``clock``'s UTC day) to ``out`` as CSV;
+    return how many days."""
+    figures = period(store, clock.utc_today(), days)
     writer = csv.DictWriter(out, STATS_COLUMNS)
     writer.writeheader()
     writer.writerows(day.row() for day in figures.days)

@@ -12,7 +12,6 @@ cannot come.
 from __future__ import annotations
 
 import logging
-import time
 from dataclasses import dataclass
 from typing import Callable
 
@@ -22,6 +21,7 @@ from replica.alerts.alert import CONFIRMED_LINE, CONFIRMED_TITLE
 from replica.contacts.codes import CodeKey, asks_again, read
 from replica.contacts.mailboxes import mailbox
 from replica.contacts.mailer import CANNOT_MAIL, CODE_MINUTES
+from replica.runtime.clock import REAL_CLOCK, Clock
 from replica.settings import VerificationMode
 from replica.storage import Store
 from replica.storage.code_mails import Code, Codes, Tried
@@ -65,7 +65,7 @@ class Verifier:
         mode: VerificationMode = "offer",
         sent: Callable[[], None] = lambda: None,
         confirmed: Callable[[str, str], None] = lambda session, email: None,
-        clock: Callable[[], float] = time.time,
+        clock: Clock = REAL_CLOCK,
         unconfirmed: Unconfirmed = lambda session, email, why: None,
     ):
         self.codes = codes
@@ -121,13 +121,13 @@ class Verifier:
 
     def _expired(self, issued_at: float) -> bool:
         """Whether a code mailed at ``issued_at`` has outlived its minutes."""
-        return self._clock() > issued_at + CODE_MINUTES * 60
+        return self._clock.time() > issued_at + CODE_MINUTES * 60
 
     def _waits(self, code: Code) -> bool:
         """Whether the chat of ``code`` still waits for it: its mail on its way, or gone within the hour."""
         if code.status == CodeStatus.PENDING:
             return True
-        return self._clock() < (code.issued_at or code.created_at) + WAITS_SECONDS
+        return self._clock.time() < (code.issued_at or code.created_at) + WAITS_SECONDS
 
     def catch(self, message: str, session: str) -> Caught | None:
         """``message`` when this conversation waits for a code and it gives one or asks for another; else

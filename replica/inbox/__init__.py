@@ -5,7 +5,6 @@ owner (``handoff``). :class:`Inbox` holds the three for the wiring; the rows the
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 
 from replica.alerts import Notifier
@@ -13,6 +12,7 @@ from replica.inbox.handoff import HANDOFF_SECONDS, Handoff
 from replica.inbox.page_channel import PageChannel
 from replica.inbox.recorder import Conversation, Recorder
 from replica.inbox.return_keys import ReturnKeys
+from replica.runtime.clock import REAL_CLOCK, Clock
 from replica.storage import Store
 
 
@@ -32,7 +32,7 @@ class Inbox:
         owner_name: str,
         notifier: Notifier,
         handoff_seconds: float = HANDOFF_SECONDS,
-        clock=time.time,
+        clock: Clock = REAL_CLOCK,
     ) -> "Inbox":
         """The recorder, the page channel and the handoff over ``store``."""
         recorder = Recorder(store, salt, owner_name, clock)

@@ -9,12 +9,11 @@
 
 from __future__ import annotations
 
-import time
-
 from replica import wording
 from replica.alerts import Alert, Notifier
 from replica.inbox.page_channel import PageChannel
 from replica.inbox.recorder import NOTICE, OWNER, Conversation, Recorder
+from replica.runtime.clock import REAL_CLOCK, Clock
 from replica.storage.records import AlertKind
 
 HANDOFF_SECONDS = 30 * 60
@@ -29,7 +28,7 @@ class Handoff:
         page: PageChannel,
         notifier: Notifier,
         handoff_seconds: float = HANDOFF_SECONDS,
-        clock=time.time,
+        clock: Clock = REAL_CLOCK,
     ):
         self._recorder = recorder
         self._store = recorder.store
@@ -47,12 +46,12 @@ class Handoff:
         if self._store.conversations.get(conversation_id) is None:
             return None
         message_id = self._recorder.record(conversation_id, OWNER, text, shown=False)
-        self._store.conversations.extend_pause(conversation_id, self._clock() + self.handoff_seconds)
+        self._store.conversations.extend_pause(conversation_id, self._clock.time() + self.handoff_seconds)
         return message_id
 
     def pause(self, conversation_id: int) -> bool:
         """Hand the conversation to the owner; False if there is no such conversation."""
-        return self._store.conversations.pause(conversation_id, self._clock() + self.handoff_seconds)
+        return self._store.conversations.pause(conversation_id, self._clock.time() + self.handoff_seconds)
 
     def resume(self, conversation_id: int, by_itself: bool = False) -> bool:
         """Give the conversation back to the replica and tell the visitor; False if it was not paused."""
@@ -64,7 +63,7 @@ class Handoff:
 
     def resume_expired(self) -> list[int]:
         """Resume every handoff whose owner has been silent for ``handoff_seconds``; return their numbers."""
-        expired = self._store.conversations.paused_until_before(self._clock())
+        expired = self._store.conversations.paused_until_before(self._clock.time())
         return [number for number in expired if self.resume(number, by_itself=True)]
 
     def pass_to_owner(self, conversation: Conversation, message: str) -> str:

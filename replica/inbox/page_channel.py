@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import contextlib
 import threading
-import time
 from typing import Iterator
 
 from replica import wording
 from replica.inbox.recorder import NOTICE, Recorder
 from replica.inbox.return_keys import ReturnKeys
+from replica.runtime.clock import REAL_CLOCK, Clock
 
 IDLE_SECONDS = 30 * 60  # the page stops checking for the owner's words after this long without activity
 PAGE_OPEN_SECONDS = 15  # a page that checked this recently is open
@@ -22,7 +22,7 @@ PAGE_OPEN_SECONDS = 15  # a page that checked this recently is open
 class PageChannel:
     """What each open page is shown, from the recorded conversation."""
 
-    def __init__(self, recorder: Recorder, keys: ReturnKeys, clock=time.time):
+    def __init__(self, recorder: Recorder, keys: ReturnKeys, clock: Clock = REAL_CLOCK):
         self._recorder = recorder
         self._keys = keys
         self._store = recorder.store
@@ -53,7 +53,7 @@ class PageChannel:
         marked shown), and whether the page should keep checking: while there was activity in the last
         30 minutes, for as long as the owner has the conversation (so the notice that the replica is
         back reaches it), and while a question the visitor asked waits for the owner's answer."""
-        now = self._clock()
+        now = self._clock.time()
         with self._lock:
             self._seen[session] = now
             if now >= self._next_sweep:  # forget pages that stopped checking, once a minute
@@ -65,8 +65,9 @@ class PageChannel:
         if conversation is None:
             return False, True  # no conversation yet: the page goes on checking until the visitor writes
         news = self._store.conversations.take_unshown(conversation.id) > 0
-        paused = conversation.paused_until is not None
-        if paused and conversation.paused_until > now and self.claim_handoff_notice(conversation.id):
+        until = conversation.paused_until
+        paused = until is not None
+        if until is not None and until > now and self.claim_handoff_notice(conversation.id):
             owner = self._recorder.owner_name
             self._recorder.record(conversation.id, NOTICE, wording.HANDED_OVER.format(owner=owner))
             news = True
@@ -98,7 +99,7 @@ class PageChannel:
         row = self._store.conversations.get(conversation_id)
         with self._lock:
             seen = self._seen.get(row.session) if row else None
-        return seen is not None and self._clock() - seen <= PAGE_OPEN_SECONDS
+        return seen is not None and self._clock.time() - seen <= PAGE_OPEN_SECONDS
 
     def was_shown(self, message_id: int) -> bool:
         """True once the visitor's page has shown the message."""

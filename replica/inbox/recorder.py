@@ -14,10 +14,10 @@ import hashlib
 import ipaddress
 import logging
 import secrets
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from replica.runtime.clock import REAL_CLOCK, Clock
 from replica.storage import Store
 from replica.storage.database import storage_errors
 from replica.storage.figures import ReplyFigure, utc_day
@@ -73,7 +73,7 @@ def address_salt(store: Store, data_dir: Path) -> str:
 class Recorder:
     """Records conversations in ``store``; ``owner_name`` marks the owner's own words in the history."""
 
-    def __init__(self, store: Store, salt: str, owner_name: str, clock=time.time):
+    def __init__(self, store: Store, salt: str, owner_name: str, clock: Clock = REAL_CLOCK):
         self.store = store
         self.owner_name = owner_name
         self._salt = salt
@@ -87,7 +87,7 @@ class Recorder:
 
     def begin(self, session: str, address: str) -> Conversation | None:
         """The conversation of ``session`` (started now if new); ``None`` if the database fails."""
-        now = self._clock()
+        now = self._clock.time()
         try:
             row = self.store.conversations.begin(session, self.address_hash(address), now)
         except storage_errors() as error:
@@ -114,7 +114,7 @@ class Recorder:
                 conversation_id,
                 role,
                 text,
-                self._clock(),
+                self._clock.time(),
                 tools,
                 model_calls,
                 reply_ms,
@@ -130,7 +130,7 @@ class Recorder:
         self, conversation_id: int, opened: bool, answered: Answered, model_calls: int, tokens: int, reply_ms: int
     ) -> None:
         """Keep a reply's figures for the owner's charts (no words, no address); a database error is logged."""
-        now = self._clock()
+        now = self._clock.time()
         figure = ReplyFigure(
             now, utc_day(now).isoformat(), conversation_id, opened, answered, model_calls, tokens, reply_ms
         )
@@ -167,7 +167,7 @@ class Recorder:
 
     def delete_older_than(self, days: int) -> int:
         """Delete conversations with no activity in ``days`` days (and what only they needed); return how many."""
-        deleted = self.store.conversations.delete_idle_since(self._clock() - days * 86400)
+        deleted = self.store.conversations.delete_idle_since(self._clock.time() - days * 86400)
         if deleted:
             log.info("Deleted %d conversation(s) older than %d days", deleted, days)
         return deleted

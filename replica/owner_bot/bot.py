@@ -22,6 +22,7 @@ from replica.owner_bot.polling import Polling
 from replica.owner_bot.question_commands import QuestionCommands
 from replica.owner_bot.stats_command import StatsCommand
 from replica.owner_bot.webhook import ALLOWED_UPDATES, WebhookReceiver, WebhookUpdates
+from replica.runtime.clock import REAL_CLOCK, Clock
 from replica.runtime.timings import Timings
 from replica.settings import default
 from replica.stats.report import Report
@@ -47,7 +48,8 @@ class OwnerBot:
     """Everything the owner's Telegram chat can do, fed by long polling or by a webhook.
 
     Replies go through ``client``, which can only write to the owner's chat. :meth:`start` registers
-    the command menu and starts the transport; :meth:`close` stops every worker it started.
+    the command menu and starts the transport; :meth:`close` stops every worker it started. Its workers
+    wait on ``clock``, and read the time from it.
     """
 
     def __init__(
@@ -64,10 +66,11 @@ class OwnerBot:
         mail_answers: Callable[[], None] | None = None,
         owner_name: str = "",
         report: Report | None = None,
+        clock: Clock = REAL_CLOCK,
     ):
         self._store = store
         self._client = client
-        self.confirmations = Confirmations(inbox.page, client, wait_seconds=confirm_seconds)
+        self.confirmations = Confirmations(inbox.page, client, wait_seconds=confirm_seconds, clock=clock)
         # With verified contacts on (``mail_answers`` wakes the mailer), an asker who confirmed an address may
         # be mailed the owner's answer, when the owner taps the button offered.
         answer_back = AnswerBack(
@@ -75,7 +78,8 @@ class OwnerBot:
         )
         questions = QuestionCommands(store, answer_back)
         talk = ConversationCommands(inbox, store, client, self.confirmations)
-        stats = StatsCommand(store, client, report or Report(owner_name or "the owner", STATS_COLOUR, DAILY_CALLS))
+        report = report or Report(owner_name or "the owner", STATS_COLOUR, DAILY_CALLS)
+        stats = StatsCommand(store, client, report, clock)
         parts = Handlers(talk, questions, store, stats)
         handlers = {c.name: partial(c.run, parts) for c in COMMANDS if c.run}  # each bound where it is declared
         owner = self.owner = Owner(str(client.chat_id), owner_id)
@@ -87,8 +91,8 @@ class OwnerBot:
             Buttons(store, client, talk, owner, questions, close, mail_answers),
             owner,
         )
-        self._polling = Polling(store, client, self.dispatcher.handle, poll_seconds, base_delay)
-        self._webhook = WebhookUpdates(store, self.dispatcher.handle)
+        self._polling = Polling(store, client, self.dispatcher.handle, poll_seconds, base_delay, clock)
+        self._webhook = WebhookUpdates(store, self.dispatcher.handle, clock)
         self._started: list = []
 
     def start(self, webhook: tuple[str, str] | None = None) -> "OwnerBot":

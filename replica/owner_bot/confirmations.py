@@ -7,10 +7,10 @@ page has shown it, says so. Nothing waits on the thread that handles the owner's
 from __future__ import annotations
 
 import logging
-import time
 from dataclasses import dataclass
 
 from replica.inbox import PageChannel
+from replica.runtime.clock import REAL_CLOCK, Clock
 from replica.runtime.timings import Timings
 from replica.runtime.workers import Worker
 from replica.telegram.client import TelegramClient, TelegramError
@@ -43,8 +43,9 @@ class Confirmations(Worker):
         client: TelegramClient,
         wait_seconds: float = Timings.owner_words_shown,
         every: float = 0.2,
+        clock: Clock = REAL_CLOCK,
     ):
-        super().__init__()
+        super().__init__(clock=clock)
         self._page = page
         self._client = client
         self._wait_seconds = wait_seconds
@@ -53,13 +54,13 @@ class Confirmations(Worker):
 
     def watch(self, message_id: int, number: int) -> None:
         """Confirm message ``message_id`` of conversation ``number`` once the page shows it."""
-        self._watched.append(_Watched(message_id, number, time.monotonic() + self._wait_seconds))
+        self._watched.append(_Watched(message_id, number, self.clock.monotonic() + self._wait_seconds))
         self.wake()
 
     def step(self) -> float:
         for watched in list(self._watched):
             shown = self._page.was_shown(watched.message_id)
-            if shown or time.monotonic() >= watched.until:
+            if shown or self.clock.monotonic() >= watched.until:
                 self._watched.remove(watched)
                 self._tell((DELIVERED if shown else NOT_SHOWN).format(number=watched.number))
         return self._every if self._watched else 3600.0

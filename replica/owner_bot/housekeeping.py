@@ -15,11 +15,11 @@ from __future__ import annotations
 import logging
 from collections import Counter
 from dataclasses import replace
-from datetime import date, datetime, timedelta, timezone
-from typing import Callable
+from datetime import date, timedelta
 
 from replica.alerts import Alert, Notifier
 from replica.inbox import Handoff, Recorder
+from replica.runtime.clock import REAL_CLOCK, Clock
 from replica.runtime.workers import Worker
 from replica.stats.period import KEPT_DAYS
 from replica.storage.figures import day_start
@@ -64,7 +64,8 @@ def digest(store: Store, day: date, daily_budget: int) -> Alert:
 
 
 class Housekeeper(Worker):
-    """Runs retention, usage sweeps, handoff expiry and the digest, every ``interval`` seconds."""
+    """Runs retention, usage sweeps, handoff expiry and the digest, every ``interval`` seconds of ``clock``,
+    whose UTC day and hour say when retention and the digest are due."""
 
     name = "housekeeping"
 
@@ -79,9 +80,9 @@ class Housekeeper(Worker):
         daily_budget: int,
         interval: float = 60.0,
         digest_weekday: int = 0,
-        now: Callable[[], datetime] = lambda: datetime.now(timezone.utc),
+        clock: Clock = REAL_CLOCK,
     ):
-        super().__init__()
+        super().__init__(clock=clock)
         self._store = store
         self._recorder = recorder
         self._handoff = handoff
@@ -91,7 +92,6 @@ class Housekeeper(Worker):
         self._daily_budget = daily_budget
         self._digest_weekday = digest_weekday  # its digest brings the week's picture (0: Monday)
         self._interval = interval
-        self._now = now
 
     def step(self) -> float:
         """One round of every task (the first, retention included, runs as soon as the worker starts)."""
@@ -103,21 +103,21 @@ class Housekeeper(Worker):
         return self._interval
 
     def _retention(self) -> None:
-        today = self._now().date().isoformat()
+        today = self.clock.utc_today().isoformat()
         if self._store.state.get(RETENTION_KEY) != today:
             self._recorder.delete_older_than(self._retention_days)
-            self._store.figures.delete_before((self._now().date() - timedelta(days=KEPT_DAYS)).isoformat())
+            self._store.figures.delete_before((self.clock.utc_today() - timedelta(days=KEPT_DAYS)).isoformat())
             self._store.state.set(RETENTION_KEY, today)
 
     def _sweep_usage(self) -> None:
-        self._store.usage.sweep(USAGE_WINDOW_SECONDS, self._now().date().isoformat())
+        self._store.usage.sweep(USAGE_WINDOW_SECONDS, self.clock.utc_today().isoformat())
 
     def _expire_handoffs(self) -> None:
         for number in self._handoff.resume_expired():
             log.info("Conversation %d resumed by the replica: the owner's handoff ran out", number)
 
     def _digest(self) -> None:
-        now = self._now()
+        now = self.clock.utc_now()
         if self._digest_hour is None or now.hour < self._digest_hour:
             return
         yesterday = now.date() - timedelta(days=1)

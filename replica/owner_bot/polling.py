@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 from typing import Callable
 
+from replica.runtime.clock import REAL_CLOCK, Clock
 from replica.runtime.timings import Timings
 from replica.runtime.workers import Worker
 from replica.storage import Store
@@ -29,8 +30,9 @@ class Polling(Worker):
         handle: Callable[[Update], None],
         poll_seconds: float,  # the bot's: the defaults are Timings', written there once
         base_delay: float,
+        clock: Clock = REAL_CLOCK,
     ):
-        super().__init__(base_delay=base_delay, max_delay=Timings.retry_ceiling)
+        super().__init__(base_delay=base_delay, max_delay=Timings.retry_ceiling, clock=clock)
         self._store = store
         self._client = client
         self._handle = handle

@@ -19,6 +19,7 @@ import secrets
 from typing import Callable
 
 from replica.logs import EveryMinute
+from replica.runtime.clock import REAL_CLOCK, Clock
 from replica.runtime.workers import Worker
 from replica.storage import Store
 from replica.telegram.updates import HANDLED_KINDS, Update, parse_update
@@ -40,8 +41,8 @@ class WebhookUpdates(Worker):
 
     name = "telegram-webhook"
 
-    def __init__(self, store: Store, handle: Callable[[Update], None]):
-        super().__init__()
+    def __init__(self, store: Store, handle: Callable[[Update], None], clock: Clock = REAL_CLOCK):
+        super().__init__(clock=clock)
         self._store = store
         self._handle = handle
         self._updates: queue.Queue = queue.Queue(maxsize=1000)

@@ -38,7 +38,7 @@ class AnswerMails(MailQueue[AnswerMail]):
             lambda tx: the_row(
                 tx.execute(
                     "INSERT INTO answer_mails (session, email, subject, body, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id",
-                    (session, email, subject, body, self._clock()),
+                    (session, email, subject, body, self._clock.time()),
                 )
             )["id"]
         )
@@ -48,7 +48,7 @@ class AnswerMails(MailQueue[AnswerMail]):
         or is unknown."""
 
         def steps(tx: Transaction) -> str | None:
-            now = self._clock()
+            now = self._clock.time()
             row = tx.execute(
                 "UPDATE answer_mails SET status = ?, due_at = ? WHERE id = ? AND status = ? RETURNING email",
                 (MailStatus.PENDING, now, mail_id, MailStatus.OFFERED),

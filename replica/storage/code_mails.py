@@ -12,10 +12,10 @@ the database. A mailbox is the address as the caps count it (``mailbox``: ``Ada+
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
-from typing import Callable, Literal, Sequence
+from typing import Literal, Sequence
 
+from replica.runtime.clock import REAL_CLOCK, Clock
 from replica.settings import default
 from replica.storage.database import Database, Transaction, the_row
 from replica.storage.mail_queue import LEASE_SECONDS, MailQueue
@@ -87,7 +87,7 @@ class Codes(MailQueue[Code]):
     def __init__(
         self,
         db: Database,
-        clock: Callable[[], float] = time.time,
+        clock: Clock = REAL_CLOCK,
         lease_seconds: float = LEASE_SECONDS,
         caps: CodeCaps = CodeCaps(),
     ):
@@ -106,7 +106,7 @@ class Codes(MailQueue[Code]):
         mailbox = mailbox or email
 
         def steps(tx: Transaction) -> tuple[CodeRequest, int | None]:
-            now = self._clock()
+            now = self._clock.time()
             confirmed = tx.execute(
                 "SELECT 1 AS found FROM codes WHERE session = ? AND email = ? AND confirmed_at IS NOT NULL LIMIT 1",
                 (session, email),
@@ -168,7 +168,7 @@ class Codes(MailQueue[Code]):
     def day_total(self) -> tuple[int, float | None]:
         """The code mails of the last 24 hours, and, when they reached ``CODE_MAILS_PER_DAY``, when the
         next may go (epoch seconds: the day of the one that frees a place is over); else ``None``."""
-        since = self._clock() - DAY
+        since = self._clock.time() - DAY
         count = self.db.read(
             "SELECT COUNT(*) AS n FROM codes WHERE created_at > ? AND status != ?", (since, CodeStatus.REPLACED)
         )[0]["n"]
@@ -197,7 +197,7 @@ class Codes(MailQueue[Code]):
         code, and the conversation's leads with that address)."""
 
         def steps(tx: Transaction) -> Tried:
-            now = self._clock()
+            now = self._clock.time()
             row = tx.execute(  # written first, so that two messages trying one code take their turns
                 "UPDATE codes SET tries = tries WHERE id = ? RETURNING tries, session, email, mailbox, address",
                 (code_id,),
@@ -253,4 +253,4 @@ class Codes(MailQueue[Code]):
     def claim(self, code_id: int, digest: str) -> bool:
         """Lease code ``code_id``'s mail to this instance, recording the keyed hash of the code it is about
         to carry (a code from an earlier, failed try is then forgotten); False when another holds it."""
-        return self._lease(code_id, ", digest = ?, issued_at = ?, tries = 0", (digest, self._clock()))
+        return self._lease(code_id, ", digest = ?, issued_at = ?, tries = 0", (digest, self._clock.time()))

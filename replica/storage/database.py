@@ -19,9 +19,10 @@ import os
 import sqlite3
 import sys
 import threading
-import time
 from pathlib import Path
 from typing import Any, Callable, Literal, Mapping, Protocol, Sequence, TypeVar
+
+from replica.runtime.clock import REAL_CLOCK, Clock
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -222,7 +223,13 @@ class PostgresDatabase:
     dialect: Dialect = "postgres"
 
     def __init__(
-        self, url: str, max_size: int = 8, timeout: float = 2.0, probe_every: float = 1.0, read_only: bool = False
+        self,
+        url: str,
+        max_size: int = 8,
+        timeout: float = 2.0,
+        probe_every: float = 1.0,
+        read_only: bool = False,
+        clock: Clock = REAL_CLOCK,
     ):
         import psycopg
         from psycopg_pool import PoolTimeout
@@ -233,6 +240,7 @@ class PostgresDatabase:
         self._max_size = max_size
         self._timeout = timeout
         self._probe_every = probe_every
+        self._clock = clock  # times the probes while the server is down
         self._broken_errors = (psycopg.OperationalError, PoolTimeout)
         self._down = False
         self._last_probe = 0.0
@@ -276,13 +284,13 @@ class PostgresDatabase:
                 raise
             if not self._down:
                 log.error("PostgreSQL is unreachable (%s); failing fast until it is back", type(error).__name__)
-            self._down, self._last_probe = True, time.monotonic()
+            self._down, self._last_probe = True, self._clock.monotonic()
             raise DatabaseUnavailable(f"PostgreSQL is unreachable ({type(error).__name__})") from None
 
     def _probe(self) -> None:
         """While down: raise :class:`DatabaseUnavailable` at once, unless it is time to look again and the
         server answers, in which case the pool is renewed and the call goes ahead."""
-        if time.monotonic() - self._last_probe < self._probe_every or not self._probing.acquire(blocking=False):
+        if self._clock.monotonic() - self._last_probe < self._probe_every or not self._probing.acquire(blocking=False):
             raise DatabaseUnavailable("PostgreSQL was unreachable a moment ago")
         try:
             if not self._down:
@@ -293,7 +301,7 @@ class PostgresDatabase:
             except (self._psycopg.Error, OSError) as error:
                 raise DatabaseUnavailable(f"PostgreSQL is still unreachable ({type(error).__name__})") from None
             finally:
-                self._last_probe = time.monotonic()
+                self._last_probe = self._clock.monotonic()
             stale, self._pool, self._down = self._pool, fresh, False
             log.warning("PostgreSQL is reachable again")
             threading.Thread(target=stale.close, kwargs={"timeout": 1.0}, daemon=True).start()
@@ -321,9 +329,11 @@ def _is_query_error(error: Exception) -> bool:
     return state is not None and not state.startswith(("08", "57"))
 
 
-def open_database(path: Path, url: str | None, journal: Journal = "wal", read_only: bool = False) -> Database:
+def open_database(
+    path: Path, url: str | None, journal: Journal = "wal", read_only: bool = False, clock: Clock = REAL_CLOCK
+) -> Database:
     """PostgreSQL at ``url`` when given, else SQLite at ``path`` with that ``journal``; ``read_only``: to
-    look without changing anything (no file made, nothing written)."""
+    look without changing anything (no file made, nothing written); ``clock`` times PostgreSQL's probes."""
     if url:
-        return PostgresDatabase(url, read_only=read_only)
+        return PostgresDatabase(url, read_only=read_only, clock=clock)
     return SqliteDatabase(path, journal, read_only=read_only)

@@ -8,10 +8,10 @@ is kept in the database, so every instance on it keeps to the service's rate tog
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
-from typing import Callable, Collection
+from typing import Collection
 
+from replica.runtime.clock import REAL_CLOCK, Clock
 from replica.storage.database import Database, Transaction
 from replica.storage.records import AlertKind, iso
 from replica.storage.rows import DeliveryRecord, typed
@@ -64,7 +64,7 @@ class Deliveries:
         db: Database,
         channels: Collection[str] = (TELEGRAM,),
         lease_seconds: float = LEASE_SECONDS,
-        clock: Callable[[], float] = time.time,
+        clock: Clock = REAL_CLOCK,
     ):
         self.db = db
         self.channels = tuple(channels)
@@ -76,7 +76,7 @@ class Deliveries:
         for channel in self.channels:
             tx.execute(
                 "INSERT INTO deliveries (alert_id, channel, due_at) VALUES (?, ?, ?)",
-                (alert_id, channel, self._clock()),
+                (alert_id, channel, self._clock.time()),
             )
 
     def waiting(self, channel: str, limit: int, skip: Collection[int] = ()) -> list[PendingDelivery]:
@@ -88,7 +88,7 @@ class Deliveries:
             "COALESCE(o.lead_id, o.question_id) AS ref "
             "FROM deliveries d JOIN outbox o ON o.id = d.alert_id WHERE d.channel = ? AND d.status = 'pending' "
             f"AND (d.lease_until IS NULL OR d.lease_until < ?) {skipped}ORDER BY d.alert_id LIMIT ?",
-            (channel, self._clock(), *skip, limit),
+            (channel, self._clock.time(), *skip, limit),
         )
         kept = self._kept_before({r["alert_id"] for r in rows})
         return [
@@ -126,7 +126,7 @@ class Deliveries:
         marks = ",".join("?" * len(ids))
 
         def steps(tx: Transaction) -> tuple[float, set[int]]:
-            now = self._clock()
+            now = self._clock.time()
             key = f"{channel}_last_send"
             last = tx.execute_locked("SELECT value FROM state WHERE key = ?", (key,)).fetchone()
             wait = float(last["value"]) + min_interval - now if last else 0.0
@@ -152,7 +152,7 @@ class Deliveries:
             lambda tx: tx.execute(
                 "UPDATE deliveries SET status = 'sent', attempts = attempts + 1, sent_at = ?, last_error = NULL, "
                 f"lease_until = NULL, folded = ?, message_id = ? WHERE id IN ({marks})",
-                (self._clock(), len(ids), message_id, *ids),
+                (self._clock.time(), len(ids), message_id, *ids),
             )
         )
 

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import time
-from typing import Callable
-
+from replica.runtime.clock import REAL_CLOCK, Clock
 from replica.storage.database import Database, Transaction
 from replica.storage.deliveries import ALERT_STATUS
 from replica.storage.outbox import Outbox
@@ -15,7 +13,7 @@ from replica.storage.rows import LeadListing, LeadRecord, typed
 class Leads:
     """The leads visitors left, and their triage state."""
 
-    def __init__(self, db: Database, outbox: Outbox, clock: Callable[[], float] = time.time):
+    def __init__(self, db: Database, outbox: Outbox, clock: Clock = REAL_CLOCK):
         self.db = db
         self._clock = clock
         self._outbox = outbox
@@ -28,7 +26,7 @@ class Leads:
             row = tx.execute(
                 "INSERT INTO leads (email, name, notes, session, created_at, alert_held) VALUES (?, ?, ?, ?, ?, ?) "
                 "ON CONFLICT DO NOTHING RETURNING id",
-                (email, name, notes, alert.session, self._clock(), int(held)),
+                (email, name, notes, alert.session, self._clock.time(), int(held)),
             ).fetchone()
             if row is None:
                 return Recorded.DUPLICATE

@@ -3,9 +3,9 @@ delivery, with a state, tries, when it is due and a lease, so several instances 
 
 from __future__ import annotations
 
-import time
-from typing import TYPE_CHECKING, Callable, Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
+from replica.runtime.clock import REAL_CLOCK, Clock
 from replica.storage.database import Database
 from replica.storage.rows import typed
 
@@ -25,14 +25,14 @@ class MailQueue(Generic[MailRow]):
     row: type[MailRow]
     failed = ""
 
-    def __init__(self, db: Database, clock: Callable[[], float] = time.time, lease_seconds: float = LEASE_SECONDS):
+    def __init__(self, db: Database, clock: Clock = REAL_CLOCK, lease_seconds: float = LEASE_SECONDS):
         self.db = db
         self._clock = clock
         self.lease_seconds = lease_seconds
 
     def due(self, limit: int = 10) -> list[MailRow]:
         """Mails waiting to go and due, oldest first, not leased to another instance."""
-        now = self._clock()
+        now = self._clock.time()
         rows = self.db.read(
             f"SELECT {self.columns} FROM {self.table} WHERE status = 'pending' AND due_at <= ? "
             "AND (lease_until IS NULL OR lease_until < ?) ORDER BY id LIMIT ?",
@@ -50,7 +50,7 @@ class MailQueue(Generic[MailRow]):
 
     def _lease(self, mail_id: int, changes: str = "", values: tuple = ()) -> bool:
         """Lease mail ``mail_id`` to this instance (setting ``changes`` too); False when another holds it."""
-        now = self._clock()
+        now = self._clock.time()
         return self.db.write(
             lambda tx: (
                 tx.execute(
@@ -67,7 +67,7 @@ class MailQueue(Generic[MailRow]):
         self._update(
             mail_id,
             "status = 'sent', attempts = attempts + 1, sent_at = ?, last_error = NULL, lease_until = NULL",
-            (self._clock(),),
+            (self._clock.time(),),
         )
 
     def reschedule(self, mail_id: int, due_at: float, error: str) -> None:

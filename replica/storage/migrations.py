@@ -12,10 +12,10 @@ Times are epoch seconds (``REAL`` / ``DOUBLE PRECISION``) in every table, since 
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from functools import partial
 
+from replica.runtime.clock import REAL_CLOCK, Clock
 from replica.storage.database import Database, DatabaseError, Transaction, storage_errors, the_row
 
 MIGRATION_LOCK = 72_001  # pg_advisory_xact_lock key: one migrating instance at a time
@@ -456,16 +456,16 @@ def is_empty(db: Database) -> bool:
     return rows[0]["tables"] == 0
 
 
-def migrate(db: Database, migrations: list[Migration] = MIGRATIONS) -> list[Migration]:
-    """Apply the migrations ``db`` has not had, in order; return those applied."""
+def migrate(db: Database, migrations: list[Migration] = MIGRATIONS, clock: Clock = REAL_CLOCK) -> list[Migration]:
+    """Apply the migrations ``db`` has not had, in order, each stamped with ``clock``'s time; return those applied."""
     applied = []
     for migration in migrations:
-        if db.write(partial(_apply, migration=migration, migrations=migrations)):
+        if db.write(partial(_apply, migration=migration, migrations=migrations, now=clock.time())):
             applied.append(migration)
     return applied
 
 
-def _apply(tx: Transaction, migration: Migration, migrations: list[Migration]) -> bool:
+def _apply(tx: Transaction, migration: Migration, migrations: list[Migration], now: float) -> bool:
     """In one transaction: check what is recorded, and apply ``migration`` unless it already was."""
     if tx.dialect == "postgres":
         tx.execute("SELECT pg_advisory_xact_lock(?)", (MIGRATION_LOCK,))
@@ -474,7 +474,7 @@ def _apply(tx: Transaction, migration: Migration, migrations: list[Migration]) -
         row["number"]: row["name"] for row in tx.execute("SELECT number, name FROM schema_migrations").fetchall()
     }
     if not recorded:
-        recorded = _record_unnamed(tx, migrations)
+        recorded = _record_unnamed(tx, migrations, now)
     if migration.number in recorded:
         if recorded[migration.number] != migration.name:
             raise DatabaseError(
@@ -486,12 +486,12 @@ def _apply(tx: Transaction, migration: Migration, migrations: list[Migration]) -
         tx.execute(statement)
     tx.execute(
         "INSERT INTO schema_migrations (number, name, applied_at) VALUES (?, ?, ?)",
-        (migration.number, migration.name, time.time()),
+        (migration.number, migration.name, now),
     )
     return True
 
 
-def _record_unnamed(tx: Transaction, migrations: list[Migration]) -> dict[int, str]:
+def _record_unnamed(tx: Transaction, migrations: list[Migration], now: float) -> dict[int, str]:
     """A database from before migrations had names holds only how many ran: record those by name."""
     if tx.dialect == "sqlite":
         count = the_row(tx.execute("PRAGMA user_version"))["user_version"]
@@ -502,7 +502,7 @@ def _record_unnamed(tx: Transaction, migrations: list[Migration]) -> dict[int, s
     for migration in migrations[:count]:
         tx.execute(
             "INSERT INTO schema_migrations (number, name, applied_at) VALUES (?, ?, ?)",
-            (migration.number, migration.name, time.time()),
+            (migration.number, migration.name, now),
         )
     return {migration.number: migration.name for migration in migrations[:count]}
 

@@ -9,10 +9,10 @@ instances).
 from __future__ import annotations
 
 import logging
-import time
-from typing import Callable, Mapping
+from typing import Mapping
 
 from replica.logs import EveryMinute
+from replica.runtime.clock import REAL_CLOCK, Clock
 from replica.settings import BY_FIELD
 from replica.storage.database import Database, Transaction, the_row
 from replica.storage.deliveries import Deliveries
@@ -50,7 +50,7 @@ class Outbox:
         db: Database,
         deliveries: Deliveries,
         alert_caps: Mapping[AlertKind, int] | None = None,
-        clock: Callable[[], float] = time.time,  # stamps when alerts are raised
+        clock: Clock = REAL_CLOCK,  # stamps when alerts are raised
     ):
         self.db = db
         self._deliveries = deliveries
@@ -75,7 +75,7 @@ class Outbox:
             tx.execute(
                 "INSERT INTO capped_alerts (kind, reason, session, address, lead_id, question_id, created_at)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (entry.kind, reason, entry.session, entry.address, lead_id, question_id, self._clock()),
+                (entry.kind, reason, entry.session, entry.address, lead_id, question_id, self._clock.time()),
             )
             return Recorded.CAPPED
         row = the_row(
@@ -90,7 +90,7 @@ class Outbox:
                     lead_id,
                     question_id,
                     entry.conversation,
-                    self._clock(),
+                    self._clock.time(),
                 ),
             )
         )
@@ -116,7 +116,7 @@ class Outbox:
         from_address = the_row(
             tx.execute(
                 "SELECT COUNT(*) AS n FROM outbox WHERE address = ? AND kind = ? AND created_at > ?",
-                (entry.address, entry.kind, self._clock() - ADDRESS_WINDOW_SECONDS),
+                (entry.address, entry.kind, self._clock.time() - ADDRESS_WINDOW_SECONDS),
             )
         )["n"]
         return CapReason.ADDRESS if from_address >= cap else None
@@ -133,7 +133,7 @@ class Outbox:
         rows = self.db.read(
             "SELECT kind, COUNT(*) AS alerts FROM outbox WHERE kind IN (?, ?) AND created_at >= ? GROUP BY kind"
             " ORDER BY kind",
-            (AlertKind.LEAD, AlertKind.QUESTION, self._clock() - seconds),
+            (AlertKind.LEAD, AlertKind.QUESTION, self._clock.time() - seconds),
         )
         return [typed(AlertCount, row) for row in rows]
 
@@ -143,7 +143,7 @@ class Outbox:
             "SELECT kind, reason, COUNT(*) AS records, COUNT(told_in) AS told, "
             "COUNT(DISTINCT CASE WHEN address = '' THEN session ELSE address END) AS visitors "
             "FROM capped_alerts WHERE created_at >= ? GROUP BY kind, reason ORDER BY kind, reason",
-            (self._clock() - seconds,),
+            (self._clock.time() - seconds,),
         )
         return [typed(KeptCount, row) for row in rows]
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import time
 from typing import Callable
 
+from replica.runtime.clock import REAL_CLOCK, Clock
 from replica.storage.database import Database, Transaction, the_row
 from replica.storage.deliveries import ALERT_STATUS, TELEGRAM
 from replica.storage.outbox import Outbox
@@ -37,7 +37,7 @@ class Questions:
     dismissed. Visitors who ask an open question again, in words ``same`` says are its, are its askers:
     one question, one alert, one answer for all of them."""
 
-    def __init__(self, db: Database, outbox: Outbox, clock: Callable[[], float] = time.time):
+    def __init__(self, db: Database, outbox: Outbox, clock: Clock = REAL_CLOCK):
         self.db = db
         self._clock = clock
         self._outbox = outbox
@@ -58,7 +58,7 @@ class Questions:
             row = the_row(
                 tx.execute(
                     "INSERT INTO questions (question, session, created_at) VALUES (?, ?, ?) RETURNING id",
-                    (question, alert.session, self._clock()),
+                    (question, alert.session, self._clock.time()),
                 )
             )
             self._add_asker(tx, row["id"], alert.session, question)
@@ -69,7 +69,7 @@ class Questions:
     def _add_asker(self, tx: Transaction, question_id: int, session: str, question: str) -> None:
         tx.execute(
             "INSERT INTO askers (question_id, session, question, asked_at) VALUES (?, ?, ?, ?)",
-            (question_id, session, question, self._clock()),
+            (question_id, session, question, self._clock.time()),
         )
 
     def askers(self, question_id: int) -> list[Asker]:
@@ -153,7 +153,7 @@ class Questions:
 class Answers:
     """The owner's answers to questions, taught from Telegram; one active answer per question."""
 
-    def __init__(self, db: Database, clock: Callable[[], float] = time.time):
+    def __init__(self, db: Database, clock: Clock = REAL_CLOCK):
         self.db = db
         self._clock = clock
 
@@ -168,7 +168,7 @@ class Answers:
             return the_row(
                 tx.execute(
                     "INSERT INTO answers (question_id, answer, created_at) VALUES (?, ?, ?) RETURNING id",
-                    (question_id, answer, self._clock()),
+                    (question_id, answer, self._clock.time()),
                 )
             )["id"]
 

@@ -11,10 +11,10 @@ statement of the app is in this package.
 from __future__ import annotations
 
 import threading
-import time
 from pathlib import Path
-from typing import Callable, Mapping
+from typing import Mapping
 
+from replica.runtime.clock import REAL_CLOCK, Clock
 from replica.settings import SqliteJournal
 from replica.storage.answer_mails import AnswerMails
 from replica.storage.code_mails import CodeCaps, Codes
@@ -96,7 +96,7 @@ class Store:
     """The database (SQLite at ``path``, or PostgreSQL at ``database_url``) and its repositories.
 
     ``alert_caps`` maps an alert kind (a lead, a question) to how many alerts one visitor session may
-    raise; records beyond the cap are stored but not alerted. ``clock`` stamps the records (epoch seconds).
+    raise; records beyond the cap are stored but not alerted. ``clock`` stamps the records (its ``time()``, epoch seconds).
     ``alert_channels`` are the keys of the alert channels beside Telegram: each alert is queued for
     Telegram (it waits there until Telegram is configured) and for each of them.
     ``code_caps``: how many code mails and tries verified contacts allow (``CODE_MAILS_PER_DAY`` among them).
@@ -111,7 +111,7 @@ class Store:
         alert_caps: Mapping[AlertKind, int] | None = None,
         database_url: str | None = None,
         lease_seconds: float = LEASE_SECONDS,
-        clock: Callable[[], float] = time.time,
+        clock: Clock = REAL_CLOCK,
         alert_channels: tuple[str, ...] = (),
         journal: SqliteJournal = "auto",
         read_only: bool = False,
@@ -122,11 +122,13 @@ class Store:
         if not database_url and not read_only:
             check_writable(path.parent)
         try:
-            self.db: Database = open_database(path, database_url, sqlite_journal(path.parent, journal), read_only)
+            self.db: Database = open_database(
+                path, database_url, sqlite_journal(path.parent, journal), read_only, clock
+            )
             self.pending = pending(self.db) if read_only else []
             self.empty = read_only and is_empty(self.db)
             if not read_only:
-                migrate(self.db)
+                migrate(self.db, clock=clock)
         except DatabaseError as error:
             raise StoreError(str(error)) from None
         except storage_errors() as error:  # a file SQLite opens but cannot use: a migration fails on it
@@ -142,7 +144,7 @@ class Store:
         self.answers = Answers(self.db, clock)
         self.conversations = ConversationRecords(self.db)
         self.reports = Reports(self.db, self.conversations)
-        self.usage = Usage(self.db)
+        self.usage = Usage(self.db, clock)
         self.figures = Figures(self.db)
         self.state = State(self.db)
         self.handled_updates = HandledUpdates(self.db)

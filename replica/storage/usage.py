@@ -2,23 +2,23 @@
 
 from __future__ import annotations
 
-import time
-
+from replica.runtime.clock import REAL_CLOCK, Clock
 from replica.storage.database import Database, Transaction, the_row
 
 
 class Usage:
     """Sliding-window counts per key (a salted address hash), and a per-day count of model calls."""
 
-    def __init__(self, db: Database):
+    def __init__(self, db: Database, clock: Clock = REAL_CLOCK):
         self.db = db
+        self._clock = clock
 
     def take(self, key: str, limit: int, window: float) -> bool:
         """Count one event for ``key`` if fewer than ``limit`` happened in the last ``window`` seconds
         (across every instance on this database); False, and nothing counted, when the limit is reached."""
 
         def steps(tx: Transaction) -> bool:
-            now = time.time()
+            now = self._clock.time()
             tx.execute("DELETE FROM usage_events WHERE key = ? AND at <= ?", (key, now - window))
             used = the_row(tx.execute("SELECT COUNT(*) AS n FROM usage_events WHERE key = ?", (key,)))["n"]
             if used >= limit:
@@ -47,7 +47,7 @@ class Usage:
         (run on a clock, so nothing is kept longer than its limit needs); return how many rows went."""
 
         def steps(tx: Transaction) -> int:
-            events = tx.execute("DELETE FROM usage_events WHERE at <= ?", (time.time() - window,)).rowcount
+            events = tx.execute("DELETE FROM usage_events WHERE at <= ?", (self._clock.time() - window,)).rowcount
             return events + tx.execute("DELETE FROM daily_calls WHERE day < ?", (today,)).rowcount
 
         return self.db.write(steps)

@@ -23,9 +23,8 @@ from replica.storage import Store
 from replica.storage.code_mails import CodeCaps
 from replica.storage.records import Role
 from replica.tools.gather_user_details import NOT_CONFIRMED, NOT_CONFIRMED_BECAUSE
-from tests.contacts.test_verifier import _WorkerClock
 from tests.fakes.openai_server import say
-from tests.storage.test_contacts import Clock
+from tests.fixtures.clock import HandClock
 
 VICTIM = "victim@example.org"
 VISITOR = Visitor("s1", "203.0.113.9")
@@ -33,7 +32,7 @@ VISITOR = Visitor("s1", "203.0.113.9")
 
 @pytest.fixture
 def clock():
-    return Clock()
+    return HandClock()
 
 
 @pytest.fixture
@@ -49,7 +48,7 @@ def parts(store, fake_mail, clock=None, mode="offer", notifier=None, **mailer):
     told = {"clock": clock} if clock else {}
     unconfirmed = announce_unconfirmed(store, notifier) if notifier else (lambda session, email, why: None)
     confirmed = announce_confirmed(store, notifier) if notifier else (lambda session, email: None)
-    worker = {"clock": _WorkerClock(clock)} if clock else {}
+    worker = {"clock": clock} if clock else {}  # the mailer is stepped by the test, never started
     sender = CodeMailer(
         store.codes, MailService(fake_mail.url), key, "Jordan Avery", given_up=unconfirmed, **worker, **mailer
     )

@@ -10,7 +10,7 @@ from replica.contacts import Verifier
 from replica.contacts.codes import MASK, CodeKey, ascii_digits, asks_again, new_code, read
 from replica.storage import Store
 from tests.contacts.tables.typed_codes import CODES, NOT_CODES, RESTS
-from tests.storage.test_contacts import Clock
+from tests.fixtures.clock import HandClock
 
 
 @pytest.mark.parametrize("message, codes", CODES)
@@ -35,7 +35,7 @@ def test_what_else_a_message_with_a_code_asks_is_kept_apart(message, rest):
 @pytest.fixture
 def verifier(tmp_path):
     """A verifier over a real store, with a code asked for in the conversation "waiting" (none in "other")."""
-    clock = Clock()
+    clock = HandClock()
     store = Store(tmp_path / "replica.sqlite3", clock=clock)
     store.codes.request("waiting", "ada@example.org", "client")
     yield Verifier(store.codes, CodeKey("salt"), "offer", clock=clock)
@@ -55,7 +55,7 @@ def test_with_a_code_pending_or_not_a_number_that_is_something_else_is_not_caugh
 
 
 def test_a_chat_waits_for_its_code_an_hour_after_its_mail_and_then_reads_numbers_as_numbers(tmp_path):
-    clock = Clock()
+    clock = HandClock()
     store = Store(tmp_path / "replica.sqlite3", clock=clock)
     verifier = Verifier(store.codes, CodeKey("salt"), "offer", clock=clock)
     _, code_id = store.codes.request("s1", "ada@example.org", "client")

@@ -16,7 +16,7 @@ from replica.contacts.verifier import announce_confirmed
 from replica.storage import Store
 from replica.storage.records import AlertKind
 from tests.fakes.openai_server import call, say
-from tests.storage.test_contacts import Clock
+from tests.fixtures.clock import HandClock
 
 ADA = "ada@example.org"
 VISITOR = Visitor("s1", "203.0.113.9")
@@ -33,33 +33,17 @@ def with_model(store, make_replica, fake_mail, mode="offer", notifier=None):
 
 @pytest.fixture
 def clock():
-    return Clock()
+    return HandClock()
 
 
 @pytest.fixture
 def parts(tmp_path, clock, fake_mail):
     store = Store(tmp_path / "replica.sqlite3", clock=clock)
     key = CodeKey("the app's salt")
-    mailer = CodeMailer(store.codes, MailService(fake_mail.url), key, "Jordan Avery", clock=_WorkerClock(clock))
+    mailer = CodeMailer(store.codes, MailService(fake_mail.url), key, "Jordan Avery", clock=clock)  # the test steps it
     verifier = Verifier(store.codes, key, "offer", clock=clock)
     yield store, mailer, verifier
     store.close()
-
-
-class _WorkerClock:
-    """The worker's clock over the test's: the same time, and no real waiting (the test steps it)."""
-
-    def __init__(self, clock):
-        self._clock = clock
-
-    def time(self):
-        return self._clock()
-
-    def monotonic(self):
-        return self._clock()
-
-    def wait(self, event, seconds):
-        pass
 
 
 def mailed_code(fake_mail, mailer, count=1):

@@ -5,18 +5,19 @@ from __future__ import annotations
 
 from replica.cli.evaluate import RecordingNotifier
 from replica.inbox import Inbox
+from tests.fixtures.clock import HandClock
 
 
 def test_a_handoff_resumes_by_itself_after_the_owner_is_silent(store):
-    now = [1_000_000.0]
-    inbox = Inbox.build(store, "salt", "Ada", RecordingNotifier(), handoff_seconds=1800, clock=lambda: now[0])
+    clock = HandClock()
+    inbox = Inbox.build(store, "salt", "Ada", RecordingNotifier(), handoff_seconds=1800, clock=clock)
     conversation = inbox.recorder.begin("s1", "1.2.3.4")
     inbox.handoff.pause(conversation.id)
-    now[0] += 1000
+    clock.now += 1000
     inbox.handoff.say(conversation.id, "One moment")  # an owner message keeps the handoff alive
-    now[0] += 1500
+    clock.now += 1500
     assert inbox.handoff.resume_expired() == [] and inbox.recorder.begin("s1", "1.2.3.4").paused
-    now[0] += 400
+    clock.now += 400
     assert inbox.handoff.resume_expired() == [conversation.id] and not inbox.recorder.begin("s1", "1.2.3.4").paused
     assert inbox.page.for_page("s1") == (True, False)  # shown to the open page; nothing more to wait for
     assert inbox.page.page_messages("s1")[-1] == (

@@ -6,33 +6,34 @@ from __future__ import annotations
 from replica.cli.evaluate import RecordingNotifier
 from replica.inbox import Inbox
 from replica.inbox.recorder import VISITOR
-from tests.fixtures.replicas import Clock, asked, inbox_of
+from tests.fixtures.clock import HandClock
+from tests.fixtures.replicas import asked, inbox_of
 
 
 def test_a_page_left_open_during_a_handoff_keeps_checking_until_the_replica_is_back(store):
-    now = [1_000_000.0]
-    inbox = Inbox.build(store, "salt", "Ada", RecordingNotifier(), handoff_seconds=1800, clock=lambda: now[0])
+    clock = HandClock()
+    inbox = Inbox.build(store, "salt", "Ada", RecordingNotifier(), handoff_seconds=1800, clock=clock)
     conversation = inbox.recorder.begin("s1", "1.2.3.4")
     inbox.recorder.record(conversation.id, "visitor", "Can I talk to Ada?")
     inbox.handoff.pause(conversation.id)
     assert inbox.page.for_page("s1") == (True, True)  # the handoff notice
-    now[0] += 1790  # the visitor's last message is almost 30 minutes old: the page would stop here
+    clock.now += 1790  # the visitor's last message is almost 30 minutes old: the page would stop here
     assert inbox.page.for_page("s1") == (False, True)  # but the owner has the conversation: it goes on
-    now[0] += 70
+    clock.now += 70
     assert inbox.handoff.resume_expired() == [conversation.id]
     assert inbox.page.for_page("s1") == (True, False)  # the "stepped away" notice reaches the page
     assert inbox.page.page_messages("s1")[-1][0] == "notice" and "stepped away" in inbox.page.page_messages("s1")[-1][1]
 
 
 def test_the_page_stops_checking_after_30_minutes_without_activity(store):
-    now = [1_000_000.0]
-    inbox = Inbox.build(store, "salt", "Ada", RecordingNotifier(), clock=lambda: now[0])
+    clock = HandClock()
+    inbox = Inbox.build(store, "salt", "Ada", RecordingNotifier(), clock=clock)
     assert inbox.page.for_page("new-page") == (False, True)  # no conversation yet: keeps checking
     conversation = inbox.recorder.begin("s1", "1.2.3.4")
     inbox.recorder.record(conversation.id, "visitor", "Hi")
-    now[0] += 29 * 60
+    clock.now += 29 * 60
     assert inbox.page.for_page("s1") == (False, True)
-    now[0] += 2 * 60
+    clock.now += 2 * 60
     assert inbox.page.for_page("s1") == (False, False)
     inbox.handoff.say(conversation.id, "Still there?")  # the owner's words are activity too
     assert inbox.page.for_page("s1") == (True, True)
@@ -40,7 +41,7 @@ def test_the_page_stops_checking_after_30_minutes_without_activity(store):
 
 
 def test_a_page_waiting_for_an_answer_keeps_checking_past_the_idle_time(store):
-    clock = Clock()
+    clock = HandClock()
     inbox = inbox_of(store, owner_name="Ada", clock=clock)
     asked(store, inbox, "waiting", "Do you like cats?")
     conversation = inbox.recorder.begin("idle", "203.0.113.7")

@@ -8,6 +8,7 @@ from replica.cli.evaluate import RecordingNotifier
 from replica.inbox import Inbox
 from replica.storage.deliveries import TELEGRAM
 from replica.storage.records import AlertKind
+from tests.fixtures.clock import HandClock
 
 
 def test_what_the_tools_did_is_kept_with_each_reply_and_read_back_in_order(store):
@@ -25,8 +26,8 @@ def test_what_the_tools_did_is_kept_with_each_reply_and_read_back_in_order(store
 
 
 def test_retention_also_clears_forwarded_messages_from_the_outbox(store):
-    now = [1_000_000.0]
-    inbox = Inbox.build(store, "salt", "Ada", RecordingNotifier(), clock=lambda: now[0])
+    clock = HandClock()
+    inbox = Inbox.build(store, "salt", "Ada", RecordingNotifier(), clock=clock)
     conversation = inbox.recorder.begin("s1", "1.2.3.4")
     inbox.recorder.record(conversation.id, "visitor", "Hi")
     inbox.handoff.pause(conversation.id)
@@ -38,7 +39,7 @@ def test_retention_also_clears_forwarded_messages_from_the_outbox(store):
     store.deliveries.link(555, conversation.id)
     kinds = lambda: sorted(row.kind for row in store.deliveries.rows())  # noqa: E731
     assert kinds() == ["lead", "visitor"]
-    now[0] += 91 * 86400
+    clock.now += 91 * 86400
     assert inbox.recorder.delete_older_than(90) == 1
     assert kinds() == ["lead"]  # the lead is the owner's record; the visitor's forwarded words are gone
     assert store.deliveries.conversation_of(555) is None and store.leads.all()[0].email == "ada@example.org"

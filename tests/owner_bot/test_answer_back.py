@@ -12,11 +12,12 @@ from replica.owner_bot.conversation_commands import ConversationCommands
 from replica.storage.database import storage_errors
 from replica.storage.provisioning import refuse_new_records
 from replica.telegram.client import TelegramClient
-from tests.fixtures.replicas import Clock, asked, inbox_of
+from tests.fixtures.clock import HandClock
+from tests.fixtures.replicas import asked, inbox_of
 
 
 def test_each_asker_gets_the_answer_and_the_owner_hears_what_each_will_see(store, fake_telegram):
-    clock = Clock()
+    clock = HandClock()
     inbox = inbox_of(store, owner_name="Ada", clock=clock)
     client = TelegramClient(fake_telegram.url, fake_telegram.token, fake_telegram.chat_id)
     back = AnswerBack(store, inbox, Confirmations(inbox.page, client), retention_days=30)

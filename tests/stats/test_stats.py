@@ -31,8 +31,9 @@ from replica.storage.records import AlertKind
 from replica.telegram.client import TelegramClient
 from replica.telegram.updates import parse_update
 from tests.fakes.openai_server import call, say
+from tests.fixtures.clock import HandClock
 from tests.fixtures.environment import ROOT
-from tests.fixtures.replicas import Clock, replica_around
+from tests.fixtures.replicas import replica_around
 
 FAQ = "Will you sign an NDA?\nYes, before any detailed discussion of a client's data.\n"
 REPORT = Report("Ada Lovelace", "#c2410c", 1000)
@@ -198,7 +199,7 @@ def test_export_stats_writes_the_figures_the_picture_draws_one_row_a_day(store):
     store.figures.add_replies(busy_quarter(last, 300, 90))
     store.figures.count_open("2026-11-30", "linkedin.com", "")
     out = io.StringIO()
-    assert export_stats(store, out, 7, today=last) == 7
+    assert export_stats(store, out, 7, HandClock.on(2026, 11, 30, 23, 59)) == 7  # the last 7 days, to today, UTC
     rows = list(csv.DictReader(io.StringIO(out.getvalue())))
     assert list(rows[0]) == COLUMNS and [r["day"] for r in rows] == [
         (last - timedelta(days=6 - n)).isoformat() for n in range(7)
@@ -228,7 +229,7 @@ QUESTIONS = ["Do you work weekends?", "What is your day rate?", "Do you work wit
 def sample_week(folder) -> tuple[Store, date]:
     """A plausible week for the docs' sample (its store, and its last day): visitors from LinkedIn and a QR
     code, a few leads, questions the files don't answer, asked several times, one answered since."""
-    clock = Clock()
+    clock = HandClock()
     store = Store(folder / "sample.sqlite3", alert_caps={"lead": 100, "question": 100}, clock=clock)
     last = date(2026, 11, 29)
     daily = [(5, 2), (9, 4), (14, 6), (11, 3), (8, 2), (3, 1), (4, 1)]  # (conversations, of them leads)

@@ -10,20 +10,13 @@ import pytest
 from replica.storage import Store
 from replica.storage.code_mails import CodeCaps
 from replica.storage.records import CodeRequest, CodeStatus
+from tests.fixtures.clock import HandClock
 from tests.storage.test_store import alert
-
-
-class Clock:
-    def __init__(self, now: float = 1_000_000.0):
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture
 def clock():
-    return Clock()
+    return HandClock()
 
 
 @pytest.fixture

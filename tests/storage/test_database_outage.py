@@ -33,7 +33,7 @@ from tests.fakes.openai_server import call, say
 from tests.fakes.tcp_proxy import TcpProxy
 from tests.fixtures.clock import HandClock
 from tests.fixtures.databases import fresh_postgres_database
-from tests.fixtures.environment import API_KEY, wait_until
+from tests.fixtures.environment import API_KEY
 from tests.fixtures.replicas import inbox_of, replica_around
 
 
@@ -117,8 +117,8 @@ def test_an_alert_telegram_accepted_during_the_outage_is_never_sent_again(outage
             fake_telegram.on_send = None
             outage_ends = clock.now + LEASE_SECONDS + 1  # longer than the alert's lease
             clock.run_until(lambda: clock.now >= outage_ends)  # the sender tries, and fails, all along
-            database.restore()
-            assert wait_until(quietly(lambda: store.leads.all() != []))  # the database answers again
+            database.restore()  # PostgreSQL is looked at again a second (on the clock) after the last try
+            clock.run_until(quietly(lambda: store.leads.all() != []))  # the database answers again
             # Recorded sent by the one sender that sends it: no claim, and so no second send, can follow.
             clock.run_until(quietly(lambda: store.leads.all()[0].alert_status == "sent"))
     finally:
@@ -128,7 +128,7 @@ def test_an_alert_telegram_accepted_during_the_outage_is_never_sent_again(outage
 
 
 def test_a_lead_given_during_the_outage_is_logged_whole_and_the_first_message_after_it_succeeds(
-    outage, fake_openai, caplog, tmp_path
+    outage, clock, fake_openai, caplog, tmp_path
 ):
     store, database = outage
     notifier = RecordingNotifier()
@@ -158,7 +158,8 @@ def test_a_lead_given_during_the_outage_is_logged_whole_and_the_first_message_af
     assert "ada@example.org" in record.getMessage() and "Traceback" not in answer
 
     database.restore()
-    assert wait_until(quietly(lambda: store.leads.all() == []))  # the database is back, and answers
+    clock.advance(1)  # PostgreSQL is looked at again a second (on the store's clock) after the last try
+    assert store.leads.all() == []  # the database is back, and answers
     fake_openai.script(call(("gather_user_details", {"email": "grace@example.org", "notes": "n"})), say("Noted!"))
     assert replica.reply("grace@example.org", visitor) == "Noted!"
     assert [row.email for row in store.leads.all()] == ["grace@example.org"]

@@ -10,6 +10,7 @@ from replica.storage.deliveries import TELEGRAM
 from replica.storage.migrations import MIGRATIONS, applied
 from replica.storage.provisioning import columns, database_at
 from replica.storage.records import AlertKind, CodeRequest
+from tests.fixtures.clock import HandClock
 from tests.fixtures.processes import run_app
 from tests.storage.test_store import alert, for_telegram
 
@@ -181,10 +182,10 @@ def test_migration_17_counts_the_codes_asked_for_before_it_by_their_address(tmp_
     migration 17 they count for its mailbox, so a fourth, however the address is written, is refused."""
     path = tmp_path / "old" / "replica.sqlite3"
     path.parent.mkdir()
-    now = datetime.now(timezone.utc).timestamp()
-    code = {"email": "ada@example.org", "address": "client", "created_at": now - 600, "due_at": now - 600}
+    clock = HandClock()
+    code = {"email": "ada@example.org", "address": "client", "created_at": clock.now - 600, "due_at": clock.now - 600}
     database_at(path, database_url, MIGRATIONS[:16], [("codes", code | {"session": f"s{n}"}) for n in range(3)])
-    store = Store(path, database_url=database_url)
+    store = Store(path, database_url=database_url, clock=clock)
     try:
         assert applied(store.db)[-1] == (17, MIGRATIONS[16].name)
         refused, _ = store.codes.request("s9", "Ada+1@example.org", "another-client", "ada@example.org")

@@ -6,7 +6,6 @@ from __future__ import annotations
 import csv
 import io
 import threading
-import time
 from dataclasses import replace
 from urllib.parse import urlsplit
 
@@ -22,6 +21,7 @@ from replica.storage.records import AlertKind
 from replica.telegram.client import TelegramClient
 from tests.fakes.openai_server import call, say
 from tests.fixtures.clients import app_client
+from tests.fixtures.clock import START, HandClock
 from tests.fixtures.databases import fresh_postgres_database, telegram_pending
 from tests.fixtures.environment import wait_until
 from tests.fixtures.processes import run_app
@@ -107,21 +107,23 @@ def test_two_instances_deliver_every_alert_exactly_once_at_one_shared_pace(postg
     assert delivered[-1].at - delivered[0].at >= 11 * 0.1 * 0.8
 
 
-def test_an_alert_claimed_by_an_instance_that_died_is_sent_after_its_lease(store, fake_telegram):
+def test_an_alert_claimed_by_an_instance_that_died_is_sent_after_its_lease(tmp_path, database_url, fake_telegram):
+    clock = HandClock()
+    store = Store(tmp_path / "lease" / "replica.sqlite3", database_url=database_url, lease_seconds=45, clock=clock)
     store.leads.record("v1@example.org", "", "", lead(1).entry())
     [pending] = store.deliveries.waiting(TELEGRAM, 10)
-    store.deliveries.lease_seconds = 1.0
     assert store.deliveries.claim(TELEGRAM, [pending.id], min_interval=0) == (0.0, {pending.id})  # then it died
     assert store.deliveries.waiting(TELEGRAM, 10) == []  # leased: not anyone's
     assert store.deliveries.claim(TELEGRAM, [pending.id], min_interval=0)[1] == set()
     channel = TelegramChannel(TelegramClient(fake_telegram.url, fake_telegram.token, fake_telegram.chat_id))
-    sender = AlertSender(store, channel, min_interval=0.05, base_delay=0.1, idle_poll=0.2).start()
+    sender = AlertSender(store, channel, idle_poll=30, clock=clock).start()
     try:
-        started = time.monotonic()
-        [message] = fake_telegram.wait_for(1, timeout=30)
-        assert "v1@example.org" in message.text and time.monotonic() - started >= 0.5
+        sent_at = clock.run_until(lambda: len(fake_telegram.delivered) == 1)
     finally:
         sender.close()
+        store.close()
+    # The sender looks at once and 30 s on, while the lease (45 s) holds; at its look 60 s on, it sends.
+    assert sent_at == START + 60 and "v1@example.org" in fake_telegram.delivered[0].text
 
 
 def test_address_and_daily_limits_are_counted_once_across_instances(postgres_url, tmp_path):
