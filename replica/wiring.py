@@ -47,6 +47,7 @@ from replica.knowledge.prompts import read_lines, render_prompt
 from replica.owner_bot.bot import OwnerBot
 from replica.owner_bot.housekeeping import Housekeeper
 from replica.owner_bot.webhook import webhook_secret
+from replica.runtime.clock import REAL_CLOCK, Clock
 from replica.runtime.model_client import model_client
 from replica.runtime.timings import Timings
 from replica.settings import PLACEHOLDER_NOTE, WEEKDAYS, LimitSettings, ModelSettings, Settings, TelegramSettings
@@ -90,6 +91,7 @@ class App:
     mailer: CodeMailer | None = None  # verified contacts: the code mails
     line: Line | None = None  # the line for a reply, bounded at its door
     admit: Callable[[str, str], str | None] | None = None  # the hourly limits, asked at the line's door
+    clock: Clock = REAL_CLOCK  # the one clock every part was built with
 
     def serve(self, block: bool = True, **launch_options) -> None:
         """Serve the page (behind the HTTP guard, with the webhook and MCP if configured); with ``block``,
@@ -111,6 +113,7 @@ class App:
             watch=ConnectionWatch(
                 self.settings.client_deadline_seconds,
                 None if self.settings.trusted_proxy_hops else self.settings.connections_per_address,
+                clock=self.clock,
             ),
             threads=THREADS_BESIDE + reply_workers(self.settings.queue_concurrency, self.settings.queue_max_size),
             line=self.line,
@@ -137,12 +140,12 @@ class App:
         self.store.close()
 
 
-def make_line(settings: Settings) -> Line:
+def make_line(settings: Settings, clock: Clock = REAL_CLOCK) -> Line:
     """The line for a reply, bounded at its door (:mod:`replica.web.line`): a message of a session at a
     time, ``ADDRESS_MESSAGES_AT_ONCE`` of a client address, and a ticket never listened for forgotten once
     any reply would have ended (the wait for a lane and the deadline, twice over)."""
     hold = 2 * (settings.queue_wait_seconds + settings.reply_deadline_seconds) + 30
-    return Line(settings.address_messages_at_once, LINE_BOUND, hold, settings.connections_per_address)
+    return Line(settings.address_messages_at_once, LINE_BOUND, hold, settings.connections_per_address, clock=clock)
 
 
 def at_the_door(replica: Replica, session_for: Callable[[str], str]) -> Callable[[str, str], str | None]:
@@ -163,9 +166,9 @@ def embed_origins(settings: Settings) -> tuple[str, ...]:
     return (*settings.embed_origins, *(("https://huggingface.co",) if settings.on_spaces else ()))
 
 
-def open_store(settings: Settings) -> Store:
+def open_store(settings: Settings, clock: Clock = REAL_CLOCK) -> Store:
     """The database in ``DATA_DIR``, with the per-visitor alert caps applied, queueing each alert for
-    Telegram and for every channel of ``ALERT_URLS``."""
+    Telegram and for every channel of ``ALERT_URLS``, its records stamped on ``clock``."""
     caps = {AlertKind.LEAD: settings.lead_alerts_per_visitor, AlertKind.QUESTION: settings.question_alerts_per_visitor}
     keys = tuple(channel.key for channel in parse_channels(settings.alert_urls)[0])
     return Store(
@@ -175,10 +178,11 @@ def open_store(settings: Settings) -> Store:
         alert_channels=keys,
         journal=settings.sqlite_journal,
         code_caps=CodeCaps(mails_per_day=settings.contacts.code_mails_per_day),
+        clock=clock,
     )
 
 
-def make_notifier(settings: Settings, store: Store, timings: Timings) -> Notifier:
+def make_notifier(settings: Settings, store: Store, timings: Timings, clock: Clock = REAL_CLOCK) -> Notifier:
     """The senders (started), one per channel: Telegram when it is configured, and each channel of
     ``ALERT_URLS``; with none, alerts go to the log (and stay stored, pending for Telegram)."""
     channels: list[Channel]
@@ -209,6 +213,7 @@ def make_notifier(settings: Settings, store: Store, timings: Timings) -> Notifie
             unreachable_warning_after=timings.unreachable_warning,
             max_attempts=settings.alert_max_attempts,
             give_up_after=settings.alert_give_up_hours * 3600.0,
+            clock=clock,
         ).start()
         for channel in channels
     ]
@@ -223,7 +228,12 @@ def telegram_client(telegram: TelegramSettings) -> TelegramClient | None:
 
 
 def make_owner_bot(
-    settings: Settings, store: Store, inbox: Inbox, timings: Timings, mailer: CodeMailer | None = None
+    settings: Settings,
+    store: Store,
+    inbox: Inbox,
+    timings: Timings,
+    mailer: CodeMailer | None = None,
+    clock: Clock = REAL_CLOCK,
 ) -> tuple[OwnerBot | None, list]:
     """With Telegram configured, the owner's bot (started); and, in webhook mode, the middleware that
     receives Telegram's pushes on the page's own server. Its "Answer with your FAQ" button finds the
@@ -245,6 +255,7 @@ def make_owner_bot(
         mail_answers=mailer.notify if mailer else None,
         owner_name=settings.owner_name,
         report=stats_report(settings),
+        clock=clock,
     )
     if not settings.telegram_webhook_url:
         return bot.start(), []
@@ -273,16 +284,18 @@ def digest_pictures(settings: Settings, store: Store) -> Pictures:
     return lambda days: report.draw(store, date.fromisoformat(days[0]), days[1])
 
 
-def make_limits(limits: LimitSettings, store: Store, inbox: Inbox, shared: bool) -> UsageLimits:
+def make_limits(
+    limits: LimitSettings, store: Store, inbox: Inbox, shared: bool, clock: Clock = REAL_CLOCK
+) -> UsageLimits:
     """Usage limits: in memory; with ``DATABASE_URL``, the address and daily ones shared by every instance
     (addresses stored only as the recorder's salted hashes)."""
     counts = (limits.visitor_messages_per_hour, limits.address_messages_per_hour, limits.daily_model_calls)
     if not shared:
-        return UsageLimits.build(*counts)
-    return UsageLimits.shared(store, *counts, address_key=inbox.recorder.address_hash)
+        return UsageLimits.build(*counts, clock=clock)
+    return UsageLimits.shared(store, *counts, address_key=inbox.recorder.address_hash, clock=clock)
 
 
-def make_model(model: ModelSettings, timings: Timings) -> OpenAIChatModel | None:
+def make_model(model: ModelSettings, timings: Timings, clock: Clock = REAL_CLOCK) -> OpenAIChatModel | None:
     """The chat model, or ``None`` when neither an API key nor ``OPENAI_BASE_URL`` is set (the replica then
     says so); with the base URL alone, it is called with a placeholder key."""
     if not model.model_configured:
@@ -294,7 +307,7 @@ def make_model(model: ModelSettings, timings: Timings) -> OpenAIChatModel | None
     if model.placeholder_key:
         log.info(PLACEHOLDER_NOTE)
     client = model_client(model, timings.model_timeout, timings.model_max_retries)
-    return OpenAIChatModel(client, model.openai_model)
+    return OpenAIChatModel(client, model.openai_model, clock)
 
 
 def page_text(settings: Settings) -> PageText:
@@ -317,7 +330,7 @@ def page_text(settings: Settings) -> PageText:
     )
 
 
-def site_files(settings: Settings, page: PageText, store: Store | None = None) -> SiteFiles:
+def site_files(settings: Settings, page: PageText, store: Store | None = None, clock: Clock = REAL_CLOCK) -> SiteFiles:
     """What the app serves beside the page: the owner's face, the widget script, the privacy page, and
     the link preview put on the page; with ``store``, each open of the page is counted in it."""
     from replica.web.face import owner_face
@@ -328,7 +341,9 @@ def site_files(settings: Settings, page: PageText, store: Store | None = None) -
 
     face = owner_face(page.avatar or "", page.owner_name)
     image = face.path if face else (page.avatar or "")
-    sources = open_sources(settings)
+    counter = (
+        OpenCounter(store, settings.trusted_proxy_hops, clock=clock, sources=open_sources(settings)) if store else None
+    )
     privacy = render_prompt(
         "privacy.md", owner_name=page.owner_name, retention_days=str(settings.conversation_retention_days)
     )
@@ -339,7 +354,7 @@ def site_files(settings: Settings, page: PageText, store: Store | None = None) -
         preview=Preview(page.title, plain_line(page.description), image),
         public_url=settings.public_url,
         trusted_proxy_hops=settings.trusted_proxy_hops,
-        count_open=OpenCounter(store, settings.trusted_proxy_hops, sources=sources).count if store else None,
+        count_open=counter.count if counter else None,
     )
 
 
@@ -366,6 +381,7 @@ def build_replica(
     knowledge: str = "",
     watch: Callable[[Visitor, Run], None] | None = None,
     verifier: Verifier | None = None,
+    clock: Clock = REAL_CLOCK,
 ) -> Replica:
     """The one way a :class:`Replica` is made (the app, ``eval`` and the tests): the default tools, the
     replies without a model from ``settings``' owner and knowledge, the steps after each answer, and the
@@ -409,6 +425,7 @@ def build_replica(
         watch=watch,
         close_faq=lambda question: close.question if (close := offline.answers.close(question)) else "",
         verifier=verifier,
+        clock=clock,
     )
 
 
@@ -438,9 +455,12 @@ def returning_pages(inbox: Inbox):
 
 
 def create_app(
-    settings: Settings, timings: Timings = Timings(), gpu_placeholder: Callable[[], None] | None = None
+    settings: Settings,
+    timings: Timings = Timings(),
+    gpu_placeholder: Callable[[], None] | None = None,
+    clock: Clock = REAL_CLOCK,
 ) -> App:
-    """Assemble knowledge, prompt, model client, tools, store, notifier and page from ``settings``.
+    """Assemble knowledge, prompt, model client, tools, store, notifier and page from ``settings``, on ``clock``.
 
     ``gpu_placeholder``, the function ``app.py`` decorated with ``@spaces.GPU`` where the ``spaces``
     package is installed, is registered with the page for ZeroGPU's start-up check, and run for no one.
@@ -448,30 +468,31 @@ def create_app(
     from replica.web.page import build_demo
 
     load_in_background()  # matplotlib, before the first visitor's message (Gradio asks for it at every event)
-    store = open_store(settings)
+    store = open_store(settings, clock)
     at_risk = records_at_risk(settings.space_id, settings.database_url, settings.data_dir)
     if at_risk:
         log.warning("Storage: %s; to keep them, %s", at_risk, KEEP_RECORDS)
     settings = as_served(settings)  # the page always names a person
-    notifier = make_notifier(settings, store, timings)
+    notifier = make_notifier(settings, store, timings, clock)
     salt = address_salt(store, settings.data_dir)
-    inbox = Inbox.build(store, salt, settings.owner_name, notifier)
-    verifier, mailer = make_contacts(settings, store, salt, notifier)
+    inbox = Inbox.build(store, salt, settings.owner_name, notifier, clock=clock)
+    verifier, mailer = make_contacts(settings, store, salt, notifier, clock)
     replica = assemble_replica(
         settings,
-        model=make_model(settings.model, timings),
+        model=make_model(settings.model, timings, clock),
         store=store,
         notifier=notifier,
         inbox=inbox,
         index_folder=settings.data_dir / "knowledge-index",
-        limits=make_limits(settings.limits, store, inbox, shared=bool(settings.database_url)),
+        limits=make_limits(settings.limits, store, inbox, bool(settings.database_url), clock),
         verifier=verifier,
+        clock=clock,
     )
-    housekeeper = make_housekeeper(settings, store, inbox, notifier)
-    owner_bot, middleware = make_owner_bot(settings, store, inbox, timings, mailer)
+    housekeeper = make_housekeeper(settings, store, inbox, notifier, clock)
+    owner_bot, middleware = make_owner_bot(settings, store, inbox, timings, mailer, clock)
     mcp_tool, mcp_middleware = make_mcp_tool(settings, replica, store) if settings.mcp_enabled else (None, [])
     page = page_text(settings)
-    returning, line = returning_pages(inbox), make_line(settings)
+    returning, line = returning_pages(inbox), make_line(settings, clock)
     demo = build_demo(
         replica.stream_reply,
         page,
@@ -484,6 +505,7 @@ def create_app(
         mcp_tool=mcp_tool,
         returning=returning,
         line=line,
+        clock=clock,
     )
     closed_events: frozenset[int] = frozenset()  # the events and names no request may run (ZeroGPU's placeholder)
     closed_names: frozenset[str] = frozenset()
@@ -506,14 +528,17 @@ def create_app(
         [*middleware, *mcp_middleware],
         closed_events=closed_events,
         closed_names=closed_names,
-        site=site_files(settings, page, store),
+        site=site_files(settings, page, store, clock),
         mailer=mailer,
         line=line,
         admit=at_the_door(replica, returning.session_for),
+        clock=clock,
     )
 
 
-def make_housekeeper(settings: Settings, store: Store, inbox: Inbox, notifier: Notifier) -> Housekeeper:
+def make_housekeeper(
+    settings: Settings, store: Store, inbox: Inbox, notifier: Notifier, clock: Clock = REAL_CLOCK
+) -> Housekeeper:
     """The work on a clock (retention, resumes, the digest and its weekly picture), started."""
     return Housekeeper(
         store,
@@ -524,11 +549,12 @@ def make_housekeeper(settings: Settings, store: Store, inbox: Inbox, notifier: N
         settings.digest_hour_utc,
         settings.daily_model_calls,
         digest_weekday=WEEKDAYS.index(settings.digest_weekday),
+        clock=clock,
     ).start()
 
 
 def make_contacts(
-    settings: Settings, store: Store, salt: str, notifier: Notifier
+    settings: Settings, store: Store, salt: str, notifier: Notifier, clock: Clock = REAL_CLOCK
 ) -> tuple[Verifier | None, CodeMailer | None]:
     """Verified contacts, when ``LEAD_VERIFICATION`` is on: the verifier the replica asks, and the mailer
     that sends the codes (started)."""
@@ -541,11 +567,15 @@ def make_contacts(
         return None, None
     key = CodeKey(salt)
     unconfirmed = announce_unconfirmed(store, notifier)  # a held lead whose code cannot come is passed on
-    mailer = CodeMailer(store.codes, service, key, settings.owner_name, store.answer_mails, given_up=unconfirmed)
+    mailer = CodeMailer(
+        store.codes, service, key, settings.owner_name, store.answer_mails, given_up=unconfirmed, clock=clock
+    )
     mailer.start()
     log.info("Verified contacts: %s; codes are mailed through %s", contacts.lead_verification, service.label)
     confirmed = announce_confirmed(store, notifier)
-    verifier = Verifier(store.codes, key, contacts.lead_verification, mailer.notify, confirmed, unconfirmed=unconfirmed)
+    verifier = Verifier(
+        store.codes, key, contacts.lead_verification, mailer.notify, confirmed, unconfirmed=unconfirmed, clock=clock
+    )
     return verifier, mailer
 
 
@@ -565,6 +595,7 @@ def assemble_replica(
     limits: UsageLimits | None = None,
     watch: Callable[[Visitor, Run], None] | None = None,
     verifier: Verifier | None = None,
+    clock: Clock = REAL_CLOCK,
 ) -> Replica:
     """The replica as visitors meet it, from ``settings`` (as :func:`as_served` gives them): the owner's
     knowledge indexed in ``index_folder``, the persona with the booking paragraph, the same checks. The
@@ -586,6 +617,7 @@ def assemble_replica(
         knowledge=index.whole_text,
         watch=watch,
         verifier=verifier,
+        clock=clock,
     )
 
 
