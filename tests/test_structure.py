@@ -1,5 +1,6 @@
 """The house's structure, measured: layers without circles or upward imports, small classes and
-functions, SQL only in the storage package, and each owner command and visitor-facing sentence once."""
+functions, SQL only in the storage package, the time read only through the one clock, and each owner
+command and visitor-facing sentence once."""
 
 from __future__ import annotations
 
@@ -267,6 +268,60 @@ setattr(gr, "x", 1)
     problems = gradio_uses(ast.parse(source))
     assert len(problems) == 7, problems
     assert gradio_uses(ast.parse("import gradio as gr\nask.__name__ = 'ask'\nself._key = 1\n")) == []
+
+
+# What reads the time: only replica/runtime/clock.py may (a part takes a Clock and reads clock.time(),
+# clock.monotonic(), clock.utc_today() or clock.utc_now()). A CPU measure (time.thread_time,
+# time.process_time) reads no clock, nor does time.sleep.
+CLOCK_MODULE = ROOT / "replica" / "runtime" / "clock.py"
+CLOCK_READS = {
+    "time": {"time", "time_ns", "monotonic", "monotonic_ns", "perf_counter", "perf_counter_ns"},
+    "date": {"today"},
+    "datetime": {"now", "utcnow", "today"},
+}
+
+
+def clock_reads(tree: ast.Module) -> list[str]:
+    """Each place a module reads the time itself instead of through a Clock: ``time.time()``,
+    ``time.monotonic`` handed on as a function, ``datetime.now(…)``, ``date.today()``,
+    ``datetime.datetime.now()``, ``from time import monotonic``."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr in CLOCK_READS.get(ast.unparse(node.value).split(".")[-1], ()):
+            found.append(f"line {node.lineno}: {ast.unparse(node)}")
+        if isinstance(node, ast.ImportFrom) and node.module in CLOCK_READS:
+            reads = [a.name for a in node.names if a.name in CLOCK_READS[node.module]]
+            found += [f"line {node.lineno}: from {node.module} import {name}" for name in reads]
+    return found
+
+
+def test_the_time_is_read_only_through_the_clock():
+    """One clock type: no part of the app reads the time but through a ``Clock``
+    (``replica/runtime/clock.py``), so a test hands every part the one clock it moves."""
+    found = {
+        str(path.relative_to(ROOT)): clock_reads(ast.parse(path.read_text(encoding="utf-8")))
+        for path in (ROOT / "replica").rglob("*.py")
+        if path != CLOCK_MODULE
+    }
+    assert {name: reads for name, reads in found.items() if reads} == {}
+    assert len(clock_reads(ast.parse(CLOCK_MODULE.read_text(encoding="utf-8")))) == 2  # the clock's own
+
+
+def test_the_clock_check_finds_each_way_of_reading_the_time():
+    source = """
+import datetime as dt
+from time import monotonic
+started = time.monotonic()
+stamp = time.time()
+Deadline(30, time.monotonic)
+today = date.today()
+now = datetime.now(timezone.utc)
+later = dt.datetime.utcnow()
+"""
+    found = clock_reads(ast.parse(source))
+    assert len(found) == 7, found
+    calm = "time.sleep(1)\nused = time.thread_time()\nat = clock.time()\nday = clock.utc_today()\n"
+    assert clock_reads(ast.parse(calm + "d = date(2026, 1, 1)\n")) == []
 
 
 def test_the_tests_mirror_the_packages():
