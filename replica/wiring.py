@@ -20,6 +20,7 @@ from replica.alerts.channel import Channel
 from replica.alerts.pictures import Pictures
 from replica.alerts.sender import AlertSender, LogNotifier, Notifiers
 from replica.alerts.telegram_channel import TelegramChannel
+from replica.chat.admission import Admission, Blank, Check, ContactCode, OverTheLimits, TakenOver, TooLong
 from replica.chat.answer import Answer
 from replica.chat.config import ReplyConfig
 from replica.chat.limits import UsageLimits
@@ -153,7 +154,7 @@ def at_the_door(replica: Replica, session_for: Callable[[str], str]) -> Callable
     the page of that session shows (a join that names no session is counted by its address alone)."""
 
     def admit(session: str, address: str) -> str | None:
-        return replica.admit(Visitor(session_for(session) if session else secrets.token_hex(8), address))
+        return replica.admission.at_the_door(session_for(session) if session else secrets.token_hex(8), address)
 
     return admit
 
@@ -414,9 +415,13 @@ def build_replica(
             BookingOffer(settings.owner_booking),
         ]
     )
+    checks: list[Check] = [OverTheLimits(limits, store, inbox, clock), Blank(), TooLong(config)]
+    checks += [ContactCode(verifier)] if verifier is not None else []
+    admission = Admission([*checks, TakenOver(inbox)])
     return Replica(
         answer=answer,
         steps=steps,
+        admission=admission,
         store=store,
         notifier=notifier,
         inbox=inbox,

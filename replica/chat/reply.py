@@ -1,9 +1,9 @@
 """The replica: one visitor message in, one streamed answer out.
 
-:meth:`Replica.stream_reply` records the message, admits it (or says why not: the limits, a blank or
-over-long message; a conversation the owner has taken over is passed on to them), has it answered under
-the deadline (:mod:`replica.chat.answer`), runs the steps after the answer (:mod:`replica.chat.steps`),
-and records the reply. Whatever fails, the visitor gets a sentence. This module knows nothing about
+:meth:`Replica.stream_reply` runs the checks before the answer (:mod:`replica.chat.admission`: the
+limits, a blank or over-long message, a contact code, a conversation the owner has taken over), records
+the message, has it answered under the deadline (:mod:`replica.chat.answer`), runs the steps after the
+answer (:mod:`replica.chat.steps`), and records the reply. Whatever fails, the visitor gets a sentence. This module knows nothing about
 Gradio or Telegram.
 """
 
@@ -14,22 +14,19 @@ from contextlib import closing
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
-from replica import wording
 from replica.alerts import Notifier
+from replica.chat.admission import Admission, Incoming, OverTheLimits
 from replica.chat.answer import Answer
 from replica.chat.config import ReplyConfig
 from replica.chat.draft import Draft
-from replica.chat.limits import SlidingWindow, UsageLimits
+from replica.chat.limits import UsageLimits
 from replica.chat.run import Ended, Ending, Run
 from replica.chat.steps import Steps
 from replica.contacts import Verifier
-from replica.contacts.verifier import Caught
 from replica.inbox import Conversation, Inbox
-from replica.logs import EveryMinute
 from replica.runtime.clock import REAL_CLOCK, Clock
 from replica.storage import Store
-from replica.storage.database import storage_errors
-from replica.storage.records import NOTICE, VISITOR
+from replica.storage.records import VISITOR
 from replica.tools import ToolContext
 
 log = logging.getLogger(__name__)
@@ -65,6 +62,7 @@ class Replica:
         close_faq: Callable[[str], str] = lambda question: "",
         verifier: Verifier | None = None,
         clock: Clock = REAL_CLOCK,
+        admission: Admission | None = None,
     ):
         self.answer = answer
         self.steps = steps
@@ -75,10 +73,10 @@ class Replica:
         self.config = config
         self.watch = watch  # told of each message's run once it is recorded (eval and doctor score it)
         self.close_faq = close_faq  # an approved question close to one passed on, offered on its alert
-        self.verifier = verifier  # verified contacts: a code typed in the chat is read here, never by the model
+        self.verifier = verifier  # verified contacts: the mode a lead is offered a code in
         self.clock = clock  # times each reply
-        self._noted = SlidingWindow(1)  # sessions whose conversation noted a refused message this hour
-        self._limited = EveryMinute(log, "Hourly message limits: refused %d message(s) (logged at most once a minute)")
+        # What is checked before the answer (replica.chat.admission); none given: the limits alone.
+        self.admission = admission or Admission([OverTheLimits(limits, store, inbox, clock)])
 
     def reply(self, message: str, visitor: Visitor) -> str:
         """The complete answer to ``message`` (the last value :meth:`stream_reply` yields)."""
@@ -93,24 +91,25 @@ class Replica:
         The message and its reply are recorded (what the visitor saw, also when they stop the reply).
         """
         started = self.clock.monotonic()
-        refused = None if visitor.counted else self.admit(visitor)
-        if refused:
-            yield refused
+        incoming = Incoming(message, visitor.session_id, visitor.address, self._address(visitor), visitor.counted)
+        stop = self.admission.before_keeping(incoming)
+        if stop is not None:  # not kept, not answered: the sentence alone
+            yield stop.sentence
             return
+        self.admission.read(incoming)
         recorder = self.inbox.recorder
-        conversation = recorder.begin(visitor.session_id, visitor.address)
+        conversation = incoming.conversation = recorder.begin(visitor.session_id, visitor.address)
         history: list[dict[str, str]] = []
-        caught = self._caught(message, visitor)
         if conversation:
             history = recorder.history(conversation.id)
-            text = caught.masked if caught else message if isinstance(message, str) else ""
-            recorder.record(conversation.id, VISITOR, text[: self.config.max_message_chars + 1])
+            recorder.record(conversation.id, VISITOR, incoming.kept_text[: self.config.max_message_chars + 1])
         run, reply, draft, done = Run(), "", None, False
         try:
             with self.inbox.page.replying(visitor.session_id):
-                refusal = self._refusal(message, visitor, conversation, run, caught)
-                if refusal is not None:
-                    reply = refusal
+                stop = self.admission.once_kept(incoming)
+                if stop is not None:
+                    run.add(Ended(stop.ending, role=stop.role))
+                    reply = stop.sentence
                     yield reply
                     return
                 draft = Draft(message, self._context(message, history, visitor, conversation), run)
@@ -131,56 +130,6 @@ class Replica:
             self._record(conversation, run, reply, started, opened=not history)
             if self.watch:
                 self.watch(visitor, run)
-
-    def admit(self, visitor: Visitor) -> str | None:
-        """Count a message of ``visitor`` against the hourly limits: ``None`` when it may be answered, else
-        the sentence that refuses it. A refused message is neither kept nor answered: its conversation notes
-        that one was (once an hour), and the log counts them once a minute."""
-        if self.limits.admit_message(visitor.session_id, visitor.address):
-            return None
-        self._limited()
-        if self._noted.take(visitor.session_id):
-            try:
-                conversation = self.store.conversations.of_session(visitor.session_id)
-            except storage_errors():
-                conversation = None  # the note is for the owner's record only: the refusal stands
-            if conversation is not None:
-                self.inbox.recorder.record(conversation.id, NOTICE, wording.LIMITED_NOTE)
-        return wording.TOO_MANY_MESSAGES
-
-    def _refusal(
-        self, message: str, visitor: Visitor, conversation: Conversation | None, run: Run, caught: Caught | None
-    ) -> str | None:
-        """The sentence that stands for a reply when the message is not answered (or is a contact code the
-        app answers itself, even in a conversation the owner has taken over), the run marked; else ``None``."""
-        refusal = refusal_for(message, self.config)
-        if refusal:
-            run.add(Ended(Ending.REFUSED))
-            return refusal
-        if caught is not None and self.verifier is not None:  # a code is caught only with a verifier
-            run.add(Ended(Ending.CODE))
-            return self._answer_code(self.verifier, caught, visitor)
-        if conversation and conversation.paused:
-            run.add(Ended(Ending.PASSED_TO_OWNER, role=NOTICE))
-            return pass_to_owner(self.inbox, conversation, message)
-        return None
-
-    def _caught(self, message: str, visitor: Visitor) -> Caught | None:
-        """The message, when it is a contact code (or asks for another) the app answers itself."""
-        if self.verifier is None:
-            return None
-        try:
-            return self.verifier.catch(message, visitor.session_id)
-        except storage_errors():  # the database is down: the message goes on as any other
-            log.error("Could not look for a contact code (the database failed)", exc_info=True)
-            return None
-
-    def _answer_code(self, verifier: Verifier, caught: Caught, visitor: Visitor) -> str:
-        try:
-            return verifier.answer(caught, visitor.session_id, self._address(visitor))
-        except storage_errors():
-            log.error("Could not check a contact code (the database failed)", exc_info=True)
-            return wording.CODE_FAILED
 
     def _address(self, visitor: Visitor) -> str:
         """The visitor's client address as the store keeps it (a salted hash), or "" when unknown."""
@@ -224,21 +173,3 @@ class Replica:
             elapsed_ms,
             run.ended,
         )
-
-
-def pass_to_owner(inbox: Inbox, conversation: Conversation, message: str) -> str:
-    """Hand a message of a conversation the owner has taken over to them; the notice the visitor reads."""
-    try:
-        return inbox.handoff.pass_to_owner(conversation, message)
-    except storage_errors() as error:
-        log.error("Could not pass a message on to the owner (%s)", type(error).__name__, exc_info=True)
-        return wording.NOT_PASSED_ON
-
-
-def refusal_for(message: str, config: ReplyConfig) -> str | None:
-    """A sentence instead of a reply, when the message is blank or too long."""
-    if not isinstance(message, str) or not message.strip():
-        return wording.BLANK_MESSAGE
-    if len(message) > config.max_message_chars:
-        return wording.TOO_LONG.format(limit=config.max_message_chars)
-    return None
