@@ -20,7 +20,7 @@ from replica.alerts.channel import Channel
 from replica.alerts.pictures import Pictures
 from replica.alerts.sender import AlertSender, LogNotifier, Notifiers
 from replica.alerts.telegram_channel import TelegramChannel
-from replica.chat.admission import Admission, Blank, Check, ContactCode, OverTheLimits, TakenOver, TooLong
+from replica.chat.admission import Admission, Blank, ContactCode, OverTheLimits, TakenOver, TooLong
 from replica.chat.answer import Answer
 from replica.chat.config import ReplyConfig
 from replica.chat.limits import UsageLimits
@@ -408,16 +408,16 @@ def build_replica(
     )
     steps = Steps(
         [
-            LeadNet(registry),
+            LeadNet(registry, offline.said),
             CheckReply(store, registry, offline),
-            SaveFailedNote(),
+            SaveFailedNote(offline.said),
             CodeOffer(verifier),
             BookingOffer(settings.owner_booking),
         ]
     )
-    checks: list[Check] = [OverTheLimits(limits, store, inbox, clock), Blank(), TooLong(config)]
-    checks += [ContactCode(verifier)] if verifier is not None else []
-    admission = Admission([*checks, TakenOver(inbox)])
+    admission = Admission(
+        [OverTheLimits(limits, store, inbox, clock), Blank(), TooLong(config), ContactCode(verifier), TakenOver(inbox)]
+    )
     return Replica(
         answer=answer,
         steps=steps,

@@ -170,3 +170,16 @@ def test_the_architecture_pages_module_map_matches_the_tree():
     assert mapped == tree, (
         f"in the tree, not the map: {sorted(tree - mapped)}; in the map, not the tree: {sorted(mapped - tree)}"
     )
+
+
+def test_the_architecture_page_lists_the_checks_before_the_answer_and_the_steps_after_as_the_wiring_builds_them(
+    store, notifier
+):
+    from tests.fixtures.replicas import replica_around
+
+    page = (ROOT / "docs" / "architecture.md").read_text()
+    [before] = re.findall(r"`Admission\(\[([^\]]*)\]\)`", page)
+    [after] = re.findall(r"`Steps\(\[([^\]]*)\]\)`", page)
+    replica = replica_around(None, store, notifier)
+    assert [name.strip() for name in before.split(",")] == [type(c).__name__ for c in replica.admission.checks]
+    assert [name.strip() for name in after.split(",")] == [type(s).__name__ for s in replica.steps.steps]

@@ -59,7 +59,7 @@ class Stop:
     role: Role = REPLICA
 
 
-class Check(Protocol):
+class AdmissionCheck(Protocol):
     """One thing checked before the answer. ``keeps_message``: whether the message is kept when it stops;
     ``read`` looks at a message before it is kept."""
 
@@ -82,7 +82,7 @@ class ReadsNothing:
 class Admission:
     """The checks before the answer, run in the order given."""
 
-    def __init__(self, checks: Iterable[Check]):
+    def __init__(self, checks: Iterable[AdmissionCheck]):
         self.checks = tuple(checks)
 
     def before_keeping(self, incoming: Incoming) -> Stop | None:
@@ -105,7 +105,7 @@ class Admission:
         return _first(check for check in self.checks if check.keeps_message)(incoming)
 
 
-def _first(checks: Iterable[Check]) -> Callable[[Incoming], Stop | None]:
+def _first(checks: Iterable[AdmissionCheck]) -> Callable[[Incoming], Stop | None]:
     def run(incoming: Incoming) -> Stop | None:
         for check in checks:
             stop = check(incoming)
@@ -180,18 +180,20 @@ class ContactCode(ReadsNothing):
     itself, never by a model, even where the owner has taken the conversation over
     (:mod:`replica.contacts`). It is read before the message is kept, so that the record holds it masked."""
 
-    def __init__(self, verifier: Verifier):
-        self.verifier = verifier
+    def __init__(self, verifier: Verifier | None):
+        self.verifier = verifier  # None: verified contacts are off, and no message is a code
 
     def read(self, incoming: Incoming) -> None:
         """Catch the code ``incoming`` gives, if any (a failing database lets the message on as any other)."""
+        if self.verifier is None:
+            return
         try:
             incoming.caught = self.verifier.catch(incoming.message, incoming.session)
         except storage_errors():
             log.error("Could not look for a contact code (the database failed)", exc_info=True)
 
     def __call__(self, incoming: Incoming) -> Stop | None:
-        if incoming.caught is None:
+        if incoming.caught is None or self.verifier is None:
             return None
         try:
             sentence = self.verifier.answer(incoming.caught, incoming.session, incoming.address)

@@ -126,7 +126,7 @@ class Answer:
         answer; ``spike``, that no lane was free."""
         reply = self.without_model.reply(draft.message, draft.context, draft.run, apology, spike=spike)
         draft.run.add(Ended(reply.ended))
-        draft.words = reply.text
+        draft.words, draft.told, draft.apologised = reply.text, reply.told, reply.apologised
         if spike:  # at once, whole: every message the page is sent costs the crowd's server time
             yield reply.text
         else:

@@ -99,7 +99,26 @@ class Ended:
     role: Role = REPLICA
 
 
-Event = Union[ModelCalled, ToolRan, Words, Checked, LookedForAddresses, Ended]
+class Did(Enum):
+    """What a step after the answer did (:mod:`replica.chat.steps`), as the run records it."""
+
+    NOTED_LEAD = "noted the address kept"
+    CHECKED = "checked the words"
+    ANSWERED_WITHOUT_MODEL = "put the reply without a model in place of the words"
+    NOTED_SAVE_FAILED = "said what could not be saved"
+    OFFERED_CODE = "offered a contact code"
+    OFFERED_BOOKING = "offered the booking page"
+
+
+@dataclass(frozen=True)
+class Stepped:
+    """A step after the answer did something: which step, and what."""
+
+    step: str
+    did: Did
+
+
+Event = Union[ModelCalled, ToolRan, Words, Checked, LookedForAddresses, Ended, Stepped]
 
 
 class Run:
@@ -218,6 +237,21 @@ class Run:
     def checked(self) -> Checked:
         """What the reply check did (nothing, when it did not run)."""
         return next((e for e in reversed(self._events) if isinstance(e, Checked)), Checked())
+
+    @property
+    def steps_did(self) -> list[Did]:
+        """What the steps after the answer did, in order."""
+        return [e.did for e in self._events if isinstance(e, Stepped)]
+
+    @property
+    def netted_lead(self) -> bool:
+        """Whether an address in the visitor's own words was kept by the app itself (the lead net, or a reply
+        made without a model), not by a call of the model's."""
+        nets = (Source.VISITORS_WORDS, Source.WITHOUT_MODEL)
+        return any(
+            e.source in nets and e.name == "gather_user_details" and e.result.outcome is Outcome.LEAD_SAVED
+            for e in self._tools()
+        )
 
     @property
     def lead_net_ran(self) -> bool:

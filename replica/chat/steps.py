@@ -10,13 +10,13 @@ visitor the reply.
 from __future__ import annotations
 
 import logging
-from typing import Iterable, Protocol
+from typing import Callable, Iterable, Protocol
 
 from replica import wording
-from replica.chat.draft import Draft
+from replica.chat.draft import Draft, Note
 from replica.chat.lead_net import NOTES, OUTAGE_NOTES, keep_lead
 from replica.chat.reply_check.question_net import pass_question_on, records_of
-from replica.chat.run import Checked, Ended
+from replica.chat.run import Checked, Did, Ended, Stepped
 from replica.chat.without_model import WithoutModel
 from replica.contacts import Verifier
 from replica.storage import Store
@@ -25,16 +25,20 @@ from replica.tools import Outcome, ToolRegistry
 log = logging.getLogger(__name__)
 
 
+Say = Callable[[str, str], str]  # (sentence, the visitor's message) -> the sentence in its language, the owner named
+
+
 class Step(Protocol):
-    """One thing done after the answer. ``when_stopped``: also for a reply the visitor stopped."""
+    """One thing done after the answer: what it did, or ``None``. ``when_stopped``: also for a reply the
+    visitor stopped."""
 
     when_stopped: bool
 
-    def __call__(self, draft: Draft) -> None: ...
+    def __call__(self, draft: Draft) -> Did | None: ...
 
 
 class Steps:
-    """The steps after the answer, run in the order given."""
+    """The steps after the answer, run in the order given; what each did is recorded in the run."""
 
     def __init__(self, steps: Iterable[Step]):
         self.steps = tuple(steps)
@@ -45,31 +49,42 @@ class Steps:
             if stopped and not step.when_stopped:
                 continue
             try:
-                step(draft)
+                did = step(draft)
             except Exception:  # a bug in one step: the reply stands as the others leave it
                 log.exception("The step %s failed after an answer", type(step).__name__)
+                continue
+            if did is not None:
+                draft.run.add(Stepped(type(step).__name__, did))
 
 
 class LeadNet:
     """An email address in the visitor's message that no tool call covered is kept through
-    ``gather_user_details`` (:mod:`replica.chat.lead_net`), and the visitor told; also when they stopped
-    the reply. A reply made without a model has cast this net already."""
+    ``gather_user_details`` (:mod:`replica.chat.lead_net`), and the visitor told, in their language; also
+    when they stopped the reply. A reply made without a model has cast this net already: it is told here
+    all the same, unless its words say it."""
 
     when_stopped = True
 
-    def __init__(self, registry: ToolRegistry):
+    def __init__(self, registry: ToolRegistry, say: Say):
         self.registry = registry
+        self.say = say
 
-    def __call__(self, draft: Draft) -> None:
-        if draft.run.lead_net_ran:
-            return
-        notes = OUTAGE_NOTES if draft.apology else NOTES
-        if not keep_lead(draft.message, self.registry, draft.context, draft.run, notes):
-            return
-        if draft.apology:  # said in the apology's own words: "…try again in a minute. Your address is kept."
-            draft.apology = f"{draft.apology} {wording.LEAD_KEPT}"
-        else:
-            draft.add_note(wording.LEAD_NOTED)
+    def __call__(self, draft: Draft) -> Did | None:
+        if not draft.run.lead_net_ran:
+            notes = OUTAGE_NOTES if draft.apology else NOTES
+            keep_lead(draft.message, self.registry, draft.context, draft.run, notes)
+        if not draft.run.netted_lead:
+            return None
+        sentence = self.say(wording.LEAD_KEPT if draft.sorry else wording.LEAD_NOTED, draft.message)
+        # After an apology, in its own words: "…try again in a minute. I did pass your email address on, though."
+        if draft.apology:
+            draft.apology = f"{draft.apology} {sentence}"
+            return Did.NOTED_LEAD
+        if draft.apologised and Note.LEAD not in draft.told:  # a reply without a model that began by apologising
+            draft.words = f"{draft.words} {sentence}"
+            draft.told |= {Note.LEAD}
+            return Did.NOTED_LEAD
+        return Did.NOTED_LEAD if draft.add_note(sentence, Note.LEAD) else None
 
 
 class CheckReply:
@@ -86,10 +101,10 @@ class CheckReply:
         self.registry = registry
         self.without_model = without_model
 
-    def __call__(self, draft: Draft) -> None:
+    def __call__(self, draft: Draft) -> Did | None:
         check = draft.check
         if check is None:
-            return
+            return None
         records = records_of(self.store, draft.context, draft.run)
         pass_on = lambda: pass_question_on(draft.message, self.registry, draft.context, draft.run)  # noqa: E731
         draft.words, draft.check = check.finish(draft.words, records, pass_on), None
@@ -101,17 +116,25 @@ class CheckReply:
             )
             reply = self.without_model.reply(draft.message, draft.context, draft.run, wording.NOT_IN_NOTES)
             draft.run.add(Ended(reply.ended))
-            draft.words = reply.text
+            draft.words, draft.told, draft.apologised = reply.text, draft.told | reply.told, reply.apologised
+            return Did.ANSWERED_WITHOUT_MODEL
+        return Did.CHECKED
 
 
 class SaveFailedNote:
-    """The visitor is told when something they gave could not be saved (the database was down)."""
+    """The visitor is told, in their language, when something they gave could not be saved (the database
+    was down)."""
 
     when_stopped = False
 
-    def __call__(self, draft: Draft) -> None:
-        if Outcome.SAVE_FAILED in draft.run.outcomes:
-            draft.add_note(wording.SAVE_FAILED)
+    def __init__(self, say: Say):
+        self.say = say
+
+    def __call__(self, draft: Draft) -> Did | None:
+        if Outcome.SAVE_FAILED not in draft.run.outcomes:
+            return None
+        added = draft.add_note(self.say(wording.SAVE_FAILED, draft.message), Note.SAVE_FAILED)
+        return Did.NOTED_SAVE_FAILED if added else None
 
 
 class CodeOffer:
@@ -127,16 +150,18 @@ class CodeOffer:
     def __init__(self, verifier: Verifier | None):
         self.verifier = verifier
 
-    def __call__(self, draft: Draft) -> None:
+    def __call__(self, draft: Draft) -> Did | None:
         if self.verifier is None or not self.verifier.on:
-            return
+            return None
         session, leads = draft.context.session_id, list(dict.fromkeys(draft.run.saved_leads))
         sentences = [self.verifier.offer(session, email, draft.context.address) for email in leads[:1]]
         sentences += [self.verifier.one_per_message(session, email) for email in leads[1:]]
-        for sentence in filter(None, sentences):
-            if self.verifier.mode == "required" and wording.LEAD_NOTED in draft.notes:
-                draft.notes.remove(wording.LEAD_NOTED)  # the verifier's sentence says what became of it
-            draft.add_note(sentence)
+        said = [sentence for sentence in sentences if sentence]
+        if not said:
+            return None
+        if self.verifier.mode == "required":
+            draft.drop_note(Note.LEAD)  # not passed on yet: the verifier's sentence says what became of it
+        return Did.OFFERED_CODE if draft.add_note(" ".join(said), Note.CODE) else None
 
 
 class BookingOffer:
@@ -147,6 +172,8 @@ class BookingOffer:
     def __init__(self, booking_url: str | None):
         self.booking_url = booking_url
 
-    def __call__(self, draft: Draft) -> None:
-        if self.booking_url and Outcome.LEAD_SAVED in draft.run.outcomes and self.booking_url not in draft.text:
-            draft.add_note(wording.BOOK_A_TIME.format(link=self.booking_url))
+    def __call__(self, draft: Draft) -> Did | None:
+        if not self.booking_url or Outcome.LEAD_SAVED not in draft.run.outcomes or self.booking_url in draft.text:
+            return None
+        added = draft.add_note(wording.BOOK_A_TIME.format(link=self.booking_url), Note.BOOKING)
+        return Did.OFFERED_BOOKING if added else None

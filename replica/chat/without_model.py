@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Iterator
 
 from replica import wording
+from replica.chat.draft import Note
 from replica.chat.lead_net import EMAIL_CANDIDATE, OUTAGE_NOTES, keep_lead
 from replica.chat.reply_check.checker import asks
 from replica.chat.run import Ending, Run, Source, ToolRan
@@ -33,10 +34,14 @@ FRAMES = {"faq": wording.FROM_FAQ, "profile": wording.FROM_PROFILE, "learned": w
 
 @dataclass(frozen=True)
 class Reply:
-    """A reply made without a model, and why it ended that way (for the message's log line)."""
+    """A reply made without a model, and why it ended that way (for the message's log line); ``told``, what
+    its words already tell that a step after the answer would otherwise add (:mod:`replica.chat.steps`);
+    ``apologised``, that they begin by saying why the model did not answer."""
 
     text: str
     ended: Ending
+    told: frozenset[Note] = frozenset()
+    apologised: bool = False
 
 
 class WithoutModel:
@@ -54,37 +59,39 @@ class WithoutModel:
         made with no model, after a sentence saying why it is short."""
         if spike:
             reply = self.reply(message, context, run)
-            first = wording.in_language(wording.SPIKE, self.answers.language_of(message)).format(owner=self.owner)
-            return Reply(f"{first} {reply.text}", reply.ended)
-        language = self.answers.language_of(message)
+            first = self.said(wording.SPIKE, message)
+            return Reply(f"{first} {reply.text}", reply.ended, reply.told, reply.apologised)
 
-        def said(sentence: str) -> str:  # in the visitor's language, when the shipped wording has it
-            return wording.in_language(sentence, language).format(owner=self.owner)
+        def said(sentence: str) -> str:
+            return self.said(sentence, message)
 
+        # The address kept and what could not be saved are told by the steps after the answer, as for a
+        # model's reply (replica.chat.steps): one way, in the visitor's language, for both.
         lead = keep_lead(message, self.registry, context, run, OUTAGE_NOTES, Source.WITHOUT_MODEL)
-        kept = [said(wording.LEAD_NOTED)] * lead + [said(wording.SAVE_FAILED)] * (Outcome.SAVE_FAILED in run.outcomes)
         if is_greeting(message, self.owner) and not lead:
             return Reply(self.greeting, Ending.GREETING)
         match = self.answers.match(message)
         if match:
             frame = wording.in_language(FRAMES[match.approved.source], match.approved.language)
-            answer = frame.format(owner=self.owner, answer=match.approved.answer)
-            return Reply(" ".join([answer, *kept]), Ending.APPROVED_ANSWER)
+            return Reply(frame.format(owner=self.owner, answer=match.approved.answer), Ending.APPROVED_ANSWER)
         passed = Outcome.QUESTION_SAVED in run.outcomes  # the model passed it on before it failed
         if not passed and is_question(message) and not (lead and "?" not in message):
             result = self.registry.call(inform_unknown, context, question=message[:QUESTION_CHARS])
             run.add(ToolRan("inform_unknown", Source.WITHOUT_MODEL, result))
             passed = Outcome.QUESTION_SAVED in run.outcomes
         if lead and not passed and not apology:  # an address, and nothing asked: no "I don't have one for that"
-            return Reply(" ".join([said(wording.LEAD_ONLY), *kept[1:]]), Ending.LEAD_KEPT)
+            return Reply(said(wording.LEAD_ONLY), Ending.LEAD_KEPT, told=frozenset({Note.LEAD}))
         sentences = [said(apology or wording.NO_WRITTEN_ANSWER)]
         sentences += [said(wording.QUESTION_KEPT)] * passed
-        sentences += [said(wording.LEAD_KEPT if apology else wording.LEAD_NOTED)] * lead
-        sentences += [said(wording.SAVE_FAILED)] * (Outcome.SAVE_FAILED in run.outcomes)
         if not (apology or passed or lead):
             sentences.append(said(wording.LEAVE_AN_ADDRESS))
         ending = Ending.QUESTION_PASSED_ON if passed else Ending.LEAD_KEPT if lead else Ending.NO_ANSWER
-        return Reply(" ".join(sentences), ending)
+        return Reply(" ".join(sentences), ending, apologised=bool(apology))
+
+    def said(self, sentence: str, message: str) -> str:
+        """``sentence`` in the language ``message`` is written in, where the shipped wording has it, the
+        owner named."""
+        return wording.in_language(sentence, self.answers.language_of(message)).format(owner=self.owner)
 
 
 def is_greeting(message: str, owner: str) -> bool:

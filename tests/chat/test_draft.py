@@ -26,7 +26,7 @@ def test_a_note_the_reply_already_says_is_not_added_again():
     reply = draft(words="Thanks! Ada will see your message.")
     reply.add_note("Ada will see your message.")
     reply.add_note("Ada will see your message.")
-    assert reply.notes == [] and reply.text.count("Ada will see your message.") == 1
+    assert reply.notes == {} and reply.text.count("Ada will see your message.") == 1
 
 
 def test_a_reply_with_no_words_is_its_notes_alone():

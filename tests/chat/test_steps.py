@@ -6,9 +6,12 @@ from __future__ import annotations
 import logging
 
 from replica import wording
-from replica.chat.draft import Draft
+from replica.chat.draft import Draft, Note
 from replica.chat.reply import Visitor
+from replica.chat.run import Did, Run
 from replica.chat.steps import Steps
+from replica.cli.evaluate import RecordingNotifier
+from replica.tools import ToolContext
 from tests.fakes.openai_server import fail, say
 from tests.fixtures.replicas import replica_around
 
@@ -85,3 +88,32 @@ def test_the_apps_sentences_after_the_words_come_once_in_the_order_the_steps_add
     reply = replica.reply("Here is my address: book@example.org", Visitor("s"))
     assert reply.count(wording.BOOK_A_TIME.format(link="https://cal.example/ada")) == 1
     assert reply.index(wording.LEAD_ONLY) < reply.index("https://cal.example/ada")
+
+
+def test_the_address_kept_is_told_by_the_steps_in_the_visitors_language_whatever_wrote_the_words(
+    fake_model, store, notifier
+):
+    """One way for both: the lead net's sentence comes from the steps, in the message's language, after a
+    model's words as after a reply made without a model (the reply without one no longer writes it)."""
+    german = "Arbeiten Sie auch am Wochenende? Schreiben Sie mir: ada@example.com"
+    told = wording.in_language(wording.LEAD_NOTED, "de")
+    with_model = replica_around(fake_model, store, notifier)
+    fake_model.script(say("Ja, manchmal."))
+    assert with_model.reply(german, Visitor("a")) == f"Ja, manchmal.\n\n{told}"
+    without = replica_around(None, store, notifier).reply(german.replace("ada@", "bob@"), Visitor("b"))
+    assert without.endswith(f"\n\n{told}") and told != wording.LEAD_NOTED
+    assert without.count(told) == 1
+
+
+def test_each_step_records_what_it_did_in_the_run_and_a_sentence_is_taken_back_by_its_kind(fake_model, store, notifier):
+    replica = replica_around(fake_model, store, notifier, check_replies=True)
+    runs = []
+    replica.watch = lambda visitor, run: runs.append(run)
+    fake_model.script(say("Thanks!"))
+    replica.reply("Write to me at ada@example.org", Visitor("a"))
+    assert runs[0].steps_did == [Did.NOTED_LEAD, Did.CHECKED]  # the lead net, then the reply check
+    draft = Draft("x", ToolContext(session_id="s-1", store=None, notifier=RecordingNotifier()), Run())
+    draft.add_note("Any words at all.", Note.LEAD)
+    assert draft.add_note("Other words, the same kind.", Note.LEAD) is False  # one sentence of a kind
+    draft.drop_note(Note.LEAD)  # as the code offer does with LEAD_VERIFICATION=required: by kind, not text
+    assert draft.notes == {} and draft.add_note("Now it may.", Note.LEAD)
