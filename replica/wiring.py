@@ -405,6 +405,7 @@ def build_replica(
         checker=ReplyChecker(knowledge, settings.owner_name),
         without_model=offline,
         config=config,
+        clock=clock,
     )
     steps = Steps(
         [

@@ -27,6 +27,7 @@ from replica.chat.run import Ended, Ending
 from replica.chat.without_model import WithoutModel, in_steps
 from replica.knowledge.prompts import render_prompt
 from replica.logs import EveryMinute
+from replica.runtime.clock import REAL_CLOCK, Clock
 
 log = logging.getLogger(__name__)
 SPIKE = EveryMinute(
@@ -48,6 +49,7 @@ class Answer:
         checker: ReplyChecker,
         without_model: WithoutModel,
         config: ReplyConfig,
+        clock: Clock = REAL_CLOCK,
     ):
         self.loop = loop
         self.system_prompt = system_prompt
@@ -55,7 +57,8 @@ class Answer:
         self.checker = checker
         self.without_model = without_model
         self.config = config
-        self.lanes = Lanes(config.queue_concurrency, config.queue_max_size, config.queue_wait_seconds)
+        self.clock = clock  # the lanes' pace and each reply's deadline
+        self.lanes = Lanes(config.queue_concurrency, config.queue_max_size, config.queue_wait_seconds, clock)
 
     def stream(
         self, draft: Draft, history: list[dict[str, Any]], conversation: int | None
@@ -72,7 +75,7 @@ class Answer:
             draft.run.add(Ended(Ending.BUSY))
             yield from self._without_model(draft, "", spike=True)
             return
-        deadline = Deadline(self.config.reply_deadline_seconds)  # from the lane: the wait has a bound of its own
+        deadline = Deadline(self.config.reply_deadline_seconds, self.clock)  # from the lane: the wait has a bound of its own
         try:
             yield from self._with_model(self.loop, draft, history, conversation, deadline)
         finally:
