@@ -21,7 +21,6 @@ import sys
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import replace
 from pathlib import Path
 
 os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
@@ -132,7 +131,7 @@ def process_start(knowledge: Path, data: Path) -> float:
 
 
 def settings_for(fake: FakeOpenAI, knowledge: Path, data: Path) -> Settings:
-    return Settings(
+    return Settings.of(
         openai_api_key="sk-bench",
         openai_base_url=fake.base_url,
         openai_model="bench",
@@ -231,7 +230,7 @@ def first_words_rows(
     firsts, finals = {}, {}
     for checked in (False, True):
         app = create_app(
-            replace(settings_for(fake, ROOT / "knowledge", work / f"data-first-{checked}"), check_replies=checked)
+            settings_for(fake, ROOT / "knowledge", work / f"data-first-{checked}").updated(check_replies=checked)
         )
         first_words(app, "warm-up")  # the first message after the very first start learns the server
         times = [first_words(app, f"first-{checked}-{n}") for n in range(messages)]
@@ -291,7 +290,7 @@ def without_model_rows(work: Path, fake: FakeOpenAI, questions: int, model_delay
     """Reply time without a model (the example knowledge's FAQ and 200 learned answers), in process, beside
     the model path's on the same knowledge."""
     no_model = {"openai_api_key": None, "openai_base_url": None}  # with a base URL alone, the model would be called
-    offline = create_app(replace(settings_for(fake, ROOT / "knowledge", work / "data-offline"), **no_model))
+    offline = create_app(settings_for(fake, ROOT / "knowledge", work / "data-offline").updated(**no_model))
     for n in range(200):
         question = f"What about project number {n}, code PX{n:03d}?"
         offline.store.questions.record(question, Alert("question", "Q", (("Question", question),), "bench").entry())
@@ -331,8 +330,7 @@ def run_instances(count: int, database_url: str, visitors: int) -> None:
     work = Path(tempfile.mkdtemp(prefix="replica-bench-"))
 
     def base(data: Path) -> Settings:
-        return replace(
-            settings_for(fake, ROOT / "knowledge", data),
+        return settings_for(fake, ROOT / "knowledge", data).updated(
             telegram_bot_token=TOKEN,  # the Telegram stand-in's; its address is set per run
             telegram_chat_id=CHAT_ID,
             lead_alerts_per_visitor=1_000_000,  # every visitor here comes from 127.0.0.1, one address to the caps

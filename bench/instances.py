@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import replace
 from pathlib import Path
 from typing import Callable
 
@@ -55,7 +54,7 @@ def measure(label: str, settings_list: list[Settings], visitors: int, count_lead
     apps = []
     try:
         for settings in settings_list:
-            app = create_app(replace(settings, telegram_api_base=telegram.url), FAST)
+            app = create_app(settings.updated(telegram_api_base=telegram.url), FAST)
             app.serve(block=False, quiet=True)
             apps.append(app)
         seconds, delivered = crowd([app.demo.local_url for app in apps], telegram, visitors)
@@ -83,7 +82,7 @@ def run(
         )
     ]
     with scratch_database(database_url, "replica_bench") as url:
-        settings = [replace(base(work / f"pg-{n}"), database_url=url) for n in range(instances)]
+        settings = [base(work / f"pg-{n}").updated(database_url=url) for n in range(instances)]
         rows.append(
             measure(f"PostgreSQL, {instances} instances", settings, visitors, lambda app: len(app.store.leads.all()))
         )

@@ -16,7 +16,7 @@ import sys
 from dataclasses import dataclass, field, fields
 from dataclasses import replace as dataclass_replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Literal, Mapping, TypeVar, get_args
+from typing import TYPE_CHECKING, Any, Callable, Literal, Mapping, get_args
 
 from dotenv import dotenv_values
 
@@ -210,7 +210,8 @@ class Setting:
     example: str | None = None  # .env.example shows "# NAME=example" (an optional setting) instead of NAME=default
     secret: bool = False
     shown_default: str | None = None  # how the reference shows the default, when not the value itself
-    field: str = ""  # the Settings field's name, filled in from the class
+    field: str = ""  # the field's name in its group, filled in from the class
+    group: str = ""  # the group's name in Settings (``model``, ``reply``, …)
 
 
 def setting(env: str, default: Any, parse: Parser, help: str, section: str, **more: Any) -> Any:
@@ -822,50 +823,59 @@ class ServingSettings:
         return "0.0.0.0" if self.port_variable == "PORT" else "127.0.0.1"
 
 
-Group = TypeVar("Group", bound="DataclassInstance")
-
-
-def _part(group: type[Group]) -> Any:
-    """A property that gives the settings of ``group`` alone, as a ``group``."""
-
-    def part(settings: Any) -> Group:
-        return group(**{f.name: getattr(settings, f.name) for f in fields(group)})
-
-    return property(part, doc=f"The settings of {group.__name__} alone.")
-
-
-# The groups, last first: a dataclass lays out its bases' fields from the last base on, so the settings
-# keep the order of the sections above (the reference and .env.example list them so).
 @dataclass(frozen=True)
-class Settings(
-    ServingSettings,
-    LimitSettings,
-    ReplySettings,
-    StorageSettings,
-    OwnerSettings,
-    ContactSettings,
-    AlertSettings,
-    TelegramSettings,
-    ModelSettings,
-):
-    """Everything the app reads from its environment, in one: each field is one setting, declared once in
-    its group (its variable, default, type, parser, help and section). Each part of the app takes the
-    group it needs (``settings.model``, ``settings.telegram``, …). Secrets are kept out of ``repr``."""
+class Settings:
+    """Everything the app reads from its environment, in one: a group per part of the app, each field of a
+    group one setting, declared once (its variable, default, type, parser, help and section). Each part
+    takes the group it needs (``settings.model``, ``settings.reply``, …). Secrets are kept out of ``repr``."""
 
-    # Each group alone, for the part of the app that takes it: settings.model, settings.telegram, …
-    model = _part(ModelSettings)
-    telegram = _part(TelegramSettings)
-    alerts = _part(AlertSettings)
-    contacts = _part(ContactSettings)
-    owner = _part(OwnerSettings)
-    storage = _part(StorageSettings)
-    replies = _part(ReplySettings)
-    limits = _part(LimitSettings)
-    serving = _part(ServingSettings)
+    model: ModelSettings = field(default_factory=ModelSettings)
+    telegram: TelegramSettings = field(default_factory=TelegramSettings)
+    alerts: AlertSettings = field(default_factory=AlertSettings)
+    contacts: ContactSettings = field(default_factory=ContactSettings)
+    owner: OwnerSettings = field(default_factory=OwnerSettings)
+    storage: StorageSettings = field(default_factory=StorageSettings)
+    reply: ReplySettings = field(default_factory=ReplySettings)
+    limits: LimitSettings = field(default_factory=LimitSettings)
+    serving: ServingSettings = field(default_factory=ServingSettings)
+
+    @classmethod
+    def of(cls, **values: Any) -> Settings:
+        """Settings from values named by their field (``owner_name="Ada"``), each in the group that declares
+        it; every other setting its default."""
+        return cls().updated(**values)
+
+    def updated(self, **values: Any) -> Settings:
+        """These settings with ``values`` (named by field, in whichever group holds each) changed."""
+        unknown = sorted(set(values) - BY_FIELD.keys())
+        if unknown:
+            raise TypeError(f"no such setting: {', '.join(unknown)}")
+        changes: dict[str, Any] = {}
+        for group in GROUPS:
+            named = {name: value for name, value in values.items() if BY_FIELD[name].group == group}
+            if named:
+                changes[group] = dataclass_replace(getattr(self, group), **named)
+        return dataclass_replace(self, **changes)
 
 
-# The table every listing is made from (.env.example, the reference, the tests), in declaration order.
-SETTINGS = tuple(dataclass_replace(f.metadata["setting"], field=f.name) for f in fields(Settings))
+# The groups by their name in Settings, in the order of the sections (the reference and .env.example list
+# them so), and the table every listing is made from (.env.example, the reference, the tests).
+GROUPS: dict[str, type[DataclassInstance]] = {
+    "model": ModelSettings,
+    "telegram": TelegramSettings,
+    "alerts": AlertSettings,
+    "contacts": ContactSettings,
+    "owner": OwnerSettings,
+    "storage": StorageSettings,
+    "reply": ReplySettings,
+    "limits": LimitSettings,
+    "serving": ServingSettings,
+}
+SETTINGS = tuple(
+    dataclass_replace(f.metadata["setting"], field=f.name, group=group)
+    for group, kind in GROUPS.items()
+    for f in fields(kind)
+)
 BY_FIELD = {declared.field: declared for declared in SETTINGS}
 
 
@@ -898,7 +908,7 @@ def load_settings(environ: Mapping[str, str], dotenv_path: str | Path | None = "
         raise ConfigError(
             "LEAD_VERIFICATION: offer and required need VERIFY_EMAIL_URL, the service that mails the codes"
         )
-    return Settings(**parsed)
+    return Settings.of(**parsed)
 
 
 def env_example() -> str:

@@ -22,7 +22,7 @@ from replica.alerts.sender import AlertSender, LogNotifier, Notifiers
 from replica.alerts.telegram_channel import TelegramChannel
 from replica.chat.admission import Admission, Blank, ContactCode, OverTheLimits, TakenOver, TooLong
 from replica.chat.answer import Answer
-from replica.chat.config import ReplyConfig
+from replica.chat.lanes import Lanes
 from replica.chat.limits import UsageLimits
 from replica.chat.loop import TurnLoop
 from replica.chat.model import ChatModel
@@ -51,7 +51,15 @@ from replica.owner_bot.webhook import webhook_secret
 from replica.runtime.clock import REAL_CLOCK, Clock
 from replica.runtime.model_client import model_client
 from replica.runtime.timings import Timings
-from replica.settings import PLACEHOLDER_NOTE, WEEKDAYS, LimitSettings, ModelSettings, Settings, TelegramSettings
+from replica.settings import (
+    PLACEHOLDER_NOTE,
+    WEEKDAYS,
+    LimitSettings,
+    ModelSettings,
+    ServingSettings,
+    Settings,
+    TelegramSettings,
+)
 from replica.stats.picture import load_in_background
 from replica.stats.report import Report
 from replica.stats.sources import SourceList
@@ -103,20 +111,21 @@ class App:
         serve(
             self.demo,
             middleware=self.middleware,
-            mcp=self.settings.mcp_enabled,
+            mcp=self.settings.serving.mcp_enabled,
             block=block,
-            trusted_proxy_hops=self.settings.trusted_proxy_hops,
-            max_message_chars=self.settings.max_message_chars,
+            trusted_proxy_hops=self.settings.limits.trusted_proxy_hops,
+            max_message_chars=self.settings.reply.max_message_chars,
             closed_events=self.closed_events,
             closed_names=self.closed_names,
             embed_origins=embed_origins(self.settings),
             site=self.site,
             watch=ConnectionWatch(
-                self.settings.client_deadline_seconds,
-                None if self.settings.trusted_proxy_hops else self.settings.connections_per_address,
+                self.settings.limits.client_deadline_seconds,
+                None if self.settings.limits.trusted_proxy_hops else self.settings.limits.connections_per_address,
                 clock=self.clock,
             ),
-            threads=THREADS_BESIDE + reply_workers(self.settings.queue_concurrency, self.settings.queue_max_size),
+            threads=THREADS_BESIDE
+            + reply_workers(self.settings.serving.queue_concurrency, self.settings.serving.queue_max_size),
             line=self.line,
             admit=self.admit,
             **launch_options,
@@ -145,8 +154,10 @@ def make_line(settings: Settings, clock: Clock = REAL_CLOCK) -> Line:
     """The line for a reply, bounded at its door (:mod:`replica.web.line`): a message of a session at a
     time, ``ADDRESS_MESSAGES_AT_ONCE`` of a client address, and a ticket never listened for forgotten once
     any reply would have ended (the wait for a lane and the deadline, twice over)."""
-    hold = 2 * (settings.queue_wait_seconds + settings.reply_deadline_seconds) + 30
-    return Line(settings.address_messages_at_once, LINE_BOUND, hold, settings.connections_per_address, clock=clock)
+    hold = 2 * (settings.serving.queue_wait_seconds + settings.reply.reply_deadline_seconds) + 30
+    return Line(
+        settings.limits.address_messages_at_once, LINE_BOUND, hold, settings.limits.connections_per_address, clock=clock
+    )
 
 
 def at_the_door(replica: Replica, session_for: Callable[[str], str]) -> Callable[[str, str], str | None]:
@@ -162,22 +173,25 @@ def at_the_door(replica: Replica, session_for: Callable[[str], str]) -> Callable
 def embed_origins(settings: Settings) -> tuple[str, ...]:
     """The sites that may frame the page: ``EMBED_ORIGINS``, and on a Space, the Space's own page on
     huggingface.co, which shows the app in a frame (only when some are named: else any may frame it)."""
-    if not settings.embed_origins:
+    if not settings.serving.embed_origins:
         return ()
-    return (*settings.embed_origins, *(("https://huggingface.co",) if settings.on_spaces else ()))
+    return (*settings.serving.embed_origins, *(("https://huggingface.co",) if settings.serving.on_spaces else ()))
 
 
 def open_store(settings: Settings, clock: Clock = REAL_CLOCK) -> Store:
     """The database in ``DATA_DIR``, with the per-visitor alert caps applied, queueing each alert for
     Telegram and for every channel of ``ALERT_URLS``, its records stamped on ``clock``."""
-    caps = {AlertKind.LEAD: settings.lead_alerts_per_visitor, AlertKind.QUESTION: settings.question_alerts_per_visitor}
-    keys = tuple(channel.key for channel in parse_channels(settings.alert_urls)[0])
+    caps = {
+        AlertKind.LEAD: settings.storage.lead_alerts_per_visitor,
+        AlertKind.QUESTION: settings.storage.question_alerts_per_visitor,
+    }
+    keys = tuple(channel.key for channel in parse_channels(settings.alerts.alert_urls)[0])
     return Store(
-        settings.database_path,
+        settings.storage.database_path,
         alert_caps=caps,
-        database_url=settings.database_url,
+        database_url=settings.storage.database_url,
         alert_channels=keys,
-        journal=settings.sqlite_journal,
+        journal=settings.storage.sqlite_journal,
         code_caps=CodeCaps(mails_per_day=settings.contacts.code_mails_per_day),
         clock=clock,
     )
@@ -187,7 +201,7 @@ def make_notifier(settings: Settings, store: Store, timings: Timings, clock: Clo
     """The senders (started), one per channel: Telegram when it is configured, and each channel of
     ``ALERT_URLS``; with none, alerts go to the log (and stay stored, pending for Telegram)."""
     channels: list[Channel]
-    parsed, problems = parse_channels(settings.alert_urls)
+    parsed, problems = parse_channels(settings.alerts.alert_urls)
     pictures = digest_pictures(settings, store)
     channels = [replace(channel, pictures=pictures) for channel in parsed]
     for problem in problems:
@@ -208,12 +222,12 @@ def make_notifier(settings: Settings, store: Store, timings: Timings, clock: Clo
         AlertSender(
             store,
             channel,
-            settings.alert_fold_after,
+            settings.alerts.alert_fold_after,
             min_interval=timings.alert_min_interval,
             base_delay=timings.alert_retry_base,
             unreachable_warning_after=timings.unreachable_warning,
-            max_attempts=settings.alert_max_attempts,
-            give_up_after=settings.alert_give_up_hours * 3600.0,
+            max_attempts=settings.alerts.alert_max_attempts,
+            give_up_after=settings.alerts.alert_give_up_hours * 3600.0,
             clock=clock,
         ).start()
         for channel in channels
@@ -248,35 +262,42 @@ def make_owner_bot(
         client,
         poll_seconds=timings.telegram_poll_seconds,
         base_delay=timings.telegram_retry_base,
-        retention_days=settings.conversation_retention_days,
-        owner_id=settings.telegram_owner_id,
+        retention_days=settings.storage.conversation_retention_days,
+        owner_id=settings.telegram.telegram_owner_id,
         close=ApprovedAnswers(
-            approved_entries(settings.knowledge_dir, settings.languages), lambda: [], settings.languages
+            approved_entries(settings.owner.knowledge_dir, settings.owner.languages),
+            lambda: [],
+            settings.owner.languages,
         ).close,
         mail_answers=mailer.notify if mailer else None,
-        owner_name=settings.owner_name,
+        owner_name=settings.owner.owner_name,
         report=stats_report(settings),
         clock=clock,
     )
-    if not settings.telegram_webhook_url:
+    if not settings.telegram.telegram_webhook_url:
         return bot.start(), []
-    secret = webhook_secret(store, settings.telegram_webhook_secret)
-    receiver = bot.receiver(urlparse(settings.telegram_webhook_url).path, secret)
-    return bot.start(webhook=(settings.telegram_webhook_url, secret)), [receiver]
+    secret = webhook_secret(store, settings.telegram.telegram_webhook_secret)
+    receiver = bot.receiver(urlparse(settings.telegram.telegram_webhook_url).path, secret)
+    return bot.start(webhook=(settings.telegram.telegram_webhook_url, secret)), [receiver]
 
 
 def stats_report(settings: Settings) -> Report:
     """How the owner's pictures are made: their name, their colour, the day's model-call budget, and the
     names of where visitors came from."""
-    return Report(settings.owner_name, settings.stats_colour, settings.daily_model_calls, open_sources(settings))
+    return Report(
+        settings.owner.owner_name,
+        settings.storage.stats_colour,
+        settings.limits.daily_model_calls,
+        open_sources(settings),
+    )
 
 
 def open_sources(settings: Settings) -> SourceList:
     """The sources and sites page opens are named by: the well-known ones, the owner's ``UTM_SOURCES``,
     and their own sites (their website and booking page, and the sites that embed the page)."""
     links = [address for kind, address in owner_links(settings) if address.startswith(("http://", "https://"))]
-    hosts = [urlparse(address).hostname or "" for address in (*links, *settings.embed_origins)]
-    return SourceList(settings.utm_sources, hosts)
+    hosts = [urlparse(address).hostname or "" for address in (*links, *settings.serving.embed_origins)]
+    return SourceList(settings.storage.utm_sources, hosts)
 
 
 def digest_pictures(settings: Settings, store: Store) -> Pictures:
@@ -316,18 +337,18 @@ def page_text(settings: Settings) -> PageText:
     from replica.web.page import PageText
     from replica.web.privacy import privacy_line
 
-    owner = settings.owner_name
+    owner = settings.owner.owner_name
     return PageText(
         title=f"{owner} — AI replica",
         description=render_prompt(
-            "page.md" if settings.model_configured else "page_no_model.md", owner_name=owner
+            "page.md" if settings.model.model_configured else "page_no_model.md", owner_name=owner
         ).strip(),
         greeting=render_prompt("greeting.md", owner_name=owner).strip(),
         examples=read_lines("examples.txt")[:4],
         avatar=owner_avatar(settings, owner),
         owner_name=owner,
         links=tuple(owner_links(settings)),
-        privacy=privacy_line(settings.conversation_retention_days),
+        privacy=privacy_line(settings.storage.conversation_retention_days),
     )
 
 
@@ -343,18 +364,20 @@ def site_files(settings: Settings, page: PageText, store: Store | None = None, c
     face = owner_face(page.avatar or "", page.owner_name)
     image = face.path if face else (page.avatar or "")
     counter = (
-        OpenCounter(store, settings.trusted_proxy_hops, clock=clock, sources=open_sources(settings)) if store else None
+        OpenCounter(store, settings.limits.trusted_proxy_hops, clock=clock, sources=open_sources(settings))
+        if store
+        else None
     )
     privacy = render_prompt(
-        "privacy.md", owner_name=page.owner_name, retention_days=str(settings.conversation_retention_days)
+        "privacy.md", owner_name=page.owner_name, retention_days=str(settings.storage.conversation_retention_days)
     )
     return SiteFiles(
         face=face,
         widget_js=widget_script(page.owner_name, image),
         privacy_html=privacy_html(privacy, f"Privacy · {page.title}"),
         preview=Preview(page.title, plain_line(page.description), image),
-        public_url=settings.public_url,
-        trusted_proxy_hops=settings.trusted_proxy_hops,
+        public_url=settings.serving.public_url,
+        trusted_proxy_hops=settings.limits.trusted_proxy_hops,
         count_open=counter.count if counter else None,
     )
 
@@ -388,23 +411,30 @@ def build_replica(
     replies without a model from ``settings``' owner and knowledge, the steps after each answer, and the
     usage ``limits``. ``knowledge``: the owner's files whole, which
     replies are checked against; ``verifier``: verified contacts, when a mail service is set."""
-    registry = default_registry(settings.extra_tools)
-    config = reply_config(settings)
+    registry = default_registry(settings.reply.extra_tools)
+    reply = settings.reply
     limits = limits or UsageLimits.build(10**9, 10**9, 10**9)  # none given: unbounded (eval, the tests)
     loop = None
     if model is not None:
-        names = (settings.owner_name, settings.owner_name.split()[0]) if settings.owner_name.strip() else ()
-        memory = ServerMemory(store.state, settings.openai_base_url or OPENAI_API, settings.openai_model)
+        names = (
+            (settings.owner.owner_name, settings.owner.owner_name.split()[0])
+            if settings.owner.owner_name.strip()
+            else ()
+        )
+        memory = ServerMemory(store.state, settings.model.openai_base_url or OPENAI_API, settings.model.openai_model)
         clean = CleanModel(model, names, memory)
-        loop = TurnLoop(clean, registry, limits, config.max_turns, config.max_reply_tokens)
-    offline = without_model(settings.owner_name, settings.knowledge_dir, settings.languages, store, registry)
+        loop = TurnLoop(clean, registry, limits, reply.max_turns, reply.max_reply_tokens)
+    offline = without_model(
+        settings.owner.owner_name, settings.owner.knowledge_dir, settings.owner.languages, store, registry
+    )
     answer = Answer(
         loop=loop,
         system_prompt=system_prompt,
         facts=inbox.recorder.facts,
-        checker=ReplyChecker(knowledge, settings.owner_name),
+        checker=ReplyChecker(knowledge, settings.owner.owner_name),
         without_model=offline,
-        config=config,
+        settings=reply,
+        lanes=model_lanes(settings.serving, clock),
         clock=clock,
     )
     steps = Steps(
@@ -413,11 +443,17 @@ def build_replica(
             CheckReply(store, registry, offline),
             SaveFailedNote(offline.said),
             CodeOffer(verifier),
-            BookingOffer(settings.owner_booking),
+            BookingOffer(settings.owner.owner_booking),
         ]
     )
     admission = Admission(
-        [OverTheLimits(limits, store, inbox, clock), Blank(), TooLong(config), ContactCode(verifier), TakenOver(inbox)]
+        [
+            OverTheLimits(limits, store, inbox, clock),
+            Blank(),
+            TooLong(reply.max_message_chars),
+            ContactCode(verifier),
+            TakenOver(inbox),
+        ]
     )
     return Replica(
         answer=answer,
@@ -427,7 +463,7 @@ def build_replica(
         notifier=notifier,
         inbox=inbox,
         limits=limits,
-        config=config,
+        settings=reply,
         watch=watch,
         close_faq=lambda question: close.question if (close := offline.answers.close(question)) else "",
         verifier=verifier,
@@ -435,21 +471,9 @@ def build_replica(
     )
 
 
-def reply_config(settings: Settings) -> ReplyConfig:
-    """The settings every reply is bounded by: the replies' own, and the model lanes'."""
-    replies = settings.replies
-    return ReplyConfig(
-        max_message_chars=replies.max_message_chars,
-        reply_deadline_seconds=replies.reply_deadline_seconds,
-        max_turns=replies.max_turns,
-        max_reply_tokens=replies.max_reply_tokens,
-        history_budget_chars=replies.history_budget_chars,
-        queue_concurrency=settings.queue_concurrency,
-        queue_max_size=settings.queue_max_size,
-        queue_wait_seconds=settings.queue_wait_seconds,
-        check_replies=replies.check_replies,
-        email_check_deliverability=replies.email_check_deliverability,
-    )
+def model_lanes(serving: ServingSettings, clock: Clock = REAL_CLOCK) -> Lanes:
+    """The model lanes every reply waits for: how many at once, how many may wait, and for how long."""
+    return Lanes(serving.queue_concurrency, serving.queue_max_size, serving.queue_wait_seconds, clock)
 
 
 def returning_pages(inbox: Inbox):
@@ -475,13 +499,13 @@ def create_app(
 
     load_in_background()  # matplotlib, before the first visitor's message (Gradio asks for it at every event)
     store = open_store(settings, clock)
-    at_risk = records_at_risk(settings.space_id, settings.database_url, settings.data_dir)
+    at_risk = records_at_risk(settings.serving.space_id, settings.storage.database_url, settings.storage.data_dir)
     if at_risk:
         log.warning("Storage: %s; to keep them, %s", at_risk, KEEP_RECORDS)
     settings = as_served(settings)  # the page always names a person
     notifier = make_notifier(settings, store, timings, clock)
-    salt = address_salt(store, settings.data_dir)
-    inbox = Inbox.build(store, salt, settings.owner_name, notifier, clock=clock)
+    salt = address_salt(store, settings.storage.data_dir)
+    inbox = Inbox.build(store, salt, settings.owner.owner_name, notifier, clock=clock)
     verifier, mailer = make_contacts(settings, store, salt, notifier, clock)
     replica = assemble_replica(
         settings,
@@ -489,25 +513,25 @@ def create_app(
         store=store,
         notifier=notifier,
         inbox=inbox,
-        index_folder=settings.data_dir / "knowledge-index",
-        limits=make_limits(settings.limits, store, inbox, bool(settings.database_url), clock),
+        index_folder=settings.storage.data_dir / "knowledge-index",
+        limits=make_limits(settings.limits, store, inbox, bool(settings.storage.database_url), clock),
         verifier=verifier,
         clock=clock,
     )
     housekeeper = make_housekeeper(settings, store, inbox, notifier, clock)
     owner_bot, middleware = make_owner_bot(settings, store, inbox, timings, mailer, clock)
-    mcp_tool, mcp_middleware = make_mcp_tool(settings, replica, store) if settings.mcp_enabled else (None, [])
+    mcp_tool, mcp_middleware = make_mcp_tool(settings, replica, store) if settings.serving.mcp_enabled else (None, [])
     page = page_text(settings)
     returning, line = returning_pages(inbox), make_line(settings, clock)
     demo = build_demo(
         replica.stream_reply,
         page,
-        settings.queue_concurrency,
-        settings.queue_max_size,
+        settings.serving.queue_concurrency,
+        settings.serving.queue_max_size,
         history=inbox.page.page_messages,
         owner_words=inbox.page.for_page,
-        trusted_proxy_hops=settings.trusted_proxy_hops,
-        max_message_chars=settings.max_message_chars,
+        trusted_proxy_hops=settings.limits.trusted_proxy_hops,
+        max_message_chars=settings.reply.max_message_chars,
         mcp_tool=mcp_tool,
         returning=returning,
         line=line,
@@ -551,10 +575,10 @@ def make_housekeeper(
         inbox.recorder,
         inbox.handoff,
         notifier,
-        settings.conversation_retention_days,
-        settings.digest_hour_utc,
-        settings.daily_model_calls,
-        digest_weekday=WEEKDAYS.index(settings.digest_weekday),
+        settings.storage.conversation_retention_days,
+        settings.storage.digest_hour_utc,
+        settings.limits.daily_model_calls,
+        digest_weekday=WEEKDAYS.index(settings.storage.digest_weekday),
         clock=clock,
     ).start()
 
@@ -574,7 +598,7 @@ def make_contacts(
     key = CodeKey(salt)
     unconfirmed = announce_unconfirmed(store, notifier)  # a held lead whose code cannot come is passed on
     mailer = CodeMailer(
-        store.codes, service, key, settings.owner_name, store.answer_mails, given_up=unconfirmed, clock=clock
+        store.codes, service, key, settings.owner.owner_name, store.answer_mails, given_up=unconfirmed, clock=clock
     )
     mailer.start()
     log.info("Verified contacts: %s; codes are mailed through %s", contacts.lead_verification, service.label)
@@ -587,7 +611,7 @@ def make_contacts(
 
 def as_served(settings: Settings) -> Settings:
     """``settings`` as the page serves them: the owner always named, the profile's links filled in."""
-    return with_owner_links(replace(settings, owner_name=owner_name(settings)))
+    return with_owner_links(settings.updated(owner_name=owner_name(settings)))
 
 
 def assemble_replica(
@@ -607,9 +631,13 @@ def assemble_replica(
     knowledge indexed in ``index_folder``, the persona with the booking paragraph, the same checks. The
     page, ``eval``, ``doctor``, MCP and the tests' fixtures all build it here, so what is scored is what
     is served."""
-    index = KnowledgeIndex.load(settings.knowledge_dir, index_folder)
+    index = KnowledgeIndex.load(settings.owner.knowledge_dir, index_folder)
     system_prompt = SystemPrompt(
-        settings.owner_name, index, store, settings.knowledge_budget_chars, booking_url=settings.owner_booking
+        settings.owner.owner_name,
+        index,
+        store,
+        settings.owner.knowledge_budget_chars,
+        booking_url=settings.owner.owner_booking,
     )
     system_prompt("")  # a template mistake stops the start, not a visitor's message
     return build_replica(
@@ -635,7 +663,7 @@ def evaluation_replica(
     and ``doctor``. Returns it with its store and the owner's name."""
     store = Store(folder / "replica.sqlite3")
     settings = as_served(settings)
-    inbox = Inbox.build(store, secrets.token_hex(16), settings.owner_name, notifier)
+    inbox = Inbox.build(store, secrets.token_hex(16), settings.owner.owner_name, notifier)
     replica = assemble_replica(
         settings,
         model=make_model(settings.model, Timings()),
@@ -645,7 +673,7 @@ def evaluation_replica(
         index_folder=folder / "knowledge-index",
         watch=watch,
     )
-    return replica, store, settings.owner_name
+    return replica, store, settings.owner.owner_name
 
 
 def make_mcp_tool(settings: Settings, replica: Replica, store: Store) -> tuple[Callable[..., str], list]:
@@ -654,5 +682,5 @@ def make_mcp_tool(settings: Settings, replica: Replica, store: Store) -> tuple[C
     from replica.web.mcp import KEY_NAME, ConversationIds, make_ask, question_limit
 
     ids = ConversationIds(store.state.shared(KEY_NAME, secrets.token_hex(32)))
-    ask = make_ask(replica.reply, settings.owner_name, settings.trusted_proxy_hops, ids)
-    return ask, [question_limit(ask.__name__, settings.max_message_chars)]
+    ask = make_ask(replica.reply, settings.owner.owner_name, settings.limits.trusted_proxy_hops, ids)
+    return ask, [question_limit(ask.__name__, settings.reply.max_message_chars)]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import threading
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import replace
 
 import pytest
 import requests
@@ -96,7 +95,7 @@ def test_eight_visitors_at_once_are_all_answered_three_at_a_time(visitor, fake_o
 def test_without_a_key_the_page_greets_and_says_it_answers_from_written_answers(start_app, settings):
     from tests.fixtures.clients import app_client
 
-    url = start_app(replace(settings, openai_api_key=None, openai_base_url=None)).demo.local_url
+    url = start_app(settings.updated(openai_api_key=None, openai_base_url=None)).demo.local_url
     answer = app_client(url).predict("Hello", api_name="/chat")
     assert answer.startswith("Hi! I'm Ada Lovelace's AI replica.")
     assert (

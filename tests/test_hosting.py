@@ -13,7 +13,6 @@ import re
 import socket
 import subprocess
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -53,7 +52,11 @@ def on_a_volume(tmp_path_factory) -> Path:
 )
 def test_gradio_server_port_wins_then_port_and_with_port_alone_every_address(environment, port, name, variable):
     settings = load_settings(environment, None)
-    assert (settings.listen_port, settings.listen_name, settings.port_variable) == (port, name, variable)
+    assert (settings.serving.listen_port, settings.serving.listen_name, settings.serving.port_variable) == (
+        port,
+        name,
+        variable,
+    )
 
 
 @pytest.mark.smoke
@@ -118,7 +121,7 @@ def test_on_a_space_the_own_disk_is_warned_once_at_start_and_doctor_fails_it(
     tmp_path, tmp_path_factory, start_app, settings, caplog
 ):
     with caplog.at_level(logging.WARNING, logger="replica"):
-        start_app(replace(settings, space_id="ada/replica"))
+        start_app(settings.updated(space_id="ada/replica"))
     warnings = [r for r in caplog.records if "records will be lost at the next restart" in r.getMessage()]
     assert len(warnings) == 1 and warnings[0].levelno == logging.WARNING
     assert "attach a Storage Bucket to the Space at /data" in warnings[0].getMessage()
@@ -156,12 +159,12 @@ def test_on_a_volume_eight_visitors_the_sender_and_the_owner_bot_lose_nothing(
 ):
     """The journal the app picks for a mounted volume, forced on in a local folder: eight visitors leave
     an address at once while the sender delivers and the owner asks the bot for the leads."""
-    app = start_app(replace(settings, sqlite_journal="delete", lead_alerts_per_visitor=8))  # all from 127.0.0.1
+    app = start_app(settings.updated(sqlite_journal="delete", lead_alerts_per_visitor=8))  # all from 127.0.0.1
     assert app.store.db.journal == "delete"
-    other = open_database(settings.database_path, None, read_only=True)  # what the file itself says
+    other = open_database(settings.storage.database_path, None, read_only=True)  # what the file itself says
     assert other.journal == "delete"
     other.close()
-    assert not settings.database_path.with_name("replica.sqlite3-shm").exists()
+    assert not settings.storage.database_path.with_name("replica.sqlite3-shm").exists()
 
     def respond(body):
         last = body["messages"][-1]

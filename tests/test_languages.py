@@ -40,7 +40,7 @@ def test_accents_are_compared_without_them_and_stems_are_the_languages_own():
 
 def test_the_setting_takes_known_codes_and_names_an_unknown_one():
     assert language_codes(" en, ES,pt,en ") == ("en", "es", "pt")
-    assert load_settings({}, None).languages == ("en",)
-    assert load_settings({"LANGUAGES": "pt,en"}, None).languages == ("pt", "en")
+    assert load_settings({}, None).owner.languages == ("en",)
+    assert load_settings({"LANGUAGES": "pt,en"}, None).owner.languages == ("pt", "en")
     with pytest.raises(ConfigError, match="LANGUAGES: xx: use codes among en, es, pt, fr, de"):
         load_settings({"LANGUAGES": "en,xx"}, None)

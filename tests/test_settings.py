@@ -13,25 +13,25 @@ from tests.fixtures.environment import ROOT
 
 def test_defaults_with_nothing_configured(tmp_path):
     settings = load_settings({}, tmp_path / "missing.env")
-    assert settings.openai_model == "gpt-4o-mini"
-    assert settings.telegram_api_base == "https://api.telegram.org"
-    assert (settings.max_turns, settings.queue_concurrency) == (2, 3)
-    assert settings.knowledge_dir == Path("knowledge") and settings.data_dir == Path("data")
-    assert not settings.model_configured and not settings.telegram_configured
+    assert settings.model.openai_model == "gpt-4o-mini"
+    assert settings.telegram.telegram_api_base == "https://api.telegram.org"
+    assert (settings.reply.max_turns, settings.serving.queue_concurrency) == (2, 3)
+    assert settings.owner.knowledge_dir == Path("knowledge") and settings.storage.data_dir == Path("data")
+    assert not settings.model.model_configured and not settings.telegram.telegram_configured
 
 
 def test_environment_wins_over_dotenv(tmp_path):
     env_file = tmp_path / ".env"
     env_file.write_text("OPENAI_MODEL=from-dotenv\nOWNER_NAME=Dot Env\nMAX_TURNS=4\n")
     settings = load_settings({"OPENAI_MODEL": "from-environment"}, env_file)
-    assert settings.openai_model == "from-environment"
-    assert settings.owner_name == "Dot Env" and settings.max_turns == 4
+    assert settings.model.openai_model == "from-environment"
+    assert settings.owner.owner_name == "Dot Env" and settings.reply.max_turns == 4
 
 
 def test_secrets_never_appear_in_repr(tmp_path):
     settings = load_settings({"OPENAI_API_KEY": "sk-very-secret", "TELEGRAM_BOT_TOKEN": "1:tok-secret"}, None)
     assert "sk-very-secret" not in repr(settings) and "tok-secret" not in repr(settings)
-    assert settings.model_configured
+    assert settings.model.model_configured
 
 
 def test_a_bad_number_names_the_variable():
@@ -45,7 +45,7 @@ def test_a_bad_number_names_the_variable():
     + [("false", False), ("False", False), ("0", False), ("no", False), ("off", False), ("", True)],
 )
 def test_a_true_or_false_setting_reads_each_way_of_writing_it_and_empty_is_the_default(raw, value):
-    assert load_settings({"CHECK_REPLIES": raw}, None).check_replies is value  # its default is true
+    assert load_settings({"CHECK_REPLIES": raw}, None).reply.check_replies is value  # its default is true
 
 
 @pytest.mark.parametrize("raw", ["ture", "maybe", "2", "enabled", "n"])
@@ -58,10 +58,14 @@ def test_a_true_or_false_setting_that_is_neither_is_refused_naming_the_variable_
 def test_every_setting_is_defined_once_and_what_is_made_from_the_table_is_current():
     from dataclasses import fields
 
-    from replica.settings import SETTINGS, Settings, env_example, reference
+    from replica.settings import GROUPS, SETTINGS, Settings, env_example, reference
 
     assert len({s.env for s in SETTINGS}) == len(SETTINGS)  # one variable, one field
-    assert [s.field for s in SETTINGS] == [f.name for f in fields(Settings)]  # every field is a declared setting
+    assert [f.name for f in fields(Settings)] == list(GROUPS)  # Settings is its groups, nested
+    declared = [(f.name, f.type) for f in fields(Settings)]
+    assert all(GROUPS[name].__name__ == kind for name, kind in declared)  # each typed as its group
+    every_field = [(group, f.name) for group, kind in GROUPS.items() for f in fields(kind)]
+    assert [(s.group, s.field) for s in SETTINGS] == every_field  # every field of a group is a declared setting
     assert (ROOT / ".env.example").read_text() == env_example(), "run: python -m replica.settings > .env.example"
     assert (ROOT / "docs" / "configuration.md").read_text() == reference(), (
         "run: python -m replica.settings --reference > docs/configuration.md"
@@ -133,7 +137,7 @@ def test_no_settings_default_is_written_again_outside_the_settings_table():
 def test_digest_hour_is_read_and_checked(tmp_path):
     from replica.settings import ConfigError, load_settings
 
-    assert load_settings({"DIGEST_HOUR_UTC": "8"}, None).digest_hour_utc == 8
-    assert load_settings({}, None).digest_hour_utc is None
+    assert load_settings({"DIGEST_HOUR_UTC": "8"}, None).storage.digest_hour_utc == 8
+    assert load_settings({}, None).storage.digest_hour_utc is None
     with pytest.raises(ConfigError, match="DIGEST_HOUR_UTC"):
         load_settings({"DIGEST_HOUR_UTC": "24"}, None)

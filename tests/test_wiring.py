@@ -4,7 +4,6 @@ missing (no model, no Telegram) while the app still gets a part that works."""
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 
 from replica.alerts import Alert
@@ -14,19 +13,19 @@ from replica.runtime.timings import Timings
 from replica.settings import Settings
 from replica.storage import Recorded
 from replica.storage.records import AlertKind
-from replica.wiring import embed_origins, make_model, make_notifier, open_store, reply_config
+from replica.wiring import embed_origins, make_model, make_notifier, open_store
 
 
 def test_frames_are_allowed_to_the_origins_named_and_on_a_space_to_huggingface_too():
     assert embed_origins(Settings()) == ()  # none named: any site may frame the page
-    named = Settings(embed_origins=("https://ada.example",))
+    named = Settings.of(embed_origins=("https://ada.example",))
     assert embed_origins(named) == ("https://ada.example",)
-    on_a_space = dataclasses.replace(named, space_id="ada/replica")
+    on_a_space = named.updated(space_id="ada/replica")
     assert embed_origins(on_a_space) == ("https://ada.example", "https://huggingface.co")
 
 
 def test_the_store_applies_the_alert_caps_the_settings_give(tmp_path):
-    store = open_store(Settings(data_dir=tmp_path, lead_alerts_per_visitor=1))
+    store = open_store(Settings.of(data_dir=tmp_path, lead_alerts_per_visitor=1))
     try:
         fates = [
             store.leads.record(email, "", "", Alert(AlertKind.LEAD, "L", (("Email", email),), "s1").entry())
@@ -44,12 +43,12 @@ def test_without_a_key_there_is_no_model_and_the_log_says_how_to_connect_one(cap
 
 
 def test_a_local_server_needs_no_key():
-    model = make_model(Settings(openai_base_url="http://127.0.0.1:8080/v1", openai_model="qwen").model, Timings())
+    model = make_model(Settings.of(openai_base_url="http://127.0.0.1:8080/v1", openai_model="qwen").model, Timings())
     assert isinstance(model, OpenAIChatModel)
 
 
 def test_without_telegram_or_another_channel_alerts_go_to_the_log(tmp_path, caplog):
-    settings = Settings(data_dir=tmp_path)
+    settings = Settings.of(data_dir=tmp_path)
     store = open_store(settings)
     try:
         with caplog.at_level(logging.WARNING, logger="replica.wiring"):
@@ -59,18 +58,18 @@ def test_without_telegram_or_another_channel_alerts_go_to_the_log(tmp_path, capl
     assert "alerts will be written to the log only" in caplog.text
 
 
-def test_a_reply_is_bounded_by_exactly_the_settings_given():
-    settings = Settings(
+def test_a_reply_is_bounded_by_exactly_the_settings_given(make_replica):
+    replica = make_replica(
         max_turns=3,
         reply_deadline_seconds=12,
         max_reply_tokens=321,
-        check_replies=False,
+        max_message_chars=900,
         queue_concurrency=5,
         queue_max_size=7,
         queue_wait_seconds=2.5,
     )
-    config = reply_config(settings)
-    assert (config.max_turns, config.reply_deadline_seconds, config.max_reply_tokens) == (3, 12, 321)
-    assert (config.queue_concurrency, config.check_replies) == (5, False)
-    assert (config.queue_max_size, config.queue_wait_seconds) == (7, 2.5)
-    assert config.max_message_chars == settings.max_message_chars
+    answer = replica.answer
+    assert answer.settings is replica.settings  # one group, handed down whole: no copy to drift
+    assert (replica.settings.reply_deadline_seconds, replica.settings.max_message_chars) == (12, 900)
+    assert answer.loop is not None and (answer.loop.max_turns, answer.loop.max_tokens) == (3, 321)
+    assert (answer.lanes.count, answer.lanes.max_waiting, answer.lanes.wait_seconds) == (5, 7, 2.5)

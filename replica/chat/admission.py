@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable, Protocol
 
 from replica import wording
-from replica.chat.config import ReplyConfig
 from replica.chat.limits import SlidingWindow, UsageLimits
 from replica.chat.run import Ending
 from replica.contacts import Verifier
@@ -167,8 +166,8 @@ class Blank(ReadsNothing):
 class TooLong(ReadsNothing):
     """A message over ``MAX_MESSAGE_CHARS`` is refused without a model call."""
 
-    def __init__(self, config: ReplyConfig):
-        self.limit = config.max_message_chars
+    def __init__(self, max_message_chars: int):
+        self.limit = max_message_chars
 
     def __call__(self, incoming: Incoming) -> Stop | None:
         too_long = len(incoming.message) > self.limit

@@ -15,7 +15,6 @@ import logging
 from typing import Any, Callable, Generator, Iterator
 
 from replica import wording
-from replica.chat.config import ReplyConfig
 from replica.chat.deadline import Deadline, DeadlineExceeded, run_until
 from replica.chat.draft import Draft
 from replica.chat.history import as_visitor_words, history_messages, join, retrieval_query
@@ -28,6 +27,7 @@ from replica.chat.without_model import WithoutModel, in_steps
 from replica.knowledge.prompts import render_prompt
 from replica.logs import EveryMinute
 from replica.runtime.clock import REAL_CLOCK, Clock
+from replica.settings import ReplySettings
 
 log = logging.getLogger(__name__)
 SPIKE = EveryMinute(
@@ -38,7 +38,8 @@ SPIKE = EveryMinute(
 class Answer:
     """Writes each message's words. ``loop`` is ``None`` when no model is configured; ``system_prompt(query)``
     is each message's system prompt; ``facts(conversation)`` what the tools did in it so far (``None``
-    when unreadable); ``checker`` begins each reply's check."""
+    when unreadable); ``checker`` begins each reply's check; ``lanes`` are the model lanes replies wait
+    for; ``settings`` the replies' own, which bound each one."""
 
     def __init__(
         self,
@@ -48,7 +49,8 @@ class Answer:
         facts: Callable[[int], list[str] | None],
         checker: ReplyChecker,
         without_model: WithoutModel,
-        config: ReplyConfig,
+        settings: ReplySettings,
+        lanes: Lanes,
         clock: Clock = REAL_CLOCK,
     ):
         self.loop = loop
@@ -56,9 +58,9 @@ class Answer:
         self.facts = facts
         self.checker = checker
         self.without_model = without_model
-        self.config = config
+        self.settings = settings
+        self.lanes = lanes
         self.clock = clock  # the lanes' pace and each reply's deadline
-        self.lanes = Lanes(config.queue_concurrency, config.queue_max_size, config.queue_wait_seconds, clock)
 
     def stream(
         self, draft: Draft, history: list[dict[str, Any]], conversation: int | None
@@ -75,7 +77,9 @@ class Answer:
             draft.run.add(Ended(Ending.BUSY))
             yield from self._without_model(draft, "", spike=True)
             return
-        deadline = Deadline(self.config.reply_deadline_seconds, self.clock)  # from the lane: the wait has a bound of its own
+        deadline = Deadline(
+            self.settings.reply_deadline_seconds, self.clock
+        )  # from the lane: the wait has a bound of its own
         try:
             yield from self._with_model(self.loop, draft, history, conversation, deadline)
         finally:
@@ -89,7 +93,7 @@ class Answer:
         conversation: int | None,
         deadline: Deadline,
     ) -> Iterator[str]:
-        earlier = history_messages(history, self.config.history_budget_chars)
+        earlier = history_messages(history, self.settings.history_budget_chars)
         facts = self.facts(conversation) if conversation is not None else None
         system = join(self.system_prompt(retrieval_query(draft.message, earlier)), facts_section(facts))
         messages = [
@@ -97,7 +101,7 @@ class Answer:
             *earlier,
             {"role": "user", "content": as_visitor_words(draft.message)},
         ]
-        check = self.checker.begin(system, earlier, draft.message, on=self.config.check_replies)
+        check = self.checker.begin(system, earlier, draft.message, on=self.settings.check_replies)
         shown = words = ""
         try:
             for words in run_until(deadline, lambda stop: loop.run(messages, draft.context, deadline, stop, draft.run)):

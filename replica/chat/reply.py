@@ -17,7 +17,6 @@ from typing import Any, Callable, Iterator
 from replica.alerts import Notifier
 from replica.chat.admission import Admission, Incoming, OverTheLimits
 from replica.chat.answer import Answer
-from replica.chat.config import ReplyConfig
 from replica.chat.draft import Draft
 from replica.chat.limits import UsageLimits
 from replica.chat.run import Ended, Ending, Run
@@ -25,6 +24,7 @@ from replica.chat.steps import Steps
 from replica.contacts import Verifier
 from replica.inbox import Conversation, Inbox
 from replica.runtime.clock import REAL_CLOCK, Clock
+from replica.settings import ReplySettings
 from replica.storage import Store
 from replica.storage.records import VISITOR
 from replica.tools import ToolContext
@@ -45,8 +45,8 @@ class Visitor:
 class Replica:
     """Answers visitors as the owner: ``answer`` writes each reply's words, ``steps`` follow it;
     ``inbox`` records every message and reply (the history the model sees, the owner's words
-    included); ``store`` and ``notifier`` are the tools' records and alerts; ``limits`` and ``config``
-    bound each message; ``watch``, if given, sees each message's run."""
+    included); ``store`` and ``notifier`` are the tools' records and alerts; ``limits`` and ``settings``
+    (the replies' own) bound each message; ``watch``, if given, sees each message's run."""
 
     def __init__(
         self,
@@ -57,7 +57,7 @@ class Replica:
         notifier: Notifier,
         inbox: Inbox,
         limits: UsageLimits,
-        config: ReplyConfig,
+        settings: ReplySettings,
         watch: Callable[[Visitor, Run], None] | None = None,
         close_faq: Callable[[str], str] = lambda question: "",
         verifier: Verifier | None = None,
@@ -70,7 +70,7 @@ class Replica:
         self.notifier = notifier
         self.inbox = inbox
         self.limits = limits
-        self.config = config
+        self.settings = settings
         self.watch = watch  # told of each message's run once it is recorded (eval and doctor score it)
         self.close_faq = close_faq  # an approved question close to one passed on, offered on its alert
         self.verifier = verifier  # verified contacts: the mode a lead is offered a code in
@@ -102,7 +102,7 @@ class Replica:
         history: list[dict[str, str]] = []
         if conversation:
             history = recorder.history(conversation.id)
-            recorder.record(conversation.id, VISITOR, incoming.kept_text[: self.config.max_message_chars + 1])
+            recorder.record(conversation.id, VISITOR, incoming.kept_text[: self.settings.max_message_chars + 1])
         run, reply, draft, done = Run(), "", None, False
         try:
             with self.inbox.page.replying(visitor.session_id):
@@ -143,7 +143,7 @@ class Replica:
             visitor.session_id,
             self.store,
             self.notifier,
-            self.config.email_check_deliverability,
+            self.settings.email_check_deliverability,
             conversation=conversation.id if conversation else None,
             via=visitor.via,
             visitor_words="\n".join([*(m["content"] for m in history if m["role"] == "user"), message]),

@@ -112,29 +112,29 @@ def run_doctor(
 
 def check_model(settings: Settings, voice: Callable[[Settings], Iterator[Check]] | None = None) -> Iterator[Check]:
     """The key, the endpoint, and the configured model there (and with ``voice``, its replies)."""
-    if not settings.model_configured:  # a supported way to run: nothing configured is broken
+    if not settings.model.model_configured:  # a supported way to run: nothing configured is broken
         yield warn(
             "model",
             "OPENAI_API_KEY is not set: the replica answers from your written answers only",
             "put your key in .env, or in the Space's secrets; or set OPENAI_BASE_URL to a local server (docs/models.md)",
         )
         return
-    yield ok("model", PLACEHOLDER_NOTE if settings.placeholder_key else "OPENAI_API_KEY is set")
-    wait = settings.doctor_timeout_seconds
+    yield ok("model", PLACEHOLDER_NOTE if settings.model.placeholder_key else "OPENAI_API_KEY is set")
+    wait = settings.model.doctor_timeout_seconds
     client = model_client(settings.model, timeout=wait, max_retries=0)  # the app's client, with doctor's patience
     reached = list(_check_endpoint(client, settings))
     yield from reached
     if any(check.status is Status.FAIL for check in reached):
         return
-    yield check_tool_calling(client, settings.openai_model, wait)
+    yield check_tool_calling(client, settings.model.openai_model, wait)
     if voice:  # whatever the probe said: the replica serves a model that cannot call tools too
         yield from voice(settings)
 
 
 def _check_endpoint(client: openai.OpenAI, settings: Settings, clock: Clock = REAL_CLOCK) -> Iterator[Check]:
     """Whether the endpoint answers, and offers the configured model (or answers to its name)."""
-    endpoint = shown_url(settings.openai_base_url or "https://api.openai.com/v1")
-    model = settings.openai_model
+    endpoint = shown_url(settings.model.openai_base_url or "https://api.openai.com/v1")
+    model = settings.model.openai_model
     started = clock.monotonic()
     try:
         try:
@@ -143,14 +143,14 @@ def _check_endpoint(client: openai.OpenAI, settings: Settings, clock: Clock = RE
             offered = None  # a provider without a model list: one token tells as much
             client.chat.completions.create(model=model, messages=[{"role": "user", "content": "ping"}], max_tokens=1)
     except openai.AuthenticationError:
-        refused = "the placeholder key" if settings.placeholder_key else "the key"
+        refused = "the placeholder key" if settings.model.placeholder_key else "the key"
         yield fail("model", f"{endpoint} refused {refused} (401)", "check OPENAI_API_KEY (docs/models.md)")
         return
     except openai.NotFoundError:
         yield fail("model", f"{endpoint} has no model {model!r}", "set OPENAI_MODEL to a model the provider offers")
         return
     except openai.APITimeoutError:  # (an APIConnectionError too, but the server is there: it is slow)
-        yield timed_out(f"{endpoint} gave", settings.doctor_timeout_seconds, Status.FAIL)
+        yield timed_out(f"{endpoint} gave", settings.model.doctor_timeout_seconds, Status.FAIL)
         return
     except openai.APIConnectionError as exc:
         yield fail(
@@ -172,7 +172,7 @@ def _check_endpoint(client: openai.OpenAI, settings: Settings, clock: Clock = RE
     elif model in offered:
         yield ok("model", f"{endpoint} answers, and offers {model} ({seconds:.2f} s)")
     else:
-        yield _answers_to(client, endpoint, model, offered, settings.doctor_timeout_seconds)
+        yield _answers_to(client, endpoint, model, offered, settings.model.doctor_timeout_seconds)
 
 
 def _answers_to(client: openai.OpenAI, endpoint: str, model: str, offered: list[str], wait: float) -> Check:
@@ -272,21 +272,21 @@ def check_tool_calling(client: openai.OpenAI, model: str, wait: float) -> Check:
 
 def check_telegram(settings: Settings, ping: bool) -> Iterator[Check]:
     """The token, the webhook, the owner's chat, and what waits in the outbox."""
-    if not settings.telegram_bot_token:
-        where = "the ALERT_URLS channels only" if settings.alert_urls else "the log only"
+    if not settings.telegram.telegram_bot_token:
+        where = "the ALERT_URLS channels only" if settings.alerts.alert_urls else "the log only"
         yield warn(
             "telegram",
             f"TELEGRAM_BOT_TOKEN is not set: alerts go to {where}, and you have no inbox to reply from",
             "python app.py telegram-setup (docs/telegram.md)",
         )
     else:
-        yield from _check_bot(settings, settings.telegram_bot_token, ping)
+        yield from _check_bot(settings, settings.telegram.telegram_bot_token, ping)
     yield from _check_outbox(settings)
 
 
 def _check_bot(settings: Settings, token: str, ping: bool) -> Iterator[Check]:
-    host = urlparse(settings.telegram_api_base).netloc or settings.telegram_api_base
-    client = TelegramClient(settings.telegram_api_base, token, settings.telegram_chat_id or "")
+    host = urlparse(settings.telegram.telegram_api_base).netloc or settings.telegram.telegram_api_base
+    client = TelegramClient(settings.telegram.telegram_api_base, token, settings.telegram.telegram_chat_id or "")
     client.timeout = (5.0, 15.0)
     try:
         me = client.get_me()
@@ -306,8 +306,8 @@ def _check_bot(settings: Settings, token: str, ping: bool) -> Iterator[Check]:
     except TelegramError as error:
         yield warn("telegram", f"could not read the webhook setting ({error.description})")
     else:
-        if settings.telegram_webhook_url:
-            if webhook == settings.telegram_webhook_url:
+        if settings.telegram.telegram_webhook_url:
+            if webhook == settings.telegram.telegram_webhook_url:
                 yield ok("telegram", "the webhook is set to TELEGRAM_WEBHOOK_URL")
             else:
                 yield warn(
@@ -323,7 +323,7 @@ def _check_bot(settings: Settings, token: str, ping: bool) -> Iterator[Check]:
             )
         else:
             yield ok("telegram", "no webhook set: the app can poll for your replies")
-    if not settings.telegram_chat_id:
+    if not settings.telegram.telegram_chat_id:
         yield fail("telegram", "TELEGRAM_CHAT_ID is not set", "python app.py telegram-setup (docs/telegram.md)")
         return
     try:
@@ -334,13 +334,13 @@ def _check_bot(settings: Settings, token: str, ping: bool) -> Iterator[Check]:
     except TelegramError as error:
         yield fail(
             "telegram",
-            f"chat {settings.telegram_chat_id} cannot be written to ({error.description})",
+            f"chat {settings.telegram.telegram_chat_id} cannot be written to ({error.description})",
             "send your bot a message, then run python app.py telegram-setup (docs/telegram.md)",
         )
         return
     what = "a test message was sent there" if ping else "the bot may write there"
-    yield ok("telegram", f"chat {settings.telegram_chat_id} reachable: {what}")
-    if not Owner(settings.telegram_chat_id, settings.telegram_owner_id).known:
+    yield ok("telegram", f"chat {settings.telegram.telegram_chat_id} reachable: {what}")
+    if not Owner(settings.telegram.telegram_chat_id, settings.telegram.telegram_owner_id).known:
         yield fail(
             "telegram",
             "the chat is a group and TELEGRAM_OWNER_ID is not set: no one there can use the bot's buttons or commands",
@@ -379,7 +379,7 @@ def _check_outbox(settings: Settings) -> Iterator[Check]:
     telegram = waiting.get(TELEGRAM, ChannelSummary())
     if telegram.pending:
         age = _age(telegram.oldest_pending)
-        when = "reachable" if settings.telegram_configured else "configured"
+        when = "reachable" if settings.telegram.telegram_configured else "configured"
         yield warn(
             "telegram",
             f"{telegram.pending} alert(s) pending in the outbox for Telegram, the oldest {age} old",
@@ -405,7 +405,7 @@ DRY_CHECKED = {"json", "jsons", "form", "forms", "xml", "xmls", "ntfy", "ntfys",
 def check_alert_channels(settings: Settings, ping: bool) -> Iterator[Check]:
     """Each ``ALERT_URLS`` channel: read by Apprise, its server reachable where that can be checked without
     sending (or, with ``--ping``, a test sent), and what waits for it. URLs are named by place, never shown."""
-    channels, problems = parse_channels(settings.alert_urls)
+    channels, problems = parse_channels(settings.alerts.alert_urls)
     for problem in problems:
         yield fail("alerts", problem, f"write it as Apprise documents it for the service ({ALERT_DOCS})")
     for channel in channels:
@@ -442,16 +442,16 @@ CONTACTS_DOCS = "docs/contacts.md"
 def check_contacts(settings: Settings, ping: bool) -> Iterator[Check]:
     """Verified contacts, when ``VERIFY_EMAIL_URL`` is set: the URL read by Apprise (with ``--ping``, a test
     mailed to ``OWNER_EMAIL``), and the code mails waiting. The URL is never shown."""
-    url = settings.verify_email_url
+    url = settings.contacts.verify_email_url
     if not url:
         return
     service = MailService(url)
     if service.problem:
         yield fail("contacts", service.problem, f"write it as Apprise documents the service ({CONTACTS_DOCS})")
         return
-    mode = settings.lead_verification
-    if ping and settings.owner_email:
-        problem = service.send(settings.owner_email, *code_mail(owner_name(settings), "000000 (doctor's test)"))
+    mode = settings.contacts.lead_verification
+    if ping and settings.owner.owner_email:
+        problem = service.send(settings.owner.owner_email, *code_mail(owner_name(settings), "000000 (doctor's test)"))
         yield (
             fail("contacts", f"{service.label}: the test mail failed ({problem})", f"check the URL ({CONTACTS_DOCS})")
             if problem
@@ -501,12 +501,12 @@ def check_storage(settings: Settings) -> Iterator[Check]:
     """``DATA_DIR`` is writable, the database opens (and what the next start would migrate), and on
     Spaces the records survive a restart. Read-only: nothing is created, migrated or left behind."""
     try:
-        check_writable(settings.data_dir, create=False)
+        check_writable(settings.storage.data_dir, create=False)
     except StoreError as error:
         yield fail("storage", str(error).split(";")[0], "set DATA_DIR to a folder the app may create and write")
         return
-    made = "" if settings.data_dir.exists() else " (the app makes it at its first start)"
-    yield ok("storage", f"DATA_DIR {settings.data_dir} is writable{made}")
+    made = "" if settings.storage.data_dir.exists() else " (the app makes it at its first start)"
+    yield ok("storage", f"DATA_DIR {settings.storage.data_dir} is writable{made}")
     try:
         store = _open_store(settings)
     except NoDatabase:
@@ -514,7 +514,7 @@ def check_storage(settings: Settings) -> Iterator[Check]:
     except StoreError as error:
         fix = (
             "check DATABASE_URL: host, port, user, password (docs/postgres.md)"
-            if settings.database_url
+            if settings.storage.database_url
             else "move that file aside"
         )
         yield fail("storage", str(error).split(";")[0], fix)
@@ -530,15 +530,15 @@ def check_storage(settings: Settings) -> Iterator[Check]:
                 "nothing to do: the next start applies them",
             )
         store.close()
-    if settings.database_url:
+    if settings.storage.database_url:
         yield ok("storage", "records are kept in PostgreSQL (DATABASE_URL answers)")
         return
-    at_risk = records_at_risk(settings.space_id, settings.database_url, settings.data_dir)
+    at_risk = records_at_risk(settings.serving.space_id, settings.storage.database_url, settings.storage.data_dir)
     if at_risk:
         yield fail("storage", at_risk, KEEP_RECORDS)
         return
-    volume = volume_of(settings.data_dir)
-    journal = sqlite_journal(settings.data_dir, settings.sqlite_journal)
+    volume = volume_of(settings.storage.data_dir)
+    journal = sqlite_journal(settings.storage.data_dir, settings.storage.sqlite_journal)
     where = f"on the volume mounted at {volume}" if volume else "on this machine's disk"
     yield ok("storage", f"records are kept in SQLite {where} (journal: {journal})")
 
@@ -547,13 +547,16 @@ def _open_store(settings: Settings) -> Store:
     """The store, opened to look: nothing created or migrated (raises :class:`NoDatabase` when there is
     none yet)."""
     return Store(
-        settings.database_path, database_url=settings.database_url, journal=settings.sqlite_journal, read_only=True
+        settings.storage.database_path,
+        database_url=settings.storage.database_url,
+        journal=settings.storage.sqlite_journal,
+        read_only=True,
     )
 
 
 def check_knowledge(settings: Settings) -> Iterator[Check]:
     """The knowledge files, how much of them goes to the model, and the prompt templates."""
-    folder = settings.knowledge_dir
+    folder = settings.owner.knowledge_dir
     if not folder.is_dir():
         yield warn(
             "knowledge",
@@ -567,8 +570,8 @@ def check_knowledge(settings: Settings) -> Iterator[Check]:
         total = len(render_knowledge(documents))
         how = (
             "sent whole with every message"
-            if total <= settings.knowledge_budget_chars
-            else f"larger than KNOWLEDGE_BUDGET_CHARS ({settings.knowledge_budget_chars:,}): the most relevant "
+            if total <= settings.owner.knowledge_budget_chars
+            else f"larger than KNOWLEDGE_BUDGET_CHARS ({settings.owner.knowledge_budget_chars:,}): the most relevant "
             "parts are retrieved for each message"
         )
         if documents:
@@ -580,15 +583,15 @@ def check_knowledge(settings: Settings) -> Iterator[Check]:
                 "add your CV, bio or FAQ (docs/knowledge.md)",
             )
         every = approved_entries(folder, tuple(KNOWN))  # read once, for the checks below
-        entries = [entry for entry in every if entry.language in settings.languages]
+        entries = [entry for entry in every if entry.language in settings.owner.languages]
         learned = _learned_answers(settings)
         yield check_approved_answers(entries, learned)
-        yield from check_languages(every, settings.languages)
-        yield from check_examples(entries, learned, settings.languages)
+        yield from check_languages(every, settings.owner.languages)
+        yield from check_examples(entries, learned, settings.owner.languages)
     try:
         for name in ("system.md", "page.md", "page_no_model.md", "greeting.md", "facts.md", "tool_results.md"):
-            render_prompt(name, owner_name=settings.owner_name, knowledge="(knowledge)", facts="-", results="-")
-        render_prompt("privacy.md", owner_name=settings.owner_name, retention_days="1")
+            render_prompt(name, owner_name=settings.owner.owner_name, knowledge="(knowledge)", facts="-", results="-")
+        render_prompt("privacy.md", owner_name=settings.owner.owner_name, retention_days="1")
         render_prompt("booking.md", booking_url="https://example.com")
     except (PromptError, OSError) as error:
         yield fail("prompts", str(error), "fix the template in prompts/ (docs/knowledge.md)")
@@ -599,7 +602,7 @@ def check_knowledge(settings: Settings) -> Iterator[Check]:
 
 def check_replies(settings: Settings) -> Iterator[Check]:
     """Whether replies are checked before visitors read them, and whether the claim patterns load."""
-    if not settings.check_replies:
+    if not settings.reply.check_replies:
         yield warn(
             "replies",
             "CHECK_REPLIES is off: replies reach visitors unchecked (a model may invent a phone number, or say it saved an address it never got)",
@@ -616,7 +619,7 @@ def check_replies(settings: Settings) -> Iterator[Check]:
 
 def _learned_answers(settings: Settings) -> list:
     """The active answers learned from Telegram; none when there is no database yet, or it cannot be read."""
-    if not (settings.database_url or settings.database_path.exists()):
+    if not (settings.storage.database_url or settings.storage.database_path.exists()):
         return []
     try:
         store = _open_store(settings)
@@ -677,11 +680,11 @@ def check_examples(entries: list[Approved], learned: list, languages: tuple[str,
 
 def check_page(settings: Settings) -> Iterator[Check]:
     """The name on the page, and the links row (a profile line that is not an address is named)."""
-    if settings.owner_name == DEFAULT_OWNER_NAME:
+    if settings.owner.owner_name == DEFAULT_OWNER_NAME:
         yield warn("page", f"OWNER_NAME is not set: the page calls you {owner_name(settings)!r}", "set OWNER_NAME")
     else:
-        yield ok("page", f"OWNER_NAME is {settings.owner_name!r}")
-    lines = profile_lines(settings.knowledge_dir)
+        yield ok("page", f"OWNER_NAME is {settings.owner.owner_name!r}")
+    lines = profile_lines(settings.owner.knowledge_dir)
     for line in lines:
         if line.problem:
             yield warn(

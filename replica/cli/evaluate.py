@@ -237,11 +237,14 @@ def check_voice(settings: Settings) -> Iterator[Check]:
             failed = True
             slow = bool(outcome.runs) and unanswered(outcome.runs[-1])
             yield fail(
-                "model", f"{settings.openai_model}, {script.behaviour}: {problem}", SLOW_FIX if slow else VOICE_FIX
+                "model",
+                f"{settings.model.openai_model}, {script.behaviour}: {problem}",
+                SLOW_FIX if slow else VOICE_FIX,
             )
     if not failed:
         yield ok(
-            "model", f"{settings.openai_model} answers in role, in whole sentences, without unheld answers or promises"
+            "model",
+            f"{settings.model.openai_model} answers in role, in whole sentences, without unheld answers or promises",
         )
 
 
@@ -311,7 +314,7 @@ def pair_scripts(path: Path) -> list[Script]:
 def run_eval(settings: Settings, out: TextIO, pairs: Path | None = None, transcripts: Path | None = None) -> int:
     """Run every script against the configured model; print the scorecard; return 1 when any failed, 2
     when ``pairs`` cannot be used (one line says why)."""
-    if not settings.model_configured:
+    if not settings.model.model_configured:
         out.write("✗ neither OPENAI_API_KEY nor OPENAI_BASE_URL is set: there is no model to evaluate\n")
         return 1
     try:
@@ -319,11 +322,11 @@ def run_eval(settings: Settings, out: TextIO, pairs: Path | None = None, transcr
     except PairsError as error:
         out.write(f"✗ {error}\n")
         return 2
-    transcripts = transcripts or settings.data_dir / "eval-transcripts.md"
+    transcripts = transcripts or settings.storage.data_dir / "eval-transcripts.md"
     transcripts.parent.mkdir(parents=True, exist_ok=True)
     failed = total = 0
     with transcripts.open("w", encoding="utf-8") as log:
-        log.write(f"# Replica evaluation: {settings.openai_model}\n")
+        log.write(f"# Replica evaluation: {settings.model.openai_model}\n")
         for script, outcome, problem in play(
             settings, lambda owner, replica: all_scripts(settings, owner, replica) + own
         ):
@@ -335,13 +338,15 @@ def run_eval(settings: Settings, out: TextIO, pairs: Path | None = None, transcr
             out.write(f"{mark} {script.behaviour}{why}: “{one_line(outcome.replies[-1], 90)}”\n")
             out.flush()
             log.write(_transcript(script, outcome.replies, outcome, problem))
-    out.write(f"{total - failed}/{total} behaviours held with {settings.openai_model}; transcripts in {transcripts}\n")
+    out.write(
+        f"{total - failed}/{total} behaviours held with {settings.model.openai_model}; transcripts in {transcripts}\n"
+    )
     return 1 if failed else 0
 
 
 def all_scripts(settings: Settings, owner: str, replica: Replica) -> list[Script]:
     """The built-in scripts for ``owner``'s replica as :func:`evaluation_replica` builds it."""
-    faq = approved_entries(settings.knowledge_dir, settings.languages)
+    faq = approved_entries(settings.owner.knowledge_dir, settings.owner.languages)
     rules = render_prompt("system.md", owner_name=owner, knowledge="")
     return builtin_scripts(owner, rules, faq, replica.answer.checker)
 

@@ -39,7 +39,7 @@ def reset_records(settings: Settings, yes: bool) -> int:
     learned answer: the example's trial data gone, for the owner's own start. Returns the exit code."""
     from replica.wiring import open_store
 
-    where = "PostgreSQL (DATABASE_URL)" if settings.database_url else str(settings.database_path)
+    where = "PostgreSQL (DATABASE_URL)" if settings.storage.database_url else str(settings.storage.database_path)
     if not yes:
         sys.stdout.write(
             f"This deletes every lead, question, learned answer, conversation and pending alert in {where}.\n"
@@ -114,9 +114,9 @@ def main(argv: list[str] | None = None, gpu_placeholder: Callable[[], None] | No
         settings = load_settings(os.environ)
     except ConfigError as exc:
         parser.exit(2, f"Configuration error: {exc}\n")
-    alert_secrets = [piece for url in settings.alert_urls for piece in secrets_of(url)]
-    url_pieces = [*url_secrets(settings.openai_base_url), *url_secrets(settings.database_url)]
-    setup_logging([settings.openai_api_key, settings.telegram_bot_token, *url_pieces, *alert_secrets])
+    alert_secrets = [piece for url in settings.alerts.alert_urls for piece in secrets_of(url)]
+    url_pieces = [*url_secrets(settings.model.openai_base_url), *url_secrets(settings.storage.database_url)]
+    setup_logging([settings.model.openai_api_key, settings.telegram.telegram_bot_token, *url_pieces, *alert_secrets])
     if args.command == "telegram-setup":
         return telegram_setup(settings, sys.stdout, args.write, args.delete_webhook, args.wait)
     if args.command == "doctor":
@@ -128,11 +128,11 @@ def main(argv: list[str] | None = None, gpu_placeholder: Callable[[], None] | No
         from replica.cli.evaluate import run_eval
 
         return run_eval(settings, sys.stdout, args.pairs, args.transcripts)
-    port = settings.listen_port
-    variable = settings.port_variable
-    source = f" (from {variable})" if settings.server_port or settings.port else ""
+    port = settings.serving.listen_port
+    variable = settings.serving.port_variable
+    source = f" (from {variable})" if settings.serving.server_port or settings.serving.port else ""
     busy = f"Port {port}{source} is already in use: stop what is using it, or set {variable} to a free port.\n"
-    if args.command is None and not port_is_free(settings.listen_name, port):
+    if args.command is None and not port_is_free(settings.serving.listen_name, port):
         parser.exit(2, busy)
     try:
         if args.command == "reset":
@@ -142,7 +142,7 @@ def main(argv: list[str] | None = None, gpu_placeholder: Callable[[], None] | No
 
             store = open_store(settings)
             try:
-                channels = {channel.key: channel.label for channel in parse_channels(settings.alert_urls)[0]}
+                channels = {channel.key: channel.label for channel in parse_channels(settings.alerts.alert_urls)[0]}
                 export(store, args.what, sys.stdout, channels, days=args.days)
             finally:
                 store.close()
@@ -154,10 +154,12 @@ def main(argv: list[str] | None = None, gpu_placeholder: Callable[[], None] | No
         parser.exit(2, f"Storage error: {exc}\n")
     except ConfigError as exc:  # found while building (a fork's tool that is no tool, a name offered twice)
         parser.exit(2, f"Configuration error: {exc}\n")
-    model = f"model {settings.openai_model}" if settings.model_configured else "no model (written answers only)"
-    log.info("Serving %s's replica with %s", app.settings.owner_name, model)
+    model = (
+        f"model {settings.model.openai_model}" if settings.model.model_configured else "no model (written answers only)"
+    )
+    log.info("Serving %s's replica with %s", app.settings.owner.owner_name, model)
     try:
-        app.serve(server_name=settings.listen_name, server_port=port)
+        app.serve(server_name=settings.serving.listen_name, server_port=port)
     except OSError:  # taken after the check above, before Gradio's own bind: the same one line
         app.close()
         parser.exit(2, busy)

@@ -54,13 +54,17 @@ def _say(out: TextIO, text: str) -> None:
 def _setup(
     settings: Settings, out: TextIO, write: bool, delete_webhook: bool, wait_seconds: float, env_file: Path
 ) -> None:
-    if not settings.telegram_bot_token:
+    if not settings.telegram.telegram_bot_token:
         raise SetupError(
             "TELEGRAM_BOT_TOKEN is not set: create a bot with @BotFather in Telegram (/newbot), then put its "
             "token in .env or the environment"
         )
-    host = urlparse(settings.telegram_api_base).netloc or settings.telegram_api_base
-    bot = TelegramClient(settings.telegram_api_base, settings.telegram_bot_token, settings.telegram_chat_id or "")
+    host = urlparse(settings.telegram.telegram_api_base).netloc or settings.telegram.telegram_api_base
+    bot = TelegramClient(
+        settings.telegram.telegram_api_base,
+        settings.telegram.telegram_bot_token,
+        settings.telegram.telegram_chat_id or "",
+    )
     me = _step(host, bot.get_me)
     username = me.get("username", "?")
     _say(out, f"✓ The token works: your bot is @{username}")
@@ -84,7 +88,7 @@ def _setup(
         for name, value in lines.items():
             set_key(str(env_file), name, value, quote_mode="never")
         _say(out, f"✓ Wrote {' and '.join(lines)} to {env_file}")
-    owner_chat = TelegramClient(settings.telegram_api_base, settings.telegram_bot_token, chat_id)
+    owner_chat = TelegramClient(settings.telegram.telegram_api_base, settings.telegram.telegram_bot_token, chat_id)
     _step(host, lambda: owner_chat.send_message(TEST_MESSAGE, parse_mode=None))
     _say(out, "✓ Sent a test message to that chat. Telegram is set up.")
 

@@ -24,9 +24,9 @@ FALLBACK_NAME = "your host"  # only when nothing at all names the person
 
 def owner_name(settings: Settings) -> str:
     """The name the page and the persona use."""
-    if settings.owner_name != DEFAULT_OWNER_NAME:
-        return settings.owner_name
-    heads = [lines for _, lines in file_heads(settings.knowledge_dir)]
+    if settings.owner.owner_name != DEFAULT_OWNER_NAME:
+        return settings.owner.owner_name
+    heads = [lines for _, lines in file_heads(settings.owner.knowledge_dir)]
     for lines in heads:
         for line in lines:
             if match := NAME_LINE.match(line):
@@ -55,13 +55,13 @@ def file_heads(folder: Path, lines: int = 5) -> list[tuple[Path, list[str]]]:
 
 def owner_avatar(settings: Settings, name: str) -> str:
     """A path or URL of the owner's picture, beside the replica's messages."""
-    if settings.owner_avatar:
-        return settings.owner_avatar
-    if settings.knowledge_dir.is_dir():
-        for path in sorted(settings.knowledge_dir.iterdir()):
+    if settings.owner.owner_avatar:
+        return settings.owner.owner_avatar
+    if settings.owner.knowledge_dir.is_dir():
+        for path in sorted(settings.owner.knowledge_dir.iterdir()):
             if path.stem.lower() == "avatar" and path.suffix.lower() in AVATAR_SUFFIXES and path.is_file():
                 return str(path)
-    return str(initials_svg(name, settings.data_dir))
+    return str(initials_svg(name, settings.storage.data_dir))
 
 
 def initials(name: str) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, TypedDict
 
@@ -77,14 +77,14 @@ def filled_in(settings: Settings, lines: list[ProfileLine]) -> Settings:
     filled: LinkSettings = {}
     for line in lines:
         field = LINES[line.kind]
-        if not line.problem and getattr(settings, field) is None and field not in filled:
+        if not line.problem and getattr(settings.owner, field) is None and field not in filled:
             filled[field] = line.address
-    return replace(settings, **filled)
+    return settings.updated(**filled)
 
 
 def with_owner_links(settings: Settings) -> Settings:
     """``settings`` with the profile's links filled in; a line that is not an address is logged and skipped."""
-    lines = profile_lines(settings.knowledge_dir)
+    lines = profile_lines(settings.owner.knowledge_dir)
     for line in lines:
         if line.problem:
             log.warning("Profile links: %s skipped (%s; docs/page.md)", line.place, line.problem)
@@ -93,4 +93,4 @@ def with_owner_links(settings: Settings) -> Settings:
 
 def owner_links(settings: Settings) -> list[tuple[str, str]]:
     """The owner's links as (kind, address) pairs, in the page's order; only those that are set."""
-    return [(kind, getattr(settings, field)) for kind, field in LINES.items() if getattr(settings, field)]
+    return [(kind, getattr(settings.owner, field)) for kind, field in LINES.items() if getattr(settings.owner, field)]

@@ -248,7 +248,7 @@ def test_a_long_alert_fits_the_services_length(tmp_path, webhook, clock):
 
 def test_alert_urls_are_read_from_the_environment_and_a_wrong_one_is_named_by_place_only():
     settings = load_settings({"ALERT_URLS": "json://a.example/x, ntfys://ntfy.sh/topic  form://b.example"}, None)
-    assert len(settings.alert_urls) == 3 and SECRET not in repr(settings)
+    assert len(settings.alerts.alert_urls) == 3 and SECRET not in repr(settings)
     with pytest.raises(ConfigError) as error:
         load_settings({"ALERT_URLS": f"json://a.example/x,{SECRET}"}, None)
     assert "URL 2" in str(error.value) and SECRET not in str(error.value)

@@ -8,7 +8,6 @@ import subprocess
 import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import replace
 
 from replica.storage.records import AlertKind
 from replica.storage.store import Store
@@ -30,7 +29,7 @@ def export(data_dir, what):
 
 
 def test_telegram_down_then_restart_then_back_the_alert_arrives_once(start_app, settings, fake_openai, fake_telegram):
-    down = replace(settings, telegram_api_base="http://127.0.0.1:9")  # connection refused
+    down = settings.updated(telegram_api_base="http://127.0.0.1:9")  # connection refused
     first = start_app(down)
     fake_openai.script(lead_reply("survivor@example.org"), say("Thanks!"))
     assert app_client(first.demo.local_url).predict("survivor@example.org", api_name="/chat") == "Thanks!"
@@ -78,7 +77,7 @@ def test_one_visitor_flooding_leads_gets_at_most_three_alerts_and_all_are_stored
     fake_telegram.wait_for(3)
     assert wait_until(lambda: telegram_pending(shared_app.store) == 0)  # the capped ones never had a delivery
     assert len(fake_telegram.delivered) == 3
-    rows = export(shared_app.settings.data_dir, "leads")
+    rows = export(shared_app.settings.storage.data_dir, "leads")
     assert sorted(r["email"] for r in rows) == sorted(set(emails))  # 6 distinct, the repeated one once
     assert [r["alert_status"] for r in rows] == ["sent"] * 3 + ["capped"] * 3
     tool_results = [r["messages"][-1]["content"] for r in fake_openai.requests[1::2]]
@@ -93,13 +92,13 @@ def test_question_alerts_are_capped_per_visitor_but_all_stored(visitor, fake_ope
     fake_telegram.wait_for(3)
     assert wait_until(lambda: telegram_pending(shared_app.store) == 0)
     assert len(fake_telegram.delivered) == 3
-    rows = export(shared_app.settings.data_dir, "questions")
+    rows = export(shared_app.settings.storage.data_dir, "questions")
     assert [r["question"] for r in rows] == [f"Question {n}?" for n in range(4)]
     assert {r["status"] for r in rows} == {"open"}
 
 
 def test_eight_visitors_leaving_a_lead_at_once_all_stored_and_alerted(start_app, settings, fake_openai, fake_telegram):
-    app = start_app(replace(settings, lead_alerts_per_visitor=8))  # the eight come from one address, 127.0.0.1
+    app = start_app(settings.updated(lead_alerts_per_visitor=8))  # the eight come from one address, 127.0.0.1
 
     def respond(body):
         user = body["messages"][-1]
@@ -116,7 +115,7 @@ def test_eight_visitors_leaving_a_lead_at_once_all_stored_and_alerted(start_app,
     # One message each, or (when more than ALERT_FOLD_AFTER wait at once) some of them in one.
     assert wait_until(lambda: all(any(e in d.text for d in fake_telegram.delivered) for e in emails), timeout=20)
     assert len(fake_telegram.delivered) <= 8
-    assert sorted(r["email"] for r in export(app.settings.data_dir, "leads")) == sorted(emails)
+    assert sorted(r["email"] for r in export(app.settings.storage.data_dir, "leads")) == sorted(emails)
 
 
 def test_export_prints_csv_with_headers_even_when_empty(tmp_path):

@@ -7,7 +7,6 @@ from __future__ import annotations
 import logging
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import replace
 
 import openai
 import pytest
@@ -35,7 +34,7 @@ def ask(client, message):
 
 def test_three_endless_streams_end_at_the_deadline_and_a_fourth_visitor_is_answered(start_app, settings, fake_openai):
     fake_openai.default = lambda body: NEVER_ENDS if body["messages"][-1]["content"] == "stuck" else say("Answered.")
-    url = start_app(replace(settings, reply_deadline_seconds=2, queue_concurrency=3)).demo.local_url
+    url = start_app(settings.updated(reply_deadline_seconds=2, queue_concurrency=3)).demo.local_url
     clients = [app_client(url) for _ in range(4)]
     ask(clients[3], "hello")  # the server's first reply, which is held whole (replica/chat/markup.py)
     with ThreadPoolExecutor(max_workers=4) as pool:
@@ -80,7 +79,7 @@ def test_a_trickling_stream_gives_what_streamed_so_far_plus_an_apology(fake_open
 
 def test_max_tokens_is_sent_with_every_call(start_app, settings, fake_openai):
     fake_openai.script(call(("inform_unknown", {"question": "Salary?"})), say("I'll ask."))
-    url = start_app(replace(settings, max_reply_tokens=123)).demo.local_url
+    url = start_app(settings.updated(max_reply_tokens=123)).demo.local_url
     app_client(url).predict("Salary?", api_name="/chat")
     assert [r["max_tokens"] for r in fake_openai.requests] == [123, 123]
 

@@ -5,8 +5,6 @@ shared."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 
 from replica import wording
@@ -70,7 +68,7 @@ def test_leads_from_one_ipv6_64_share_the_alert_cap_per_address(store, notifier)
 
 
 def test_the_fourth_message_in_an_hour_is_refused_without_a_model_call(start_app, settings, fake_openai):
-    url = start_app(replace(settings, visitor_messages_per_hour=3)).demo.local_url
+    url = start_app(settings.updated(visitor_messages_per_hour=3)).demo.local_url
     client = app_client(url)
     answers = [ask(client, f"Question {n}") for n in range(4)]  # the fourth refused at once, as it joins the line
     assert fake_openai.calls == 3
@@ -79,14 +77,14 @@ def test_the_fourth_message_in_an_hour_is_refused_without_a_model_call(start_app
 
 
 def test_one_address_is_limited_across_visitor_sessions(start_app, settings, fake_openai):
-    url = start_app(replace(settings, address_messages_per_hour=2)).demo.local_url
+    url = start_app(settings.updated(address_messages_per_hour=2)).demo.local_url
     answers = [ask(app_client(url), "Hi") for _ in range(3)]
     assert answers[2] == wording.TOO_MANY_MESSAGES and fake_openai.calls == 2
 
 
 def test_the_daily_model_budget_stops_model_calls(start_app, settings, fake_openai):
     fake_openai.script(call(("inform_unknown", {"question": "q"})))
-    url = start_app(replace(settings, daily_model_calls=3)).demo.local_url
+    url = start_app(settings.updated(daily_model_calls=3)).demo.local_url
     first = app_client(url).predict("One", api_name="/chat")  # a tool round: 2 calls
     second = app_client(url).predict("Two", api_name="/chat")  # 1 call
     third = app_client(url).predict("Three", api_name="/chat")  # none left

@@ -17,7 +17,7 @@ def test_export_alerts_lists_the_outbox(start_app, settings, fake_openai, fake_t
     fake_openai.script(call(("inform_unknown", {"question": "Opera?"})), say("I'll ask."))
     app_client(app.demo.local_url).predict("Opera?", api_name="/chat")
     assert wait_until(lambda: len(fake_telegram.attempts) >= 1)  # tried, and refused
-    done = run_app("export", "alerts", DATA_DIR=str(settings.data_dir))
+    done = run_app("export", "alerts", DATA_DIR=str(settings.storage.data_dir))
     [row] = list(csv.DictReader(io.StringIO(done.stdout)))
     assert list(row) == ["kind", "created_at", "channel", "status", "attempts", "last_error", "sent_at"]
     assert (

@@ -10,7 +10,7 @@ from replica.settings import Settings
 
 def settings_for(tmp_path: Path, **options) -> Settings:
     (tmp_path / "data").mkdir(exist_ok=True)
-    return Settings(knowledge_dir=tmp_path / "knowledge", data_dir=tmp_path / "data", **options)
+    return Settings.of(knowledge_dir=tmp_path / "knowledge", data_dir=tmp_path / "data", **options)
 
 
 def test_owner_name_wins_then_the_name_line_then_the_first_heading(tmp_path):
@@ -30,7 +30,7 @@ def test_owner_name_wins_then_the_name_line_then_the_first_heading(tmp_path):
 def test_the_bundled_example_knowledge_names_its_person():
     from tests.fixtures.environment import ROOT
 
-    assert owner_name(Settings(knowledge_dir=ROOT / "knowledge")) == "Jordan Avery"
+    assert owner_name(Settings.of(knowledge_dir=ROOT / "knowledge")) == "Jordan Avery"
 
 
 def test_the_avatar_is_the_setting_then_a_file_in_the_knowledge_then_initials(tmp_path):

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import logging
 import random
-from dataclasses import replace
 
 import pytest
 
@@ -34,7 +33,7 @@ def test_small_knowledge_reaches_the_model_whole_md_txt_and_pdf(start_app, setti
     (folder / "about.md").write_text("# About\nMarkdown fact: I led ORBIT-417.")
     (folder / "deep" / "cv.txt").write_text("Text fact: Acme Corp, 2021.")
     (folder / "deep" / "er" / "paper.pdf").write_bytes(minimal_pdf("PDF fact: Zebra-99 paper"))
-    url = start_app(replace(settings, knowledge_dir=folder)).demo.local_url
+    url = start_app(settings.updated(knowledge_dir=folder)).demo.local_url
     app_client(url).predict("Hi", api_name="/chat")
     system = fake_openai.requests[0]["messages"][0]["content"]
     assert "ORBIT-417" in system and "Acme Corp, 2021" in system and "Zebra-99 paper" in system
@@ -42,7 +41,7 @@ def test_small_knowledge_reaches_the_model_whole_md_txt_and_pdf(start_app, setti
 
 def test_two_megabytes_stay_within_budget_and_the_asked_project_is_found(start_app, settings, fake_openai, big_folder):
     folder, projects = big_folder
-    url = start_app(replace(settings, knowledge_dir=folder, visitor_messages_per_hour=100)).demo.local_url
+    url = start_app(settings.updated(knowledge_dir=folder, visitor_messages_per_hour=100)).demo.local_url
     client = app_client(url)
     asked = random.Random(42).sample(projects, 20)
     for project in asked:
@@ -64,7 +63,7 @@ def test_exact_names_and_codes_are_found_in_a_large_folder(tmp_path):
 
 def test_learned_answers_are_knowledge_when_retrieval_is_on(start_app, settings, fake_openai, big_folder):
     folder, _ = big_folder
-    app = start_app(replace(settings, knowledge_dir=folder))
+    app = start_app(settings.updated(knowledge_dir=folder))
     app.store.questions.record(
         "Favourite opera?",
         Alert(AlertKind.QUESTION, "Unanswered question", (("Question", "Favourite opera?"),), "s").entry(),

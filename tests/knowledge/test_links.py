@@ -28,13 +28,16 @@ def test_profile_links_fill_what_settings_leave_and_a_bad_line_is_skipped_with_i
     (folder / "profile.md").write_text(
         LINKS.replace("github: https://github.com/grace-example", "github: github.com/grace-example"), encoding="utf-8"
     )
-    settings = Settings(knowledge_dir=folder, owner_website="https://hopper.example")
+    settings = Settings.of(knowledge_dir=folder, owner_website="https://hopper.example")
     with caplog.at_level(logging.WARNING):
         filled = with_owner_links(settings)
-    assert filled.owner_website == "https://hopper.example"  # the setting wins over the profile line
-    assert filled.owner_linkedin == "https://www.linkedin.com/in/grace-example"
-    assert filled.owner_email == "grace@grace.example" and filled.owner_booking == "https://cal.com/grace-example/intro"
-    assert filled.owner_github is None  # not an address: no broken link on the page
+    assert filled.owner.owner_website == "https://hopper.example"  # the setting wins over the profile line
+    assert filled.owner.owner_linkedin == "https://www.linkedin.com/in/grace-example"
+    assert (
+        filled.owner.owner_email == "grace@grace.example"
+        and filled.owner.owner_booking == "https://cal.com/grace-example/intro"
+    )
+    assert filled.owner.owner_github is None  # not an address: no broken link on the page
     assert "profile.md, line 4 skipped" in caplog.text
     doctor = run_app("doctor", KNOWLEDGE_DIR=str(folder)).stdout
     assert "profile.md, line 4: github must be an address" in doctor and "left out of the links row" in doctor
@@ -54,5 +57,5 @@ def test_the_first_good_line_of_a_kind_wins_and_the_links_keep_the_pages_order(t
         ("email", "b.md, line 2"),
     ]
     assert lines[0].problem and not lines[1].problem
-    filled = with_owner_links(Settings(knowledge_dir=folder))
+    filled = with_owner_links(Settings.of(knowledge_dir=folder))
     assert owner_links(filled) == [("github", "https://github.com/first"), ("email", "grace@grace.example")]

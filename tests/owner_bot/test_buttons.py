@@ -90,12 +90,11 @@ def test_a_press_in_another_chat_is_answered_and_does_nothing(buttons, store, cl
 def test_answer_with_your_faq_answers_the_asker_keeps_the_phrasing_and_acts_once(start_app, settings, fake_telegram):
     """As the app runs: no model, the example knowledge; a question the FAQ comes close to but does not
     answer is passed on with a button that answers it with that entry in one tap."""
-    from dataclasses import replace
 
     from replica.chat.reply import Visitor
     from tests.fixtures.environment import ROOT, wait_until
 
-    app = start_app(replace(settings, openai_api_key=None, openai_base_url=None, knowledge_dir=ROOT / "knowledge"))
+    app = start_app(settings.updated(openai_api_key=None, openai_base_url=None, knowledge_dir=ROOT / "knowledge"))
     first = app.replica.reply("Are you available for a call?", Visitor("s1", "203.0.113.9"))
     assert "passed your question on" in first  # too little to quote an answer to visitors
     [alert] = fake_telegram.wait_for(1)

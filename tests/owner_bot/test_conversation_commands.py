@@ -70,7 +70,9 @@ def test_every_message_and_reply_is_recorded_with_tools_calls_and_time(app, fake
     assert (rows[1]["tools"], rows[1]["model_calls"], rows[3]["model_calls"]) == (["inform_unknown"], 2, 1)
     assert all(r["reply_ms"] is not None and r["reply_ms"] >= 0 for r in rows[1::2])
     assert "127.0.0.1" not in conversation["address_hash"] and len(conversation["address_hash"]) == 24
-    assert (app.settings.data_dir / "replica.sqlite3").stat().st_mode & 0o077 == 0  # with the salt: the owner's only
+    assert (
+        app.settings.storage.data_dir / "replica.sqlite3"
+    ).stat().st_mode & 0o077 == 0  # with the salt: the owner's only
 
 
 def test_the_model_sees_the_recorded_conversation_not_what_the_client_claims(app, fake_openai):
@@ -85,7 +87,7 @@ def test_export_conversations_is_json_lines_with_messages(app, fake_openai):
     fake_openai.script(say("One."), say("Two."))
     ask(app, "First visitor")
     ask(app, "Second visitor")
-    done = run_app("export", "conversations", DATA_DIR=str(app.settings.data_dir))
+    done = run_app("export", "conversations", DATA_DIR=str(app.settings.storage.data_dir))
     lines = [json.loads(line) for line in done.stdout.splitlines()]
     assert [c["conversation"] for c in lines] == [1, 2]
     assert [(m["role"], m["text"]) for m in lines[0]["messages"]] == [("visitor", "First visitor"), ("replica", "One.")]

@@ -6,7 +6,6 @@ import csv
 import io
 import logging
 import re
-from dataclasses import replace
 
 from replica.storage.records import AlertKind
 from tests.fakes.openai_server import call, say
@@ -54,7 +53,7 @@ def test_owner_reply_teaches_the_replica_at_once_and_survives_a_restart(
 
 
 def test_without_a_model_the_owners_reply_answers_the_very_next_visitor(start_app, settings, fake_telegram):
-    url = start_app(replace(settings, openai_api_key=None, openai_base_url=None)).demo.local_url
+    url = start_app(settings.updated(openai_api_key=None, openai_base_url=None)).demo.local_url
     first = app_client(url).predict(OPERA, api_name="/chat")
     assert first.endswith("I've passed your question on, so you'll get a proper answer.")
     assert wait_until(lambda: any(OPERA in d.text for d in fake_telegram.delivered))
@@ -135,7 +134,7 @@ def test_export_answers(start_app, settings, fake_openai, fake_telegram):
     ask_unknown(app.demo.local_url, fake_openai, fake_telegram)
     fake_telegram.push("/answer 1 Tosca")
     assert wait_until(lambda: any("Learned answer" in t for t in fake_telegram.sent_texts()))
-    done = run_app("export", "answers", DATA_DIR=str(settings.data_dir))
+    done = run_app("export", "answers", DATA_DIR=str(settings.storage.data_dir))
     assert done.returncode == 0
     rows = list(csv.DictReader(io.StringIO(done.stdout)))
     assert [(r["question"], r["answer"], r["status"]) for r in rows] == [(OPERA, "Tosca", "active")]

@@ -8,7 +8,6 @@ import json
 import logging
 import threading
 import time
-from dataclasses import replace
 
 import requests
 
@@ -35,7 +34,7 @@ def help_update(update_id, chat_id, text="/help"):
 def start_in_webhook_mode(start_app, settings, secret="s3cret-token"):
     port = free_port()
     url = f"http://127.0.0.1:{port}/telegram/webhook"
-    start_app(replace(settings, telegram_webhook_url=url, telegram_webhook_secret=secret), port=port)
+    start_app(settings.updated(telegram_webhook_url=url, telegram_webhook_secret=secret), port=port)
     return url
 
 
@@ -69,7 +68,7 @@ def test_a_generated_secret_is_kept_in_the_database_across_restarts(start_app, s
     assert len(first) >= 32
     start_in_webhook_mode(start_app, settings, secret=None)
     assert fake_telegram.webhook["secret_token"] == first
-    store = Store(settings.database_path)
+    store = Store(settings.storage.database_path)
     assert store.state.get(SECRET_KEY) == first
     store.close()
 

@@ -172,13 +172,13 @@ def test_every_name_the_list_can_count_fits_in_a_days_rows_so_none_is_ever_pushe
 
 def test_utm_sources_is_read_in_any_case_and_spacing_and_a_value_that_is_no_source_is_refused(tmp_path):
     env = tmp_path / "none.env"
-    read = lambda raw: load_settings({"UTM_SOURCES": raw}, dotenv_path=env).utm_sources  # noqa: E731
+    read = lambda raw: load_settings({"UTM_SOURCES": raw}, dotenv_path=env).storage.utm_sources  # noqa: E731
     assert read(" QR-Card , Meetup-Berlin grace-blog.example,qr-card") == (
         "qr-card",
         "meetup-berlin",
         "grace-blog.example",
     )
-    assert load_settings({}, dotenv_path=env).utm_sources == ()
+    assert load_settings({}, dotenv_path=env).storage.utm_sources == ()
     with pytest.raises(ConfigError, match="UTM_SOURCES: 'qr/card' is not"):
         read("qr, qr/card")
     with pytest.raises(ConfigError, match="UTM_SOURCES: at most 50"):

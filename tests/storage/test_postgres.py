@@ -6,7 +6,6 @@ from __future__ import annotations
 import csv
 import io
 import threading
-from dataclasses import replace
 from urllib.parse import urlsplit
 
 import pytest
@@ -38,7 +37,7 @@ def lead(n: int) -> Alert:
 
 
 def test_the_app_runs_on_postgres_unchanged(postgres_url, start_app, settings, fake_openai, fake_telegram, tmp_path):
-    on_postgres = replace(settings, database_url=postgres_url, data_dir=tmp_path / "instance-disk")
+    on_postgres = settings.updated(database_url=postgres_url, data_dir=tmp_path / "instance-disk")
     app = start_app(on_postgres)
     fake_openai.script(call(("gather_user_details", {"email": "pg@example.org", "notes": "Hosting"})), say("Thanks!"))
     assert app_client(app.demo.local_url).predict("pg@example.org", api_name="/chat") == "Thanks!"

@@ -6,7 +6,6 @@ Telegram is said once in the log, and its recovery, is the alert sender's (tests
 from __future__ import annotations
 
 import ast
-from dataclasses import replace
 
 import pytest
 
@@ -116,7 +115,7 @@ def relay():
 
 
 def test_alerts_and_replies_travel_through_a_relay_with_a_path(relay, start_app, settings, fake_openai):
-    app = start_app(replace(settings, telegram_api_base=relay.base))
+    app = start_app(settings.updated(telegram_api_base=relay.base))
     assert relay.base.endswith("/telegram")
     fake_openai.script(call(("inform_unknown", {"question": "Opera?"})), say("I'll ask."))
     app_client(app.demo.local_url).predict("Opera?", api_name="/chat")

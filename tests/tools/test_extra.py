@@ -59,7 +59,7 @@ def test_a_tool_named_in_extra_tools_is_offered_after_the_built_in_ones_and_runs
     monkeypatch.syspath_prepend(str(tmp_path))
     module = write_fork_module(tmp_path)
     settings = load_settings({"EXTRA_TOOLS": f"{module}:book_a_call"}, dotenv_path=None)
-    registry = default_registry(settings.extra_tools)
+    registry = default_registry(settings.reply.extra_tools)
     assert registry.names == [*BUILT_IN, "book_a_call"]
     [schema] = [s["function"] for s in registry.schemas() if s["function"]["name"] == "book_a_call"]
     assert schema["description"].startswith("Book a 30-minute call with the owner")

@@ -30,7 +30,7 @@ def test_registry_offers_exactly_the_two_tools_with_their_parameters():
 
 
 def test_the_app_gets_its_tools_from_the_one_default_registry():
-    """``default_registry(settings.extra_tools)`` is the one way to the tools the model is offered, a fork's
+    """``default_registry(settings.reply.extra_tools)`` is the one way to the tools the model is offered, a fork's
     own included (tests/tools/test_extra.py): no other module of the app builds a registry of its own."""
     builders = []
     for path in (ROOT / "replica").rglob("*.py"):

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import threading
-from dataclasses import replace
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -357,13 +356,13 @@ def test_a_visitor_arriving_in_a_spike_reads_the_owners_sentence_and_the_box_sta
         return say("Answered by the model.")
 
     fake_openai.default = held
-    app = start_app(replace(settings, queue_concurrency=1, queue_max_size=0, address_messages_per_hour=100))
+    app = start_app(settings.updated(queue_concurrency=1, queue_max_size=0, address_messages_per_hour=100))
     try:
         busy = app_client(app.demo.local_url).submit("Tell me everything.", api_name="/chat")
         assert wait_until(lambda: fake_openai.in_flight == 1)
         page = browser.new_page(viewport={"width": 1280, "height": 900})
         page.goto(app.demo.local_url)
-        spike = wording.SPIKE.format(owner=settings.owner_name)
+        spike = wording.SPIKE.format(owner=settings.owner.owner_name)
         send(page, "Are you free next week?")
         page.get_by_text(spike).first.wait_for(timeout=30_000)
         assert page.get_by_text("Queue is full").count() == 0
@@ -402,7 +401,7 @@ def test_a_message_over_the_hourly_limit_is_refused_as_it_is_sent_and_given_back
     browser, start_app, settings, fake_openai
 ):
     fake_openai.default = say(ANSWER)
-    app = start_app(replace(settings, visitor_messages_per_hour=1))
+    app = start_app(settings.updated(visitor_messages_per_hour=1))
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     page.goto(app.demo.local_url)
     send(page, "Hello there")
@@ -466,7 +465,7 @@ def test_a_frame_on_the_owners_own_site_asks_at_once_and_no_other_site_may_frame
 ):
     own, own_origin = site_framing(tmp_path, "own-site", "")
     other, other_origin = site_framing(tmp_path, "other-site", "")
-    app = start_app(replace(settings, embed_origins=(own_origin,)))
+    app = start_app(settings.updated(embed_origins=(own_origin,)))
     url = app.demo.local_url.rstrip("/") + "/" + DRIVEN
     for folder in ("own-site", "other-site"):
         index = tmp_path / folder / "index.html"

@@ -8,7 +8,6 @@ import logging
 import re
 import threading
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import replace
 from urllib.parse import urlparse
 
 import pytest
@@ -176,7 +175,7 @@ def test_behind_a_local_proxy_the_address_is_the_one_trusted_proxy_hops_says(
     TCP peer is the address whatever the header says: one message an hour for that address, the second
     client refused. With one, the last entry is: two clients, each answered."""
     fake_openai.default = say("Hello.")
-    app = start_app(replace(settings, address_messages_per_hour=1, trusted_proxy_hops=hops))
+    app = start_app(settings.updated(address_messages_per_hour=1, trusted_proxy_hops=hops))
     proxy = TcpProxy("127.0.0.1", urlparse(app.demo.local_url).port)
     try:
         answers = [

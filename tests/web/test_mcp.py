@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-from dataclasses import replace
 
 import httpx
 import pytest
@@ -41,7 +40,7 @@ def text_of(result) -> str:
 def test_one_tool_answers_from_knowledge_follows_up_and_passes_on_a_lead(
     start_app, settings, fake_openai, fake_telegram
 ):
-    app = start_app(replace(settings, mcp_enabled=True))
+    app = start_app(settings.updated(mcp_enabled=True))
     url = app.demo.local_url.rstrip("/") + "/gradio_api/mcp/"
 
     async def steps(session):
@@ -82,10 +81,12 @@ def test_no_description_names_the_owners_knowledge_files(start_app, settings, fa
     import requests
 
     private = ["salary-floor-zq7731.md", "leaving-acme-quietly-zq4402.txt"]
-    (settings.knowledge_dir / "notes").mkdir()
+    (settings.owner.knowledge_dir / "notes").mkdir()
     for name in private:
-        (settings.knowledge_dir / "notes" / name).write_text("# Notes\n\nNothing for visitors.\n", encoding="utf-8")
-    app = start_app(replace(settings, mcp_enabled=True))
+        (settings.owner.knowledge_dir / "notes" / name).write_text(
+            "# Notes\n\nNothing for visitors.\n", encoding="utf-8"
+        )
+    app = start_app(settings.updated(mcp_enabled=True))
     base = app.demo.local_url.rstrip("/")
 
     async def steps(session):
@@ -112,7 +113,7 @@ def test_mcp_is_off_by_default(app_url):
 
 
 def test_an_mcp_caller_counts_as_a_visitor_for_the_limits(start_app, settings, fake_openai):
-    app = start_app(replace(settings, mcp_enabled=True, address_messages_per_hour=1))
+    app = start_app(settings.updated(mcp_enabled=True, address_messages_per_hour=1))
     url = app.demo.local_url.rstrip("/") + "/gradio_api/mcp/"
 
     async def steps(session):
@@ -175,7 +176,7 @@ def test_only_conversation_ids_the_tool_issued_continue_a_conversation():
 def test_an_over_long_question_is_refused_in_a_plain_sentence_naming_no_internal_address(
     start_app, settings, fake_openai
 ):
-    app = start_app(replace(settings, mcp_enabled=True, max_message_chars=50))
+    app = start_app(settings.updated(mcp_enabled=True, max_message_chars=50))
     url = app.demo.local_url.rstrip("/") + "/gradio_api/mcp/"
     port = str(app.demo.server_port)
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import threading
-from dataclasses import replace
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -80,7 +79,7 @@ def test_the_page_reads_well_on_a_phone_and_a_desktop(
     width,
     height,
 ):
-    app = start_app(replace(settings, **LINKS, conversation_retention_days=30))
+    app = start_app(settings.updated(**LINKS, conversation_retention_days=30))
     url = app.demo.local_url
     page = browser.new_page(viewport={"width": width, "height": height})
     page.goto(url)
@@ -183,7 +182,7 @@ def test_the_widget_on_another_site_opens_streams_closes_and_remembers(
     server = ThreadingHTTPServer(("127.0.0.1", 0), partial(SimpleHTTPRequestHandler, directory=str(site)))
     threading.Thread(target=server.serve_forever, daemon=True).start()
     origin = f"http://127.0.0.1:{server.server_address[1]}"
-    app = start_app(replace(settings, embed_origins=(origin,)))  # EMBED_ORIGINS names the site: it may frame the page
+    app = start_app(settings.updated(embed_origins=(origin,)))  # EMBED_ORIGINS names the site: it may frame the page
     # Its first reply, given whole until the server has shown whether it writes thinking blocks
     # (replica/chat/markup.py): the widget's visitor meets the app as visitors do after that.
     app.replica.reply("Hello", Visitor("warm-up", "127.0.0.9"))

@@ -34,8 +34,8 @@ def test_without_public_url_the_preview_names_the_address_asked_as_the_trusted_p
 
 def test_on_a_space_the_public_url_is_the_space_host():
     settings = load_settings({"SPACE_ID": "ada/replica", "SPACE_HOST": "ada-replica.hf.space,ada.example"}, None)
-    assert settings.public_url == "https://ada-replica.hf.space"
-    assert load_settings({"PUBLIC_URL": "https://ada.example"}, None).public_url == "https://ada.example"
+    assert settings.serving.public_url == "https://ada-replica.hf.space"
+    assert load_settings({"PUBLIC_URL": "https://ada.example"}, None).serving.public_url == "https://ada.example"
     with pytest.raises(ConfigError, match="PUBLIC_URL"):
         load_settings({"PUBLIC_URL": "ada.example"}, None)
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import csv
 import io
-from dataclasses import replace
 from html.parser import HTMLParser
 
 import requests
@@ -126,7 +125,7 @@ def test_the_served_page_previews_as_the_owner_and_every_url_it_names_is_served(
 
 def test_a_saved_lead_is_offered_the_booking_page_and_the_persona_may_offer_it(start_app, settings, fake_openai):
     booking = "https://cal.com/ada-example/intro"
-    app = start_app(replace(settings, owner_booking=booking))
+    app = start_app(settings.updated(owner_booking=booking))
     fake_openai.script(
         call(("gather_user_details", {"email": "jane@example.com", "notes": "wants a call"})),
         say("Thanks Jane, I've noted your address."),
