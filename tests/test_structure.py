@@ -443,6 +443,26 @@ def test_every_status_the_sql_writes_or_reads_is_a_member_of_its_enum():
     assert set(re.findall(r"(?:THEN|ELSE) '([a-z]+)'", ALERT_STATUS)) | held == {s.value for s in records.AlertStatus}
 
 
+def test_everything_the_app_sends_on_its_own_time_is_on_the_one_send_queue():
+    """Alerts' deliveries and visitors' mails are rows of one queue (``replica/storage/send_queue.py``): only
+    it leases, marks sent, reschedules and gives up; the others read their rows."""
+    from replica.storage.answer_mails import AnswerMails
+    from replica.storage.code_mails import Codes
+    from replica.storage.deliveries import Deliveries
+    from replica.storage.send_queue import SendQueue
+
+    assert all(issubclass(queue, SendQueue) for queue in (Deliveries, Codes, AnswerMails))
+    writes = re.compile(r"SET .*(lease_until = \?|attempts = attempts \+ 1)", re.S)
+    elsewhere = [
+        path.name
+        for path in (ROOT / "replica").rglob("*.py")
+        if path.name != "send_queue.py"
+        for text in string_literals(path)
+        if writes.search(text)
+    ]
+    assert elsewhere == []
+
+
 def test_the_storage_hands_back_typed_rows():
     """No public method of a repository returns a raw database row (``Row``) or an untyped ``dict``: the
     rows are the dataclasses of ``replica/storage/rows.py`` (the database layer itself excepted)."""

@@ -112,7 +112,7 @@ class CodeMailer(Worker):
         box = mailbox(code.email)
         if box.problem or self.clock.time() - code.created_at > self.give_up_after:
             reason = box.problem or "not sent in time"
-            self.codes.give_up(code.id, reason)
+            self.codes.give_up((code.id,), reason)
             self._given_up(code.session, code.email, CANNOT_MAIL.format(why=reason))
             return
         made = new_code()
@@ -129,14 +129,14 @@ class CodeMailer(Worker):
         ``max_attempts``). Why it was given up on, or ``None``."""
         problem = self.service.send(to, subject, body)
         if problem is None:
-            queue.mark_sent(mail_id)
+            queue.mark_sent((mail_id,))
             log.info("%s mail %d sent through %s", what, mail_id, self.service.label)
             return None
         self._say_failure(problem)
         if attempts + 1 >= self.max_attempts:
-            queue.give_up(mail_id, problem)
+            queue.give_up((mail_id,), problem)
             return problem
-        queue.reschedule(mail_id, self.clock.time() + self.backoff(attempts + 1), problem)
+        queue.reschedule((mail_id,), self.clock.time() + self.backoff(attempts + 1), problem)
         return None
 
     def _say_failure(self, problem: str) -> None:

@@ -63,4 +63,4 @@ class AnswerMails(MailQueue[AnswerMail]):
 
     def claim(self, mail_id: int) -> bool:
         """Lease mail ``mail_id`` to this instance; False when another holds it."""
-        return self._lease(mail_id)
+        return bool(self._lease((mail_id,)))

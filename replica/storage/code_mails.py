@@ -18,9 +18,10 @@ from typing import Literal, Sequence
 from replica.runtime.clock import REAL_CLOCK, Clock
 from replica.settings import default
 from replica.storage.database import Database, Transaction, the_row
-from replica.storage.mail_queue import LEASE_SECONDS, MailQueue
+from replica.storage.mail_queue import MailQueue
 from replica.storage.records import CodeRequest, CodeStatus
 from replica.storage.rows import typed
+from replica.storage.send_queue import LEASE_SECONDS
 
 HOUR = 3600.0
 DAY = 24 * HOUR
@@ -248,9 +249,9 @@ class Codes(MailQueue[Code]):
         )
         return rows[0]["email"] if rows else None
 
-    # The mails, as the sender sees them (the rest is MailQueue's).
+    # The mails, as the sender sees them (the rest is the send queue's).
 
     def claim(self, code_id: int, digest: str) -> bool:
         """Lease code ``code_id``'s mail to this instance, recording the keyed hash of the code it is about
         to carry (a code from an earlier, failed try is then forgotten); False when another holds it."""
-        return self._lease(code_id, ", digest = ?, issued_at = ?, tries = 0", (digest, self._clock.time()))
+        return bool(self._lease((code_id,), ", digest = ?, issued_at = ?, tries = 0", (digest, self._clock.time())))

@@ -15,10 +15,10 @@ from replica.runtime.clock import REAL_CLOCK, Clock
 from replica.storage.database import Database, Transaction
 from replica.storage.records import AlertKind, iso
 from replica.storage.rows import DeliveryRecord, typed
+from replica.storage.send_queue import LEASE_SECONDS, SendQueue
 from replica.storage.state import set_in
 
 TELEGRAM = "telegram"  # the owner's chat: always a channel, so alerts wait for it until it is configured
-LEASE_SECONDS = 60.0  # how long a claimed delivery is this instance's to send; then anyone's again
 # An alert's state for the owner's records, over the outbox row ``o`` (NULL: capped): sent when any channel
 # took it, pending while one may yet, failed when every channel gave up.
 ALERT_STATUS = (
@@ -56,8 +56,11 @@ class ChannelSummary:
     last_failure: str | None = None
 
 
-class Deliveries:
-    """The deliveries of every alert to every channel, shared by every instance on the database."""
+class Deliveries(SendQueue):
+    """The deliveries of every alert to every channel, shared by every instance on the database: rows of
+    the one send queue (leased, sent, rescheduled and given up as every queued thing is)."""
+
+    table = "deliveries"
 
     def __init__(
         self,
@@ -66,10 +69,8 @@ class Deliveries:
         lease_seconds: float = LEASE_SECONDS,
         clock: Clock = REAL_CLOCK,
     ):
-        self.db = db
+        super().__init__(db, clock, lease_seconds)
         self.channels = tuple(channels)
-        self.lease_seconds = lease_seconds
-        self._clock = clock
 
     def queue_in(self, tx: Transaction, alert_id: int) -> None:
         """One pending delivery of alert ``alert_id`` per channel, inside ``tx``."""
@@ -123,7 +124,6 @@ class Deliveries:
         """Lease the deliveries ``ids`` (one message's) to this instance, keeping ``channel``'s pace of one
         message per ``min_interval`` seconds across every instance: (0.0, the ids it got), or (seconds to
         wait, nothing) when the pace is not yet due or another instance holds them all."""
-        marks = ",".join("?" * len(ids))
 
         def steps(tx: Transaction) -> tuple[float, set[int]]:
             now = self._clock.time()
@@ -132,41 +132,18 @@ class Deliveries:
             wait = float(last["value"]) + min_interval - now if last else 0.0
             if wait > 0:
                 return wait, set()
-            taken = tx.execute(
-                f"UPDATE deliveries SET lease_until = ? WHERE id IN ({marks}) AND status = 'pending' "
-                "AND (lease_until IS NULL OR lease_until < ?) RETURNING id",
-                (now + self.lease_seconds, *ids, now),
-            ).fetchall()
+            taken = self._lease_in(tx, ids)
             if not taken:
                 return max(min_interval, 0.1), set()
             set_in(tx, key, repr(now))
-            return 0.0, {row["id"] for row in taken}
+            return 0.0, taken
 
         return self.db.write(steps)
 
     def mark_sent(self, ids: Collection[int], message_id: int | None = None) -> None:
         """Record that the channel took the message that carried ``ids`` (one, or a fold of several), and
         the id it gave the message (Telegram's, so the owner's replies can be matched)."""
-        marks = ",".join("?" * len(ids))
-        self.db.write(
-            lambda tx: tx.execute(
-                "UPDATE deliveries SET status = 'sent', attempts = attempts + 1, sent_at = ?, last_error = NULL, "
-                f"lease_until = NULL, folded = ?, message_id = ? WHERE id IN ({marks})",
-                (self._clock.time(), len(ids), message_id, *ids),
-            )
-        )
-
-    def reschedule(self, ids: Collection[int], due_at: float, error: str) -> None:
-        """Record a failed try of ``ids``; they are tried again at ``due_at`` (epoch seconds)."""
-        self._update(ids, "attempts = attempts + 1, due_at = ?, last_error = ?, lease_until = NULL", (due_at, error))
-
-    def give_up(self, ids: Collection[int], reason: str) -> None:
-        """Stop trying ``ids`` (refused for good, or tried too often or too long), with the reason."""
-        self._update(ids, "status = 'failed', attempts = attempts + 1, last_error = ?, lease_until = NULL", (reason,))
-
-    def _update(self, ids: Collection[int], changes: str, values: tuple) -> None:
-        marks = ",".join("?" * len(ids))
-        self.db.write(lambda tx: tx.execute(f"UPDATE deliveries SET {changes} WHERE id IN ({marks})", (*values, *ids)))
+        self._mark_sent(ids, ", folded = ?, message_id = ?", (len(ids), message_id))
 
     def summary(self) -> dict[str, ChannelSummary]:
         """What waits for each channel that has deliveries pending or given up, by channel key."""

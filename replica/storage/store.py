@@ -20,7 +20,7 @@ from replica.storage.answer_mails import AnswerMails
 from replica.storage.code_mails import CodeCaps, Codes
 from replica.storage.conversation_records import ConversationRecords
 from replica.storage.database import Database, DatabaseError, Transaction, open_database, storage_errors
-from replica.storage.deliveries import LEASE_SECONDS, TELEGRAM, Deliveries
+from replica.storage.deliveries import TELEGRAM, Deliveries
 from replica.storage.figures import Figures
 from replica.storage.leads import Leads
 from replica.storage.migrations import is_empty, migrate, pending
@@ -28,6 +28,7 @@ from replica.storage.outbox import Outbox
 from replica.storage.questions import Answers, Questions
 from replica.storage.records import AlertKind
 from replica.storage.reports import Reports
+from replica.storage.send_queue import LEASE_SECONDS
 from replica.storage.state import HandledUpdates, State
 from replica.storage.usage import Usage
 from replica.storage.volumes import sqlite_journal

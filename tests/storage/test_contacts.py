@@ -141,11 +141,11 @@ def test_each_mail_is_claimed_once_with_its_hash_and_a_failed_try_forgets_it_and
     [due] = codes.due()
     assert codes.claim(code_id, "hash-1") and not codes.claim(code_id, "hash-2")  # leased
     assert codes.due() == []
-    codes.reschedule(code_id, clock.now + 30, "451 try again later")
+    codes.reschedule((code_id,), clock.now + 30, "451 try again later")
     assert codes.current("s1").digest is None and codes.due() == [] and codes.next_due() == clock.now + 30
     clock.now += 31
     assert codes.claim(code_id, "hash-3")
-    codes.mark_sent(code_id)
+    codes.mark_sent((code_id,))
     sent = codes.current("s1")
     assert (sent.status, sent.digest, sent.attempts, sent.issued_at) == (CodeStatus.SENT, "hash-3", 2, clock.now)
     assert codes.waiting() == 0 and codes.due() == []
@@ -155,7 +155,7 @@ def test_a_mail_given_up_is_no_longer_due_and_the_code_reads_as_not_sent(codes_s
     codes = codes_store.codes
     _, code_id = codes.request("s1", "ada@example.org", "c")
     codes.claim(code_id, "h")
-    codes.give_up(code_id, "refused for good")
+    codes.give_up((code_id,), "refused for good")
     code = codes.current("s1")
     assert (code.status, code.digest) == (CodeStatus.FAILED, None) and codes.due() == []
 

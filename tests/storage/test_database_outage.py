@@ -26,8 +26,8 @@ from replica.chat.openai_model import OpenAIChatModel
 from replica.chat.reply import Visitor
 from replica.cli.evaluate import RecordingNotifier
 from replica.storage import Store
-from replica.storage.deliveries import LEASE_SECONDS
 from replica.storage.records import AlertKind
+from replica.storage.send_queue import LEASE_SECONDS
 from replica.telegram.client import TelegramClient
 from tests.fakes.openai_server import call, say
 from tests.fakes.tcp_proxy import TcpProxy
