@@ -149,6 +149,33 @@ class OwnerTopics:
         return missing if len(missing) * 2 > len(topic) else []
 
 
+class OwnerCheck:
+    """One reply's check of what it says of the owner: the topic of the visitor's ``question``, against the
+    owner's ``sources``, read with ``topics``."""
+
+    def __init__(self, topics: OwnerTopics, question: str, sources: OwnerWords):
+        self.topics = topics
+        self.sources = sources
+        self.asked = topics.asked(question)
+        # Asked about what the sources do not hold: a sentence about the owner is held from its start ("No,
+        # I do not have…" says as much as the topic that follows it).
+        self.asks_unheld = mostly_unheld(self.asked, sources)
+
+    def unheld(self, sentence: str) -> list[str]:
+        """The words that make ``sentence`` an answer about the owner their sources do not back."""
+        return self.topics.unheld(sentence, self.asked, self.sources)
+
+    def hold_from(self, partial: str) -> int | None:
+        """Where a sentence still arriving must stop showing (``None``: nothing here holds it): at its start
+        when the question's topic is unheld and it speaks of the owner, else at the first word nothing backs."""
+        if self.asks_unheld and self.topics.about_owner(partial):
+            return 0
+        unheld = self.unheld(partial)
+        if not unheld:
+            return None
+        return min((m.start() for w in unheld if (m := re.search(rf"(?<!\w){re.escape(w)}", partial, re.I))), default=0)
+
+
 def mostly_unheld(topic: list[str], sources: OwnerWords) -> bool:
     """Whether most words of ``topic`` are ones ``sources`` do not hold."""
     return sum(not sources.holds(w) for w in topic) * 2 > len(topic) > 0

@@ -33,7 +33,7 @@ from enum import Enum
 from typing import Any, Callable
 
 from replica import wording
-from replica.chat.reply_check.about_owner import OwnerPatterns, OwnerTopics, OwnerWords, mostly_unheld
+from replica.chat.reply_check.about_owner import OwnerCheck, OwnerPatterns, OwnerTopics, OwnerWords
 from replica.chat.reply_check.claims import Claim, ClaimPatterns
 from replica.chat.reply_check.debris import FENCE, REPEATS, TEMPLATE_TOKENS, key, without_debris
 from replica.chat.reply_check.specifics import Sources, Specific, specifics
@@ -158,11 +158,9 @@ class ReplyChecker:
             self.patterns,
             self.exempt,
             voice=self.voice,
-            topics=self.topics,
             # What is said of the owner: their files, the persona with the answers, their own words; never the visitor's.
-            about_owner=self.vocabulary + OwnerWords(system, *owners),
+            about_owner=OwnerCheck(self.topics, message, self.vocabulary + OwnerWords(system, *owners)),
             owner_said=self.knowledge + Sources(*owners),
-            question=message,
             owner=self.owner,
         )
         # A greeting or thanks is not passed on, nor a question about what was saved or passed on; words
@@ -186,9 +184,8 @@ class Unchecked:
 
 class ReplyCheck:
     """One reply's check, against ``sources``, with ``patterns`` for claims and ``voice`` for the owner's
-    voice; ``exempt``: the app's own sentences (:func:`app_sentences`); ``topics`` finds what a sentence
-    says of the owner that ``about_owner``, the owner's sources, do not hold; ``question``: the visitor's
-    message the reply answers."""
+    voice; ``exempt``: the app's own sentences (:func:`app_sentences`); ``about_owner`` finds what a
+    sentence says of the owner that the owner's sources do not hold, given the visitor's question."""
 
     def __init__(
         self,
@@ -197,23 +194,16 @@ class ReplyCheck:
         exempt: frozenset[str],
         *,
         voice: VoicePatterns,
-        topics: OwnerTopics,
-        about_owner: OwnerWords,
+        about_owner: OwnerCheck,
         owner_said: Sources,
-        question: str = "",
         owner: str = "",
     ):
         self.sources = sources
         self.patterns = patterns
         self.exempt = exempt
         self.voice = voice
-        self.topics = topics
         self.about_owner = about_owner
         self.owner_said = owner_said
-        # Asked about what the owner's sources do not hold: a sentence about the owner is held from its
-        # start ("No, I do not have…" says as much as the topic that follows it).
-        self.asked = topics.asked(question)
-        self.asks_unheld = mostly_unheld(self.asked, about_owner)
         self.owner = owner
         self.out = ""  # the finished sentences shown, as shown
         self.pos = 0  # how much of the reply they cover
@@ -304,7 +294,7 @@ class ReplyCheck:
             return False  # debris, or a code block: both are settled at the end
         if key(sentence) in self._shown:
             return False  # said before: should it come a third time, it is debris, as the end tells
-        if self.sources.missing(specifics(sentence)) or self.voice.fault(sentence) or self._unheld(sentence):
+        if self.sources.missing(specifics(sentence)) or self.voice.fault(sentence) or self.about_owner.unheld(sentence):
             return False  # (a claim that is also a bare answer is held here, and settled as a claim at the end)
         return not self.patterns.claims(sentence) - {Claim.DECLINED}
 
@@ -319,13 +309,8 @@ class ReplyCheck:
         cut = max(partial.rfind(" "), partial.rfind("\t"))
         judged = partial[: cut + 1] if cut >= 0 else ""
         stops = [len(judged)]
-        for hold in (self.patterns.hold_from(judged), self.voice.hold_from(judged), earliest((FUTURE,), judged)):
-            if hold is not None:
-                stops.append(hold)
-        if self.asks_unheld and self.topics.about_owner(judged):
-            stops.append(0)
-        elif unheld := self._unheld(judged):  # from the first word nothing backs
-            stops.append(min((m.start() for w in unheld for m in [_word_at(w, judged)] if m), default=0))
+        holds = (self.patterns.hold_from, self.voice.hold_from, self.about_owner.hold_from, self._future)
+        stops += [hold for held in holds if (hold := held(judged)) is not None]
         for found in specifics(judged):
             complete = judged[found.start + len(found.text) :].strip() != ""
             if not complete or not self.sources.holds(found):
@@ -356,7 +341,7 @@ class ReplyCheck:
             verdict.voice.append(fault.value)  # (a promise in the owner's own words is theirs to keep)
             return Plan.PROMISE
         claims = self.patterns.claims(sentence)
-        if not claims - {Claim.DECLINED} and self._unheld(sentence):  # a claim is about the records: below
+        if not claims - {Claim.DECLINED} and self.about_owner.unheld(sentence):  # a claim is about the records: below
             verdict.withheld.append(UNHELD)
             return Plan.WITHHOLD
         if Claim.LEAD in claims and not records.lead:
@@ -373,9 +358,8 @@ class ReplyCheck:
     def _exempt(self, sentence: str) -> bool:
         return key(sentence) in self.exempt
 
-    def _unheld(self, sentence: str) -> list[str]:
-        """The words that make ``sentence`` an answer about the owner their sources do not back."""
-        return self.topics.unheld(sentence, self.asked, self.about_owner)
+    def _future(self, partial: str) -> int | None:
+        return earliest((FUTURE,), partial)
 
 
 def _unbacked(claims: set[Claim], records: Records, askable: bool) -> Claim | None:
@@ -433,11 +417,6 @@ def _in_code(pairs: list[tuple[str, str]]) -> list[Plan | None]:
         elif inside:
             marks[i] = Plan.KEEP
     return marks
-
-
-def _word_at(word: str, text: str) -> re.Match | None:
-    """Where ``word`` (as :mod:`~replica.chat.about_owner` reads words) stands in ``text``."""
-    return re.search(rf"(?<!\w){re.escape(word)}", text, re.I)
 
 
 def _after(shown: str, truth: str) -> str:
