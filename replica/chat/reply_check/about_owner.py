@@ -111,16 +111,11 @@ class OwnerTopics:
         text = SET_PHRASES.sub(" ", NOT_WORDS.sub(" ", text))
         if reply:
             text = YOURS.sub(" ", text)
-        own = COMMON_IN[detect(text)]  # beside English's, the common words of the language it is in
+        words = words_of(text)
+        common = COMMON_IN["en"] | COMMON_IN[detect(text)]  # English's, and the language it is in
         kept = []
-        for word in words_of(text):
-            if (
-                folded(word) in COMMON_IN["en"]
-                or folded(word) in own
-                or word in self.patterns.everyday
-                or word in self.names
-                or len(word) < 2
-            ):
+        for word in words:
+            if folded(word) in common or word in self.patterns.everyday or word in self.names or len(word) < 2:
                 continue
             if word not in kept:
                 kept.append(word)
