@@ -17,8 +17,9 @@ import time
 from pathlib import Path
 from typing import Callable
 
-from replica.knowledge.approved import CLAUSE, MIN_SCORE, ApprovedAnswers, approved_entries, score
+from replica.knowledge.approved import CLAUSE, MIN_SCORE, ApprovedAnswers, score
 from replica.knowledge.asking import corrected, forget, negations
+from replica.knowledge.faq_files import approved_entries
 from replica.knowledge.terms import COMMON, WORD, stem
 from tests.knowledge.matching_table import NEAR_MISSES, PARAPHRASES
 from tests.knowledge.tables import fifth_held_out_matching as fifth_held_out

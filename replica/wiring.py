@@ -39,7 +39,8 @@ from replica.contacts.codes import CodeKey
 from replica.contacts.verifier import announce_confirmed, announce_unconfirmed
 from replica.inbox import Inbox
 from replica.inbox.recorder import address_salt
-from replica.knowledge.approved import ApprovedAnswers, approved_entries
+from replica.knowledge.approved import ApprovedAnswers
+from replica.knowledge.faq_files import approved_entries
 from replica.knowledge.identity import owner_avatar, owner_name
 from replica.knowledge.index import KnowledgeIndex
 from replica.knowledge.links import owner_links, with_owner_links

@@ -28,7 +28,8 @@ from replica.chat.reply_check.claims import ClaimPatterns
 from replica.chat.tool_text import read_tool_text
 from replica.contacts.mail import MailService
 from replica.contacts.mailer import code_mail
-from replica.knowledge.approved import Approved, ApprovedAnswers, approved_entries
+from replica.knowledge.approved import ApprovedAnswers
+from replica.knowledge.faq_files import Approved, approved_entries
 from replica.knowledge.files import read_documents, render_knowledge
 from replica.knowledge.identity import owner_name
 from replica.knowledge.links import filled_in, owner_links, profile_lines

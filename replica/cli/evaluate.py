@@ -22,7 +22,7 @@ from replica.chat.reply_check.claims import Claim
 from replica.chat.reply_check.specifics import specifics
 from replica.chat.run import Ending, Run
 from replica.cli.doctor import Check, fail, ok
-from replica.knowledge.approved import Approved, approved_entries, parse_faq
+from replica.knowledge.faq_files import Approved, approved_entries, parse_faq
 from replica.knowledge.prompts import render_prompt
 from replica.settings import Settings
 from replica.storage.rows import LeadRecord, QuestionRecord

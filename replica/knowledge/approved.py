@@ -1,17 +1,7 @@
-"""The answers the owner approved for visitors, word for word: the FAQ files, the sections of other
-Markdown files the owner marked as approved, and the answers taught from Telegram. Only these may be
+"""The answers the owner approved for visitors, word for word (read from the files by
+:mod:`replica.knowledge.faq_files`, and taught from Telegram), indexed for matching. Only these may be
 quoted without a model; the rest of the profile and other knowledge files may hold notes the owner
 never meant to show as they are.
-
-A FAQ file is any file named ``faq.md``, ``faq.markdown`` or ``faq.txt`` in the knowledge folder (nested
-folders included; ``faq.es.md`` and the like for another language): a question line (or several, one
-per phrasing, each ending in "?"), then its answer paragraph, a blank line between entries. A line
-alone (a title) is skipped; Markdown marks around the question (``## ``, ``**``, ``Q:``) and an ``A:``
-before the answer are left out.
-
-A marked section is a Markdown heading's section (up to the next heading of its level or higher)
-holding the line ``<!-- approved: Question one? | Question two? -->``: it answers the questions the mark
-lists (with a bare ``<!-- approved -->``, its heading), and is quoted whole, without the mark.
 
 Matching (the terms of :mod:`replica.knowledge.terms`: shorthand spelled out, typing slips read as the
 word meant, the words visitors use read as the owner's, stems), in the message's own language:
@@ -29,8 +19,7 @@ import logging
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Literal
 
 import bm25s
 
@@ -45,21 +34,22 @@ from replica.knowledge.asking import (
     times,
     topics,
 )
-from replica.knowledge.files import knowledge_files
+from replica.knowledge.faq_files import Approved
+from replica.knowledge.meaning import Meaning
 from replica.knowledge.terms import Vocabulary, terms
-from replica.languages import KNOWN, detect
+from replica.languages import detect
 from replica.storage.database import storage_errors
 from replica.storage.questions import same_question
 from replica.storage.rows import AnswerRecord
 
 log = logging.getLogger(__name__)
 
-FAQ_FILE = re.compile(r"^faq(?:[._-]([a-z]{2}))?\.(?:md|markdown|txt)$", re.I)  # faq.md, faq.es.md
-MARKDOWN_FILE = re.compile(r"\.(md|markdown)$", re.I)
-APPROVED_MARK = re.compile(r"^\s*<!--\s*approved\s*(?::\s*(.*?))?\s*-->\s*$", re.I)
-HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
 MIN_SCORE = 0.5
-CLOSE_SCORE = 0.4  # an approved answer this close to an unanswered question is offered to the owner
+CLOSE_SCORE = 0.4  # an approved answer this close to a message is offered: "Did you mean…?", and to the owner
+# The meaning model's first candidate is offered when it is this like the message, and this much more
+# than the next answer's best question (measured on the tables: python -m bench.matching).
+MEANING_FLOOR = 0.85
+MEANING_MARGIN = 0.02
 MAX_EXTRA = 1  # a word a clause may add to an approved question it asks whole ("Will you sign NDAs for us?")
 CANDIDATES = 5
 # A clause of a message: what one question is asked in ("Hi Jordan! Do you sign NDAs?" has two).
@@ -72,22 +62,20 @@ POINTS_BACK = re.compile(
 
 
 @dataclass(frozen=True)
-class Approved:
-    """One approved answer: the question it answers, the answer word for word, where it comes from
-    (``faq``, ``profile``: a marked section, or ``learned``), and the language it is written in."""
-
-    question: str
-    answer: str
-    source: str
-    language: str = "en"
-
-
-@dataclass(frozen=True)
 class Match:
     """The approved answer found for a message, with its score (0 to 1)."""
 
     approved: Approved
     score: float
+
+
+@dataclass(frozen=True)
+class Offer:
+    """An approved answer close to a message but not sure enough to quote: the visitor is asked "Did you
+    mean…?" first. ``by`` is what found it: the rules' close score, or the meaning model."""
+
+    approved: Approved
+    by: Literal["rules", "meaning"]
 
 
 def score(
@@ -166,14 +154,22 @@ class Asked:
         return cls(theirs, negations(question), about_someone_else(question), past(question), said, language)
 
     def apart(self, clause: str, mine: set[str]) -> bool:
-        """Whether ``clause`` (its terms ``mine``) asks something else, whatever words it shares."""
+        """Whether ``clause`` (its terms ``mine``) asks something else, whatever words it shares: for a
+        reason (:meth:`refuses`), or by a number or a time the question and its answer do not name."""
+        return (
+            self.refuses(clause, mine)
+            or not numbers(mine) <= numbers(self.terms)
+            or bool(times(clause, self.language) - self.terms - self.said)
+        )
+
+    def refuses(self, clause: str, mine: set[str]) -> bool:
+        """Whether ``clause`` asks something else for a reason no "yes" could mend: it turns the question
+        around, asks of someone else or of the past, or names another thing than the question's."""
         things = topics(self.language)
         return (
             negations(clause) != self.turned
-            or not numbers(mine) <= numbers(self.terms)
             or (about_someone_else(clause) and not self.someone_else)
             or (past(clause) and not self.in_the_past)
-            or bool(times(clause, self.language) - self.terms - self.said)
             or bool((mine - self.terms) & things and (self.terms - mine) & things)
         )
 
@@ -230,85 +226,6 @@ def alike(a: str, b: str) -> bool:
     return same_question(a, b) or max(score(a, b, language=language), score(b, a, language=language)) >= MIN_SCORE
 
 
-def parse_faq(text: str) -> list[tuple[str, str]]:
-    """The (question, answer) entries of a FAQ file's text: one for each question line of an entry (an
-    entry may open with several, one per phrasing, each ending in "?"), all with the entry's answer."""
-    entries = []
-    for block in re.split(r"\n\s*\n", text.strip()):
-        lines = [line.strip() for line in block.strip().splitlines() if line.strip()]
-        if len(lines) < 2:
-            continue
-        asked = 1
-        while asked < len(lines) - 1 and _question_line(lines[asked]).endswith("?"):
-            asked += 1  # another phrasing of the same question
-        answer = re.sub(r"^A:\s*", "", " ".join(lines[asked:]), flags=re.I).strip()
-        questions = [_question_line(line) for line in lines[:asked]]
-        entries += [(question, answer) for question in questions if question and answer]
-    return entries
-
-
-def _question_line(line: str) -> str:
-    """A question line without its Markdown marks (``## ``, ``**``, ``Q:``)."""
-    return re.sub(r"^(#+\s*|\*\*|__|Q:\s*)+|(\*\*|__)$", "", line, flags=re.I).strip()
-
-
-def marked_sections(text: str) -> list[tuple[str, str]]:
-    """The (question, answer) pairs of a Markdown file's sections marked ``<!-- approved: … -->``: one per
-    question the mark lists (its heading when it lists none), the section's text without the mark."""
-    lines = text.splitlines()
-    headings = [(at, len(m.group(1)), m.group(2)) for at, line in enumerate(lines) if (m := HEADING.match(line))]
-    entries = []
-    for at, line in enumerate(lines):
-        mark = APPROVED_MARK.match(line)
-        above = [heading for heading in headings if heading[0] < at]
-        if not mark or not above:
-            continue
-        start, level, title = above[-1]
-        end = next((h[0] for h in headings if h[0] > start and h[1] <= level), len(lines))
-        answer = "\n".join(kept for kept in lines[start + 1 : end] if not APPROVED_MARK.match(kept)).strip()
-        questions = [q.strip() for q in (mark.group(1) or "").split("|") if q.strip()] or [title]
-        entries += [(question, answer) for question in questions if answer]
-    return entries
-
-
-def approved_entries(folder: Path, languages: tuple[str, ...] = ("en",)) -> list[Approved]:
-    """Every approved answer in ``folder``'s files written in one of ``languages``: the FAQ files'
-    entries, then the marked sections of the other Markdown files; a file that cannot be read is skipped
-    with a log line. Each is in the language its FAQ file's name gives (``faq.es.md``), else the one its
-    words are in (the first of ``languages`` when they do not tell); those in another language are left
-    out, with a log line for each file."""
-    faq: list[Approved] = []
-    marked: list[Approved] = []
-    for path in knowledge_files(folder):
-        named = FAQ_FILE.match(path.name)
-        is_faq = bool(named)
-        if not is_faq and not MARKDOWN_FILE.search(path.name):
-            continue
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as error:
-            if is_faq:  # another unreadable file is named once, by the knowledge reader
-                log.warning("Skipping FAQ file %s: %s", path, type(error).__name__)
-            continue
-        code = named.group(1).lower() if named and named.group(1) else None
-        code = code if code in KNOWN else None
-
-        def language(question: str, answer: str) -> str:
-            return code or detect(f"{question} {answer}", languages[0])
-
-        if is_faq:
-            found = [Approved(q, a, "faq", language(q, a)) for q, a in parse_faq(text)]
-        else:
-            found = [Approved(q, a, "profile", language(q, a)) for q, a in marked_sections(text)]
-        left = sorted({entry.language for entry in found} - set(languages))
-        if left:
-            log.info(
-                "Answers in %s in %s are not quoted without a model: add it to LANGUAGES", ", ".join(left), path.name
-            )
-        (faq if is_faq else marked).extend(entry for entry in found if entry.language in languages)
-    return faq + marked
-
-
 @dataclass
 class _Index:
     """The approved answers in one language, ranked by ``bm25s`` and mended for typing slips."""
@@ -348,13 +265,19 @@ class ApprovedAnswers:
     read for each message, and the index is made again when they changed (an answer learned or forgotten,
     on any instance). When they cannot be read, the ones read last are used. ``languages``: those the
     owner writes answers in (``LANGUAGES``); a message is read as the first of them unless its words say
-    otherwise, and is answered only by an answer in its language.
+    otherwise, and is answered only by an answer in its language. ``meaning``, the optional meaning model,
+    finds what to offer in any language where the rules find nothing close.
     """
 
     def __init__(
-        self, faq: list[Approved], learned: Callable[[], list[AnswerRecord]], languages: tuple[str, ...] = ("en",)
+        self,
+        faq: list[Approved],
+        learned: Callable[[], list[AnswerRecord]],
+        languages: tuple[str, ...] = ("en",),
+        meaning: Meaning | None = None,
     ):
         self.languages = languages
+        self.meaning = meaning
         self.faq = faq
         self._learned = learned
         self._key: tuple = ()
@@ -390,13 +313,47 @@ class ApprovedAnswers:
         index = self._index_for(message)
         if index is None:
             return None
-        candidates = index.candidates(message)
-        if any(index.score(message, entry) >= MIN_SCORE for entry in candidates):
+        owned = [entry for entry in index.candidates(message) if entry.source != "learned"]
+        return self._closest(index, message, owned)
+
+    def _closest(self, index: _Index, message: str, candidates: list[Approved]) -> Approved | None:
+        """The best of ``candidates`` by :func:`score`, not strict, when it reaches :data:`CLOSE_SCORE` and
+        none answers ``message``."""
+        if any(index.score(message, entry) >= MIN_SCORE for entry in index.candidates(message)):
             return None  # answered: nothing to offer
-        owned = [entry for entry in candidates if entry.source != "learned"]
-        scored = [(index.score(message, entry, strict=False), entry) for entry in owned]
+        scored = [(index.score(message, entry, strict=False), entry) for entry in candidates]
         best = max(scored, key=lambda pair: pair[0], default=(0.0, None))
         return best[1] if best[0] >= CLOSE_SCORE else None
+
+    def offer(self, message: str) -> Offer | None:
+        """The approved answer to ask about ("Did you mean…?") when none is sure enough to quote: the
+        rules' closest in the message's language (:meth:`close`, learned answers too), else the meaning
+        model's first candidate, by a clear margin, in any language; never one the rules refuse for a
+        reason (:meth:`Asked.refuses`: turned around, of someone else, of the past, of another thing)."""
+        index = self._index_for(message)
+        if index is not None:
+            close = self._closest(index, message, index.candidates(message))
+            if close is not None:
+                return Offer(close, "rules")
+        meant = self._meant(message) if self.meaning is not None else None
+        return Offer(meant, "meaning") if meant is not None and not refused(message, meant) else None
+
+    def _meant(self, message: str) -> Approved | None:
+        """The meaning model's first candidate for ``message``: the best question of the answer it is most
+        like, when by :data:`MEANING_MARGIN` more than the next answer's (phrasings and translations of one
+        answer are one candidate)."""
+        assert self.meaning is not None
+        entries = self.entries
+        similarity = self.meaning.of_questions([e.question for e in entries]) @ self.meaning.of_message(message)
+        best: dict[str, tuple[float, Approved]] = {}
+        for value, entry in zip(similarity.tolist(), entries):
+            if value > best.get(entry.answer, (-1.0, entry))[0]:
+                best[entry.answer] = (value, entry)
+        ranked = sorted(best.values(), key=lambda pair: -pair[0])
+        if not ranked or ranked[0][0] < MEANING_FLOOR:
+            return None
+        runner_up = ranked[1][0] if len(ranked) > 1 else -1.0
+        return ranked[0][1] if ranked[0][0] - runner_up >= MEANING_MARGIN else None
 
     def _index_for(self, message: str) -> _Index | None:
         self._refresh()
@@ -422,3 +379,15 @@ class ApprovedAnswers:
             language: _Index.of(language, [entry for entry in entries if entry.language == language])
             for language in languages
         }
+
+
+def refused(message: str, entry: Approved) -> bool:
+    """Whether every clause of ``message`` that asks is refused for a reason by ``entry``'s question
+    (:meth:`Asked.refuses`), read in the entry's language."""
+    asked = asked_as(entry.question, entry.answer, entry.language)
+    vocabulary = Vocabulary.of([entry.question], entry.language)
+    parts = CLAUSE_AND_END.split(corrected(message))
+    clauses, ends = parts[::2], parts[1::2]
+    asking = in_questions(ends, len(clauses))
+    read = [(clause, terms(clause, vocabulary, entry.language)) for at, clause in enumerate(clauses) if asking[at]]
+    return all(asked.refuses(clause, mine) for clause, mine in read if clause.strip())

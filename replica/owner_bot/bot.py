@@ -10,7 +10,7 @@ from typing import Callable
 from starlette.middleware import Middleware
 
 from replica.inbox import Inbox
-from replica.knowledge.approved import Approved
+from replica.knowledge.faq_files import Approved
 from replica.owner_bot.answer_back import AnswerBack
 from replica.owner_bot.buttons import Buttons
 from replica.owner_bot.commands import COMMANDS, menu

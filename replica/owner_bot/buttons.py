@@ -12,7 +12,7 @@ import logging
 from typing import Callable
 
 from replica.alerts.alert import QUESTION_TITLE
-from replica.knowledge.approved import Approved
+from replica.knowledge.faq_files import Approved
 from replica.logs import EveryMinute
 from replica.owner_bot.conversation_commands import ConversationCommands
 from replica.owner_bot.listing_text import NUMBER

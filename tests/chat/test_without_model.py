@@ -9,7 +9,8 @@ import pytest
 from replica import wording
 from replica.alerts import Alert
 from replica.chat.reply import Visitor
-from replica.knowledge.approved import ApprovedAnswers, approved_entries, parse_faq, score
+from replica.knowledge.approved import ApprovedAnswers, score
+from replica.knowledge.faq_files import approved_entries, parse_faq
 from replica.storage.records import AlertKind
 from tests.fakes.openai_server import call, fail, say
 from tests.fixtures.replicas import replica_around

