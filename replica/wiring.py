@@ -44,6 +44,7 @@ from replica.knowledge.faq_files import approved_entries
 from replica.knowledge.identity import owner_avatar, owner_name
 from replica.knowledge.index import KnowledgeIndex
 from replica.knowledge.links import owner_links, with_owner_links
+from replica.knowledge.meaning import Loaded, Meaning, load_meaning
 from replica.knowledge.persona import SystemPrompt
 from replica.knowledge.prompts import read_lines, render_prompt
 from replica.owner_bot.bot import OwnerBot
@@ -384,12 +385,17 @@ def site_files(settings: Settings, page: PageText, store: Store | None = None, c
 
 
 def without_model(
-    owner: str, knowledge_dir: Path, languages: tuple[str, ...], store: Store, registry: ToolRegistry
+    owner: str,
+    knowledge_dir: Path,
+    languages: tuple[str, ...],
+    store: Store,
+    registry: ToolRegistry,
+    meaning: Meaning | None = None,
 ) -> WithoutModel:
     """Replies without a model, from the FAQ files in ``knowledge_dir`` (those in ``languages``) and the
-    answers learned in ``store``."""
+    answers learned in ``store``; ``meaning``, the optional meaning model, for asking "Did you mean…?"."""
     learned = lambda: store.answers.all(active_only=True)  # noqa: E731
-    answers = ApprovedAnswers(approved_entries(knowledge_dir, languages), learned, languages)
+    answers = ApprovedAnswers(approved_entries(knowledge_dir, languages), learned, languages, meaning)
     greeting = render_prompt("greeting.md", owner_name=owner).strip()
     return WithoutModel(answers, registry, owner, greeting)
 
@@ -406,12 +412,14 @@ def build_replica(
     knowledge: str = "",
     watch: Callable[[Visitor, Run], None] | None = None,
     verifier: Verifier | None = None,
+    meaning: Meaning | None = None,
     clock: Clock = REAL_CLOCK,
 ) -> Replica:
     """The one way a :class:`Replica` is made (the app, ``eval`` and the tests): the default tools, the
     replies without a model from ``settings``' owner and knowledge, the steps after each answer, and the
     usage ``limits``. ``knowledge``: the owner's files whole, which
-    replies are checked against; ``verifier``: verified contacts, when a mail service is set."""
+    replies are checked against; ``verifier``: verified contacts, when a mail service is set; ``meaning``:
+    the meaning model, when it is loaded."""
     registry = default_registry(settings.reply.extra_tools)
     reply = settings.reply
     limits = limits or UsageLimits.build(10**9, 10**9, 10**9)  # none given: unbounded (eval, the tests)
@@ -425,9 +433,8 @@ def build_replica(
         memory = ServerMemory(store.state, settings.model.openai_base_url or OPENAI_API, settings.model.openai_model)
         clean = CleanModel(model, names, memory)
         loop = TurnLoop(clean, registry, limits, reply.max_turns, reply.max_reply_tokens)
-    offline = without_model(
-        settings.owner.owner_name, settings.owner.knowledge_dir, settings.owner.languages, store, registry
-    )
+    owner = settings.owner
+    offline = without_model(owner.owner_name, owner.knowledge_dir, owner.languages, store, registry, meaning)
     answer = Answer(
         loop=loop,
         system_prompt=system_prompt,
@@ -626,13 +633,16 @@ def assemble_replica(
     limits: UsageLimits | None = None,
     watch: Callable[[Visitor, Run], None] | None = None,
     verifier: Verifier | None = None,
+    meaning: Loaded | None = None,
     clock: Clock = REAL_CLOCK,
 ) -> Replica:
     """The replica as visitors meet it, from ``settings`` (as :func:`as_served` gives them): the owner's
     knowledge indexed in ``index_folder``, the persona with the booking paragraph, the same checks. The
     page, ``eval``, ``doctor``, MCP and the tests' fixtures all build it here, so what is scored is what
-    is served."""
+    is served. The meaning model is loaded here unless given (``MEANING_MODEL``), its vectors cached beside
+    the index."""
     index = KnowledgeIndex.load(settings.owner.knowledge_dir, index_folder)
+    meaning = meaning or load_meaning(settings.owner.meaning_model, index_folder / "meaning")
     system_prompt = SystemPrompt(
         settings.owner.owner_name,
         index,
@@ -652,6 +662,7 @@ def assemble_replica(
         knowledge=index.whole_text,
         watch=watch,
         verifier=verifier,
+        meaning=meaning.meaning,
         clock=clock,
     )
 

@@ -40,6 +40,10 @@ OWNER_WILL_SEE = "{owner} will see your message and can write back to the addres
 FROM_FAQ = "From {owner}'s FAQ: {answer}"
 FROM_LEARNED = "{owner} answered this for an earlier visitor: {answer}"
 FROM_PROFILE = "From {owner}'s profile:\n\n{answer}"  # a section the owner marked approved (Markdown, lists)
+# Without a model, a message close to an approved question but not sure enough to quote: ask first.
+DID_YOU_MEAN = "Did you mean: “{question}”"
+# Before an approved answer written in another language than the visitor's ({language}: its name, in theirs).
+IN_ANOTHER_LANGUAGE = "This answer is written in {language}:"
 NO_WRITTEN_ANSWER = "I can only answer from {owner}'s written answers right now, and I don't have one for that."
 QUESTION_KEPT = "I've passed your question on, so you'll get a proper answer."
 LEAVE_AN_ADDRESS = "If you leave your email address, {owner} will get back to you."
@@ -90,6 +94,18 @@ ANSWER_BACK = "You asked: “{question}”\n\n{answer}"
 # in a language the owner has no answers in is passed on, and told so in that language). The key is the
 # English sentence above; a sentence missing here is shown in English.
 TRANSLATIONS: dict[str, dict[str, str]] = {
+    DID_YOU_MEAN: {
+        "es": "Quizá quieres saber: “{question}”",
+        "pt": "Talvez queira saber: “{question}”",
+        "fr": "Vouliez-vous dire : “{question}”",
+        "de": "Meinten Sie: “{question}”",
+    },
+    IN_ANOTHER_LANGUAGE: {
+        "es": "Esta respuesta está escrita en {language}:",
+        "pt": "Esta resposta está escrita em {language}:",
+        "fr": "Cette réponse est écrite en {language} :",
+        "de": "Diese Antwort ist auf {language} geschrieben:",
+    },
     NO_WRITTEN_ANSWER: {
         "es": "Ahora mismo solo puedo responder con las respuestas escritas de {owner}, y no tengo ninguna para eso.",
         "pt": "Neste momento só posso responder com as respostas escritas de {owner}, e não tenho nenhuma para isso.",
@@ -175,6 +191,62 @@ TRANSLATIONS: dict[str, dict[str, str]] = {
         "de": "Ich habe für heute so viele Fragen beantwortet, wie ich kann. Bitte kommen Sie morgen wieder.",
     },
 }
+
+
+# The languages' names, in each language a visitor may write in (for IN_ANOTHER_LANGUAGE).
+LANGUAGE_NAMES: dict[str, dict[str, str]] = {
+    "en": {
+        "en": "English",
+        "es": "Spanish",
+        "pt": "Portuguese",
+        "fr": "French",
+        "de": "German",
+        "it": "Italian",
+        "nl": "Dutch",
+    },
+    "es": {
+        "en": "inglés",
+        "es": "español",
+        "pt": "portugués",
+        "fr": "francés",
+        "de": "alemán",
+        "it": "italiano",
+        "nl": "neerlandés",
+    },
+    "pt": {
+        "en": "inglês",
+        "es": "espanhol",
+        "pt": "português",
+        "fr": "francês",
+        "de": "alemão",
+        "it": "italiano",
+        "nl": "neerlandês",
+    },
+    "fr": {
+        "en": "anglais",
+        "es": "espagnol",
+        "pt": "portugais",
+        "fr": "français",
+        "de": "allemand",
+        "it": "italien",
+        "nl": "néerlandais",
+    },
+    "de": {
+        "en": "Englisch",
+        "es": "Spanisch",
+        "pt": "Portugiesisch",
+        "fr": "Französisch",
+        "de": "Deutsch",
+        "it": "Italienisch",
+        "nl": "Niederländisch",
+    },
+}
+
+
+def language_name(language: str, in_language_of: str) -> str:
+    """The name of ``language`` as a visitor writing ``in_language_of`` calls it (in English otherwise)."""
+    names = LANGUAGE_NAMES.get(in_language_of, LANGUAGE_NAMES["en"])
+    return names.get(language, LANGUAGE_NAMES["en"].get(language, language))
 
 
 def in_language(sentence: str, language: str) -> str:

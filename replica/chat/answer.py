@@ -69,13 +69,13 @@ class Answer:
         Closing it (the visitor stopped the reply) gives its model lane back at once."""
         if self.loop is None:
             draft.run.add(Ended(Ending.NO_MODEL))
-            yield from self._without_model(draft, "")
+            yield from self._without_model(draft, "", earlier=history)
             return
         taken = self.lanes.take(draft.context.address)
         if taken is None:
             SPIKE()
             draft.run.add(Ended(Ending.BUSY))
-            yield from self._without_model(draft, "", spike=True)
+            yield from self._without_model(draft, "", spike=True, earlier=history)
             return
         deadline = Deadline(
             self.settings.reply_deadline_seconds, self.clock
@@ -128,10 +128,14 @@ class Answer:
         else:  # no words yet: the visitor gets what a reply without a model gives
             yield from self._without_model(draft, apology)
 
-    def _without_model(self, draft: Draft, apology: str, spike: bool = False) -> Iterator[str]:
+    def _without_model(
+        self, draft: Draft, apology: str, spike: bool = False, earlier: list[dict[str, Any]] | None = None
+    ) -> Iterator[str]:
         """The reply :class:`WithoutModel` makes, streamed in steps; ``apology`` says why the model did not
-        answer; ``spike``, that no lane was free."""
-        reply = self.without_model.reply(draft.message, draft.context, draft.run, apology, spike=spike)
+        answer; ``spike``, that no lane was free; ``earlier``, the conversation before the message."""
+        reply = self.without_model.reply(
+            draft.message, draft.context, draft.run, apology, spike=spike, earlier=earlier or []
+        )
         draft.run.add(Ended(reply.ended))
         draft.words, draft.told, draft.apologised = reply.text, reply.told, reply.apologised
         if spike:  # at once, whole: every message the page is sent costs the crowd's server time

@@ -84,6 +84,7 @@ class Ending(Enum):
     ERROR = "error"  # a bug or an odd stream
     GREETING = "greeting"  # the rest: how a reply without a model was made
     APPROVED_ANSWER = "approved answer"
+    CLOSE_OFFERED = "close answer offered"  # "Did you mean…?": the visitor is asked before an answer is quoted
     QUESTION_PASSED_ON = "question passed on"
     LEAD_KEPT = "lead kept"
     NO_ANSWER = "no answer"

@@ -11,14 +11,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Any, Iterator, Sequence
 
 from replica import wording
+from replica.chat.did_you_mean import Said, offer_text, pending, said
 from replica.chat.draft import Note
 from replica.chat.lead_net import EMAIL_CANDIDATE, OUTAGE_NOTES, keep_lead
 from replica.chat.reply_check.checker import asks
 from replica.chat.run import Ending, Run, Source, ToolRan
 from replica.knowledge.approved import ApprovedAnswers
+from replica.knowledge.faq_files import Approved
 from replica.knowledge.terms import terms
 from replica.tools import Outcome, ToolContext, ToolRegistry, inform_unknown
 
@@ -53,45 +55,79 @@ class WithoutModel:
         self.owner = owner
         self.greeting = greeting
 
-    def reply(self, message: str, context: ToolContext, run: Run, apology: str = "", spike: bool = False) -> Reply:
+    def reply(
+        self,
+        message: str,
+        context: ToolContext,
+        run: Run,
+        apology: str = "",
+        spike: bool = False,
+        earlier: Sequence[dict[str, Any]] = (),
+    ) -> Reply:
         """The reply to ``message``, what its tools did added to ``run``; ``apology`` says why the model did
         not answer ("" when there is no model); with ``spike`` (every model lane busy), the reply is the one
-        made with no model, after a sentence saying why it is short."""
+        made with no model, after a sentence saying why it is short. ``earlier``, the conversation before
+        it: when the last reply asked "Did you mean…?" (:mod:`replica.chat.did_you_mean`), a yes quotes that
+        answer and a no passes the earlier question on."""
+        language = self.answers.language_of(message)
         if spike:
-            reply = self.reply(message, context, run)
-            first = self.said(wording.SPIKE, message)
+            reply = self.reply(message, context, run, earlier=earlier)
+            first = self._in(wording.SPIKE, language)
             return Reply(f"{first} {reply.text}", reply.ended, reply.told, reply.apologised)
-
-        def said(sentence: str) -> str:
-            return self.said(sentence, message)
-
+        offered = pending(list(earlier), self.answers.entries) if not apology else None
+        answer = said(message, offered.approved.question) if offered is not None else Said.OTHER
+        if offered is not None and answer is Said.YES:
+            return self._quote(offered.approved, offered.language)
         # The address kept and what could not be saved are told by the steps after the answer, as for a
         # model's reply (replica.chat.steps): one way, in the visitor's language, for both.
         lead = keep_lead(message, self.registry, context, run, OUTAGE_NOTES, Source.WITHOUT_MODEL)
-        if is_greeting(message, self.owner) and not lead:
+        question = message
+        if offered is not None and answer is Said.NO:  # the question asked about before, and any word added
+            language, question = offered.language, join_question(offered.asked, message)
+        elif is_greeting(message, self.owner) and not lead:
             return Reply(self.greeting, Ending.GREETING)
-        match = self.answers.match(message)
-        if match:
-            frame = wording.in_language(FRAMES[match.approved.source], match.approved.language)
-            return Reply(frame.format(owner=self.owner, answer=match.approved.answer), Ending.APPROVED_ANSWER)
+        elif match := self.answers.match(message):
+            return self._quote(match.approved, language)
+        elif offered is None and not apology and is_question(message) and (offer := self.answers.offer(message)):
+            return Reply(offer_text(offer.approved.question, language), Ending.CLOSE_OFFERED)  # never two in a row
         passed = Outcome.QUESTION_SAVED in run.outcomes  # the model passed it on before it failed
-        if not passed and is_question(message) and not (lead and "?" not in message):
-            result = self.registry.call(inform_unknown, context, question=message[:QUESTION_CHARS])
+        if not passed and (answer is Said.NO or is_question(message) and not (lead and "?" not in message)):
+            result = self.registry.call(inform_unknown, context, question=question[:QUESTION_CHARS])
             run.add(ToolRan("inform_unknown", Source.WITHOUT_MODEL, result))
             passed = Outcome.QUESTION_SAVED in run.outcomes
         if lead and not passed and not apology:  # an address, and nothing asked: no "I don't have one for that"
-            return Reply(said(wording.LEAD_ONLY), Ending.LEAD_KEPT, told=frozenset({Note.LEAD}))
-        sentences = [said(apology or wording.NO_WRITTEN_ANSWER)]
-        sentences += [said(wording.QUESTION_KEPT)] * passed
+            return Reply(self._in(wording.LEAD_ONLY, language), Ending.LEAD_KEPT, told=frozenset({Note.LEAD}))
+        sentences = [self._in(apology or wording.NO_WRITTEN_ANSWER, language)]
+        sentences += [self._in(wording.QUESTION_KEPT, language)] * passed
         if not (apology or passed or lead):
-            sentences.append(said(wording.LEAVE_AN_ADDRESS))
+            sentences.append(self._in(wording.LEAVE_AN_ADDRESS, language))
         ending = Ending.QUESTION_PASSED_ON if passed else Ending.LEAD_KEPT if lead else Ending.NO_ANSWER
         return Reply(" ".join(sentences), ending, apologised=bool(apology))
+
+    def _quote(self, approved: Approved, language: str) -> Reply:
+        """``approved``'s answer, framed to say where it comes from, in the visitor's ``language``; one line
+        first when the answer is written in another."""
+        text = self._in(FRAMES[approved.source], language).replace("{answer}", approved.answer)
+        if approved.language != language:
+            name = wording.language_name(approved.language, language)
+            text = f"{self._in(wording.IN_ANOTHER_LANGUAGE, language).format(language=name)}\n\n{text}"
+        return Reply(text, Ending.APPROVED_ANSWER)
+
+    def _in(self, sentence: str, language: str) -> str:
+        """``sentence`` in ``language`` where the shipped wording has it, the owner named."""
+        return wording.in_language(sentence, language).replace("{owner}", self.owner)
 
     def said(self, sentence: str, message: str) -> str:
         """``sentence`` in the language ``message`` is written in, where the shipped wording has it, the
         owner named."""
-        return wording.in_language(sentence, self.answers.language_of(message)).format(owner=self.owner)
+        return self._in(sentence, self.answers.language_of(message))
+
+
+def join_question(asked: str, message: str) -> str:
+    """The question passed on after a "no": the one asked before, with what the "no" added ("no, I meant
+    rates"), if anything."""
+    rest = message.strip()
+    return asked if len(rest.split()) < 2 else f"{asked}\n({rest})"
 
 
 def is_greeting(message: str, owner: str) -> bool:

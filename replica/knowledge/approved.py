@@ -104,8 +104,9 @@ def score(
     use for the same thing, and one more to a question of two words or more, unless that one names
     another thing or is one of its words: so "Do you have a CS degree?" meets "Do you have a degree?"
     answered "MSc in Computer Science", and "Are you available for a call?" does not meet "Are you
-    available for new projects?". Not ``strict``: how close it comes, the rules on words added left aside
-    (the others still hold), for an answer offered to the owner, never quoted to a visitor. All are read
+    available for new projects?". Not ``strict``: how close it comes, the rules on words added, numbers
+    and times left aside (the others still hold), for an answer offered (to the visitor as "Did you
+    mean…?", to the owner on an alert), never quoted to a visitor unasked. All are read
     as ``language``."""
     vocabulary = vocabulary or Vocabulary.of([question], language)
     if read is None:
@@ -177,8 +178,8 @@ class Asked:
         """How well ``clause`` meets the question (0 when it asks something else)."""
         theirs = self.terms
         shared, extra = len(mine & theirs), len(mine - theirs)
-        if not shared or self.apart(clause, mine):
-            return 0.0
+        if not shared or (self.apart(clause, mine) if strict else self.refuses(clause, mine)):
+            return 0.0  # (how close one comes is not changed by a number or a time: "…in Q3?" may be asked about)
         whole = len(theirs) > 1 and shared == len(theirs) and extra <= MAX_EXTRA  # all its words, and a few more
         asks_more = extra > 1 or (extra and shared < 2) or (len(mine) == 1 and len(theirs) > 1)
         plain = qualifiers(self.language)

