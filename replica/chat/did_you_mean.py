@@ -1,5 +1,6 @@
-"""Asking before answering: "Did you mean: “Are you available for new projects?”?" (the replica without a
-model, when a message comes close to an approved question but not close enough to quote it).
+"""Asking before answering, without a model: when a message comes close to an approved question but not
+close enough to quote it, the replica asks whether the visitor meant that question
+(``wording.DID_YOU_MEAN``, in their language).
 
 The question asked is the replica's last reply, so the next message is read against it: a tap on the
 question's chip (the question sent back whole) or a "yes" quotes its answer; a "no" passes the earlier

