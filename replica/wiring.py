@@ -395,7 +395,7 @@ def without_model(
     """Replies without a model, from the FAQ files in ``knowledge_dir`` (those in ``languages``) and the
     answers learned in ``store``; ``meaning``, the optional meaning model, for asking "Did you mean…?"."""
     learned = lambda: store.answers.all(active_only=True)  # noqa: E731
-    answers = ApprovedAnswers(approved_entries(knowledge_dir, languages), learned, languages, meaning)
+    answers = ApprovedAnswers(approved_entries(knowledge_dir, languages), learned, languages, meaning, store.phrasings)
     greeting = render_prompt("greeting.md", owner_name=owner).strip()
     return WithoutModel(answers, registry, owner, greeting)
 

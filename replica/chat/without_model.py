@@ -77,6 +77,7 @@ class WithoutModel:
         offered = pending(list(earlier), self.answers.entries) if not apology else None
         answer = said(message, offered.approved.question) if offered is not None else Said.OTHER
         if offered is not None and answer is Said.YES:
+            self.answers.confirmed(offered.asked, offered.approved)  # the next visitor who asks so is asked at once
             return self._quote(offered.approved, offered.language)
         # The address kept and what could not be saved are told by the steps after the answer, as for a
         # model's reply (replica.chat.steps): one way, in the visitor's language, for both.

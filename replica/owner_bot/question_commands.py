@@ -5,8 +5,10 @@ from __future__ import annotations
 import html
 import logging
 import re
+from typing import Callable
 
 from replica.alerts.alert import QUESTION_TITLE
+from replica.knowledge.faq_files import Approved
 from replica.owner_bot.answer_back import AnswerBack
 from replica.owner_bot.commands import BY_NAME
 from replica.owner_bot.listing_text import NUMBER, fit, number_and_text, when_iso
@@ -24,11 +26,13 @@ QUESTION_ALERT = re.compile(re.escape(QUESTION_TITLE) + r"(?: \(via [^)]{1,20}\)
 
 
 class QuestionCommands:
-    """Open questions listed, answered and withdrawn."""
+    """Open questions listed, answered and withdrawn; ``close`` finds the approved answer close to a
+    question (an answer of the owner's that differs from it teaches "not this")."""
 
-    def __init__(self, store: Store, answer_back: AnswerBack):
+    def __init__(self, store: Store, answer_back: AnswerBack, close: Callable[[str], Approved | None] | None = None):
         self._store = store
         self._answer_back = answer_back
+        self._close = close
 
     def unanswered(self, _: str) -> str:
         """``/unanswered``: open questions, oldest first, each with the number to answer it by and, when
@@ -77,8 +81,11 @@ class QuestionCommands:
     def learn(self, question_id: int, question: str, answer: str) -> str:
         """Store ``answer`` for the question and send it to each visitor who asked; say so, with what
         each visitor will see and how to withdraw it."""
+        close = self._close(question) if self._close is not None else None  # before it is answered by this
         answer_id = self._store.answers.learn(question_id, answer)
         log.info("Learned answer %d to question %d", answer_id, question_id)
+        if close is not None and close.answer.strip() != answer.strip():  # the approved answer close to it is not its
+            self._store.phrasings.keep(question, close.question, meant=False)
         sent = self._answer_back.deliver(question_id, answer)
         return "\n".join(
             [

@@ -25,6 +25,7 @@ from replica.storage.figures import Figures
 from replica.storage.leads import Leads
 from replica.storage.migrations import is_empty, migrate, pending
 from replica.storage.outbox import Outbox
+from replica.storage.phrasings import Phrasings
 from replica.storage.questions import Answers, Questions
 from replica.storage.records import AlertKind
 from replica.storage.reports import Reports
@@ -90,6 +91,7 @@ RECORD_TABLES = (
     "handled_updates",
     "reply_figures",
     "page_opens",
+    "phrasings",
 )
 
 
@@ -143,6 +145,7 @@ class Store:
         self.answer_mails = AnswerMails(self.db, clock, lease_seconds)
         self.questions = Questions(self.db, self.outbox, clock)
         self.answers = Answers(self.db, clock)
+        self.phrasings = Phrasings(self.db, clock)
         self.conversations = ConversationRecords(self.db)
         self.reports = Reports(self.db, self.conversations)
         self.usage = Usage(self.db, clock)

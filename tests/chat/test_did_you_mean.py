@@ -128,3 +128,31 @@ def test_a_spanish_question_against_english_answers_is_asked_about_in_spanish_an
         f"Esta respuesta está escrita en inglés:\n\nDe las preguntas frecuentes de Jordan Avery: {AVAILABLE_ANSWER}"
     )
     assert passed_on(store) == []
+
+
+def test_a_yes_teaches_the_phrasing_and_the_next_visitor_who_writes_so_is_asked_at_once(offline, store):
+    offline.reply(ASKED, Visitor("s1", "203.0.113.5"))
+    offline.reply("yes", Visitor("s1", "203.0.113.5"))
+    assert [(p.phrasing, p.question, p.meant) for p in store.phrasings.all()] == [(ASKED, AVAILABLE, True)]
+    # a phrasing the rules alone would never ask about, confirmed by a visitor (the meaning model found it)
+    store.phrasings.keep("¿Tienes hueco este trimestre?", AVAILABLE, meant=True)
+    later = offline.reply("¿tienes hueco este trimestre?", Visitor("s2", "198.51.100.7"))
+    assert later == asked_about(AVAILABLE, "es")  # asked, never quoted unasked: a visitor's yes is not the owner's word
+
+
+def test_the_owners_different_answer_to_a_close_question_teaches_not_this(offline, store):
+    from replica.owner_bot.answer_back import AnswerBack
+    from replica.owner_bot.question_commands import QuestionCommands
+
+    visitor = Visitor("s1", "203.0.113.5")
+    offline.reply(ASKED, visitor)
+    offline.reply("no", visitor)  # passed on
+    [question] = store.questions.in_status("open")
+    close = offline.answer.without_model.answers.close
+    commands = QuestionCommands(store, AnswerBack(store, offline.inbox, None, 30, None, "Jordan Avery"), close)
+    commands.learn(question.id, question.question, "Not this spring: I'm booked until June.")
+    [taught] = store.phrasings.all()
+    assert (taught.phrasing, taught.question, taught.meant) == (question.question, AVAILABLE, False)
+    store.answers.forget(store.answers.all()[0].id)  # even without the learned answer, the owner's word stands
+    reply = offline.reply(question.question, Visitor("s2", "198.51.100.7"))
+    assert "Did you mean" not in reply and wording.QUESTION_KEPT in reply

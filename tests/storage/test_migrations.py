@@ -187,7 +187,7 @@ def test_migration_17_counts_the_codes_asked_for_before_it_by_their_address(tmp_
     database_at(path, database_url, MIGRATIONS[:16], [("codes", code | {"session": f"s{n}"}) for n in range(3)])
     store = Store(path, database_url=database_url, clock=clock)
     try:
-        assert applied(store.db)[-1] == (17, MIGRATIONS[16].name)
+        assert (17, MIGRATIONS[16].name) in applied(store.db)
         refused, _ = store.codes.request("s9", "Ada+1@example.org", "another-client", "ada@example.org")
         assert refused is CodeRequest.ADDRESS_CAPPED
         assert store.codes.request("s9", "bob@example.org", "another-client")[0] is CodeRequest.QUEUED
