@@ -44,7 +44,7 @@ from replica.knowledge.faq_files import approved_entries
 from replica.knowledge.identity import owner_avatar, owner_name
 from replica.knowledge.index import KnowledgeIndex
 from replica.knowledge.links import owner_links, with_owner_links
-from replica.knowledge.meaning import Loaded, Meaning, load_meaning
+from replica.knowledge.meaning import Meanings, OnFirstUse
 from replica.knowledge.persona import SystemPrompt
 from replica.knowledge.prompts import read_lines, render_prompt
 from replica.owner_bot.bot import OwnerBot
@@ -390,7 +390,7 @@ def without_model(
     languages: tuple[str, ...],
     store: Store,
     registry: ToolRegistry,
-    meaning: Meaning | None = None,
+    meaning: Meanings | None = None,
 ) -> WithoutModel:
     """Replies without a model, from the FAQ files in ``knowledge_dir`` (those in ``languages``) and the
     answers learned in ``store``; ``meaning``, the optional meaning model, for asking "Did you mean…?"."""
@@ -412,7 +412,7 @@ def build_replica(
     knowledge: str = "",
     watch: Callable[[Visitor, Run], None] | None = None,
     verifier: Verifier | None = None,
-    meaning: Meaning | None = None,
+    meaning: Meanings | None = None,
     clock: Clock = REAL_CLOCK,
 ) -> Replica:
     """The one way a :class:`Replica` is made (the app, ``eval`` and the tests): the default tools, the
@@ -633,16 +633,16 @@ def assemble_replica(
     limits: UsageLimits | None = None,
     watch: Callable[[Visitor, Run], None] | None = None,
     verifier: Verifier | None = None,
-    meaning: Loaded | None = None,
+    meaning: Meanings | None = None,
     clock: Clock = REAL_CLOCK,
 ) -> Replica:
     """The replica as visitors meet it, from ``settings`` (as :func:`as_served` gives them): the owner's
     knowledge indexed in ``index_folder``, the persona with the booking paragraph, the same checks. The
     page, ``eval``, ``doctor``, MCP and the tests' fixtures all build it here, so what is scored is what
-    is served. The meaning model is loaded here unless given (``MEANING_MODEL``), its vectors cached beside
-    the index."""
+    is served. The meaning model (``MEANING_MODEL``) is loaded when a message first needs it, unless
+    given, its vectors cached beside the index."""
     index = KnowledgeIndex.load(settings.owner.knowledge_dir, index_folder)
-    meaning = meaning or load_meaning(settings.owner.meaning_model, index_folder / "meaning")
+    meaning = meaning or OnFirstUse(settings.owner.meaning_model, index_folder / "meaning")
     system_prompt = SystemPrompt(
         settings.owner.owner_name,
         index,
@@ -662,7 +662,7 @@ def assemble_replica(
         knowledge=index.whole_text,
         watch=watch,
         verifier=verifier,
-        meaning=meaning.meaning,
+        meaning=meaning,
         clock=clock,
     )
 

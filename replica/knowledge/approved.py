@@ -35,7 +35,7 @@ from replica.knowledge.asking import (
     topics,
 )
 from replica.knowledge.faq_files import Approved
-from replica.knowledge.meaning import Meaning
+from replica.knowledge.meaning import Meanings
 from replica.knowledge.terms import Vocabulary, terms
 from replica.languages import detect
 from replica.storage.database import storage_errors
@@ -332,7 +332,7 @@ class ApprovedAnswers:
         faq: list[Approved],
         learned: Callable[[], list[AnswerRecord]],
         languages: tuple[str, ...] = ("en",),
-        meaning: Meaning | None = None,
+        meaning: Meanings | None = None,
         phrasings: Phrasings | None = None,
     ):
         self.languages = languages
@@ -405,7 +405,7 @@ class ApprovedAnswers:
             ):
                 return Offer(entry, "rules")
         across = (ACROSS_FLOOR, ACROSS_MARGIN) if index is None else (MEANING_FLOOR, MEANING_MARGIN)
-        meant = self._meant(message, *across) if self.meaning is not None else None
+        meant = self._meant(message, *across) if self.meaning is not None and self.meaning.available() else None
         if meant is None or refused(message, meant) or self.examples.not_this(message, meant, language):
             return None
         return Offer(meant, "meaning")

