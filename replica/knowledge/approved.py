@@ -36,7 +36,7 @@ from replica.knowledge.asking import (
 )
 from replica.knowledge.faq_files import Approved
 from replica.knowledge.meaning import Meanings
-from replica.knowledge.terms import Vocabulary, terms
+from replica.knowledge.terms import Vocabulary, terms, words
 from replica.languages import detect
 from replica.storage.database import storage_errors
 from replica.storage.phrasings import Phrasing, Phrasings
@@ -272,30 +272,53 @@ class _Index:
         )
 
 
-class Examples:
-    """The phrasings taught by use (:mod:`replica.storage.phrasings`), read when a message needs them;
-    the ones read last are used while they cannot be read, and none without a store."""
+@dataclass(frozen=True)
+class Taught:
+    """The phrasings taught by use, as read for one message."""
 
-    def __init__(self, phrasings: Phrasings | None):
-        self.phrasings = phrasings
-        self._read: list[Phrasing] = []
+    phrasings: tuple[Phrasing, ...] = ()
 
     def meant_by(self, message: str, language: str) -> list[str]:
         """The approved questions a phrasing a visitor confirmed meets ``message`` for, by the rules."""
         return [
-            p.question for p in self._all() if p.meant and score(message, p.phrasing, language=language) >= MIN_SCORE
+            p.question
+            for p in self._near(message)
+            if p.meant and score(message, p.phrasing, language=language) >= MIN_SCORE
         ]
 
     def meant(self) -> list[Phrasing]:
         """The phrasings visitors confirmed."""
-        return [p for p in self._all() if p.meant]
+        return [p for p in self.phrasings if p.meant]
 
     def not_this(self, message: str, entry: Approved, language: str) -> bool:
         """Whether the owner taught that a question ``message`` meets is not ``entry``'s."""
         return any(
             not p.meant and p.question == entry.question and score(message, p.phrasing, language=language) >= MIN_SCORE
-            for p in self._all()
+            for p in self._near(message)
         )
+
+    def _near(self, message: str) -> list[Phrasing]:
+        """The phrasings sharing a word with ``message``: only those can meet it (the rest cost nothing)."""
+        mine = set(words(message))
+        return [p for p in self.phrasings if mine & set(words(p.phrasing))]
+
+
+class Examples:
+    """The phrasings taught by use (:mod:`replica.storage.phrasings`), read once for each message that needs
+    them; the ones read last are used while they cannot be read, and none without a store."""
+
+    def __init__(self, phrasings: Phrasings | None):
+        self.phrasings = phrasings
+        self._read = Taught()
+
+    def now(self) -> Taught:
+        """The phrasings as they are now."""
+        if self.phrasings is not None:
+            try:
+                self._read = Taught(tuple(self.phrasings.all()))
+            except storage_errors() as error:
+                log.error("Could not read the taught phrasings (%s); using the ones read last", type(error).__name__)
+        return self._read
 
     def keep(self, phrasing: str, question: str, meant: bool) -> None:
         """Keep an example; a store that cannot be written is logged, never the visitor's problem."""
@@ -305,14 +328,6 @@ class Examples:
             self.phrasings.keep(phrasing, question, meant)
         except storage_errors() as error:
             log.error("Could not keep a phrasing of an approved answer (%s)", type(error).__name__)
-
-    def _all(self) -> list[Phrasing]:
-        if self.phrasings is not None:
-            try:
-                self._read = self.phrasings.all()
-            except storage_errors() as error:
-                log.error("Could not read the taught phrasings (%s); using the ones read last", type(error).__name__)
-        return self._read
 
 
 class ApprovedAnswers:
@@ -364,7 +379,11 @@ class ApprovedAnswers:
             return None
         scored = [Match(entry, index.score(message, entry)) for entry in index.candidates(message)]
         best = max(scored, key=lambda match: match.score, default=None)  # the first of equals
-        if best is None or best.score < MIN_SCORE or self.examples.not_this(message, best.approved, index.language):
+        if (
+            best is None
+            or best.score < MIN_SCORE
+            or self.examples.now().not_this(message, best.approved, index.language)
+        ):
             return None
         return best
 
@@ -394,19 +413,16 @@ class ApprovedAnswers:
         reason (:meth:`Asked.refuses`: turned around, of someone else, of the past, of another thing)."""
         index = self._index_for(message)
         language = index.language if index is not None else self.language_of(message)
-        candidates = [self._by_question(q) for q in self.examples.meant_by(message, language)]
+        taught = self.examples.now()
+        candidates = [self._by_question(q) for q in taught.meant_by(message, language)]
         if index is not None:
             candidates.append(self._closest(index, message, index.candidates(message)))
         for entry in candidates:
-            if (
-                entry is not None
-                and not refused(message, entry)
-                and not self.examples.not_this(message, entry, language)
-            ):
+            if entry is not None and not refused(message, entry) and not taught.not_this(message, entry, language):
                 return Offer(entry, "rules")
         across = (ACROSS_FLOOR, ACROSS_MARGIN) if index is None else (MEANING_FLOOR, MEANING_MARGIN)
-        meant = self._meant(message, *across) if self.meaning is not None and self.meaning.available() else None
-        if meant is None or refused(message, meant) or self.examples.not_this(message, meant, language):
+        meant = self._meant(message, taught, *across) if self.meaning is not None and self.meaning.available() else None
+        if meant is None or refused(message, meant) or taught.not_this(message, meant, language):
             return None
         return Offer(meant, "meaning")
 
@@ -419,13 +435,13 @@ class ApprovedAnswers:
     def _by_question(self, question: str) -> Approved | None:
         return next((entry for entry in self.entries if entry.question == question), None)
 
-    def _meant(self, message: str, floor: float, margin: float) -> Approved | None:
+    def _meant(self, message: str, taught: Taught, floor: float, margin: float) -> Approved | None:
         """The meaning model's first candidate for ``message``: the best question of the answer it is most
         like, when at least ``floor`` alike and by ``margin`` more than the next answer's (phrasings and
         translations of one answer are one candidate; so are the phrasings visitors confirmed for it)."""
         assert self.meaning is not None
         by_question = {entry.question: entry for entry in self.entries}
-        said = [(p.phrasing, by_question[p.question]) for p in self.examples.meant() if p.question in by_question]
+        said = [(p.phrasing, by_question[p.question]) for p in taught.meant() if p.question in by_question]
         texts = [*((q, e) for q, e in by_question.items()), *said]
         similarity = self.meaning.of_questions([text for text, _ in texts]) @ self.meaning.of_message(message)
         best: dict[str, tuple[float, Approved]] = {}

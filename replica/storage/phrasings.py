@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from replica.runtime.clock import REAL_CLOCK, Clock
 from replica.storage.database import Database, Transaction
 
-KEPT = 2_000  # the newest phrasings visitors confirmed that are kept (the owner's are all kept)
+KEPT = 1_000  # the newest phrasings visitors confirmed that are kept (the owner's are all kept)
 PHRASING_CHARS = 500
 
 
