@@ -50,6 +50,12 @@ class Pending:
     language: str
     asked: str
 
+    def passed_on(self, no: str) -> str:
+        """The question passed on after the visitor's ``no``: the one asked about, with what the no added
+        ("no, I meant rates"), if anything."""
+        rest = no.strip()
+        return self.asked if len(rest.split()) < 2 else f"{self.asked}\n({rest})"
+
 
 def offer_text(question: str, language: str) -> str:
     """The replica's question, in the visitor's language."""

@@ -16,19 +16,13 @@ from typing import Any, Iterator, Sequence
 from replica import wording
 from replica.chat.did_you_mean import Said, offer_text, pending, said
 from replica.chat.draft import Note
-from replica.chat.lead_net import EMAIL_CANDIDATE, OUTAGE_NOTES, keep_lead
-from replica.chat.reply_check.checker import asks
+from replica.chat.lead_net import OUTAGE_NOTES, keep_lead
 from replica.chat.run import Ending, Run, Source, ToolRan
 from replica.knowledge.approved import ApprovedAnswers
+from replica.knowledge.asking import is_greeting, is_question
 from replica.knowledge.faq_files import Approved
-from replica.knowledge.terms import terms
 from replica.tools import Outcome, ToolContext, ToolRegistry, inform_unknown
 
-GREETING = re.compile(
-    r"^(hi|hello|hey|hiya|howdy|greetings|good (morning|afternoon|evening|day)|hallo|hola|bonjour|ciao|ola|olá)\b",
-    re.I,
-)
-SMALL_TALK = re.compile(r"\b(there|who are you|how are you( doing)?|what's up|nice to meet you)\b", re.I)
 QUESTION_CHARS = 500  # of a message passed on as a question
 STEP_WORDS = 4  # a reply without a model streams this many words at a time
 FRAMES = {"faq": wording.FROM_FAQ, "profile": wording.FROM_PROFILE, "learned": wording.FROM_LEARNED}  # by source
@@ -70,10 +64,20 @@ class WithoutModel:
         it: when the last reply asked "Did you mean…?" (:mod:`replica.chat.did_you_mean`), a yes quotes that
         answer and a no passes the earlier question on."""
         language = self.answers.language_of(message)
+        reply = self._made(message, context, run, apology, earlier, language)
         if spike:
-            reply = self.reply(message, context, run, earlier=earlier)
-            first = self._in(wording.SPIKE, language)
-            return Reply(f"{first} {reply.text}", reply.ended, reply.told, reply.apologised)
+            return Reply(f"{self._in(wording.SPIKE, language)} {reply.text}", reply.ended, reply.told, reply.apologised)
+        return reply
+
+    def _made(
+        self,
+        message: str,
+        context: ToolContext,
+        run: Run,
+        apology: str,
+        earlier: Sequence[dict[str, Any]],
+        language: str,
+    ) -> Reply:
         offered = pending(list(earlier), self.answers.entries) if not apology else None
         answer = said(message, offered.approved.question) if offered is not None else Said.OTHER
         if offered is not None and answer is Said.YES:
@@ -84,7 +88,7 @@ class WithoutModel:
         lead = keep_lead(message, self.registry, context, run, OUTAGE_NOTES, Source.WITHOUT_MODEL)
         question = message
         if offered is not None and answer is Said.NO:  # the question asked about before, and any word added
-            language, question = offered.language, join_question(offered.asked, message)
+            language, question = offered.language, offered.passed_on(message)
         elif is_greeting(message, self.owner) and not lead:
             return Reply(self.greeting, Ending.GREETING)
         elif match := self.answers.match(message):
@@ -122,30 +126,6 @@ class WithoutModel:
         """``sentence`` in the language ``message`` is written in, where the shipped wording has it, the
         owner named."""
         return self._in(sentence, self.answers.language_of(message))
-
-
-def join_question(asked: str, message: str) -> str:
-    """The question passed on after a "no": the one asked before, with what the "no" added ("no, I meant
-    rates"), if anything."""
-    rest = message.strip()
-    return asked if len(rest.split()) < 2 else f"{asked}\n({rest})"
-
-
-def is_greeting(message: str, owner: str) -> bool:
-    """A hello, perhaps with "who are you?", and nothing else to answer."""
-    text = message.strip()
-    if not GREETING.match(text):
-        return False
-    rest = SMALL_TALK.sub(" ", GREETING.sub(" ", text))
-    return not (terms(rest) - terms(owner))
-
-
-def is_question(message: str) -> bool:
-    """Whether a message asks something worth passing on: a question mark or a question's first word
-    ("what", "do", "are", "tell", …) with a meaningful word, or two meaningful words, besides any email
-    address ("thanks!" and "my email is …" are not; "what about wrk" is)."""
-    words = terms(EMAIL_CANDIDATE.sub(" ", message)) - {"email", "mail", "address"}
-    return ("?" in message or asks(message)) and bool(words) or len(words) >= 2
 
 
 def in_steps(text: str) -> Iterator[str]:

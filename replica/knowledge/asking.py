@@ -2,7 +2,9 @@
 asks of the past ("Have you ever relocated?"), names a time ("…next week?"), asks of someone else
 ("What time zone is your colleague in?"), which of the things the visitor words name it names, and
 where a visitor who corrects themselves meant to start. :func:`~replica.knowledge.approved.score`
-keeps a question apart from an approved one that shares its words but not these.
+keeps a question apart from an approved one that shares its words but not these. And, read once for
+every message, whether it asks anything at all, or only greets (:func:`asks`, :func:`is_question`,
+:func:`is_greeting`).
 """
 
 from __future__ import annotations
@@ -69,6 +71,11 @@ CORRECTION = re.compile(
 )
 # Words that turn a question around in English but not in the language the text is in: Portuguese "no"
 # and "na" are "in the" ("no momento").
+GREETING = re.compile(
+    r"^(hi|hello|hey|hiya|howdy|greetings|good (morning|afternoon|evening|day)|hallo|hola|bonjour|ciao|ola|olá)\b",
+    re.I,
+)
+SMALL_TALK = re.compile(r"\b(there|who are you|how are you( doing)?|what's up|nice to meet you)\b", re.I)
 NOT_NEGATIONS = {"pt": frozenset({"no", "na", "nos", "nas"})}
 # A question of the past: not answered by what the owner says of the present. "I was wondering" and the
 # like are politeness, not the past.
@@ -88,6 +95,37 @@ TIMES = frozenset(
     dezembro janvier fevrier mars avril mai juin juillet aout septembre octobre novembre decembre januar februar marz
     juni juli oktober dezember""".split()
 )
+
+
+ASKING = re.compile(
+    r"\W*(?:what|who|whom|whose|where|when|why|how|which|do|does|did|are|is|was|were|can|could|would|will|have|has"
+    r"|should|may|tell|share|give|send|show|explain|describe|list|let me know)\b",
+    re.I,
+)
+
+
+def asks(message: str) -> bool:
+    """Whether ``message`` asks something the owner could answer (a question, or a request to tell,
+    share or explain), not a greeting or thanks."""
+    return "?" in message or bool(ASKING.match(message))
+
+
+def is_greeting(message: str, owner: str) -> bool:
+    """A hello, perhaps with "who are you?", and nothing else to answer."""
+    text = message.strip()
+    if not GREETING.match(text):
+        return False
+    rest = SMALL_TALK.sub(" ", GREETING.sub(" ", text))
+    return not (terms(rest) - terms(owner))
+
+
+def is_question(message: str) -> bool:
+    """Whether a message asks something worth passing on: a question mark or a question's first word
+    ("what", "do", "are", "tell", …) with a meaningful word, or two meaningful words, besides any email
+    address ("thanks!" and "my email is …" are not; "what about wrk" is)."""
+    unaddressed = " ".join(word for word in message.split() if "@" not in word)  # an address is one "word"
+    meaningful = terms(unaddressed) - {"email", "mail", "address"}
+    return ("?" in message or asks(message)) and bool(meaningful) or len(meaningful) >= 2
 
 
 @lru_cache(maxsize=16)

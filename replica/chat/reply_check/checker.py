@@ -39,6 +39,7 @@ from replica.chat.reply_check.debris import FENCE, REPEATS, TEMPLATE_TOKENS, key
 from replica.chat.reply_check.specifics import Sources, Specific, specifics
 from replica.chat.reply_check.voice import Voice, VoicePatterns
 from replica.inbox.recorder import in_person
+from replica.knowledge.asking import asks
 from replica.knowledge.prompts import earliest
 
 log = logging.getLogger(__name__)
@@ -103,19 +104,6 @@ class Verdict:
     def changed(self) -> bool:
         """Whether the check withheld, replaced or dropped any of the model's sentences."""
         return bool(self.withheld or self.claims or self.voice)
-
-
-ASKING = re.compile(
-    r"\W*(?:what|who|whom|whose|where|when|why|how|which|do|does|did|are|is|was|were|can|could|would|will|have|has"
-    r"|should|may|tell|share|give|send|show|explain|describe|list|let me know)\b",
-    re.I,
-)
-
-
-def asks(message: str) -> bool:
-    """Whether ``message`` asks something the owner could answer (a question, or a request to tell,
-    share or explain), not a greeting or thanks."""
-    return "?" in message or bool(ASKING.match(message))
 
 
 def app_sentences(owner: str) -> frozenset[str]:
