@@ -1,5 +1,5 @@
 """What a question asks besides its terms: whether it turns around ("Do you refuse to sign NDAs?"),
-asks of the past ("Have you ever relocated?"), names a time ("…next week?"), asks of someone else
+asks of the past (:mod:`replica.knowledge.past`), names a time ("…next week?"), asks of someone else
 ("What time zone is your colleague in?"), which of the things the visitor words name it names, and
 where a visitor who corrects themselves meant to start. :func:`~replica.knowledge.approved.score`
 keeps a question apart from an approved one that shares its words but not these. And, read once for
@@ -59,7 +59,24 @@ NEGATING_STEMS = (
     "dislik",
     "hate",
     "mind",
+    # and in the other languages read ("rechazas", "recusaste", "rejeitas", "evitas", "refusez",
+    # "lehnst … ab", "verweigerst", "vermeidest"), whatever the ending
+    "rechaz",
+    "rehus",
+    "recus",
+    "rejeit",
+    "rejet",
+    "evit",
+    "esquiv",
+    "lehn",
+    "verweiger",
+    "weiger",
+    "vermeid",
+    "meid",
 )
+# "Te niegas a…", "se nega a…": the forms of Spanish and Portuguese "negar" asked of "you" (a stem would
+# take in "negocio" too).
+REFUSING = frozenset("niegas niega niegan negarias negaria negas nega negam negarse negarte negaste".split())
 # Where a visitor takes back what they asked and asks again: "I mean" and the like anywhere; "actually",
 # "wait", "no," and the like where a clause begins ("no wait", "oh actually" too). What they meant is
 # what follows the last one.
@@ -77,13 +94,6 @@ GREETING = re.compile(
 )
 SMALL_TALK = re.compile(r"\b(there|who are you|how are you( doing)?|what's up|nice to meet you)\b", re.I)
 NOT_NEGATIONS = {"pt": frozenset({"no", "na", "nos", "nas"})}
-# A question of the past: not answered by what the owner says of the present. "I was wondering" and the
-# like are politeness, not the past.
-PAST = re.compile(
-    r"\b(?:did|didnt|were|was|went|ago|used to|have you ever|has \w+ ever|ever been|previously|formerly|in the past"
-    r"|back then|last year|have you (?:\w+ed|been|done|had|gone|taken|seen|made))\b"
-)
-POLITE_PAST = re.compile(r"\b(?:was|were|i was|we were) (?:wondering|hoping|curious|thinking|told|asked|referred)\b")
 # A time a question may be asked about ("…next week?", "…on weekends?"): answered only by an answer that names it.
 TIMES = frozenset(
     """today tonight tomorrow weekend weekends week weeks monday tuesday wednesday thursday friday saturday sunday
@@ -144,12 +154,6 @@ def qualifiers(language: str = "en") -> frozenset[str]:
     return frozenset(term for word in visitor_words().qualifiers for term in terms(word, None, language))
 
 
-def past(text: str) -> bool:
-    """Whether ``text`` asks of the past ("Have you ever relocated?", "What did you do at Mareva?")."""
-    plain = " ".join(spelled(text))
-    return bool(PAST.search(POLITE_PAST.sub(" ", plain)))
-
-
 def times(text: str, language: str = "en") -> set[str]:
     """The times ``text`` names ("next week" → week), as terms."""
     return {stem(word, language) for word in spelled(text) if word in TIMES}
@@ -194,7 +198,11 @@ def negations(text: str) -> int:
         typed[at : at + len(phrase)] == phrase for at, word in enumerate(typed) for phrase in phrases.get(word, ())
     )
     other_sense = NOT_NEGATIONS.get(detect(text), frozenset())
-    negating = [word in singles or stem(word).startswith(NEGATING_STEMS) for word in found if word not in other_sense]
+    negating = [
+        word in singles or word in REFUSING or stem(word).startswith(NEGATING_STEMS)
+        for word in found
+        if word not in other_sense
+    ]
     return turning + sum(negating)
 
 

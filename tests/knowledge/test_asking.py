@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from replica.knowledge.asking import about_someone_else, corrected, negations, past, times, topics
+from replica.knowledge.asking import about_someone_else, corrected, negations, times, topics
+from replica.knowledge.past import past
 from replica.knowledge.terms import terms
 
 
