@@ -428,7 +428,9 @@ class ApprovedAnswers:
             if entry is not None and not refused(message, entry) and not taught.not_this(message, entry, language):
                 return Offer(entry, "rules")
         across = (ACROSS_FLOOR, ACROSS_MARGIN) if index is None else (MEANING_FLOOR, MEANING_MARGIN)
-        found = self._meant(message, taught, *across) if self.meaning is not None and self.meaning.available() else None
+        found = None
+        if self.meaning is not None and self.meaning.available():
+            found = self._meant(message, taught, *across, language=index.language if index is not None else None)
         if found is None:
             return None
         meant, margin = found
@@ -445,21 +447,29 @@ class ApprovedAnswers:
     def _by_question(self, question: str) -> Approved | None:
         return next((entry for entry in self.entries if entry.question == question), None)
 
-    def _meant(self, message: str, taught: Taught, floor: float, margin: float) -> tuple[Approved, float] | None:
+    def _meant(
+        self, message: str, taught: Taught, floor: float, margin: float, language: str | None
+    ) -> tuple[Approved, float] | None:
         """The meaning model's first candidate for ``message`` and by how much it leads: the best question
         of the answer it is most like, when at least ``floor`` alike and by ``margin`` more than the next
-        answer's (phrasings and translations of one answer are one candidate; so are the phrasings
-        visitors confirmed for it)."""
+        answer's. Answers compete in one language, ``language`` (the message's, when the owner answers in
+        it), else the one whose best is most like the message: an answer and its translation are not
+        rivals. The questions of one answer are one candidate; so are the phrasings visitors confirmed
+        for it."""
         assert self.meaning is not None
         by_question = {entry.question: entry for entry in self.entries}
         said = [(p.phrasing, by_question[p.question]) for p in taught.meant() if p.question in by_question]
         texts = [*((q, e) for q, e in by_question.items()), *said]
         similarity = self.meaning.of_questions([text for text, _ in texts]) @ self.meaning.of_message(message)
-        best: dict[str, tuple[float, Approved]] = {}
+        best: dict[str, dict[str, tuple[float, Approved]]] = {}  # language → answer → its best question
         for value, (_, entry) in zip(similarity.tolist(), texts):
-            if value > best.get(entry.answer, (-1.0, entry))[0]:
-                best[entry.answer] = (value, entry)
-        ranked = sorted(best.values(), key=lambda pair: -pair[0])
+            answers = best.setdefault(entry.language, {})
+            if value > answers.get(entry.answer, (-1.0, entry))[0]:
+                answers[entry.answer] = (value, entry)
+        rankings = [sorted(answers.values(), key=lambda pair: -pair[0]) for answers in best.values()]
+        if language is not None:
+            rankings = [ranked for ranked in rankings if ranked[0][1].language == language]
+        ranked = max(rankings, key=lambda ranked: ranked[0][0], default=[])
         if not ranked or ranked[0][0] < floor:
             return None
         runner_up = ranked[1][0] if len(ranked) > 1 else -1.0

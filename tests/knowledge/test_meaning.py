@@ -1,14 +1,17 @@
 """The meaning model is an extra that can never take the app down: it is tried in a child process first (a
 CPU it cannot run on kills the child, not the app), its absence is named, and its vectors of the approved
-questions are made once and cached beside the knowledge index."""
+questions are made once and cached beside the knowledge index; its first candidate is asked about only
+by a clear lead over the other answers in one language."""
 
 from __future__ import annotations
 
 import logging
 
+import numpy as np
 import pytest
 
-from replica.knowledge.faq_files import approved_entries
+from replica.knowledge.approved import ApprovedAnswers
+from replica.knowledge.faq_files import Approved, approved_entries
 from replica.knowledge.meaning import Meaning, cpu_runs_it, load_meaning
 from tests.fixtures.environment import ROOT
 
@@ -53,3 +56,47 @@ def test_the_questions_vectors_are_made_once_and_cached_beside_the_index(tmp_pat
     similarity = vectors @ message
     available = questions.index("Are you available for new projects?")
     assert similarity.argmax() == available  # the same question, in Spanish
+
+
+class Likeness:
+    """A meaning model whose answers are given: how like the one message each question is."""
+
+    def __init__(self, likeness: dict[str, float]):
+        self.likeness = likeness
+
+    def available(self) -> bool:
+        return True
+
+    def of_message(self, message: str):
+        return np.array([1.0])
+
+    def of_questions(self, questions: list[str]):
+        return np.array([[self.likeness[question]] for question in questions])
+
+
+def test_an_answer_and_its_translation_are_not_rivals_for_the_meaning_models_lead():
+    entries = [
+        Approved("Are you available for new projects?", "Yes, from next month.", "faq", "en"),
+        Approved("Do you sign NDAs?", "Yes.", "faq", "en"),
+        Approved("¿Estás disponible para nuevos proyectos?", "Sí, desde el mes que viene.", "faq", "es"),
+        Approved("¿Firmas NDAs?", "Sí.", "faq", "es"),
+    ]
+    likeness = {
+        "¿Estás disponible para nuevos proyectos?": 0.95,
+        "Are you available for new projects?": 0.94,  # the same answer's, in English: no rival
+        "¿Firmas NDAs?": 0.80,
+        "Do you sign NDAs?": 0.80,
+    }
+    approved = ApprovedAnswers(entries, lambda: [], ("en", "es"), meaning=Likeness(likeness))
+    offer = approved.offer("¿Qué tal lo de arrancar algo juntos pronto?")
+    assert offer is not None and (offer.approved.question, offer.by) == (
+        "¿Estás disponible para nuevos proyectos?",
+        "meaning",
+    )
+    likeness["¿Firmas NDAs?"] = 0.94  # another answer this close: no clear lead, nothing asked
+    assert (
+        ApprovedAnswers(entries, lambda: [], ("en", "es"), meaning=Likeness(likeness)).offer(
+            "¿Qué tal lo de arrancar algo juntos pronto?"
+        )
+        is None
+    )
