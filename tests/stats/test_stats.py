@@ -164,11 +164,15 @@ def test_a_wrong_number_of_days_is_answered_with_the_usage(store, bot, fake_tele
     assert fake_telegram.photos() == []
 
 
-def cpu_seconds(work) -> float:
-    """The CPU time ``work()`` takes in this thread."""
-    started = time.thread_time()
-    work()
-    return time.thread_time() - started
+def cpu_seconds(work, tries: int = 3) -> float:
+    """The CPU time ``work()`` takes in this thread, the least of ``tries``: on a busy machine a try can
+    take more (caches shared with the other workers), never less."""
+    taken = []
+    for _ in range(tries):
+        started = time.thread_time()
+        work()
+        taken.append(time.thread_time() - started)
+    return min(taken)
 
 
 @pytest.mark.measure
@@ -178,7 +182,7 @@ def test_ninety_days_of_ten_thousand_conversations_are_counted_in_under_a_second
     """The bench gives the times (a quarter's picture in about half a second on 2 cores); here, what holds
     on any machine however busy: counting is the database's (a few hundred rows come back, in well under
     a second), and drawing ninety days costs no more than drawing seven, both timed in this thread's CPU
-    time one after the other, so a slow or busy machine slows both alike."""
+    time (the least of three tries each), so a slow or busy machine slows both alike."""
     last = date(2026, 11, 30)
     store.figures.add_replies(busy_quarter(last, 10_000, 90))
     week = period(store, last, 7)
