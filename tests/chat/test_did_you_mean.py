@@ -144,15 +144,19 @@ def test_a_near_miss_of_the_past_or_turned_around_in_spanish_or_portuguese_is_ne
 
 
 @needs_the_engine
-def test_a_clearly_sure_model_outweighs_a_word_of_another_thing_but_never_a_reason(in_three_languages, store):
-    # "send" is a word visitors use for getting in touch; the model is clearly sure the NDA is meant
-    visitor = Visitor("s1", "203.0.113.5")
-    assert in_three_languages.reply("Would you sign our NDA before we send over the data model?", visitor) == (
-        asked_about("Do you sign NDAs?")
-    )
-    turned = "Would you refuse to sign our NDA before we send over the data model?"
-    assert "Did you mean" not in in_three_languages.reply(turned, Visitor("s2", "203.0.113.6"))
-    assert passed_on(store) == [turned]
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Can you send me your standard NDA template?",  # another thing than signing one
+        "Can you recommend a relocation agency in Lisbon?",
+        "Would you refuse to sign our NDA before we send over the data model?",  # turned around
+    ],
+)
+def test_what_the_meaning_model_finds_is_never_asked_about_when_the_rules_refuse_it_for_a_reason(
+    in_three_languages, store, message
+):
+    assert "Did you mean" not in in_three_languages.reply(message, Visitor("s1", "203.0.113.5"))
+    assert passed_on(store) == [message]
 
 
 @needs_the_engine

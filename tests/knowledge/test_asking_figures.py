@@ -14,18 +14,18 @@ from bench.matching import FRESH, across_languages, asked_figures, english_only,
 from replica.knowledge.meaning import cpu_runs_it, load_meaning
 
 # Within one tap, with the rules alone and with the meaning model, as measured when the past was read in
-# every language, the model's lead was taken among one language's answers, and a clearly sure model
-# outweighed the word lists (a floor: a change that loses any is seen).
+# every language and the model's lead was taken among one language's answers (a floor: a change that
+# loses any is seen).
 WITHIN_A_TAP = {
-    "no_model_matching": (0.85, 0.93),
-    "held_out_matching": (0.73, 0.81),
-    "second_held_out_matching": (0.90, 0.93),
+    "no_model_matching": (0.85, 0.88),
+    "held_out_matching": (0.73, 0.80),
+    "second_held_out_matching": (0.90, 0.92),
     "third_held_out_matching": (0.86, 0.90),
-    "fourth_held_out_matching": (0.86, 0.93),
-    "fifth_held_out_matching": (0.87, 0.92),
-    "sixth_held_out_matching": (0.81, 0.87),
-    "seventh_held_out_matching": (0.85, 0.92),
-    FRESH: (0.68, 0.82),
+    "fourth_held_out_matching": (0.86, 0.90),
+    "fifth_held_out_matching": (0.87, 0.89),
+    "sixth_held_out_matching": (0.81, 0.84),
+    "seventh_held_out_matching": (0.85, 0.87),
+    FRESH: (0.68, 0.76),
 }
 
 
@@ -57,7 +57,7 @@ def test_the_meaning_model_only_adds_questions_and_never_quotes(meaning, name):
     assert (found.right, found.wrong, found.near_quoted) == (alone.right, alone.wrong, alone.near_quoted)
     assert found.after_a_tap >= alone.after_a_tap
     assert found.after_a_tap / found.paraphrases >= WITHIN_A_TAP[name][1] - 0.005
-    assert found.near_asked / found.near <= 0.255  # a near miss asked about costs the visitor a "no"
+    assert found.near_asked / found.near <= 0.20  # a near miss asked about costs the visitor a "no"
 
 
 @pytest.mark.measure
@@ -65,4 +65,4 @@ def test_spanish_and_portuguese_against_english_answers_are_asked_about_only_wit
     folder = english_only()
     assert across_languages(*example_with(None, folder)) == (0, 424)  # the rules cannot read across languages
     answered, asked = across_languages(*example_with(meaning, folder))
-    assert answered / asked >= 0.77
+    assert answered / asked >= 0.74
