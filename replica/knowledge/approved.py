@@ -425,11 +425,19 @@ class ApprovedAnswers:
                 and not taught.not_this(message, entry, language)
             ):
                 return Offer(entry, "rules")
-        across = (ACROSS_FLOOR, ACROSS_MARGIN) if index is None else (MEANING_FLOOR, MEANING_MARGIN)
-        meant = self._meant(message, taught, *across) if self.meaning is not None and self.meaning.available() else None
-        if meant is None or refused(message, meant, language) or taught.not_this(message, meant, language):
+        if self.meaning is None or not self.meaning.available():
             return None
-        return Offer(meant, "meaning")
+        across = (ACROSS_FLOOR, ACROSS_MARGIN) if index is None else (MEANING_FLOOR, MEANING_MARGIN)
+
+        def allowed(entry: Approved) -> bool:
+            return not refused(message, entry, language) and not taught.not_this(message, entry, language)
+
+        # In another language than the answers', the model's likenesses bunch: an answer the rules refuse is
+        # no rival there. In the message's own language it stays one (measured: dropping it there asked
+        # about more near misses, "Do you train machine learning models?" → "What is your education?").
+        rival = allowed if index is None else (lambda entry: True)
+        meant = self._meant(message, taught, *across, allowed, rival)
+        return None if meant is None else Offer(meant, "meaning")
 
     def confirmed(self, phrasing: str, entry: Approved) -> None:
         """A visitor said yes to being asked about ``entry`` after writing ``phrasing``: an example of it,
@@ -440,13 +448,23 @@ class ApprovedAnswers:
     def _by_question(self, question: str) -> Approved | None:
         return next((entry for entry in self.entries if entry.question == question), None)
 
-    def _meant(self, message: str, taught: Taught, floor: float, margin: float) -> Approved | None:
+    def _meant(
+        self,
+        message: str,
+        taught: Taught,
+        floor: float,
+        margin: float,
+        allowed: Callable[[Approved], bool],
+        rival: Callable[[Approved], bool],
+    ) -> Approved | None:
         """The meaning model's first candidate for ``message``: the best question of the answer it is most
-        like, when at least ``floor`` alike and by ``margin`` more than the next answer's. Answers compete
-        within one language, the one whose best question is most like the message (the model tells a
-        short message's language better than its few words do): an answer and its translation are not
-        rivals. The questions of one answer are one candidate; so are the phrasings visitors confirmed
-        for it."""
+        like, when at least ``floor`` alike, ``allowed`` by the rules, and by ``margin`` more than the next
+        answer that is a ``rival`` (across languages, one the rules allow: "¿A qué te dedicas exactamente?"
+        is nearly as like "Do you have a degree?" as "What kind of work do you do?", but asks of no degree). Answers
+        compete within one language, the one whose best question is most like the message (the model
+        tells a short message's language better than its few words do): an answer and its translation
+        are not rivals. The questions of one answer are one candidate; so are the phrasings visitors
+        confirmed for it."""
         assert self.meaning is not None
         by_question = {entry.question: entry for entry in self.entries}
         said = [(p.phrasing, by_question[p.question]) for p in taught.meant() if p.question in by_question]
@@ -459,9 +477,9 @@ class ApprovedAnswers:
                 answers[entry.answer] = (value, entry)
         rankings = [sorted(answers.values(), key=lambda pair: -pair[0]) for answers in best.values()]
         ranked = max(rankings, key=lambda ranked: ranked[0][0], default=[])
-        if not ranked or ranked[0][0] < floor:
+        if not ranked or ranked[0][0] < floor or not allowed(ranked[0][1]):
             return None
-        runner_up = ranked[1][0] if len(ranked) > 1 else -1.0
+        runner_up = next((value for value, entry in ranked[1:] if rival(entry)), -1.0)
         return ranked[0][1] if ranked[0][0] - runner_up >= margin else None
 
     def _index_for(self, message: str) -> _Index | None:

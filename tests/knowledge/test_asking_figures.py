@@ -63,6 +63,8 @@ def test_the_meaning_model_only_adds_questions_and_never_quotes(meaning, name):
 @pytest.mark.measure
 def test_spanish_and_portuguese_against_english_answers_are_asked_about_only_with_the_meaning_model(meaning):
     folder = english_only()
-    assert across_languages(*example_with(None, folder)) == (0, 424)  # the rules cannot read across languages
-    answered, asked = across_languages(*example_with(meaning, folder))
-    assert answered / asked >= 0.74
+    alone = across_languages(*example_with(None, folder))
+    assert (alone.answered, alone.paraphrases, alone.near_asked) == (0, 424, 0)  # the rules cannot read across
+    found = across_languages(*example_with(meaning, folder))
+    assert found.answered / found.paraphrases >= 0.79
+    assert found.near_asked / found.near <= 0.15  # a near miss asked about costs the visitor a "no"

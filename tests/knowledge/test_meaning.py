@@ -100,3 +100,26 @@ def test_an_answer_and_its_translation_are_not_rivals_for_the_meaning_models_lea
         )
         is None
     )
+
+
+def test_an_answer_the_rules_refuse_is_no_rival_for_the_meaning_models_lead():
+    entries = [
+        Approved("What kind of work do you do?", "I design and build data pipelines.", "faq", "en"),
+        Approved("Do you have a degree?", "An MSc in Computer Science.", "faq", "en"),
+        Approved("What services do you offer?", "Audits, and rescues of slow pipelines.", "faq", "en"),
+    ]
+    likeness = {
+        "What kind of work do you do?": 0.875,
+        "Do you have a degree?": 0.870,  # as like, but the message asks of no degree: the rules refuse it
+        "What services do you offer?": 0.80,
+    }
+    message = "¿A qué te dedicas exactamente?"  # a Spanish visitor; the owner answers in English alone
+    approved = ApprovedAnswers(entries, lambda: [], ("en",), meaning=Likeness(likeness))
+    offer = approved.offer(message)
+    assert offer is not None and (offer.approved.question, offer.by) == ("What kind of work do you do?", "meaning")
+    # A rival the rules allow still takes the lead away: two answers the model cannot tell apart, nothing asked.
+    likeness["What services do you offer?"] = 0.870
+    assert ApprovedAnswers(entries, lambda: [], ("en",), meaning=Likeness(likeness)).offer(message) is None
+    # And the model's first candidate is never asked about when the rules refuse it, whatever comes next.
+    likeness.update({"Do you have a degree?": 0.90, "What services do you offer?": 0.80})
+    assert ApprovedAnswers(entries, lambda: [], ("en",), meaning=Likeness(likeness)).offer(message) is None
