@@ -415,23 +415,19 @@ class ApprovedAnswers:
         index = self._index_for(message)
         language = index.language if index is not None else self.language_of(message)
         taught = self.examples.now()
-        candidates = [self._by_question(q) for q in taught.meant_by(message, language)]
-        if index is not None:
-            candidates.append(self._closest(index, message, index.candidates(message)))
-        for entry in candidates:
-            if (
-                entry is not None
-                and not refused(message, entry, language)
-                and not taught.not_this(message, entry, language)
-            ):
-                return Offer(entry, "rules")
-        if self.meaning is None or not self.meaning.available():
-            return None
-        across = (ACROSS_FLOOR, ACROSS_MARGIN) if index is None else (MEANING_FLOOR, MEANING_MARGIN)
 
         def allowed(entry: Approved) -> bool:
             return not refused(message, entry, language) and not taught.not_this(message, entry, language)
 
+        candidates = [self._by_question(q) for q in taught.meant_by(message, language)]
+        if index is not None:
+            candidates.append(self._closest(index, message, index.candidates(message)))
+        for entry in candidates:
+            if entry is not None and allowed(entry):
+                return Offer(entry, "rules")
+        if self.meaning is None or not self.meaning.available():
+            return None
+        across = (ACROSS_FLOOR, ACROSS_MARGIN) if index is None else (MEANING_FLOOR, MEANING_MARGIN)
         # In another language than the answers', the model's likenesses bunch: an answer the rules refuse is
         # no rival there. In the message's own language it stays one (measured: dropping it there asked
         # about more near misses, "Do you train machine learning models?" → "What is your education?").
@@ -460,11 +456,11 @@ class ApprovedAnswers:
         """The meaning model's first candidate for ``message``: the best question of the answer it is most
         like, when at least ``floor`` alike, ``allowed`` by the rules, and by ``margin`` more than the next
         answer that is a ``rival`` (across languages, one the rules allow: "¿A qué te dedicas exactamente?"
-        is nearly as like "Do you have a degree?" as "What kind of work do you do?", but asks of no degree). Answers
-        compete within one language, the one whose best question is most like the message (the model
-        tells a short message's language better than its few words do): an answer and its translation
-        are not rivals. The questions of one answer are one candidate; so are the phrasings visitors
-        confirmed for it."""
+        is nearly as like "Do you have a degree?" as "What kind of work do you do?", but asks of no
+        degree). Answers compete within one language, the one whose best question is most like the
+        message (the model tells a short message's language better than its few words do): an answer and
+        its translation are not rivals. The questions of one answer are one candidate; so are the
+        phrasings visitors confirmed for it."""
         assert self.meaning is not None
         by_question = {entry.question: entry for entry in self.entries}
         said = [(p.phrasing, by_question[p.question]) for p in taught.meant() if p.question in by_question]
