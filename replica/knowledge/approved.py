@@ -30,13 +30,14 @@ from replica.knowledge.asking import (
     others_words,
     own_words,
     qualifiers,
+    things,
     times,
     topics,
 )
 from replica.knowledge.faq_files import Approved
 from replica.knowledge.meaning import Meanings
 from replica.knowledge.past import past
-from replica.knowledge.terms import Vocabulary, terms, words
+from replica.knowledge.terms import Vocabulary, common, terms, visitor_words, words
 from replica.languages import detect
 from replica.storage.database import storage_errors
 from replica.storage.phrasings import Phrasing, Phrasings
@@ -51,8 +52,8 @@ CLOSE_SCORE = 0.4  # an approved answer this close to a message is offered: "Did
 # than the next answer's best question (measured on the tables: python -m bench.matching).
 MEANING_FLOOR = 0.85
 MEANING_MARGIN = 0.02
-# Where the owner has no answers in the visitor's language, the rules cannot read the message at all, and
-# a question and its translation are less alike than two phrasings in one language: the model speaks alone.
+# Where the owner has no answers in the visitor's language, the rules read only the things a message names,
+# and a question and its translation are less alike than two phrasings in one language: the model's floor.
 ACROSS_FLOOR = 0.82
 ACROSS_MARGIN = 0.01
 MAX_EXTRA = 1  # a word a clause may add to an approved question it asks whole ("Will you sign NDAs for us?")
@@ -409,9 +410,10 @@ class ApprovedAnswers:
     def offer(self, message: str) -> Offer | None:
         """The approved answer to ask about ("Did you mean…?") when none is sure enough to quote: the
         rules' closest in the message's language (:meth:`close`, learned answers too), else the meaning
-        model's first candidate, by a clear margin, in any language; never one the rules refuse for a
-        reason (:meth:`Asked.refuses`: turned around, of someone else, of the past, of another thing;
-        :meth:`Asked.names_another`: a word of another thing its answer does not cover)."""
+        model's first candidate, by a clear margin, in any language, else, where the owner has no answers in
+        the message's language, the one naming the same things (:meth:`_naming_the_same`); never one the
+        rules refuse for a reason (:meth:`Asked.refuses`: turned around, of someone else, of the past, of
+        another thing; :meth:`Asked.names_another`: a word of another thing its answer does not cover)."""
         index = self._index_for(message)
         language = index.language if index is not None else self.language_of(message)
         taught = self.examples.now()
@@ -425,15 +427,42 @@ class ApprovedAnswers:
         for entry in candidates:
             if entry is not None and allowed(entry):
                 return Offer(entry, "rules")
-        if self.meaning is None or not self.meaning.available():
+        if self.meaning is not None and self.meaning.available():
+            across = (ACROSS_FLOOR, ACROSS_MARGIN) if index is None else (MEANING_FLOOR, MEANING_MARGIN)
+            # In another language than the answers', the model's likenesses bunch: an answer the rules refuse
+            # is no rival there. In the message's own language it stays one (measured: dropping it there asked
+            # about more near misses, "Do you train machine learning models?" → "What is your education?").
+            rival = allowed if index is None else (lambda entry: True)
+            meant = self._meant(message, taught, *across, allowed, rival)
+            if meant is not None:
+                return Offer(meant, "meaning")
+        named = self._naming_the_same(message, allowed) if index is None else None
+        return None if named is None else Offer(named, "rules")
+
+    def _naming_the_same(self, message: str, allowed: Callable[[Approved], bool]) -> Approved | None:
+        """Where the owner has no answers in the message's language, the rules read only the things it
+        names, which are the same in every language (:func:`things`): the owner's-language answer whose
+        question names them all, and nothing else but qualifiers ("new", "project"), when one answer alone
+        does (its question naming the most) and the rules allow it. Only ever asked about."""
+        mine = things(message)
+        plain = visitor_words().qualifiers
+        # The words that name no thing cannot be compared across languages: a question of one thing takes
+        # none of them ("¿Trabajas con bancos?" is not "What kind of work do you do?"), one of more one.
+        language = self.language_of(message)
+        added = len({word for word in words(message) if word not in mine | plain and not common(word, language)})
+        fits: dict[str, tuple[int, Approved]] = {}  # answer → the most things one of its questions names
+        for entry in self.entries:
+            theirs = things(entry.question)
+            core = theirs - plain
+            named = bool(core) and core <= mine and not mine - theirs - plain
+            if not named or entry.language != self.languages[0] or added > (MAX_EXTRA if len(core) > 1 else 0):
+                continue
+            if len(core) > fits.get(entry.answer, (0, entry))[0] and allowed(entry):
+                fits[entry.answer] = (len(core), entry)
+        ranked = sorted(fits.values(), key=lambda pair: -pair[0])
+        if not ranked or (len(ranked) > 1 and ranked[1][0] == ranked[0][0]):
             return None
-        across = (ACROSS_FLOOR, ACROSS_MARGIN) if index is None else (MEANING_FLOOR, MEANING_MARGIN)
-        # In another language than the answers', the model's likenesses bunch: an answer the rules refuse is
-        # no rival there. In the message's own language it stays one (measured: dropping it there asked
-        # about more near misses, "Do you train machine learning models?" → "What is your education?").
-        rival = allowed if index is None else (lambda entry: True)
-        meant = self._meant(message, taught, *across, allowed, rival)
-        return None if meant is None else Offer(meant, "meaning")
+        return ranked[0][1]
 
     def confirmed(self, phrasing: str, entry: Approved) -> None:
         """A visitor said yes to being asked about ``entry`` after writing ``phrasing``: an example of it,

@@ -147,6 +147,18 @@ def topics(language: str = "en") -> frozenset[str]:
     return frozenset(term for word in named for term in terms(word, None, language))
 
 
+def things(text: str) -> frozenset[str]:
+    """The things ``prompts/visitor_words.md`` names that ``text`` names, in whatever language it is
+    written: they are the same words in all ("¿Firmas acuerdos de confidencialidad?" names sign and nda, as
+    "Do you sign NDAs?" does)."""
+    return frozenset(words(text)) & _thing_words()
+
+
+@lru_cache(maxsize=1)
+def _thing_words() -> frozenset[str]:
+    return frozenset(word for thing in visitor_words().same.values() for word in thing.split())
+
+
 @lru_cache(maxsize=16)
 def qualifiers(language: str = "en") -> frozenset[str]:
     """The terms of the words ``prompts/visitor_words.md`` lists as qualifying a question rather than

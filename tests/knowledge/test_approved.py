@@ -123,3 +123,25 @@ def test_an_approved_answer_close_to_an_unanswered_question_is_found_for_the_own
     entries = approved_entries(ROOT / "knowledge")
     found = ApprovedAnswers(entries, lambda: []).close(message)
     assert (found.question if found else None) == close
+
+
+@pytest.mark.parametrize(
+    "message, asked_about",
+    [
+        ("¿Firmas acuerdos de confidencialidad?", "Do you sign NDAs?"),
+        ("Você assinaria um termo de confidencialidade?", "Do you sign NDAs?"),
+        ("¿Te mudarías por un proyecto?", "Are you open to relocation?"),
+        ("Sur quoi travaillez-vous en ce moment ?", "What are you working on at the moment?"),
+        ("¿Trabajas con startups?", "Do you work with early-stage startups?"),
+        ("¿Trabajas con bancos?", None),  # a word more than a one-thing question names: not that question
+        ("¿No firmas acuerdos de confidencialidad?", None),  # turned around
+        ("¿Firmas acuerdos de confidencialidad y te mudarías?", None),  # another thing besides
+        ("¿Qué tiempo hace en Lisboa?", None),  # no thing named at all
+    ],
+)
+def test_without_answers_in_its_language_a_message_is_asked_about_by_the_things_it_names(message, asked_about):
+    english = ApprovedAnswers(approved_entries(ROOT / "knowledge"), lambda: [], ("en", "es", "pt", "fr"))
+    assert english.match(message) is None  # across languages, never quoted unasked
+    offer = english.offer(message)
+    assert (offer.approved.question if offer else None) == asked_about
+    assert offer is None or offer.by == "rules"

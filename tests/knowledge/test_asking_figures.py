@@ -11,21 +11,26 @@ import functools
 import pytest
 
 from bench.matching import FRESH, across_languages, asked_figures, english_only, example_with
+from replica.knowledge.faq_files import approved_entries
 from replica.knowledge.meaning import cpu_runs_it, load_meaning
+from tests.fixtures.environment import ROOT
+from tests.knowledge.tables import current_or_kind_of_work
 
-# Within one tap, with the rules alone and with the meaning model, as measured when the past was read in
-# every language and the model's lead was taken among one language's answers (a floor: a change that
-# loses any is seen).
+WORKING_ON = "What are you working on at the moment?"
+KIND_OF_WORK = "What kind of work do you do?"
+
+# Within one tap, with the rules alone and with the meaning model, as measured when the rules read the
+# things a message names across languages (a floor: a change that loses any is seen).
 WITHIN_A_TAP = {
     "no_model_matching": (0.85, 0.88),
-    "held_out_matching": (0.73, 0.80),
-    "second_held_out_matching": (0.90, 0.92),
+    "held_out_matching": (0.77, 0.81),
+    "second_held_out_matching": (0.91, 0.92),
     "third_held_out_matching": (0.86, 0.90),
     "fourth_held_out_matching": (0.86, 0.90),
-    "fifth_held_out_matching": (0.87, 0.89),
+    "fifth_held_out_matching": (0.88, 0.89),
     "sixth_held_out_matching": (0.81, 0.84),
     "seventh_held_out_matching": (0.85, 0.87),
-    FRESH: (0.68, 0.76),
+    FRESH: (0.71, 0.78),
 }
 
 
@@ -60,11 +65,43 @@ def test_the_meaning_model_only_adds_questions_and_never_quotes(meaning, name):
     assert found.near_asked / found.near <= 0.20  # a near miss asked about costs the visitor a "no"
 
 
+def test_spanish_and_portuguese_against_english_answers_are_asked_about_by_the_things_they_name():
+    alone = across_languages(*example_with(None, english_only()))
+    # Without the model the rules read only the things a message names ("acuerdos de confidencialidad" is
+    # an NDA): over half asked about, and no near miss.
+    assert alone.answered / alone.paraphrases >= 0.57 - 0.005
+    assert alone.near_asked / alone.near <= 0.01
+
+
 @pytest.mark.measure
-def test_spanish_and_portuguese_against_english_answers_are_asked_about_only_with_the_meaning_model(meaning):
+def test_spanish_and_portuguese_against_english_answers_with_the_meaning_model(meaning):
     folder = english_only()
     alone = across_languages(*example_with(None, folder))
-    assert (alone.answered, alone.paraphrases, alone.near_asked) == (0, 424, 0)  # the rules cannot read across
     found = across_languages(*example_with(meaning, folder))
-    assert found.answered / found.paraphrases >= 0.79
+    assert found.answered >= alone.answered
+    assert found.answered / found.paraphrases >= 0.87 - 0.005
     assert found.near_asked / found.near <= 0.15  # a near miss asked about costs the visitor a "no"
+
+
+@pytest.mark.parametrize(
+    "answers, current_floor, kind_floor", [("three languages", 0.73, 0.63), ("English", 0.58, 0.57)]
+)
+def test_work_now_and_the_kind_of_work_are_told_apart_in_five_languages(answers, current_floor, kind_floor):
+    """On a table a helper wrote without seeing the matcher: what the owner is working on now, what kind of
+    work they do, or neither (past work, hours, the employer, someone else's work), in English, Spanish,
+    Portuguese, French and German; with the rules alone, against the example's answers in its three
+    languages or in English alone."""
+    approved, answer_of = example_with(None) if answers == "three languages" else example_with(None, english_only())
+    english = {entry.question: entry.answer for entry in approved_entries(ROOT / "knowledge")}
+    meant = {"current": english[WORKING_ON], "kind": english[KIND_OF_WORK]}
+    found: dict[str, list[tuple[str | None, bool]]] = {"current": [], "kind": [], "other": []}
+    for message, _, kind in current_or_kind_of_work.ROWS:
+        match = approved.match(message)
+        either = match or approved.offer(message)
+        found[kind].append((answer_of(either.approved.answer) if either else None, match is not None))
+    for kind, floor in (("current", current_floor), ("kind", kind_floor)):
+        other = meant["kind" if kind == "current" else "current"]
+        assert sum(answer == meant[kind] for answer, _ in found[kind]) / len(found[kind]) >= floor
+        assert not any(answer == other for answer, _ in found[kind])  # never the other one's answer
+    work = set(meant.values())
+    assert sum(answer in work and quoted for answer, quoted in found["other"]) / len(found["other"]) <= 0.03

@@ -58,7 +58,6 @@ ROWS = [
     ("Which company are you working for right now?", "en", "other"),
     ("Do you work full time or part time?", "en", "other"),
     ("What was your first job?", "en", "other"),
-
     # ---------------- Spanish: current ----------------
     ("¿En qué estás trabajando?", "es", "current"),
     ("en que estas trabajando ahora", "es", "current"),
@@ -110,7 +109,6 @@ ROWS = [
     ("¿Cuál fue tu primer trabajo?", "es", "other"),
     ("¿Qué proyecto quieres hacer después?", "es", "other"),
     ("¿Estás disponible para trabajar el mes que viene?", "es", "other"),
-
     # ---------------- Portuguese: current ----------------
     ("No que você está trabalhando agora?", "pt", "current"),
     ("no que vc tá trabalhando", "pt", "current"),
@@ -162,7 +160,6 @@ ROWS = [
     ("Qual foi o teu primeiro emprego?", "pt", "other"),
     ("Qual é o seu salário?", "pt", "other"),
     ("Você tem disponibilidade pra começar um projeto mês que vem?", "pt", "other"),
-
     # ---------------- French: current ----------------
     ("Sur quoi travailles-tu ?", "fr", "current"),
     ("sur quoi tu bosses en ce moment", "fr", "current"),
@@ -214,7 +211,6 @@ ROWS = [
     ("Quel était ton premier job ?", "fr", "other"),
     ("Quel est votre salaire ?", "fr", "other"),
     ("tu bosses à temps plein ou à mi-temps ?", "fr", "other"),
-
     # ---------------- German: current ----------------
     ("Woran arbeitest du gerade?", "de", "current"),
     ("woran arbeitest du grad", "de", "current"),
