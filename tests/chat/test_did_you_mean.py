@@ -181,6 +181,24 @@ def test_a_spanish_question_against_english_answers_is_asked_about_in_spanish_an
     assert passed_on(store) == []
 
 
+def test_without_the_model_a_spanish_question_naming_what_an_english_one_names_is_asked_about_in_spanish(
+    store, notifier, english_only
+):
+    spanish = replica_around(
+        None, store, notifier, knowledge_dir=english_only, owner_name="Jordan Avery", languages=("en", "es")
+    )
+    visitor = Visitor("s1", "203.0.113.5")
+    assert spanish.reply("¿Firmas acuerdos de confidencialidad?", visitor) == asked_about("Do you sign NDAs?", "es")
+    assert spanish.reply("sí", visitor) == (
+        "Esta respuesta está escrita en inglés:\n\n"
+        "De las preguntas frecuentes de Jordan Avery: Yes, before any detailed discussion of a client's data."
+    )
+    assert passed_on(store) == []
+    # A question naming a thing besides is no such question: passed on to the owner, not asked about.
+    assert "¿Quisiste decir" not in spanish.reply("¿Trabajas con bancos?", Visitor("s2", "203.0.113.6"))
+    assert passed_on(store) == ["¿Trabajas con bancos?"]
+
+
 def test_a_yes_teaches_the_phrasing_and_the_next_visitor_who_writes_so_is_asked_at_once(offline, store):
     offline.reply(ASKED, Visitor("s1", "203.0.113.5"))
     offline.reply("yes", Visitor("s1", "203.0.113.5"))
