@@ -314,19 +314,22 @@ def test_a_question_is_answered_from_an_entry_in_its_own_language_in_that_langua
 def test_a_question_in_a_language_with_no_entry_is_passed_on_and_told_so_in_that_language(knowledge, store, notifier):
     (knowledge / "faq.es.md").write_text(SPANISH_FAQ, encoding="utf-8")
     english_only = replica_around(None, store, notifier, knowledge_dir=knowledge)  # LANGUAGES=en: faq.es.md unread
-    told = english_only.reply("¿Firmas acuerdos de confidencialidad?", Visitor("s1"))
+    # One that names just what an English question names is asked about, in its language (docs/knowledge.md).
+    nda = english_only.reply("¿Firmas acuerdos de confidencialidad?", Visitor("s0"))
+    assert nda == "Quizá quieres saber: “Do you sign NDAs?”"
+    told = english_only.reply("¿Qué opinas de dbt frente a Airflow?", Visitor("s1"))
     assert told == (
         "Ahora mismo solo puedo responder con las respuestas escritas de Ada Lovelace, y no tengo ninguna para eso. "
         "He pasado tu pregunta, así que recibirás una respuesta de verdad."
     )
-    french = english_only.reply("Signez-vous des accords de confidentialité ?", Visitor("s2"))
+    french = english_only.reply("Quel outil préférez-vous pour l'orchestration ?", Visitor("s2"))
     assert french.endswith("J'ai transmis votre question : vous recevrez une vraie réponse.")
     german = english_only.reply("Arbeiten Sie auch am Wochenende? ada@example.com", Visitor("s3"))
     assert "Ich habe Ihre Frage weitergegeben" in german and "E-Mail-Adresse" in german
     asked = [row.question for row in store.questions.all()]
     assert asked == [
-        "¿Firmas acuerdos de confidencialidad?",
-        "Signez-vous des accords de confidentialité ?",
+        "¿Qué opinas de dbt frente a Airflow?",
+        "Quel outil préférez-vous pour l'orchestration ?",
         "Arbeiten Sie auch am Wochenende? ada@example.com",
     ]
 
