@@ -238,6 +238,8 @@ class Across:
 def table_rows(name: str) -> tuple[list[tuple[str, str]], list[str]]:
     """A table's paraphrases (message, the example FAQ question answering it) and near misses."""
     table = importlib.import_module(f"tests.knowledge.tables.{name}")
+    if name == "across_languages":  # (message, language, question or None)
+        return [(m, e) for m, _, e in table.ROWS if e], [m for m, _, e in table.ROWS if not e]
     if hasattr(table, "ROWS"):
         return [(m, e) for m, e, *_ in table.ROWS if e], [m for m, e, *_ in table.ROWS if not e]
     return [(m, e) for _, m, e in table.PARAPHRASES], [m for _, m in table.NEAR_MISSES]
@@ -278,13 +280,17 @@ def english_only() -> Path:
     return folder
 
 
-def across_languages(approved: ApprovedAnswers, answer_of: Callable[[str], str]) -> Across:
-    """Spanish and Portuguese messages of every table against English answers alone: paraphrases answered
-    within one tap, and near misses asked about."""
+def across_languages(approved: ApprovedAnswers, answer_of: Callable[[str], str], fresh: bool = False) -> Across:
+    """Spanish and Portuguese messages of every table against English answers alone (or, ``fresh``, the
+    table written for it in four languages, ``across_languages.py``): paraphrases answered within one tap,
+    and near misses asked about."""
     english = {entry.question: entry.answer for entry in approved_entries(ROOT / "knowledge")}
-    tables = [table_rows(name) for name in (*TABLES, FRESH)]
-    rows = [row for paraphrases, _ in tables for row in paraphrases if detect(row[0]) in ("es", "pt")]
-    near = [message for _, misses in tables for message in misses if detect(message) in ("es", "pt")]
+    if fresh:
+        rows, near = table_rows("across_languages")
+    else:
+        tables = [table_rows(name) for name in (*TABLES, FRESH)]
+        rows = [row for paraphrases, _ in tables for row in paraphrases if detect(row[0]) in ("es", "pt")]
+        near = [message for _, misses in tables for message in misses if detect(message) in ("es", "pt")]
     answered = 0
     for message, question in rows:
         found = approved.match(message) or approved.offer(message)
@@ -336,18 +342,23 @@ def print_asking() -> None:
             )
     print("| the issue's target | | 80% | at most 1% | 92% | at most 3% | |")
     only_english = english_only()
-    print("\nSpanish and Portuguese questions against English answers alone, within one tap; time a message costs:\n")
-    print("| Way | Answered within one tap | Near misses asked about | ms per message, median | 95th percentile |")
-    print("|---|---|---|---|---|")
+    print("\nQuestions in other languages against English answers alone, within one tap (every table's Spanish and")
+    print("Portuguese ones; the fresh table's, in four languages); time a message costs:\n")
+    print(
+        "| Way | Answered within one tap | Near misses asked about | Fresh table: within one tap | Near misses asked about | ms per message, median | 95th percentile |"
+    )
+    print("|---|---|---|---|---|---|---|")
     for way, meaning in ways:
         approved, answer_of = example_with(meaning, only_english)
-        a = across_languages(approved, answer_of)
+        a, f = across_languages(approved, answer_of), across_languages(approved, answer_of, fresh=True)
         median, slow = per_message(example_with(meaning)[0])
         print(
             f"| {way} | {a.answered} of {a.paraphrases} ({a.answered / a.paraphrases:.0%}) "
-            f"| {a.near_asked} of {a.near} ({a.near_asked / a.near:.0%}) | {median:.1f} | {slow:.1f} |"
+            f"| {a.near_asked} of {a.near} ({a.near_asked / a.near:.0%}) "
+            f"| {f.answered} of {f.paraphrases} ({f.answered / f.paraphrases:.0%}) "
+            f"| {f.near_asked} of {f.near} ({f.near_asked / f.near:.0%}) | {median:.1f} | {slow:.1f} |"
         )
-    print("| the issue's target | 85% | | at most 50 | |")
+    print("| the issue's target | 85% | | 85% | | at most 50 | |")
 
 
 if __name__ == "__main__":

@@ -65,22 +65,27 @@ def test_the_meaning_model_only_adds_questions_and_never_quotes(meaning, name):
     assert found.near_asked / found.near <= 0.20  # a near miss asked about costs the visitor a "no"
 
 
-def test_spanish_and_portuguese_against_english_answers_are_asked_about_by_the_things_they_name():
-    alone = across_languages(*example_with(None, english_only()))
-    # Without the model the rules read only the things a message names ("acuerdos de confidencialidad" is
-    # an NDA): over half asked about, and no near miss.
-    assert alone.answered / alone.paraphrases >= 0.57 - 0.005
-    assert alone.near_asked / alone.near <= 0.01
+@pytest.mark.parametrize("fresh, floor", [(False, 0.57), (True, 0.44)])
+def test_other_languages_against_english_answers_are_asked_about_by_the_things_they_name(fresh, floor):
+    """Every table's Spanish and Portuguese questions, and the fresh table's in four languages (written after
+    the rule, never tuned to): without the model the rules read only the things a message names
+    ("acuerdos de confidencialidad" is an NDA), and ask about nearly no near miss."""
+    alone = across_languages(*example_with(None, english_only()), fresh=fresh)
+    assert alone.answered / alone.paraphrases >= floor - 0.005
+    assert alone.near_asked / alone.near <= 0.03
 
 
 @pytest.mark.measure
-def test_spanish_and_portuguese_against_english_answers_with_the_meaning_model(meaning):
+def test_other_languages_against_english_answers_with_the_meaning_model(meaning):
     folder = english_only()
     alone = across_languages(*example_with(None, folder))
     found = across_languages(*example_with(meaning, folder))
     assert found.answered >= alone.answered
     assert found.answered / found.paraphrases >= 0.87 - 0.005
     assert found.near_asked / found.near <= 0.15  # a near miss asked about costs the visitor a "no"
+    fresh = across_languages(*example_with(meaning, folder), fresh=True)
+    assert fresh.answered >= across_languages(*example_with(None, folder), fresh=True).answered
+    assert fresh.answered / fresh.paraphrases >= 0.83 - 0.005  # (its near misses: 30% asked about, docs/knowledge.md)
 
 
 @pytest.mark.parametrize(
