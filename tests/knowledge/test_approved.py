@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from replica.knowledge.approved import ApprovedAnswers, alike
-from replica.knowledge.faq_files import approved_entries
+from replica.knowledge.faq_files import Approved, approved_entries
 from tests.fixtures.environment import ROOT
 from tests.knowledge.matching_table import NEAR_MISSES, PARAPHRASES
 
@@ -145,3 +145,14 @@ def test_without_answers_in_its_language_a_message_is_asked_about_by_the_things_
     offer = english.offer(message)
     assert (offer.approved.question if offer else None) == asked_about
     assert offer is None or offer.by == "rules"
+
+
+def test_across_languages_two_answers_naming_the_same_things_leave_nothing_to_ask_about():
+    rates = [
+        Approved("What is your day rate?", "€600 a day.", "faq", "en"),
+        Approved("How much do you charge?", "It depends on the project: tell me about it.", "faq", "en"),
+    ]
+    both = ApprovedAnswers(rates, lambda: [], ("en", "es"))
+    assert both.offer("¿Cuánto cobras?") is None  # which of the two it asks is not for the rules to guess
+    one = ApprovedAnswers(rates[:1], lambda: [], ("en", "es")).offer("¿Cuánto cobras?")
+    assert one is not None and one.approved.question == "What is your day rate?"
