@@ -446,8 +446,8 @@ class ApprovedAnswers:
         does (its question naming the most) and the rules allow it. Only ever asked about."""
         mine = things(message)
         plain = visitor_words().qualifiers
-        # The words that name no thing cannot be compared across languages: a question of one thing takes
-        # none of them ("¿Trabajas con bancos?" is not "What kind of work do you do?"), one of more one.
+        # The words that name no thing cannot be compared across languages: beside a question of one thing
+        # there may be none ("¿Trabajas con bancos?" is not "What kind of work do you do?"); of more, one.
         language = self.language_of(message)
         added = len({word for word in words(message) if word not in mine | plain and not common(word, language)})
         fits: dict[str, tuple[int, Approved]] = {}  # answer → the most things one of its questions names
