@@ -23,7 +23,7 @@ KIND_OF_WORK = "What kind of work do you do?"
 # things a message names across languages (a floor: a change that loses any is seen).
 WITHIN_A_TAP = {
     "no_model_matching": (0.85, 0.88),
-    "held_out_matching": (0.77, 0.81),
+    "held_out_matching": (0.78, 0.81),
     "second_held_out_matching": (0.91, 0.92),
     "third_held_out_matching": (0.86, 0.90),
     "fourth_held_out_matching": (0.86, 0.90),
@@ -65,31 +65,32 @@ def test_the_meaning_model_only_adds_questions_and_never_quotes(meaning, name):
     assert found.near_asked / found.near <= 0.20  # a near miss asked about costs the visitor a "no"
 
 
-@pytest.mark.parametrize("fresh, floor", [(False, 0.57), (True, 0.44)])
-def test_other_languages_against_english_answers_are_asked_about_by_the_things_they_name(fresh, floor):
-    """Every table's Spanish and Portuguese questions, and the fresh table's in four languages (written after
-    the rule, never tuned to): without the model the rules read only the things a message names
-    ("acuerdos de confidencialidad" is an NDA), and ask about nearly no near miss."""
-    alone = across_languages(*example_with(None, english_only()), fresh=fresh)
+@pytest.mark.parametrize("table, floor", [(None, 0.57), ("across_languages", 0.53), ("second_across_languages", 0.42)])
+def test_other_languages_against_english_answers_are_asked_about_by_the_things_they_name(table, floor):
+    """Every table's Spanish and Portuguese questions, and the two tables written for it in four languages
+    (the second after the French and German words were added, never tuned to): without the model the rules
+    read only the things a message names ("acuerdos de confidencialidad" is an NDA), and ask about nearly
+    no near miss."""
+    alone = across_languages(*example_with(None, english_only()), table)
     assert alone.answered / alone.paraphrases >= floor - 0.005
     assert alone.near_asked / alone.near <= 0.03
 
 
 @pytest.mark.measure
-def test_other_languages_against_english_answers_with_the_meaning_model(meaning):
+@pytest.mark.parametrize("table, floor", [(None, 0.87), ("across_languages", 0.86), ("second_across_languages", 0.78)])
+def test_other_languages_against_english_answers_with_the_meaning_model(meaning, table, floor):
     folder = english_only()
-    alone = across_languages(*example_with(None, folder))
-    found = across_languages(*example_with(meaning, folder))
+    alone = across_languages(*example_with(None, folder), table)
+    found = across_languages(*example_with(meaning, folder), table)
     assert found.answered >= alone.answered
-    assert found.answered / found.paraphrases >= 0.87 - 0.005
-    assert found.near_asked / found.near <= 0.15  # a near miss asked about costs the visitor a "no"
-    fresh = across_languages(*example_with(meaning, folder), fresh=True)
-    assert fresh.answered >= across_languages(*example_with(None, folder), fresh=True).answered
-    assert fresh.answered / fresh.paraphrases >= 0.83 - 0.005  # (its near misses: 30% asked about, docs/knowledge.md)
+    assert found.answered / found.paraphrases >= floor - 0.005
+    # A near miss asked about costs the visitor a "no": 14% of every table's Spanish and Portuguese ones,
+    # and, on the tables written for it in four languages, 26–29% (docs/knowledge.md).
+    assert found.near_asked / found.near <= (0.15 if table is None else 0.30)
 
 
 @pytest.mark.parametrize(
-    "answers, current_floor, kind_floor", [("three languages", 0.73, 0.63), ("English", 0.58, 0.57)]
+    "answers, current_floor, kind_floor", [("three languages", 0.75, 0.72), ("English", 0.60, 0.66)]
 )
 def test_work_now_and_the_kind_of_work_are_told_apart_in_five_languages(answers, current_floor, kind_floor):
     """On a table a helper wrote without seeing the matcher: what the owner is working on now, what kind of
