@@ -19,7 +19,7 @@ from replica.languages import detect
 
 ENGLISH = re.compile(
     r"\b(?:did|didnt|were|was|went|ago|used to|have you ever|has \w+ ever|ever been|previously|formerly|in the past"
-    r"|back then|last year|have you (?:\w+ed|been|done|had|gone|taken|seen|made))\b"
+    r"|back then|last year|last (?:month|week)(?! of)|have you (?:\w+ed|been|done|had|gone|taken|seen|made))\b"
 )
 GERMAN_WHAT = re.compile(r"\bwas\b")
 POLITE = re.compile(r"\b(?:was|were|i was|we were) (?:wondering|hoping|curious|thinking|told|asked|referred)\b")
@@ -35,6 +35,7 @@ ELSEWHERE = re.compile(
     r"|fuiste|fue|fuisteis|estuviste|estuvo|tuviste|tuvo|hiciste|hizo|estabas|estaba|tenias|tenia|eras"
     r"|foste|foi|fui|estiveste|esteve|tiveste|teve|fizeste|fez|estavas|estava|tinhas|tinha|eram"
     r"|alguna vez|alguma vez|anteriormente|en el pasado|no passado|el ano pasado|ano passado"
+    r"|el mes pasado|la semana pasada|mes passado|semana passada"
     r"|hace "
     + _AGO_COUNT
     + r" "
@@ -45,8 +46,8 @@ ELSEWHERE = re.compile(
     + _AGO_UNIT
     # French and German words of time
     + r"|il y a (?:\d+|un|une|deux|trois|quelques|plusieurs) (?:ans?|annees?|mois|semaines?|jours?)"
-    r"|lannee derniere|auparavant|par le passe|autrefois|etiez vous|etais tu|vous etiez|tu etais"
-    r"|schon mal|schonmal|schon einmal|jemals|fruher|letztes jahr"
+    r"|lannee derniere|lan dernier|lannee passee|lan passe|le mois dernier|la semaine derniere|auparavant|par le passe|autrefois|etiez vous|etais tu|vous etiez|tu etais"
+    r"|schon mal|schonmal|schon einmal|jemals|fruher|letztes jahr|letzten monat|letzte woche|vergangenes jahr"
     r"|vor (?:\d+|einem|einer|zwei|drei|vier|funf|ein paar|einigen|vielen) (?:jahr|jahren|monat|monaten|wochen?)"
     r"|damals|zuvor"
     r")\b"

@@ -30,6 +30,12 @@ def test_a_correction_is_read_from_where_it_starts_and_a_mere_i_mean_it_is_not_o
         ("What did you do at Mareva?", True),
         ("I was wondering if you sign NDAs", False),  # politeness, not the past
         ("Are you open to relocation?", False),
+        ("What were you working on last month?", True),  # words of time, in each language
+        ("Are you free the last week of May?", False),
+        ("Vous bossiez sur quoi l'an dernier ?", True),
+        ("¿En qué proyecto estuviste el mes pasado?", True),
+        ("Em que trabalhaste na semana passada?", True),
+        ("Woran saßt du letzten Monat?", True),
     ],
 )
 def test_a_question_of_the_past_is_told_from_one_of_the_present(message, asks_of_the_past):
