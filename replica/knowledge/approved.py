@@ -27,6 +27,7 @@ from replica.knowledge.asking import (
     about_someone_else,
     corrected,
     negations,
+    now,
     others_words,
     own_words,
     qualifiers,
@@ -157,6 +158,8 @@ class Asked:
     def of(cls, question: str, answer: str, read: Callable, language: str) -> "Asked":
         """``question`` and its ``answer``, read by ``read`` as ``language``."""
         said = frozenset(read(answer, None)) if answer else frozenset()
+        if answer and times(answer, language):  # an answer that says when ("from next month") answers "…now?"
+            said |= now(language)
         theirs = frozenset(read(question, None))
         return cls(theirs, negations(question), about_someone_else(question), past(question), said, language)
 

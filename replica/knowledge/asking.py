@@ -147,6 +147,12 @@ def topics(language: str = "en") -> frozenset[str]:
     return frozenset(term for word in named for term in terms(word, None, language))
 
 
+@lru_cache(maxsize=16)
+def now(language: str = "en") -> frozenset[str]:
+    """The terms of the time of asking ("right now", "currently", "ahora": the visitor words' *moment*)."""
+    return frozenset(terms("moment", None, language))
+
+
 def things(text: str) -> frozenset[str]:
     """The things ``prompts/visitor_words.md`` names that ``text`` names, in whatever language it is
     written: they are the same words in all ("¿Firmas acuerdos de confidencialidad?" names sign and nda, as

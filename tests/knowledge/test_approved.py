@@ -156,3 +156,11 @@ def test_across_languages_two_answers_naming_the_same_things_leave_nothing_to_as
     assert both.offer("¿Cuánto cobras?") is None  # which of the two it asks is not for the rules to guess
     one = ApprovedAnswers(rates[:1], lambda: [], ("en", "es")).offer("¿Cuánto cobras?")
     assert one is not None and one.approved.question == "What is your day rate?"
+
+
+def test_an_answer_that_says_when_answers_a_question_asked_of_now(example_faq):
+    # "Yes, from next month…" says when, so it answers "…right now?"; "What kind of work do you do?" says
+    # no time, so a question of what one does right now is not it.
+    assert found(example_faq, "Are you taking on new clients right now?") == "Are you available for new projects?"
+    assert found(example_faq, "Are you currently accepting new work?") == "Are you available for new projects?"
+    assert found(example_faq, "What kind of work are you doing right now?") != "What kind of work do you do?"

@@ -20,17 +20,18 @@ WORKING_ON = "What are you working on at the moment?"
 KIND_OF_WORK = "What kind of work do you do?"
 
 # Within one tap, with the rules alone and with the meaning model, as measured when the rules read the
-# things a message names across languages (a floor: a change that loses any is seen).
+# things a message names across languages and an answer that says when answered "…right now?" (a floor:
+# a change that loses any is seen).
 WITHIN_A_TAP = {
     "no_model_matching": (0.85, 0.88),
-    "held_out_matching": (0.78, 0.81),
-    "second_held_out_matching": (0.91, 0.92),
+    "held_out_matching": (0.79, 0.82),
+    "second_held_out_matching": (0.92, 0.93),
     "third_held_out_matching": (0.86, 0.90),
-    "fourth_held_out_matching": (0.86, 0.90),
-    "fifth_held_out_matching": (0.88, 0.89),
-    "sixth_held_out_matching": (0.81, 0.84),
-    "seventh_held_out_matching": (0.85, 0.87),
-    FRESH: (0.71, 0.78),
+    "fourth_held_out_matching": (0.87, 0.91),
+    "fifth_held_out_matching": (0.89, 0.91),
+    "sixth_held_out_matching": (0.82, 0.85),
+    "seventh_held_out_matching": (0.86, 0.88),
+    FRESH: (0.72, 0.79),
 }
 
 
@@ -77,7 +78,7 @@ def test_other_languages_against_english_answers_are_asked_about_by_the_things_t
 
 
 @pytest.mark.measure
-@pytest.mark.parametrize("table, floor", [(None, 0.87), ("across_languages", 0.86), ("second_across_languages", 0.78)])
+@pytest.mark.parametrize("table, floor", [(None, 0.87), ("across_languages", 0.86), ("second_across_languages", 0.79)])
 def test_other_languages_against_english_answers_with_the_meaning_model(meaning, table, floor):
     folder = english_only()
     alone = across_languages(*example_with(None, folder), table)
