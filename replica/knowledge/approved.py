@@ -38,7 +38,7 @@ from replica.knowledge.asking import (
 from replica.knowledge.faq_files import Approved
 from replica.knowledge.meaning import Meanings
 from replica.knowledge.past import past
-from replica.knowledge.terms import Vocabulary, common, terms, visitor_words, words
+from replica.knowledge.terms import Vocabulary, common, stem, terms, visitor_words, words
 from replica.languages import detect
 from replica.storage.database import storage_errors
 from replica.storage.phrasings import Phrasing, Phrasings
@@ -451,14 +451,20 @@ class ApprovedAnswers:
         plain = visitor_words().qualifiers
         # The words that name no thing cannot be compared across languages: beside a question of one thing
         # there may be none ("¿Trabajas con bancos?" is not "What kind of work do you do?"); of more, one.
+        # A word of the visitor words for the question's own things is none of them ("cidade" in "Você
+        # toparia se mudar de cidade?" is relocation's, as in "mudar de cidade"), as within one language.
         language = self.language_of(message)
-        added = len({word for word in words(message) if word not in mine | plain and not common(word, language)})
+        others = {word for word in words(message) if word not in mine | plain and not common(word, language)}
         fits: dict[str, tuple[int, Approved]] = {}  # answer → the most things one of its questions names
         for entry in self.entries:
             theirs = things(entry.question)
             core = theirs - plain
             named = bool(core) and core <= mine and not mine - theirs - plain
-            if not named or entry.language != self.languages[0] or added > (MAX_EXTRA if len(core) > 1 else 0):
+            if not named or entry.language != self.languages[0]:
+                continue
+            related = own_words(language, frozenset(t for thing in core for t in terms(thing, None, language)))
+            added = len({word for word in others if stem(word, language) not in related})
+            if added > (MAX_EXTRA if len(core) > 1 else 0):
                 continue
             if len(core) > fits.get(entry.answer, (0, entry))[0] and allowed(entry):
                 fits[entry.answer] = (len(core), entry)

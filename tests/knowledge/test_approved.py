@@ -131,6 +131,7 @@ def test_an_approved_answer_close_to_an_unanswered_question_is_found_for_the_own
         ("¿Firmas acuerdos de confidencialidad?", "Do you sign NDAs?"),
         ("Você assinaria um termo de confidencialidade?", "Do you sign NDAs?"),
         ("¿Te mudarías por un proyecto?", "Are you open to relocation?"),
+        ("Você toparia se mudar de cidade?", "Are you open to relocation?"),  # "cidade" is relocation's word
         ("Sur quoi travaillez-vous en ce moment ?", "What are you working on at the moment?"),
         ("¿Trabajas con startups?", "Do you work with early-stage startups?"),
         ("¿Trabajas con bancos?", None),  # a word more than a one-thing question names: not that question

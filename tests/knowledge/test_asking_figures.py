@@ -66,7 +66,7 @@ def test_the_meaning_model_only_adds_questions_and_never_quotes(meaning, name):
     assert found.near_asked / found.near <= 0.20  # a near miss asked about costs the visitor a "no"
 
 
-@pytest.mark.parametrize("table, floor", [(None, 0.57), ("across_languages", 0.53), ("second_across_languages", 0.42)])
+@pytest.mark.parametrize("table, floor", [(None, 0.65), ("across_languages", 0.59), ("second_across_languages", 0.46)])
 def test_other_languages_against_english_answers_are_asked_about_by_the_things_they_name(table, floor):
     """Every table's Spanish and Portuguese questions, and the two tables written for it in four languages
     (the second after the French and German words were added, never tuned to): without the model the rules
@@ -78,7 +78,7 @@ def test_other_languages_against_english_answers_are_asked_about_by_the_things_t
 
 
 @pytest.mark.measure
-@pytest.mark.parametrize("table, floor", [(None, 0.87), ("across_languages", 0.86), ("second_across_languages", 0.79)])
+@pytest.mark.parametrize("table, floor", [(None, 0.88), ("across_languages", 0.86), ("second_across_languages", 0.79)])
 def test_other_languages_against_english_answers_with_the_meaning_model(meaning, table, floor):
     folder = english_only()
     alone = across_languages(*example_with(None, folder), table)
@@ -91,7 +91,7 @@ def test_other_languages_against_english_answers_with_the_meaning_model(meaning,
 
 
 @pytest.mark.parametrize(
-    "answers, current_floor, kind_floor", [("three languages", 0.75, 0.72), ("English", 0.60, 0.66)]
+    "answers, current_floor, kind_floor", [("three languages", 0.75, 0.72), ("English", 0.60, 0.68)]
 )
 def test_work_now_and_the_kind_of_work_are_told_apart_in_five_languages(answers, current_floor, kind_floor):
     """On a table a helper wrote without seeing the matcher: what the owner is working on now, what kind of
