@@ -414,7 +414,7 @@ class ApprovedAnswers:
         """The approved answer to ask about ("Did you mean…?") when none is sure enough to quote: the
         rules' closest in the message's language (:meth:`close`, learned answers too), else the meaning
         model's first candidate, by a clear margin, in any language, else, where the owner has no answers in
-        the message's language, the one naming the same things (:meth:`_naming_the_same`); never one the
+        the message's language, the one naming the same things (:func:`naming_the_same`); never one the
         rules refuse for a reason (:meth:`Asked.refuses`: turned around, of someone else, of the past, of
         another thing; :meth:`Asked.names_another`: a word of another thing its answer does not cover)."""
         index = self._index_for(message)
@@ -439,39 +439,11 @@ class ApprovedAnswers:
             meant = self._meant(message, taught, *across, allowed, rival)
             if meant is not None:
                 return Offer(meant, "meaning")
-        named = self._naming_the_same(message, allowed) if index is None else None
-        return None if named is None else Offer(named, "rules")
-
-    def _naming_the_same(self, message: str, allowed: Callable[[Approved], bool]) -> Approved | None:
-        """Where the owner has no answers in the message's language, the rules read only the things it
-        names, which are the same in every language (:func:`things`): the owner's-language answer whose
-        question names them all, and nothing else but qualifiers ("new", "project"), when one answer alone
-        does (its question naming the most) and the rules allow it. Only ever asked about."""
-        mine = things(message)
-        plain = visitor_words().qualifiers
-        # The words that name no thing cannot be compared across languages: beside a question of one thing
-        # there may be none ("¿Trabajas con bancos?" is not "What kind of work do you do?"); of more, one.
-        # A word of the visitor words for the question's own things is none of them ("cidade" in "Você
-        # toparia se mudar de cidade?" is relocation's, as in "mudar de cidade"), as within one language.
-        language = self.language_of(message)
-        others = {word for word in words(message) if word not in mine | plain and not common(word, language)}
-        fits: dict[str, tuple[int, Approved]] = {}  # answer → the most things one of its questions names
-        for entry in self.entries:
-            theirs = things(entry.question)
-            core = theirs - plain
-            named = bool(core) and core <= mine and not mine - theirs - plain
-            if not named or entry.language != self.languages[0]:
-                continue
-            related = own_words(language, frozenset(t for thing in core for t in terms(thing, None, language)))
-            added = len({word for word in others if stem(word, language) not in related})
-            if added > (MAX_EXTRA if len(core) > 1 else 0):
-                continue
-            if len(core) > fits.get(entry.answer, (0, entry))[0] and allowed(entry):
-                fits[entry.answer] = (len(core), entry)
-        ranked = sorted(fits.values(), key=lambda pair: -pair[0])
-        if not ranked or (len(ranked) > 1 and ranked[1][0] == ranked[0][0]):
+        if index is not None:
             return None
-        return ranked[0][1]
+        owners = [entry for entry in self.entries if entry.language == self.languages[0]]
+        named = naming_the_same(message, owners, self.language_of(message), allowed)
+        return None if named is None else Offer(named, "rules")
 
     def confirmed(self, phrasing: str, entry: Approved) -> None:
         """A visitor said yes to being asked about ``entry`` after writing ``phrasing``: an example of it,
@@ -540,6 +512,37 @@ class ApprovedAnswers:
             language: _Index.of(language, [entry for entry in entries if entry.language == language])
             for language in languages
         }
+
+
+def naming_the_same(
+    message: str, entries: list[Approved], language: str, allowed: Callable[[Approved], bool]
+) -> Approved | None:
+    """Where the owner has no answers in the message's ``language``, the rules read only the things it
+    names, which are the same in every language (:func:`things`): the one of ``entries`` (the owner's
+    language's) whose question names them all, and nothing else but qualifiers ("new", "project"), when
+    one answer alone does (its question naming the most) and the rules allow it. Only ever asked about."""
+    mine = things(message)
+    plain = visitor_words().qualifiers
+    # The words that name no thing cannot be compared across languages: beside a question of one thing
+    # there may be none ("¿Trabajas con bancos?" is not "What kind of work do you do?"); of more, one.
+    # A word of the visitor words for the question's own things is none of them ("cidade" in "Você
+    # toparia se mudar de cidade?" is relocation's, as in "mudar de cidade"), as within one language.
+    others = {word for word in words(message) if word not in mine | plain and not common(word, language)}
+    fits: dict[str, tuple[int, Approved]] = {}  # answer → the most things one of its questions names
+    for entry in entries:
+        theirs = things(entry.question)
+        core = theirs - plain
+        if not core or not core <= mine or mine - theirs - plain:
+            continue
+        related = own_words(language, frozenset(t for thing in core for t in terms(thing, None, language)))
+        added = len({word for word in others if stem(word, language) not in related})
+        more = len(core) > fits.get(entry.answer, (0, entry))[0]
+        if added <= (MAX_EXTRA if len(core) > 1 else 0) and more and allowed(entry):
+            fits[entry.answer] = (len(core), entry)
+    ranked = sorted(fits.values(), key=lambda pair: -pair[0])
+    if not ranked or (len(ranked) > 1 and ranked[1][0] == ranked[0][0]):
+        return None
+    return ranked[0][1]
 
 
 def refused(message: str, entry: Approved, language: str) -> bool:
