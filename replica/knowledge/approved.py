@@ -442,7 +442,7 @@ class ApprovedAnswers:
         if index is not None:
             return None
         owners = [entry for entry in self.entries if entry.language == self.languages[0]]
-        named = naming_the_same(message, owners, self.language_of(message), allowed)
+        named = naming_the_same(message, owners, language, allowed)  # (no index: the message's language)
         return None if named is None else Offer(named, "rules")
 
     def confirmed(self, phrasing: str, entry: Approved) -> None:
