@@ -235,6 +235,11 @@ class Across:
     near: int
 
 
+def english_answers() -> dict[str, str]:
+    """Each of the example's English questions, to its answer (what the tables name)."""
+    return {entry.question: entry.answer for entry in approved_entries(ROOT / "knowledge")}
+
+
 def table_rows(name: str) -> tuple[list[tuple[str, str]], list[str]]:
     """A table's paraphrases (message, the example FAQ question answering it) and near misses."""
     table = importlib.import_module(f"tests.knowledge.tables.{name}")
@@ -248,7 +253,7 @@ def table_rows(name: str) -> tuple[list[tuple[str, str]], list[str]]:
 def asked_figures(approved: ApprovedAnswers, answer_of: Callable[[str], str], name: str) -> Asked:
     """:class:`Asked` for table ``name``; ``answer_of`` gives an answer's English one (what the table names)."""
     paraphrases, near = table_rows(name)
-    english = {entry.question: entry.answer for entry in approved_entries(ROOT / "knowledge")}
+    english = english_answers()
     right = wrong = tapped = 0
     for message, question in paraphrases:
         match = approved.match(message)
@@ -286,7 +291,7 @@ ACROSS = ("across_languages", "second_across_languages")  # written for it, in f
 def across_languages(approved: ApprovedAnswers, answer_of: Callable[[str], str], table: str | None = None) -> Across:
     """Spanish and Portuguese messages of every table against English answers alone (or all of ``table``'s,
     one of :data:`ACROSS`): paraphrases answered within one tap, and near misses asked about."""
-    english = {entry.question: entry.answer for entry in approved_entries(ROOT / "knowledge")}
+    english = english_answers()
     if table is not None:
         rows, near = table_rows(table)
     else:

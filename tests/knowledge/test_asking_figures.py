@@ -10,10 +10,8 @@ import functools
 
 import pytest
 
-from bench.matching import FRESH, across_languages, asked_figures, english_only, example_with
-from replica.knowledge.faq_files import approved_entries
+from bench.matching import FRESH, across_languages, asked_figures, english_answers, english_only, example_with
 from replica.knowledge.meaning import cpu_runs_it, load_meaning
-from tests.fixtures.environment import ROOT
 from tests.knowledge.tables import current_or_kind_of_work
 
 WORKING_ON = "What are you working on at the moment?"
@@ -99,7 +97,7 @@ def test_work_now_and_the_kind_of_work_are_told_apart_in_five_languages(answers,
     Portuguese, French and German; with the rules alone, against the example's answers in its three
     languages or in English alone."""
     approved, answer_of = example_with(None) if answers == "three languages" else example_with(None, english_only())
-    english = {entry.question: entry.answer for entry in approved_entries(ROOT / "knowledge")}
+    english = english_answers()
     meant = {"current": english[WORKING_ON], "kind": english[KIND_OF_WORK]}
     found: dict[str, list[tuple[str | None, bool]]] = {"current": [], "kind": [], "other": []}
     for message, _, kind in current_or_kind_of_work.ROWS:
