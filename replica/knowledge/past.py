@@ -46,8 +46,10 @@ ELSEWHERE = re.compile(
     + _AGO_UNIT
     # French and German words of time
     + r"|il y a (?:\d+|un|une|deux|trois|quelques|plusieurs) (?:ans?|annees?|mois|semaines?|jours?)"
-    r"|lannee derniere|lan dernier|lannee passee|lan passe|le mois dernier|la semaine derniere|auparavant|par le passe|autrefois|etiez vous|etais tu|vous etiez|tu etais"
-    r"|schon mal|schonmal|schon einmal|jemals|fruher|letztes jahr|letzten monat|letzte woche|vergangenes jahr"
+    r"|lannee derniere|lan dernier|lannee passee|lan passe|le mois dernier|la semaine derniere"
+    r"|auparavant|par le passe|autrefois|etiez vous|etais tu|vous etiez|tu etais"
+    r"|schon mal|schonmal|schon einmal|jemals|fruher|letztes jahr|letzten monat|letzte woche"
+    r"|vergangenes jahr"
     r"|vor (?:\d+|einem|einer|zwei|drei|vier|funf|ein paar|einigen|vielen) (?:jahr|jahren|monat|monaten|wochen?)"
     r"|damals|zuvor"
     r")\b"
