@@ -238,6 +238,9 @@ MODEL, TELEGRAM, ALERTS, CONTACTS, OWNER, STORAGE, REPLIES, LIMITS, SERVING = (
 )
 
 
+OPENAI_API = "https://api.openai.com/"  # where the model is called when OPENAI_BASE_URL is empty
+
+
 @dataclass(frozen=True)
 class ModelSettings:
     """The model: which one, at which OpenAI-compatible address, with which key."""

@@ -26,7 +26,6 @@ from replica.chat.lanes import Lanes
 from replica.chat.limits import UsageLimits
 from replica.chat.loop import TurnLoop
 from replica.chat.model import ChatModel
-from replica.chat.openai_model import OPENAI_API, OpenAIChatModel
 from replica.chat.reply import Replica, Visitor
 from replica.chat.reply_check.checker import ReplyChecker
 from replica.chat.run import Run
@@ -51,9 +50,9 @@ from replica.owner_bot.bot import OwnerBot
 from replica.owner_bot.housekeeping import Housekeeper
 from replica.owner_bot.webhook import webhook_secret
 from replica.runtime.clock import REAL_CLOCK, Clock
-from replica.runtime.model_client import model_client
 from replica.runtime.timings import Timings
 from replica.settings import (
+    OPENAI_API,
     PLACEHOLDER_NOTE,
     WEEKDAYS,
     LimitSettings,
@@ -77,6 +76,7 @@ from replica.web.line import LINE_BOUND, Line
 if TYPE_CHECKING:  # Gradio takes seconds to import: the owner's commands (export, doctor, …) do without it
     import gradio as gr
 
+    from replica.chat.openai_model import OpenAIChatModel
     from replica.web.page import PageText
     from replica.web.site import SiteFiles
 
@@ -328,6 +328,11 @@ def make_model(model: ModelSettings, timings: Timings, clock: Clock = REAL_CLOCK
             "taught from Telegram); put your key in .env, or set OPENAI_BASE_URL to a local server (docs/models.md)"
         )
         return None
+    # Imported here: the openai package is half a second of every start, and a replica without a model
+    # never calls it.
+    from replica.chat.openai_model import OpenAIChatModel
+    from replica.runtime.model_client import model_client
+
     if model.placeholder_key:
         log.info(PLACEHOLDER_NOTE)
     client = model_client(model, timings.model_timeout, timings.model_max_retries)

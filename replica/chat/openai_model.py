@@ -27,9 +27,9 @@ from openai.types.chat.chat_completion_chunk import Choice
 from replica.chat.model import ModelError, ToolCall, ToolChoice, Turn
 from replica.knowledge.prompts import render_prompt
 from replica.runtime.clock import REAL_CLOCK, Clock
+from replica.settings import OPENAI_API
 
 log = logging.getLogger(__name__)
-OPENAI_API = "https://api.openai.com/"
 RETRY_TOOLS_SECONDS = 600.0  # how long a server that refused tools gets them described in the prompt instead
 
 
