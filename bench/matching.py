@@ -205,8 +205,11 @@ TABLES = (
     "fifth_held_out_matching",
     "sixth_held_out_matching",
     "seventh_held_out_matching",
+    "eighth_held_out_matching",  # issue 55's first, read since
 )
-FRESH = "eighth_held_out_matching"  # issue 55's, written by a helper that never saw the matcher
+# Issue 55's newest, written by a helper that never saw the matcher, before the rules read a clause's
+# circumstance apart (asking.heads); in five languages, the French and German rows against English answers.
+FRESH = "ninth_held_out_matching"
 
 
 @dataclass(frozen=True)

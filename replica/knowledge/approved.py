@@ -26,6 +26,7 @@ import bm25s
 from replica.knowledge.asking import (
     about_someone_else,
     corrected,
+    heads,
     negations,
     now,
     others_words,
@@ -139,6 +140,8 @@ def score(
             scores.append(asked.meets(f"{clauses[at - 1]} {clause}", mine | named, strict))
         else:
             scores.append(asked.meets(clause, mine, strict))
+        if not strict:  # how close it comes: its head too, the circumstance it adds aside (:func:`heads`)
+            scores.extend(asked.meets(head, read(head, vocabulary), strict) for head in heads(clause))
     return max(scores, default=0.0)
 
 
@@ -190,6 +193,19 @@ class Asked:
         core = self.terms - plain
         unexplained = mine - self.terms - self.said - plain - own_words(self.language, core)
         return bool(unexplained & others_words(self.language, core))
+
+    def by_its_head(self, clause: str, vocabulary: Vocabulary) -> bool:
+        """Whether a head of ``clause`` (:func:`heads`) is the question, quoted if asked alone: the other
+        thing ``clause`` names is in the circumstance it adds ("Do you sign NDAs before a first call?")."""
+        for head in heads(clause):
+            mine = terms(head, vocabulary, self.language)
+            if (
+                not self.refuses(head, mine)
+                and not self.names_another(mine)
+                and self.meets(head, mine, True) >= MIN_SCORE
+            ):
+                return True
+        return False
 
     def meets(self, clause: str, mine: set[str], strict: bool) -> float:
         """How well ``clause`` meets the question (0 when it asks something else)."""
@@ -547,7 +563,8 @@ def naming_the_same(
 
 def refused(message: str, entry: Approved, language: str) -> bool:
     """Whether every clause of ``message`` that asks is refused for a reason by ``entry``'s question
-    (:meth:`Asked.refuses`), or names another thing (:meth:`Asked.names_another`), both read as
+    (:meth:`Asked.refuses`), or names another thing (:meth:`Asked.names_another`) outside the circumstance
+    it adds (:meth:`Asked.by_its_head`), all read as
     ``language``, the message's (a French "Êtes-vous…" read as English is "été", summer): then it is
     never asked about, whoever found it."""
     asked = asked_as(entry.question, entry.answer, language)
@@ -556,4 +573,8 @@ def refused(message: str, entry: Approved, language: str) -> bool:
     clauses, ends = parts[::2], parts[1::2]
     asking = in_questions(ends, len(clauses))
     read = [(clause, terms(clause, vocabulary, language)) for at, clause in enumerate(clauses) if asking[at]]
-    return all(asked.refuses(clause, mine) or asked.names_another(mine) for clause, mine in read if clause.strip())
+    return all(
+        asked.refuses(clause, mine) or (asked.names_another(mine) and not asked.by_its_head(clause, vocabulary))
+        for clause, mine in read
+        if clause.strip()
+    )

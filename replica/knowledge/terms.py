@@ -313,8 +313,13 @@ class Vocabulary:
                 self._by_deletion.setdefault(key, set()).add(word)
 
     def known(self, word: str) -> bool:
-        """Whether ``word`` (by its stem) is one of the vocabulary's, or of its ``base``."""
-        return stem(word, self.language) in self.stems or bool(self.base and self.base.known(word))
+        """Whether ``word`` (by its stem) is one of the vocabulary's, or of its ``base``, or one the visitor
+        words read as a thing ("ndas" is nda, not a slip of Spanish "andas")."""
+        return (
+            stem(word, self.language) in self.stems
+            or (word,) in visitor_words().same
+            or bool(self.base and self.base.known(word))
+        )
 
     def meant(self, word: str) -> str:
         """``word`` as the approved questions (or the visitor words) spell it, when it is one slip from

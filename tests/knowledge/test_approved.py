@@ -126,6 +126,41 @@ def test_an_approved_answer_close_to_an_unanswered_question_is_found_for_the_own
 
 
 @pytest.mark.parametrize(
+    "message, answered",
+    [
+        ("¿Firmas NDAs?", "¿Firmas acuerdos de confidencialidad (NDA)?"),  # not "andas" mistyped
+        ("Você assina NDAs?", "Assinas acordos de confidencialidade (NDA)?"),
+    ],
+)
+def test_a_word_the_visitor_words_know_is_never_read_as_a_slip_of_another(message, answered):
+    languages = ("en", "es", "pt")
+    match = ApprovedAnswers(approved_entries(ROOT / "knowledge", languages), lambda: [], languages).match(message)
+    assert match is not None and match.approved.question == answered
+
+
+@pytest.mark.parametrize(
+    "message, asked_about",
+    [
+        ("Do you sign NDAs before a first technical call about our customer data?", "Do you sign NDAs?"),
+        (
+            "How can I get in touch with you to discuss a two-week audit of our dbt project?",
+            "How can I get in touch with you?",
+        ),
+        ("¿Firmas NDAs antes de la primera reunión técnica?", "¿Firmas acuerdos de confidencialidad (NDA)?"),
+        ("Are you available for a call?", None),  # "for" asks of the call: no circumstance
+        ("Do you refuse to sign NDAs before a first call?", None),  # turned around, whatever it adds
+        ("Does your colleague sign NDAs before a first call?", None),  # someone else
+    ],
+)
+def test_a_circumstance_naming_another_thing_is_asked_about_never_quoted(message, asked_about):
+    languages = ("en", "es", "pt")
+    answers = ApprovedAnswers(approved_entries(ROOT / "knowledge", languages), lambda: [], languages)
+    assert answers.match(message) is None
+    offer = answers.offer(message)
+    assert (offer.approved.question if offer else None) == asked_about
+
+
+@pytest.mark.parametrize(
     "message, asked_about",
     [
         ("¿Firmas acuerdos de confidencialidad?", "Do you sign NDAs?"),
