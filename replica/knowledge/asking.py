@@ -114,7 +114,8 @@ TIMES = frozenset(
 # bench.matching). "for" and its kin are not among them: "Are you available | for a call?" asks of the call.
 CIRCUMSTANCE = re.compile(
     r"\s(?:before|after|when|while|during|if|once|so that|because|since|to discuss|to talk about|about|regarding"
-    r"|starting|from|antes de|después de|despues de|depois de|cuando|quando|mientras|enquanto|durante|si|se"
+    r"|starting|from|antes de|antes del|antes da|antes do|antes das|antes dos|después de|después del|despues de"
+    r"|depois de|depois da|depois do|cuando|quando|mientras|enquanto|durante|si|se"
     r"|para hablar de|para falar de|sobre|acerca de|a partir de|desde|porque|avant de|avant|après|apres|lorsque"
     r"|quand|pendant|pour parler de|à partir de|dès|parce que|bevor|vor|wenn|falls|während|um über|über|ab|weil)\s",
     re.I,
