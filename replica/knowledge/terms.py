@@ -157,7 +157,9 @@ def _read(spelled: tuple[str, ...]) -> tuple[str, ...]:
     """``spelled`` with the words visitors use for a thing read as the one the matcher reads."""
     read = visitor_words()
     inserted = read.qualifiers | ARTICLES | FILLERS
-    return tuple(_joined(list(spelled), read.same, max(map(len, read.same), default=1), 1, inserted))
+    return tuple(
+        _joined(list(spelled), read.same, max(map(len, read.same), default=1), 1, inserted, read.either_number)
+    )
 
 
 def spelled(text: str) -> tuple[str, ...]:
@@ -187,15 +189,20 @@ def _joined(
     longest: int,
     shortest: int,
     inserted: frozenset[str] = frozenset(),
+    either_number: dict[tuple[str, ...], str] | None = None,
 ) -> list[str]:
     """``spelled`` with each run of ``shortest`` to ``longest`` words that ``phrases`` names replaced by
-    what it stands for; a phrase of two words or more may have one of ``inserted`` inside it, which is
-    kept after it ("open for new work" is "open for work" and "new")."""
+    what it stands for (or, of two words or more, ``either_number`` names without their plurals); a phrase
+    of two words or more may have one of ``inserted`` inside it, which is kept after it ("open for new
+    work" is "open for work" and "new")."""
     joined: list[str] = []
     at = 0
     while at < len(spelled):
         for size in range(longest, shortest - 1, -1):
-            one = phrases.get(tuple(spelled[at : at + size]))
+            run = tuple(spelled[at : at + size])
+            one = phrases.get(run)
+            if not one and either_number and size > 1:
+                one = either_number.get(tuple(map(singular, run)))
             if one:
                 joined += one.split()
                 at += size
@@ -237,6 +244,9 @@ class VisitorWords:
     everyday: frozenset[str]
     others: frozenset[str]  # who a question may be about besides the owner: "your colleague", "your clients"
     qualifiers: frozenset[str]  # words that qualify a question rather than name its thing: "new", "project"
+    # ``same``'s phrases of two words or more, each word without a plural "s": "what projects are you on" is
+    # "what project are you on" (the file lists one number; visitors write either).
+    either_number: dict[tuple[str, ...], str] = field(default_factory=dict)
 
 
 @lru_cache(maxsize=1)
@@ -261,7 +271,14 @@ def visitor_words() -> VisitorWords:
     others = frozenset(w for line in found["someone else"] for w in WORD.findall(folded(line)))
     words = frozenset(phrase[0] for phrase in turning if len(phrase) == 1)
     qualifying = frozenset(w for line in found["qualifiers"] for w in WORD.findall(folded(line)))
-    return VisitorWords(same, turning, words, everyday, others, qualifying)
+    either = {tuple(map(singular, phrase)): word for phrase, word in same.items() if len(phrase) > 1}
+    return VisitorWords(same, turning, words, everyday, others, qualifying, either)
+
+
+def singular(word: str) -> str:
+    """``word`` without a plural "s" (of a word of five letters or more, not "…ss"): "projects",
+    "proyectos", "clients"; in any of the languages read, as typed, for finding a phrase."""
+    return word[:-1] if len(word) > 4 and word.endswith("s") and not word.endswith("ss") else word
 
 
 def common(word: str, language: str = "en") -> bool:

@@ -88,6 +88,7 @@ def test_on_tables_written_fresh_it_never_quotes_a_wrong_entry_and_answers_what_
     [
         ("Would you sign a confidentiality agreement?", "Do you sign NDAs?"),
         ("Do you have capacity for a new project?", "Are you available for new projects?"),
+        ("What projects are you on right now?", "What are you working on at the moment?"),  # "what project are you on"
     ],
 )
 def test_the_words_visitors_use_for_a_thing_mean_it(message, meant):
