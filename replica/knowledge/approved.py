@@ -26,6 +26,7 @@ import bm25s
 from replica.knowledge.asking import (
     about_someone_else,
     corrected,
+    destinations,
     heads,
     negations,
     now,
@@ -109,7 +110,8 @@ def score(
     one of the things ``prompts/visitor_words.md`` lists where the question names another ("How much do
     you charge for new projects?"). It meets a question whose every word it holds, the qualifiers aside
     ("new", "project": it "covers" it), though it adds words the ``answer`` holds or the words visitors
-    use for the same thing, and one more to a question of two words or more, unless that one names
+    use for the same thing or a place to go ("…relocate to London?"), and one more to a question of two
+    words or more, unless that one names
     another thing or is one of its words: so "Do you have a CS degree?" meets "Do you have a degree?"
     answered "MSc in Computer Science", and "Are you available for a call?" does not meet "Are you
     available for new projects?". Not ``strict``: how close it comes, the rules on words added, numbers
@@ -218,7 +220,7 @@ class Asked:
         plain = qualifiers(self.language)
         core = theirs - plain
         related = own_words(self.language, core)
-        unexplained = mine - theirs - self.said - plain - related
+        unexplained = mine - theirs - self.said - plain - related - destinations(clause, self.language)
         named = unexplained & others_words(self.language, core)  # another thing, or its words: "…for a call?"
         allowed = 0 if named else int(len(theirs) > 1)
         one_word = len(mine) == 1 and len(core) > 1  # "zone", "startups": too little to be sure
