@@ -284,9 +284,10 @@ def test_python_app_py_alerts_through_a_channel_without_telegram(tmp_path, webho
             app_client(page).predict("Hire me: jane@example.com", api_name="/chat")
             assert wait_until(lambda: len(webhook.received) == 1, timeout=60)
             # Marked sent once the channel answered: waited for while the app runs, since a stop between
-            # the two would rightly leave it pending (and sent again at the next start).
-            sent = [("JSON, channel 1", "sent")]
-            assert wait_until(lambda: [(r["channel"], r["status"]) for r in channel_rows()] == sent, timeout=60)
+            # the two would rightly leave it pending (and sent again at the next start). The log says so
+            # after the mark (read, rather than an export started every poll: each is a Python start).
+            assert wait_until(lambda: "Delivered 1 alert(s) to JSON, channel 1" in log_file.read_text(), timeout=60)
+            assert [(r["channel"], r["status"]) for r in channel_rows()] == [("JSON, channel 1", "sent")]
     finally:
         model.close()
     assert "jane@example.com" in webhook.received[0].text and webhook.received[0].path == f"/{TOPIC}"
@@ -414,16 +415,19 @@ def test_python_app_py_gives_up_on_a_channel_after_alert_max_attempts_and_says_w
             if r["channel"] != "Telegram"
         ]
 
-    with served_app(tmp_path / "app.log", **env) as (page, _):
+    log_file = tmp_path / "app.log"
+    with served_app(log_file, **env) as (page, _):
         from tests.fixtures.clients import app_client
 
         fake_openai.script(
             call(("gather_user_details", {"email": "jane@example.com", "notes": "Hire"})), say("Thanks!")
         )
         app_client(page).predict("Hire me: jane@example.com", api_name="/chat")
-        assert wait_until(lambda: [r["status"] for r in channel_rows()] == ["failed"], timeout=30)
+        assert wait_until(lambda: "alert marked failed" in log_file.read_text(), timeout=30)  # logged once marked
     [row] = channel_rows()
-    assert row["attempts"] == "2" and row["last_error"].startswith("gave up after 2 tries: ")
+    assert (
+        row["status"] == "failed" and row["attempts"] == "2" and row["last_error"].startswith("gave up after 2 tries: ")
+    )
     assert "Connection error" in row["last_error"] and TOPIC not in row["last_error"]
     done = run_app("doctor", **env)
     assert "! alerts: JSON, channel 1 gave up on 1 alert(s); the last: gave up after 2 tries: " in done.stdout
