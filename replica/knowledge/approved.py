@@ -111,10 +111,12 @@ def score(
     you charge for new projects?"). It meets a question whose every word it holds, the qualifiers aside
     ("new", "project": it "covers" it), though it adds words the ``answer`` holds or the words visitors
     use for the same thing or a place to go ("…relocate to London?"), and one more to a question of two
-    words or more, unless that one names
-    another thing or is one of its words: so "Do you have a CS degree?" meets "Do you have a degree?"
-    answered "MSc in Computer Science", and "Are you available for a call?" does not meet "Are you
-    available for new projects?". Not ``strict``: how close it comes, the rules on words added, numbers
+    words or more, unless that one names another thing or is one of its words: so "Do you have a CS
+    degree?" meets "Do you have a degree?" answered "MSc in Computer Science", and "Are you available for
+    a call?" does not meet "Are you available for new projects?". A clause is also read without the
+    circumstance it adds (:func:`~replica.knowledge.asking.heads`: "Do you sign NDAs | before a first
+    call?"), unless the whole of it turns the question around or asks of someone else or the past. Not
+    ``strict``: how close it comes, the rules on words added, numbers
     and times left aside (the others still hold), for an answer offered (to the visitor as "Did you
     mean…?", to the owner on an alert), never quoted to a visitor unasked. All are read
     as ``language``."""
@@ -142,7 +144,9 @@ def score(
             scores.append(asked.meets(f"{clauses[at - 1]} {clause}", mine | named, strict))
         else:
             scores.append(asked.meets(clause, mine, strict))
-        if not strict:  # how close it comes: its head too, the circumstance it adds aside (:func:`heads`)
+        # Its head too, the circumstance it adds aside ("Do you sign NDAs | before a first call?"), unless
+        # the whole clause asks something else for a reason (turned around, someone else's, the past).
+        if not asked.refuses(clause, mine):
             scores.extend(asked.meets(head, read(head, vocabulary), strict) for head in heads(clause))
     return max(scores, default=0.0)
 
@@ -197,8 +201,9 @@ class Asked:
         return bool(unexplained & others_words(self.language, core))
 
     def by_its_head(self, clause: str, vocabulary: Vocabulary) -> bool:
-        """Whether a head of ``clause`` (:func:`heads`) is the question, quoted if asked alone: the other
-        thing ``clause`` names is in the circumstance it adds ("Do you sign NDAs before a first call?")."""
+        """Whether a head of ``clause`` (:func:`heads`) is the question, naming nothing else: the other
+        thing ``clause`` names is in the circumstance it adds ("Signez-vous des NDA avant un premier
+        appel ?" beside "Do you sign NDAs?", where no score is read across languages)."""
         for head in heads(clause):
             mine = terms(head, vocabulary, self.language)
             if (
@@ -460,8 +465,12 @@ class ApprovedAnswers:
         if index is not None:
             return None
         owners = [entry for entry in self.entries if entry.language == self.languages[0]]
-        named = naming_the_same(message, owners, language, allowed)  # (no index: the message's language)
-        return None if named is None else Offer(named, "rules")
+        # (no index: the message's language), whole, else without the circumstance it adds (heads)
+        for text in (message, *heads(message)):
+            named = naming_the_same(text, owners, language, allowed)
+            if named is not None:
+                return Offer(named, "rules")
+        return None
 
     def confirmed(self, phrasing: str, entry: Approved) -> None:
         """A visitor said yes to being asked about ``entry`` after writing ``phrasing``: an example of it,

@@ -17,12 +17,12 @@ from tests.knowledge.tables import current_or_kind_of_work
 WORKING_ON = "What are you working on at the moment?"
 KIND_OF_WORK = "What kind of work do you do?"
 
-# Within one tap, with the rules alone and with the meaning model, as measured when a clause's added
-# circumstance was read apart from its head ("Do you sign NDAs | before a first call?") (a floor: a change
-# that loses any is seen).
+# Within one tap, with the rules alone and with the meaning model, as measured when a clause was read
+# without the circumstance it adds ("Do you sign NDAs | before a first call?"), across languages too (a
+# floor: a change that loses any is seen).
 WITHIN_A_TAP = {
     "no_model_matching": (0.87, 0.90),
-    "held_out_matching": (0.79, 0.82),
+    "held_out_matching": (0.80, 0.83),
     "second_held_out_matching": (0.92, 0.93),
     "third_held_out_matching": (0.86, 0.90),
     "fourth_held_out_matching": (0.88, 0.92),
@@ -30,7 +30,7 @@ WITHIN_A_TAP = {
     "sixth_held_out_matching": (0.82, 0.85),
     "seventh_held_out_matching": (0.87, 0.90),
     "eighth_held_out_matching": (0.77, 0.84),
-    FRESH: (0.63, 0.75),
+    FRESH: (0.64, 0.76),
 }
 
 
@@ -65,7 +65,7 @@ def test_the_meaning_model_only_adds_questions_and_never_quotes(meaning, name):
     assert found.near_asked / found.near <= 0.20  # a near miss asked about costs the visitor a "no"
 
 
-@pytest.mark.parametrize("table, floor", [(None, 0.57), ("across_languages", 0.59), ("second_across_languages", 0.46)])
+@pytest.mark.parametrize("table, floor", [(None, 0.60), ("across_languages", 0.60), ("second_across_languages", 0.50)])
 def test_other_languages_against_english_answers_are_asked_about_by_the_things_they_name(table, floor):
     """Every table's Spanish and Portuguese questions, and the two tables written for it in four languages
     (the second after the French and German words were added, never tuned to): without the model the rules
@@ -77,7 +77,7 @@ def test_other_languages_against_english_answers_are_asked_about_by_the_things_t
 
 
 @pytest.mark.measure
-@pytest.mark.parametrize("table, floor", [(None, 0.855), ("across_languages", 0.86), ("second_across_languages", 0.81)])
+@pytest.mark.parametrize("table, floor", [(None, 0.86), ("across_languages", 0.86), ("second_across_languages", 0.82)])
 def test_other_languages_against_english_answers_with_the_meaning_model(meaning, table, floor):
     folder = english_only()
     alone = across_languages(*example_with(None, folder), table)
