@@ -116,10 +116,9 @@ def score(
     a call?" does not meet "Are you available for new projects?". A clause is also read without the
     circumstance it adds (:func:`~replica.knowledge.asking.heads`: "Do you sign NDAs | before a first
     call?"), unless the whole of it turns the question around or asks of someone else or the past. Not
-    ``strict``: how close it comes, the rules on words added, numbers
-    and times left aside (the others still hold), for an answer offered (to the visitor as "Did you
-    mean…?", to the owner on an alert), never quoted to a visitor unasked. All are read
-    as ``language``."""
+    ``strict``: how close it comes, the rules on words added, numbers and times left aside (the others
+    still hold), for an answer offered (to the visitor as "Did you mean…?", to the owner on an alert),
+    never quoted to a visitor unasked. All are read as ``language``."""
     vocabulary = vocabulary or Vocabulary.of([question], language)
     if read is None:
         asked = asked_as(question, answer, language)  # read once: a question is scored for every message
@@ -575,9 +574,8 @@ def naming_the_same(
 def refused(message: str, entry: Approved, language: str) -> bool:
     """Whether every clause of ``message`` that asks is refused for a reason by ``entry``'s question
     (:meth:`Asked.refuses`), or names another thing (:meth:`Asked.names_another`) outside the circumstance
-    it adds (:meth:`Asked.by_its_head`), all read as
-    ``language``, the message's (a French "Êtes-vous…" read as English is "été", summer): then it is
-    never asked about, whoever found it."""
+    it adds (:meth:`Asked.by_its_head`), all read as ``language``, the message's (a French "Êtes-vous…"
+    read as English is "été", summer): then it is never asked about, whoever found it."""
     asked = asked_as(entry.question, entry.answer, language)
     vocabulary = Vocabulary.of([entry.question], language)
     parts = CLAUSE_AND_END.split(corrected(message))
