@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from replica.knowledge import terms as reading
 from replica.knowledge.terms import common, spelled, stem, terms, visitor_words, words
-from replica.languages import detect
+from replica.languages import detect, folded
 
 # "your" in the languages read: "your colleague" asks of someone else.
 YOUR = frozenset(
@@ -130,6 +130,15 @@ CIRCUMSTANCE = re.compile(
 DESTINATION = re.compile(r"\b(?:to|a|pra|para|nach|à|au)\s+([A-ZÀ-Ý][\wÀ-ÿ]+(?:\s+[A-ZÀ-Ý][\wÀ-ÿ]+)*)")
 
 
+# The owner having the visitor do something: the question's deed is then the visitor's ("Do you need us to
+# sign an NDA?" is not "Do you sign NDAs?"), in English, Spanish and Portuguese (read folded).
+VISITOR_DOES = re.compile(
+    r"\b(?:ask|need|want|require|expect|make|force|tell)s?\s+(?:us|me)\s+to\b"
+    r"|\b(?:nos|me)\s+(?:haras|haces|hara|hace|pediras|pides|pedira|pide|obligaras|obligas|exigiras|exiges"
+    r"|faras|fazes|fara|faz|pedes|pede|obrigaras|obrigas|exiges|exige)\b"
+)
+
+
 ASKING = re.compile(
     r"\W*(?:what|who|whom|whose|where|when|why|how|which|do|does|did|are|is|was|were|can|could|would|will|have|has"
     r"|should|may|tell|share|give|send|show|explain|describe|list|let me know)\b",
@@ -229,7 +238,10 @@ def others_words(language: str, things: frozenset[str]) -> frozenset[str]:
 
 def about_someone_else(text: str) -> bool:
     """Whether ``text`` asks about someone besides the owner ("What time zone is your colleague in?",
-    "Which time zone are most of your clients in?")."""
+    "Which time zone are most of your clients in?"), or of what the owner would have the visitor do
+    ("Will you ask us to sign an NDA?", "¿Nos harás firmar un NDA?")."""
+    if VISITOR_DOES.search(folded(text)):
+        return True
     found = words(text)
     others = visitor_words().others  # the next word or the one after: "your business partner"
     return any(word in YOUR and others & set(found[at + 1 : at + 3]) for at, word in enumerate(found))

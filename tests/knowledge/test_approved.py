@@ -154,6 +154,8 @@ def test_a_word_the_visitor_words_know_is_never_read_as_a_slip_of_another(messag
         ("Do you need us to sign an NDA from your side?", None),  # nor "from": it asks who signs
         ("Do you refuse to sign NDAs before a first call?", None),  # turned around, whatever it adds
         ("Does your colleague sign NDAs before a first call?", None),  # someone else
+        ("Will you ask us to sign an NDA before you show us your code?", None),  # the visitor signs
+        ("¿Nos harás firmar un acuerdo de confidencialidad?", None),
     ],
 )
 def test_a_question_is_answered_whatever_circumstance_it_adds(message, answered):
