@@ -206,10 +206,11 @@ TABLES = (
     "sixth_held_out_matching",
     "seventh_held_out_matching",
     "eighth_held_out_matching",  # issue 55's first, read since
+    "ninth_held_out_matching",  # written before the rules read a clause's circumstance apart; measured on
 )
-# Issue 55's newest, written by a helper that never saw the matcher, before the rules read a clause's
-# circumstance apart (asking.heads); in five languages, the French and German rows against English answers.
-FRESH = "ninth_held_out_matching"
+# Issue 55's newest, written by a helper that never saw the matcher, after the circumstance rule (only its
+# near misses quoted were read, once).
+FRESH = "tenth_held_out_matching"
 
 
 @dataclass(frozen=True)

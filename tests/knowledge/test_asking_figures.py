@@ -30,7 +30,8 @@ WITHIN_A_TAP = {
     "sixth_held_out_matching": (0.82, 0.85),
     "seventh_held_out_matching": (0.87, 0.90),
     "eighth_held_out_matching": (0.77, 0.84),
-    FRESH: (0.64, 0.76),
+    "ninth_held_out_matching": (0.64, 0.76),
+    FRESH: (0.68, 0.75),
 }
 
 
@@ -65,7 +66,7 @@ def test_the_meaning_model_only_adds_questions_and_never_quotes(meaning, name):
     assert found.near_asked / found.near <= 0.20  # a near miss asked about costs the visitor a "no"
 
 
-@pytest.mark.parametrize("table, floor", [(None, 0.60), ("across_languages", 0.60), ("second_across_languages", 0.50)])
+@pytest.mark.parametrize("table, floor", [(None, 0.54), ("across_languages", 0.60), ("second_across_languages", 0.50)])
 def test_other_languages_against_english_answers_are_asked_about_by_the_things_they_name(table, floor):
     """Every table's Spanish and Portuguese questions, and the two tables written for it in four languages
     (the second after the French and German words were added, never tuned to): without the model the rules
@@ -77,16 +78,16 @@ def test_other_languages_against_english_answers_are_asked_about_by_the_things_t
 
 
 @pytest.mark.measure
-@pytest.mark.parametrize("table, floor", [(None, 0.86), ("across_languages", 0.86), ("second_across_languages", 0.82)])
+@pytest.mark.parametrize("table, floor", [(None, 0.825), ("across_languages", 0.86), ("second_across_languages", 0.82)])
 def test_other_languages_against_english_answers_with_the_meaning_model(meaning, table, floor):
     folder = english_only()
     alone = across_languages(*example_with(None, folder), table)
     found = across_languages(*example_with(meaning, folder), table)
     assert found.answered >= alone.answered
     assert found.answered / found.paraphrases >= floor - 0.005
-    # A near miss asked about costs the visitor a "no": 14% of every table's Spanish and Portuguese ones,
+    # A near miss asked about costs the visitor a "no": 17% of every table's Spanish and Portuguese ones,
     # and, on the tables written for it in four languages, 25–29% (docs/knowledge.md).
-    assert found.near_asked / found.near <= (0.15 if table is None else 0.30)
+    assert found.near_asked / found.near <= (0.18 if table is None else 0.30)
 
 
 @pytest.mark.parametrize(
