@@ -128,14 +128,6 @@ def test_an_approved_answer_close_to_an_unanswered_question_is_found_for_the_own
     assert (found.question if found else None) == close
 
 
-def test_a_word_the_answer_says_in_other_words_is_no_word_added():
-    """ "presencial" asks what the Spanish answer's "en persona" says (both are the visitor words' onsite)."""
-    languages = ("en", "es", "pt")
-    answers = ApprovedAnswers(approved_entries(ROOT / "knowledge", languages), lambda: [], languages)
-    match = answers.match("¿Tendrías disponibilidad para un proyecto presencial en Lisboa?")
-    assert match is not None and match.approved.question == "¿Estás disponible para nuevos proyectos?"
-
-
 @pytest.mark.parametrize(
     "message, answered",
     [
