@@ -90,6 +90,7 @@ def test_on_tables_written_fresh_it_never_quotes_a_wrong_entry_and_answers_what_
         ("Do you have capacity for a new project?", "Are you available for new projects?"),
         ("What projects are you on right now?", "What are you working on at the moment?"),  # "what project are you on"
         ("Would you consider relocating to London?", "Are you open to relocation?"),  # a place to go qualifies it
+        ("Do you partner with early-stage startups?", "Do you work with early-stage startups?"),
         ("Do you work with Databricks?", None),  # a name, but not a place to go: not "What kind of work…?"
     ],
 )
