@@ -93,7 +93,12 @@ GREETING = re.compile(
     re.I,
 )
 SMALL_TALK = re.compile(r"\b(there|who are you|how are you( doing)?|what's up|nice to meet you)\b", re.I)
-NOT_NEGATIONS = {"pt": frozenset({"no", "na", "nos", "nas"})}
+# Words that turn a question around but mean something else in the message's language: Portuguese "no",
+# "na" (in the), and "so", which is Portuguese "só" (only) read without its accent ("So what do you do?").
+NOT_NEGATIONS = {
+    "pt": frozenset({"no", "na", "nos", "nas"}),
+    **{language: frozenset({"so"}) for language in ("en", "es", "fr", "de")},
+}
 # A time a question may be asked about ("…next week?", "…on weekends?"): answered only by an answer that names it.
 TIMES = frozenset(
     """today tonight tomorrow weekend weekends week weeks monday tuesday wednesday thursday friday saturday sunday
@@ -114,7 +119,8 @@ TIMES = frozenset(
 # whose head alone is quoted too; python -m bench.matching). "for" and "from" are not among them: "Are you
 # available | for a call?" asks of the call, "Do you need us to sign an NDA | from your side?" of who signs.
 CIRCUMSTANCE = re.compile(
-    r"\s(?:before|after|when|while|during|if|once|so that|because|since|to discuss|to talk about|about|regarding"
+    r"\s(?:before|after|when|while|during|if|once|so that|so we|so i|because|since|to discuss|to talk about|about"
+    r"|regarding|ahead of|prior to|in order to|(?<=you\s)to|(?<=contigo\s)para|(?<=com voce\s)para|(?<=com você\s)para"
     r"|starting|antes de|antes del|antes da|antes do|antes das|antes dos|después de|después del|despues de"
     r"|depois de|depois da|depois do|cuando|quando|mientras|enquanto|durante|si|se"
     r"|para hablar de|para falar de|sobre|acerca de|a partir de|desde|porque|avant de|avant|après|apres|lorsque"

@@ -91,6 +91,7 @@ def test_on_tables_written_fresh_it_never_quotes_a_wrong_entry_and_answers_what_
         ("What projects are you on right now?", "What are you working on at the moment?"),  # "what project are you on"
         ("Would you consider relocating to London?", "Are you open to relocation?"),  # a place to go qualifies it
         ("Do you partner with early-stage startups?", "Do you work with early-stage startups?"),
+        ("So what services do you offer?", "What kind of work do you do?"),  # "so" is not Portuguese "só"
         ("Do you work with Databricks?", None),  # a name, but not a place to go: not "What kind of work…?"
     ],
 )
@@ -151,6 +152,8 @@ def test_a_word_the_visitor_words_know_is_never_read_as_a_slip_of_another(messag
             "How can I get in touch with you?",
         ),
         ("¿Firmas NDAs antes de la primera reunión técnica?", "¿Firmas acuerdos de confidencialidad (NDA)?"),
+        ("How can I reach you to send over a project brief?", "How can I get in touch with you?"),
+        ("Would you sign an NDA so we can discuss a dbt audit?", "Do you sign NDAs?"),
         ("Are you available for a call?", None),  # "for" asks of the call: no circumstance
         ("Do you need us to sign an NDA from your side?", None),  # nor "from": it asks who signs
         ("Do you refuse to sign NDAs before a first call?", None),  # turned around, whatever it adds
