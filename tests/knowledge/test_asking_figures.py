@@ -21,17 +21,17 @@ KIND_OF_WORK = "What kind of work do you do?"
 # without the circumstance it adds ("Do you sign NDAs | before a first call?"), across languages too (a
 # floor: a change that loses any is seen).
 WITHIN_A_TAP = {
-    "no_model_matching": (0.87, 0.90),
-    "held_out_matching": (0.80, 0.83),
-    "second_held_out_matching": (0.92, 0.93),
+    "no_model_matching": (0.88, 0.90),
+    "held_out_matching": (0.81, 0.83),
+    "second_held_out_matching": (0.93, 0.93),
     "third_held_out_matching": (0.86, 0.90),
     "fourth_held_out_matching": (0.88, 0.92),
     "fifth_held_out_matching": (0.89, 0.91),
     "sixth_held_out_matching": (0.82, 0.85),
     "seventh_held_out_matching": (0.87, 0.90),
     "eighth_held_out_matching": (0.77, 0.84),
-    "ninth_held_out_matching": (0.64, 0.76),
-    FRESH: (0.68, 0.75),
+    "ninth_held_out_matching": (0.67, 0.78),
+    FRESH: (0.69, 0.75),
 }
 
 
