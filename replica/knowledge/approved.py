@@ -145,8 +145,9 @@ def score(
             scores.append(asked.meets(clause, mine, strict))
         # Its head too, the circumstance it adds aside ("Do you sign NDAs | before a first call?"), unless
         # the whole clause asks something else for a reason (turned around, someone else's, the past).
-        if not asked.refuses(clause, mine):
-            scores.extend(asked.meets(head, read(head, vocabulary), strict) for head in heads(clause))
+        its_heads = heads(clause)
+        if its_heads and not asked.refuses(clause, mine):
+            scores.extend(asked.meets(head, read(head, vocabulary), strict) for head in its_heads)
     return max(scores, default=0.0)
 
 
