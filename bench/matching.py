@@ -206,7 +206,7 @@ TABLES = (
     "sixth_held_out_matching",
     "seventh_held_out_matching",
     "eighth_held_out_matching",  # issue 55's first, read since
-    "ninth_held_out_matching",  # written before the rules read a clause's circumstance apart; measured on
+    "ninth_held_out_matching",  # written before the circumstance rule, which its figures decided
 )
 # Issue 55's newest, written by a helper that never saw the matcher, after the circumstance rule (only its
 # near misses quoted were read, once).

@@ -141,7 +141,7 @@ DESTINATION = re.compile(r"\b(?:to|a|pra|para|nach|à|au)\s+([A-ZÀ-Ý][\wÀ-ÿ]
 VISITOR_DOES = re.compile(
     r"\b(?:ask|need|want|require|expect|make|force|tell)s?\s+(?:us|me)\s+to\b"
     r"|\b(?:nos|me)\s+(?:haras|haces|hara|hace|pediras|pides|pedira|pide|obligaras|obligas|exigiras|exiges"
-    r"|faras|fazes|fara|faz|pedes|pede|obrigaras|obrigas|exiges|exige)\b"
+    r"|faras|fazes|fara|faz|pedes|pede|obrigaras|obrigas|exige)\b"
 )
 
 
