@@ -127,6 +127,26 @@ ARTICLES = frozenset({"a", "an", "the", "any", "some"})  # may sit inside a visi
 FILLERS = frozenset(
     {"actually", "exactly", "really", "usually", "typically", "generally", "normally", "basically", "mainly"}
 )
+# An engagement of a length, what a question is asked for, says how long, not what ("Are you available for a
+# 6-month contract?", "¿Te mudarías por un contrato de dos años?"): its words carry nothing of what the
+# question asks, or "contract" and "year" would name other things (contract terms, years of experience).
+# The object of a question's verb is not one ("Would you sign a 12-month contract?" asks of no NDA).
+_AMOUNT = (
+    r"(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve|eighteen|un|una|uno|dos|tres|cuatro|cinco"
+    r"|seis|siete|ocho|nueve|diez|doce|dieciocho|um|uma|duas|quatro|sete|oito|nove|dez|doze|dezoito|deux|trois"
+    r"|quatre|cinq|sept|huit|neuf|dix|douze|ein|eine|einen|zwei|drei|vier|fünf|sechs|sieben|acht|neun|zehn"
+    r"|zwölf|half a|medio|meio)"
+)
+_SPAN = r"(?:months?|years?|weeks?|mes|meses|años?|anos?|semanas?|mois|ans?|semaines?|monate?n?|jahre?n?|wochen?)"
+_ENGAGEMENT = (
+    r"(?:contracts?|engagements?|contratos?|contrat|contrats|missions?|vertrag|verträge|vertrage|einsatz"
+    r"|projects?|proyectos?|projetos?|projectos?|projets?|projekte?)"
+)
+ENGAGEMENT_LENGTH = re.compile(
+    r"\b(for|para|por|pour|für|fuer)\s+(?:(?:a|an|un|una|um|uma|une|ein|einen|einem)\s+)?"
+    rf"(?:{_AMOUNT}[- ]{_SPAN}(?:[- ]long)? {_ENGAGEMENT}|{_ENGAGEMENT} (?:de |of |von |d')?{_AMOUNT} {_SPAN})",
+    re.IGNORECASE,
+)
 MIN_TYPO_LENGTH = 4  # shorter words are too easily another word one slip away
 SHORTHAND_SLIP = re.compile(r"[b-df-hj-np-tv-xz]{3}")  # but "wrk" is a word typed without its vowel
 
@@ -171,6 +191,7 @@ def forget() -> None:
     """Empty the caches of words read."""
     _words.cache_clear()
     _spelled.cache_clear()
+    _spelled_whole.cache_clear()
     _read.cache_clear()
 
 
@@ -181,6 +202,12 @@ def _spelled(text: str) -> tuple[str, ...]:
     for word in WORD.findall(APOSTROPHE.sub("", folded(text))):
         spelled += SHORTHAND.get(word, word).split()
     return tuple(_joined(spelled, PHRASES, LONGEST_PHRASE, shortest=2))
+
+
+@lru_cache(maxsize=4096)
+def _spelled_whole(text: str) -> tuple[str, ...]:
+    """``text`` spelled (:func:`_spelled`) without the length of an engagement it names."""
+    return _spelled(ENGAGEMENT_LENGTH.sub(r"\1 ", text))
 
 
 def _joined(
@@ -367,8 +394,9 @@ def visitor_vocabulary(language: str) -> Vocabulary:
 
 def terms(text: str, vocabulary: Vocabulary | None = None, language: str = "en") -> set[str]:
     """The stems that carry ``text``'s meaning (read as ``language``): common words dropped, typing slips
-    read as the ``vocabulary`` word meant, each cut to its stem."""
-    spelled = _spelled(text)
+    read as the ``vocabulary`` word meant, each cut to its stem; a length of engagement is not read
+    (:data:`ENGAGEMENT_LENGTH`)."""
+    spelled = _spelled_whole(text)
     if vocabulary:  # a slip is mended before the visitor words are read: "get in tuch" is "get in touch"
         spelled = tuple(word if common(word, language) else vocabulary.meant(word) for word in spelled)
     read = _read(spelled)
