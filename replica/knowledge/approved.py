@@ -19,6 +19,7 @@ import logging
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import islice
 from typing import Callable, Iterable, Literal
 
 import bm25s
@@ -454,12 +455,7 @@ class ApprovedAnswers:
             if entry is not None and allowed(entry):
                 return Offer(entry, "rules")
         if self.meaning is not None and self.meaning.available():
-            across = (ACROSS_FLOOR, ACROSS_MARGIN) if index is None else (MEANING_FLOOR, MEANING_MARGIN)
-            # In another language than the answers', the model's likenesses bunch: an answer the rules refuse
-            # is no rival there. In the message's own language it stays one (measured: dropping it there asked
-            # about more near misses, "Do you train machine learning models?" → "What is your education?").
-            rival = allowed if index is None else (lambda entry: True)
-            meant = self._meant(message, taught, *across, allowed, rival)
+            meant = self._meant(message, taught, allowed, across=index is None)
             if meant is not None:
                 return Offer(meant, "meaning")
         if index is not None:
@@ -482,22 +478,22 @@ class ApprovedAnswers:
         return next((entry for entry in self.entries if entry.question == question), None)
 
     def _meant(
-        self,
-        message: str,
-        taught: Taught,
-        floor: float,
-        margin: float,
-        allowed: Callable[[Approved], bool],
-        rival: Callable[[Approved], bool],
+        self, message: str, taught: Taught, allowed: Callable[[Approved], bool], across: bool
     ) -> Approved | None:
         """The meaning model's first candidate for ``message``: the best question of the answer it is most
-        like, when at least ``floor`` alike, ``allowed`` by the rules, and by ``margin`` more than the next
-        answer that is a ``rival`` (across languages, one the rules allow: "¿A qué te dedicas exactamente?"
-        is nearly as like "Do you have a degree?" as "What kind of work do you do?", but asks of no
-        degree). Answers compete within one language, the one whose best question is most like the
-        message (the model tells a short message's language better than its few words do): an answer and
-        its translation are not rivals. The questions of one answer are one candidate; so are the
-        phrasings visitors confirmed for it."""
+        like, when at least :data:`MEANING_FLOOR` alike, ``allowed`` by the rules, and by
+        :data:`MEANING_MARGIN` more than the next answer. Answers compete within one language, the one
+        whose best question is most like the message (the model tells a short message's language better
+        than its few words do): an answer and its translation are not rivals. The questions of one answer
+        are one candidate; so are the phrasings visitors confirmed for it.
+
+        ``across`` languages (the owner has no answers in the message's), the model's likenesses bunch, so
+        only the answers the rules allow compete, by :data:`ACROSS_FLOOR` and :data:`ACROSS_MARGIN`:
+        "¿A qué te dedicas exactamente?" is nearly as like "Do you have a degree?" as "What kind of work do
+        you do?", but asks of no degree. In the message's own language an answer the rules refuse stays a
+        rival, and is no candidate (measured: both asked about more near misses, "Do you train machine
+        learning models?" → "What is your education?")."""
+        floor, margin = (ACROSS_FLOOR, ACROSS_MARGIN) if across else (MEANING_FLOOR, MEANING_MARGIN)
         assert self.meaning is not None
         by_question = {entry.question: entry for entry in self.entries}
         said = [(p.phrasing, by_question[p.question]) for p in taught.meant() if p.question in by_question]
@@ -510,9 +506,13 @@ class ApprovedAnswers:
                 answers[entry.answer] = (value, entry)
         rankings = [sorted(answers.values(), key=lambda pair: -pair[0]) for answers in best.values()]
         ranked = max(rankings, key=lambda ranked: ranked[0][0], default=[])
-        if not ranked or ranked[0][0] < floor or not allowed(ranked[0][1]):
+        if not ranked or ranked[0][0] < floor:
             return None
-        runner_up = next((value for value, entry in ranked[1:] if rival(entry)), -1.0)
+        if across:  # (the rules asked in the model's order, until two answers are found)
+            ranked = list(islice((pair for pair in ranked if allowed(pair[1])), 2))
+        if not ranked or ranked[0][0] < floor or not (across or allowed(ranked[0][1])):
+            return None
+        runner_up = ranked[1][0] if len(ranked) > 1 else -1.0
         return ranked[0][1] if ranked[0][0] - runner_up >= margin else None
 
     def _index_for(self, message: str) -> _Index | None:

@@ -120,6 +120,21 @@ def test_an_answer_the_rules_refuse_is_no_rival_for_the_meaning_models_lead():
     # A rival the rules allow still takes the lead away: two answers the model cannot tell apart, nothing asked.
     likeness["What services do you offer?"] = 0.870
     assert ApprovedAnswers(entries, lambda: [], ("en",), meaning=Likeness(likeness)).offer(message) is None
-    # And the model's first candidate is never asked about when the rules refuse it, whatever comes next.
+    # An answer the rules refuse is no candidate either, even ranked first: the first the rules allow is
+    # asked about, by its lead over the next they allow.
     likeness.update({"Do you have a degree?": 0.90, "What services do you offer?": 0.80})
+    offer = ApprovedAnswers(entries, lambda: [], ("en",), meaning=Likeness(likeness)).offer(message)
+    assert offer is not None and offer.approved.question == "What kind of work do you do?"
+
+
+def test_in_the_answers_own_language_the_models_first_candidate_refused_leaves_nothing_to_ask():
+    """Where the owner answers in the message's language the model's likenesses do not bunch: a first
+    candidate the rules refuse means the message asks something else (measured: passing over it asked
+    about more near misses), and no answer below it is asked about."""
+    entries = [
+        Approved("Do you sign NDAs?", "Yes.", "faq", "en"),
+        Approved("What kind of work do you do?", "I design and build data pipelines.", "faq", "en"),
+    ]
+    likeness = {"Do you sign NDAs?": 0.95, "What kind of work do you do?": 0.90}
+    message = "Does your colleague sign NDAs?"  # someone else's: the rules refuse the NDA answer
     assert ApprovedAnswers(entries, lambda: [], ("en",), meaning=Likeness(likeness)).offer(message) is None
