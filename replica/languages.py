@@ -2,7 +2,8 @@
 
 The owner names the languages their approved answers are written in (``LANGUAGES``, default ``en``). A
 visitor's message is read as the language whose common words it uses most (``bm25s``'s stopword lists,
-with a few question words and marks such as "¿"); with no such word, as the owner's first language. Each
+with a few question words, marks such as "¿" and "ç", and spellings such as "-ção" and "nh"); with no
+such word, as the owner's first language. Each
 language has its Snowball stemmer (PyStemmer), so "trabajas" and "trabajar" are one term in Spanish as
 "relocate" and "relocation" are in English. Letters are compared without accents: visitors drop them
 ("disponivel", "esta").
@@ -38,11 +39,31 @@ MARKERS = {
     "it": "ciao dove quale quanto puoi sei lavori",
     "nl": "hoi hallo waar welke kun kunt bent werk",
 }
-# Letters and marks that belong to one language more than the others.
-SIGNS = {"¿": "es", "¡": "es", "ñ": "es", "ã": "pt", "õ": "pt", "ß": "de", "ä": "de", "ö": "de", "ü": "de", "è": "fr"}
+# Letters and marks that belong to one language or two more than the others: "ç" and "ê" are Portuguese or
+# French, never Spanish ("Que serviços ofereces?", whose common words Spanish shares).
+SIGNS = {
+    "¿": ("es",),
+    "¡": ("es",),
+    "ñ": ("es",),
+    "ã": ("pt",),
+    "õ": ("pt",),
+    "ß": ("de",),
+    "ä": ("de",),
+    "ö": ("de",),
+    "ü": ("de",),
+    "è": ("fr",),
+    "ç": ("pt", "fr"),
+    "ê": ("pt", "fr"),
+    "ô": ("pt", "fr"),
+    "â": ("pt", "fr"),
+    "à": ("pt", "fr"),
+}
 SIGN_WEIGHT = 2
 # Word endings that belong to one language ("-ção" is Portuguese, "-ción" Spanish), as folded.
 ENDINGS = {"pt": ("cao", "coes", "dade", "dades", "agem", "inho", "inha"), "es": ("cion", "ciones", "dad", "dades")}
+# Spellings inside a word that belong to one language: Portuguese "nh" and "lh" before a vowel ("trabalho",
+# "tenho"), where Spanish writes "ñ" and "j" or "ll".
+SPELLINGS = {"pt": re.compile(r"[a-z](?:nh|lh)[aeiou]")}
 LETTERS = re.compile(r"[^\W\d_]+")
 
 
@@ -80,8 +101,12 @@ def detect(text: str, first: str = "en") -> str:
             score[code] += 1 / len(sharing)
         for code, endings in ENDINGS.items():
             score[code] += word.endswith(endings) and not sharing
-    for sign, code in SIGNS.items():
-        score[code] += SIGN_WEIGHT * (sign in text.lower())
+        for code, spelling in SPELLINGS.items():
+            score[code] += bool(spelling.search(word)) and not sharing
+    lower = text.lower()
+    for sign, codes in SIGNS.items():
+        for code in codes:
+            score[code] += SIGN_WEIGHT * (sign in lower) / len(codes)
     best = max(score.values())
     if best == 0 or score[first] == best:
         return first

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import importlib
+
 import pytest
 
 from replica.languages import detect, folded, language_codes, stem_in
 from replica.settings import ConfigError, load_settings
+from tests.knowledge.tables import across_languages, current_or_kind_of_work, second_across_languages
 
 
 @pytest.mark.parametrize(
@@ -26,6 +29,39 @@ from replica.settings import ConfigError, load_settings
 )
 def test_a_message_is_read_in_the_language_its_words_are_in(message, language):
     assert detect(message) == language
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Que serviços ofereces?",
+        "Que tipo de trabalho fazes?",
+        "Trabalhas com startups?",
+        "Tens um minuto?",
+    ],
+)
+def test_portuguese_whose_common_words_spanish_shares_is_told_by_its_letters(message):
+    """ "ç", "ê", "nh" and "lh" before a vowel are never Spanish: a Portuguese visitor is answered in
+    Portuguese, not in Spanish."""
+    assert detect(message) == "pt"
+
+
+def test_on_the_tables_helpers_wrote_nearly_every_message_is_read_in_its_language():
+    """Every message of the tables labelled with their language (1,641 in five languages, written by
+    helpers who never saw this code): 95.9% of them before the letters above were read, 97.1% after."""
+    rows = [
+        (row[0], row[2])
+        for name in ("eighth", "ninth", "tenth", "eleventh")
+        for row in importlib.import_module(f"tests.knowledge.tables.{name}_held_out_matching").ROWS
+    ]
+    rows += [
+        (message, language)
+        for table in (across_languages, second_across_languages)
+        for message, language, _ in table.ROWS
+    ]
+    rows += [(message, language) for message, language, _ in current_or_kind_of_work.ROWS]
+    read = [detect(message) == language for message, language in rows]
+    assert len(rows) > 1600 and sum(read) / len(rows) >= 0.97
 
 
 def test_a_message_whose_words_do_not_tell_is_read_in_the_first_language():

@@ -30,7 +30,7 @@ WITHIN_A_TAP = {
     "sixth_held_out_matching": (0.82, 0.85),
     "seventh_held_out_matching": (0.87, 0.90),
     "eighth_held_out_matching": (0.78, 0.85),
-    "ninth_held_out_matching": (0.68, 0.80),
+    "ninth_held_out_matching": (0.68, 0.79),  # 0.80 until Portuguese was read as such, not Spanish
     "tenth_held_out_matching": (0.69, 0.76),
     FRESH: (0.72, 0.83),
 }
