@@ -3,10 +3,9 @@
 The owner names the languages their approved answers are written in (``LANGUAGES``, default ``en``). A
 visitor's message is read as the language whose common words it uses most (``bm25s``'s stopword lists,
 with a few question words, marks such as "¿" and "ç", and spellings such as "-ção" and "nh"); with no
-such word, as the owner's first language. Each
-language has its Snowball stemmer (PyStemmer), so "trabajas" and "trabajar" are one term in Spanish as
-"relocate" and "relocation" are in English. Letters are compared without accents: visitors drop them
-("disponivel", "esta").
+such word, as the owner's first language. Each language has its Snowball stemmer (PyStemmer), so
+"trabajas" and "trabajar" are one term in Spanish as "relocate" and "relocation" are in English.
+Letters are compared without accents: visitors drop them ("disponivel", "esta").
 """
 
 from __future__ import annotations
