@@ -345,17 +345,21 @@ def meaning_runs_here() -> bool:
 
 def test_with_the_examples_languages_app_py_answers_spanish_and_portuguese_from_their_files(tmp_path):
     """As users run it: ``python app.py`` with no key, the example knowledge and ``LANGUAGES=en,es,pt``;
-    a French visitor is asked in French about the English answer when the meaning model is installed."""
+    each visitor answered in their own language, Portuguese told from Spanish; a French visitor is asked
+    in French about the English answer when the meaning model is installed."""
     from tests.fixtures.clients import app_client
     from tests.fixtures.processes import served_app
 
     with served_app(tmp_path / "app.log", LANGUAGES="en,es,pt", OWNER_NAME="Jordan Avery") as (url, _):
         client = app_client(url)
         portuguese = client.predict("Olá! Estás disponível para novos projetos?", api_name="/chat")
+        # Spanish shares every common word of this one; its "ç" is never Spanish
+        services = client.predict("Que serviços ofereces?", api_name="/chat")
         spanish = client.predict("¿Dónde estudiaste?", api_name="/chat")
         english = client.predict("Are you available for new projects?", api_name="/chat")
         french = client.predict("Êtes-vous disponible pour de nouveaux projets ?", api_name="/chat")
     assert portuguese.startswith("Das perguntas frequentes de Jordan Avery: Sim, a partir do próximo mês")
+    assert services.startswith("Das perguntas frequentes de Jordan Avery: Desenho e construo pipelines de dados")
     assert (
         spanish
         == "De las preguntas frecuentes de Jordan Avery: Máster (MSc) en Informática, Universidad de Lisboa, 2014."
