@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable, Mapping
 from functools import lru_cache
 
 import Stemmer
@@ -93,6 +94,40 @@ def language_codes(raw: str) -> tuple[str, ...]:
 def detect(text: str, first: str = "en") -> str:
     """The language ``text`` is written in, among :data:`KNOWN`: the one whose common words it uses most
     (a word several languages share counts for each in part), ``first`` when none or a tie."""
+    score = _scores(text)
+    best = max(score.values())
+    if best == 0 or score[first] == best:
+        return first
+    return max(score, key=lambda code: score[code])
+
+
+def detect_among(text: str, first: str, own: Mapping[str, frozenset[str]]) -> str:
+    """:func:`detect`, where the languages of ``own`` tie (on no common word, or the same ones) told apart
+    by the words each alone uses there, folded: ``own`` holds, for each language the owner answers in,
+    the words of those answers no other language's use. "Estás disponível para novos projetos?" shares
+    its common words with Spanish; "novos" and "projetos" are the Portuguese answers' own."""
+    score = _scores(text)
+    best = max(score.values())
+    tied = [code for code in own if score[code] == best]
+    if len(tied) > 1:
+        found = LETTERS.findall(folded(text))
+        counts = {code: sum(word in own[code] for word in found) for code in tied}
+        most = max(counts.values())
+        if most and list(counts.values()).count(most) == 1:
+            return max(counts, key=counts.__getitem__)
+    return detect(text, first)
+
+
+def words_only_in(texts: Mapping[str, Iterable[str]]) -> dict[str, frozenset[str]]:
+    """For each language's ``texts``, their words (folded) that no other language's texts use."""
+    found = {code: frozenset(LETTERS.findall(folded(" ".join(written)))) for code, written in texts.items()}
+    return {
+        code: words - frozenset().union(*(w for other, w in found.items() if other != code))
+        for code, words in found.items()
+    }
+
+
+def _scores(text: str) -> dict[str, float]:
     score = dict.fromkeys(KNOWN, 0.0)
     for word in LETTERS.findall(folded(text)):
         sharing = [code for code in KNOWN if word in COMMON[code]]
@@ -106,10 +141,7 @@ def detect(text: str, first: str = "en") -> str:
     for sign, codes in SIGNS.items():
         for code in codes:
             score[code] += SIGN_WEIGHT * (sign in lower) / len(codes)
-    best = max(score.values())
-    if best == 0 or score[first] == best:
-        return first
-    return max(score, key=lambda code: score[code])
+    return score
 
 
 @lru_cache(maxsize=16)

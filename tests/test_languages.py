@@ -6,7 +6,8 @@ import importlib
 
 import pytest
 
-from replica.languages import detect, folded, language_codes, stem_in
+from bench.matching import example_with
+from replica.languages import detect, detect_among, folded, language_codes, stem_in, words_only_in
 from replica.settings import ConfigError, load_settings
 from tests.knowledge.tables import across_languages, current_or_kind_of_work, second_across_languages
 
@@ -46,9 +47,26 @@ def test_portuguese_whose_common_words_spanish_shares_is_told_by_its_letters(mes
     assert detect(message) == "pt"
 
 
+def test_languages_the_owner_answers_in_that_tie_are_told_apart_by_the_words_only_their_answers_use():
+    own = words_only_in(
+        {
+            "en": ["Are you available for new projects? Yes, from next month."],
+            "es": ["¿Estás disponible para nuevos proyectos? Sí, desde el mes que viene."],
+            "pt": ["Estás disponível para novos projetos? Sim, a partir do próximo mês."],
+        }
+    )
+    portuguese = "Estás disponível para novos projetos?"
+    assert detect(portuguese) == "es"  # its common words alone: "estás", "para", both languages'
+    assert detect_among(portuguese, "en", own) == "pt"  # "novos", "projetos": the Portuguese answers'
+    assert detect_among("¿Estás disponible para nuevos proyectos?", "en", own) == "es"
+    assert detect_among("NDA?", "en", own) == "en" and detect_among("NDA?", "pt", own) == "pt"  # nothing tells
+    assert detect_among(portuguese, "en", {"en": own["en"]}) == "es"  # one language answered: as before
+
+
 def test_on_the_tables_helpers_wrote_nearly_every_message_is_read_in_its_language():
     """Every message of the tables labelled with their language (1,641 in five languages, written by
-    helpers who never saw this code): 95.9% of them before the letters above were read, 97.1% after."""
+    helpers who never saw this code): 95.9% of them before the letters above were read, 97.1% after,
+    and 98.2% where the example's answers in English, Spanish and Portuguese tell those apart."""
     rows = [
         (row[0], row[2])
         for name in ("eighth", "ninth", "tenth", "eleventh")
@@ -62,6 +80,8 @@ def test_on_the_tables_helpers_wrote_nearly_every_message_is_read_in_its_languag
     rows += [(message, language) for message, language, _ in current_or_kind_of_work.ROWS]
     read = [detect(message) == language for message, language in rows]
     assert len(rows) > 1600 and sum(read) / len(rows) >= 0.97
+    answers, _ = example_with(None)
+    assert sum(answers.language_of(message) == language for message, language in rows) / len(rows) >= 0.98
 
 
 def test_a_message_whose_words_do_not_tell_is_read_in_the_first_language():

@@ -42,7 +42,7 @@ from replica.knowledge.faq_files import Approved
 from replica.knowledge.meaning import Meanings
 from replica.knowledge.past import past
 from replica.knowledge.terms import Vocabulary, common, stem, terms, visitor_words, words
-from replica.languages import detect
+from replica.languages import detect, detect_among, words_only_in
 from replica.storage.database import storage_errors
 from replica.storage.phrasings import Phrasing, Phrasings
 from replica.storage.questions import same_question
@@ -386,6 +386,7 @@ class ApprovedAnswers:
         self._key: tuple = ()
         self._entries: list[Approved] = []
         self._indexes: dict[str, _Index] = {}
+        self._words_only_in: dict[str, frozenset[str]] = {}  # each language's answers', no other's
         self._index(self.faq)
 
     @property
@@ -396,8 +397,9 @@ class ApprovedAnswers:
 
     def language_of(self, message: str) -> str:
         """The language ``message`` is read in: the one its words are in, the owner's first when they do
-        not tell."""
-        return detect(message, self.languages[0])
+        not tell; between languages the owner answers in that its common words leave tied, the one whose
+        answers alone use more of its words (:func:`detect_among`)."""
+        return detect_among(message, self.languages[0], self._words_only_in)
 
     def match(self, message: str) -> Match | None:
         """The best approved answer for ``message``, when it scores at least :data:`MIN_SCORE`; only an
@@ -535,6 +537,10 @@ class ApprovedAnswers:
     def _index(self, entries: list[Approved]) -> None:
         self._entries = entries
         languages = dict.fromkeys(entry.language for entry in entries)
+        written = {
+            language: [f"{e.question} {e.answer}" for e in entries if e.language == language] for language in languages
+        }
+        self._words_only_in = words_only_in(written)
         self._indexes = {
             language: _Index.of(language, [entry for entry in entries if entry.language == language])
             for language in languages
