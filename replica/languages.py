@@ -14,6 +14,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
+from types import MappingProxyType
 
 import Stemmer
 from bm25s import stopwords
@@ -94,11 +95,7 @@ def language_codes(raw: str) -> tuple[str, ...]:
 def detect(text: str, first: str = "en") -> str:
     """The language ``text`` is written in, among :data:`KNOWN`: the one whose common words it uses most
     (a word several languages share counts for each in part), ``first`` when none or a tie."""
-    score = _scores(text)
-    best = max(score.values())
-    if best == 0 or score[first] == best:
-        return first
-    return max(score, key=lambda code: score[code])
+    return _likeliest(_scores(text), first)
 
 
 def detect_among(text: str, first: str, own: Mapping[str, frozenset[str]]) -> str:
@@ -115,7 +112,7 @@ def detect_among(text: str, first: str, own: Mapping[str, frozenset[str]]) -> st
         most = max(counts.values())
         if most and list(counts.values()).count(most) == 1:
             return max(counts, key=counts.__getitem__)
-    return detect(text, first)
+    return _likeliest(score, first)
 
 
 def words_only_in(texts: Mapping[str, Iterable[str]]) -> dict[str, frozenset[str]]:
@@ -127,7 +124,15 @@ def words_only_in(texts: Mapping[str, Iterable[str]]) -> dict[str, frozenset[str
     }
 
 
-def _scores(text: str) -> dict[str, float]:
+def _likeliest(score: Mapping[str, float], first: str) -> str:
+    best = max(score.values())
+    if best == 0 or score[first] == best:
+        return first
+    return max(score, key=score.__getitem__)
+
+
+@lru_cache(maxsize=4096)  # each step that reads a message asks its language (match, offer, the reply's words)
+def _scores(text: str) -> Mapping[str, float]:
     score = dict.fromkeys(KNOWN, 0.0)
     for word in LETTERS.findall(folded(text)):
         sharing = [code for code in KNOWN if word in COMMON[code]]
@@ -141,7 +146,7 @@ def _scores(text: str) -> dict[str, float]:
     for sign, codes in SIGNS.items():
         for code in codes:
             score[code] += SIGN_WEIGHT * (sign in lower) / len(codes)
-    return score
+    return MappingProxyType(score)
 
 
 @lru_cache(maxsize=16)

@@ -512,7 +512,9 @@ class ApprovedAnswers:
             return None
         if across:  # (the rules asked in the model's order, until two answers are found)
             ranked = list(islice((pair for pair in ranked if allowed(pair[1])), 2))
-        if not ranked or ranked[0][0] < floor or not (across or allowed(ranked[0][1])):
+            if not ranked or ranked[0][0] < floor:
+                return None
+        elif not allowed(ranked[0][1]):
             return None
         runner_up = ranked[1][0] if len(ranked) > 1 else -1.0
         return ranked[0][1] if ranked[0][0] - runner_up >= margin else None
@@ -536,15 +538,13 @@ class ApprovedAnswers:
 
     def _index(self, entries: list[Approved]) -> None:
         self._entries = entries
-        languages = dict.fromkeys(entry.language for entry in entries)
-        written = {
-            language: [f"{e.question} {e.answer}" for e in entries if e.language == language] for language in languages
-        }
-        self._words_only_in = words_only_in(written)
-        self._indexes = {
-            language: _Index.of(language, [entry for entry in entries if entry.language == language])
-            for language in languages
-        }
+        by_language: dict[str, list[Approved]] = {}
+        for entry in entries:
+            by_language.setdefault(entry.language, []).append(entry)
+        self._words_only_in = words_only_in(
+            {language: [f"{e.question} {e.answer}" for e in written] for language, written in by_language.items()}
+        )
+        self._indexes = {language: _Index.of(language, written) for language, written in by_language.items()}
 
 
 def naming_the_same(
