@@ -32,7 +32,8 @@ WITHIN_A_TAP = {
     "eighth_held_out_matching": (0.78, 0.85),
     "ninth_held_out_matching": (0.68, 0.79),  # 0.80 until Portuguese was read as such, not Spanish
     "tenth_held_out_matching": (0.69, 0.76),
-    FRESH: (0.72, 0.83),
+    "eleventh_held_out_matching": (0.72, 0.83),
+    FRESH: (0.64, 0.76),
 }
 
 
@@ -67,7 +68,7 @@ def test_the_meaning_model_only_adds_questions_and_never_quotes(meaning, name):
     assert found.near_asked / found.near <= 0.20  # a near miss asked about costs the visitor a "no"
 
 
-@pytest.mark.parametrize("table, floor", [(None, 0.52), ("across_languages", 0.60), ("second_across_languages", 0.50)])
+@pytest.mark.parametrize("table, floor", [(None, 0.50), ("across_languages", 0.60), ("second_across_languages", 0.50)])
 def test_other_languages_against_english_answers_are_asked_about_by_the_things_they_name(table, floor):
     """Every table's Spanish and Portuguese questions, and the two tables written for it in four languages
     (the second after the French and German words were added, never tuned to): without the model the rules
