@@ -224,8 +224,9 @@ def destinations(text: str, language: str = "en") -> set[str]:
 
 
 def times(text: str, language: str = "en") -> set[str]:
-    """The times ``text`` names ("next week" → week), as terms."""
-    return {stem(word, language) for word in spelled(text) if word in TIMES}
+    """The times ``text`` names ("next week" → week), as terms: read as the visitor words are, so that a
+    time inside a phrase or an engagement's length ("for a 12-month contract") is none."""
+    return {stem(word, language) for word in words(text) if word in TIMES}
 
 
 @lru_cache(maxsize=256)

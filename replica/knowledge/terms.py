@@ -129,8 +129,9 @@ FILLERS = frozenset(
 )
 # An engagement of a length, what a question is asked for, says how long, not what ("Are you available for a
 # 6-month contract?", "¿Te mudarías por un contrato de dos años?"): its words carry nothing of what the
-# question asks, or "contract" and "year" would name other things (contract terms, years of experience).
-# The object of a question's verb is not one ("Would you sign a 12-month contract?" asks of no NDA).
+# question asks, or "contract" and "year" would name other things (contract terms, years of experience), and
+# "month" a time the answer must name ("Would you relocate to London for a 12-month contract?" asks of no
+# month). The object of a question's verb is not one ("Would you sign a 12-month contract?" asks of no NDA).
 _AMOUNT = (
     r"(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve|eighteen|un|una|uno|dos|tres|cuatro|cinco"
     r"|seis|siete|ocho|nueve|diez|doce|dieciocho|um|uma|duas|quatro|sete|oito|nove|dez|doze|dezoito|deux|trois"
@@ -163,13 +164,14 @@ def stem(word: str, language: str = "en") -> str:
 
 def words(text: str) -> list[str]:
     """The message's words as typed, lower-cased, shorthand spelled out, phrases made one word, and the
-    words visitors use for a thing read as the one the matcher reads (``prompts/visitor_words.md``)."""
+    words visitors use for a thing read as the one the matcher reads (``prompts/visitor_words.md``); a
+    length of engagement is not read (:data:`ENGAGEMENT_LENGTH`)."""
     return list(_words(text))
 
 
 @lru_cache(maxsize=4096)  # a message is read against several candidates, clause by clause
 def _words(text: str) -> tuple[str, ...]:
-    return _read(_spelled(text))
+    return _read(_spelled_whole(text))
 
 
 @lru_cache(maxsize=4096)
