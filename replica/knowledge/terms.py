@@ -105,6 +105,14 @@ SHORTHAND = {
     "nowadays": "moment",
     "lately": "moment",
 }
+# The span of time one is in is now, not a time an answer must name: "What are you working on this quarter?"
+# is "…at the moment?" (folded, in the languages read: "este año" is "este ano"). A phrase of terms.py, not
+# of the visitor words, whose every word would name the moment ("mes" in "un proyecto de tres meses").
+THIS_SPAN = (
+    "this week, this month, this quarter, this year, esta semana, este mes, este trimestre, este ano, neste mes, "
+    "nesta semana, neste trimestre, neste ano, cette semaine, ce mois ci, ce trimestre, cette annee, diese woche, "
+    "diesen monat, dieses quartal, dieses jahr"
+)
 # Runs of words that are one term ("start-ups" and "e-mail" are split by the word pattern).
 PHRASES = {
     ("start", "up"): "startup",
@@ -117,6 +125,7 @@ PHRASES = {
     ("right", "moment"): "moment",
     ("these", "days"): "moment",
     ("at", "present"): "moment",
+    **{tuple(phrase.split()): "moment" for phrase in THIS_SPAN.split(", ")},
     ("full", "time"): "fulltime",
     ("part", "time"): "parttime",
 }

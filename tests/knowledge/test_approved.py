@@ -157,6 +157,7 @@ def test_a_word_the_visitor_words_know_is_never_read_as_a_slip_of_another(messag
         ("Are you available for a 6-month contract?", "Are you available for new projects?"),  # how long
         ("¿Estás disponible para un contrato de tres meses?", "¿Estás disponible para nuevos proyectos?"),
         ("Would you relocate to London for a 12-month contract?", "Are you open to relocation?"),  # no month
+        ("What are you working on this month?", "What are you working on at the moment?"),  # now: no month
         ("Would you sign a 12-month contract with us?", None),  # the contract is what is signed: no NDA
         ("How much do you charge for a 6-month contract?", None),
         ("Are you available for a call?", None),  # "for" asks of the call: no circumstance

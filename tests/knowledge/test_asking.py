@@ -43,7 +43,8 @@ def test_a_question_of_the_past_is_told_from_one_of_the_present(message, asks_of
 
 
 def test_a_time_is_named_by_its_words_and_a_month_not_by_may():
-    assert times("Can you start next week?") == times("any time this week") != set()
+    assert times("Can you start next week?") == times("any time that week") != set()
+    assert not times("What are you working on this week?")  # the span one is in is now
     assert times("Are you free in March?") and not times("May I ask if you sign NDAs?")
 
 

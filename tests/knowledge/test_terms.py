@@ -16,6 +16,8 @@ from replica.knowledge.terms import Vocabulary, terms
         ("Would you relocate?", "are you open to relocation"),
         ("start-ups", "startups"),
         ("What are you working on right now?", "what are you working on at the moment"),
+        ("What are you working on this quarter?", "what are you working on at the moment"),  # the span one is in
+        ("¿En qué trabajas este mes?", "en qué trabajas en este momento"),
     ],
 )
 def test_shorthand_apostrophes_plurals_and_stems_are_undone(typed, meant):
