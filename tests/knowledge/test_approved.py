@@ -146,6 +146,24 @@ def test_a_word_the_visitor_words_know_is_never_read_as_a_slip_of_another(messag
 @pytest.mark.parametrize(
     "message, answered",
     [
+        ("Como faço para falar com você?", "Como posso entrar em contacto contigo?"),  # "entrar" is contact's
+        ("Estás disposto a mudar de cidade?", "Estás aberto a mudar de cidade ou de país?"),  # "país" too
+        ("vc toparia se mudar pra São Paulo?", "Estás aberto a mudar de cidade ou de país?"),
+        ("Em que país vives?", None),  # a word of relocation's phrases alone asks of no relocation
+    ],
+)
+def test_a_word_left_of_a_phrase_for_the_thing_a_question_names_is_not_asked_again(message, answered):
+    """The owner's "Como posso entrar em contacto contigo?" is read as contact, whole: "entrar" is left of
+    "entrar em contato" by the European spelling, and is a word visitors use for contact, not a term every
+    visitor must repeat."""
+    languages = ("en", "es", "pt")
+    match = ApprovedAnswers(approved_entries(ROOT / "knowledge", languages), lambda: [], languages).match(message)
+    assert (match.approved.question if match else None) == answered
+
+
+@pytest.mark.parametrize(
+    "message, answered",
+    [
         ("Do you sign NDAs before a first technical call about our customer data?", "Do you sign NDAs?"),
         (
             "How can I get in touch with you to discuss a two-week audit of our dbt project?",
