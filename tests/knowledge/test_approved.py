@@ -146,6 +146,21 @@ def test_a_word_the_visitor_words_know_is_never_read_as_a_slip_of_another(messag
 @pytest.mark.parametrize(
     "message, answered",
     [
+        ("Do you take on startup clients?", "Do you work with early-stage startups?"),  # whom one works with
+        ("What sort of projects do you usually take on?", "What kind of work do you do?"),
+        ("Can you take on new work at the moment?", "Are you available for new projects?"),  # room for more
+        ("Could you take on a project with us?", "Are you available for new projects?"),
+        ("Would you take on one more client?", "Are you available for new projects?"),
+    ],
+)
+def test_taking_on_is_whom_one_works_with_and_taking_on_more_is_availability(message, answered):
+    match = ApprovedAnswers(approved_entries(ROOT / "knowledge"), lambda: []).match(message)
+    assert (match.approved.question if match else None) == answered
+
+
+@pytest.mark.parametrize(
+    "message, answered",
+    [
         ("Como faço para falar com você?", "Como posso entrar em contacto contigo?"),  # "entrar" is contact's
         ("Estás disposto a mudar de cidade?", "Estás aberto a mudar de cidade ou de país?"),  # "país" too
         ("vc toparia se mudar pra São Paulo?", "Estás aberto a mudar de cidade ou de país?"),
