@@ -161,6 +161,24 @@ def test_taking_on_is_whom_one_works_with_and_taking_on_more_is_availability(mes
 @pytest.mark.parametrize(
     "message, answered",
     [
+        ("Do you work with companies that are just starting out?", "Do you work with early-stage startups?"),
+        ("¿Trabajas con empresas tan jóvenes?", "¿Trabajas con startups en fase inicial?"),
+        (
+            "Trabalhas com empresas que ainda estão a dar os primeiros passos?",
+            "Trabalhas com startups em fase inicial?",
+        ),
+        ("Are you just starting out as a freelancer?", None),  # the owner starting: no company
+    ],
+)
+def test_a_young_company_is_read_in_the_words_visitors_use(message, answered):
+    languages = ("en", "es", "pt")
+    match = ApprovedAnswers(approved_entries(ROOT / "knowledge", languages), lambda: [], languages).match(message)
+    assert (match.approved.question if match else None) == answered
+
+
+@pytest.mark.parametrize(
+    "message, answered",
+    [
         ("Como faço para falar com você?", "Como posso entrar em contacto contigo?"),  # "entrar" is contact's
         ("Estás disposto a mudar de cidade?", "Estás aberto a mudar de cidade ou de país?"),  # "país" too
         ("vc toparia se mudar pra São Paulo?", "Estás aberto a mudar de cidade ou de país?"),
