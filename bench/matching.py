@@ -209,10 +209,12 @@ TABLES = (
     "ninth_held_out_matching",  # written before the circumstance rule, which its figures decided
     "tenth_held_out_matching",  # written after it; its near misses quoted were read, once
     "eleventh_held_out_matching",  # measured an engagement's length, the lead across languages, Portuguese
+    "twelfth_held_out_matching",  # half its rows were read once (a formatter's diff); read since
 )
 # Issue 55's newest, written by a helper that saw neither the matcher nor the other tables, before the
-# rules it measures.
-FRESH = "twelfth_held_out_matching"
+# rules it measures: a length of engagement is no time, the span one is in is now, a question's word left
+# of a phrase for its thing is that thing's, "take on", a young company in the words visitors use.
+FRESH = "thirteenth_held_out_matching"
 
 
 @dataclass(frozen=True)
