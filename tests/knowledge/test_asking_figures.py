@@ -18,23 +18,23 @@ WORKING_ON = "What are you working on at the moment?"
 KIND_OF_WORK = "What kind of work do you do?"
 
 # Within one tap, with the rules alone and with the meaning model, as measured when "take on" was read as
-# whom one works with, and an approved question's word left of a phrase for its thing as that thing's (a
-# floor: a change that loses any is seen).
+# whom one works with, an approved question's word left of a phrase for its thing as that thing's, and the
+# visitor words were widened in Spanish and Portuguese (a floor: a change that loses any is seen).
 WITHIN_A_TAP = {
-    "no_model_matching": (0.91, 0.92),
-    "held_out_matching": (0.82, 0.85),
+    "no_model_matching": (0.92, 0.92),
+    "held_out_matching": (0.83, 0.87),
     "second_held_out_matching": (0.94, 0.95),
-    "third_held_out_matching": (0.87, 0.92),
+    "third_held_out_matching": (0.88, 0.92),
     "fourth_held_out_matching": (0.89, 0.94),
     "fifth_held_out_matching": (0.91, 0.92),
-    "sixth_held_out_matching": (0.83, 0.86),
+    "sixth_held_out_matching": (0.84, 0.87),
     "seventh_held_out_matching": (0.89, 0.92),
-    "eighth_held_out_matching": (0.80, 0.86),
-    "ninth_held_out_matching": (0.70, 0.81),
+    "eighth_held_out_matching": (0.82, 0.87),
+    "ninth_held_out_matching": (0.71, 0.82),
     "tenth_held_out_matching": (0.75, 0.79),
-    "eleventh_held_out_matching": (0.74, 0.85),
-    "twelfth_held_out_matching": (0.67, 0.78),
-    FRESH: (0.67, 0.76),
+    "eleventh_held_out_matching": (0.75, 0.85),
+    "twelfth_held_out_matching": (0.67, 0.79),
+    FRESH: (0.68, 0.77),
 }
 
 
@@ -71,7 +71,7 @@ def test_the_meaning_model_only_adds_questions_and_never_quotes(meaning, name):
     assert found.near_asked / found.near <= (0.235 if name == FRESH else 0.20)
 
 
-@pytest.mark.parametrize("table, floor", [(None, 0.48), ("across_languages", 0.60), ("second_across_languages", 0.50)])
+@pytest.mark.parametrize("table, floor", [(None, 0.50), ("across_languages", 0.60), ("second_across_languages", 0.50)])
 def test_other_languages_against_english_answers_are_asked_about_by_the_things_they_name(table, floor):
     """Every table's Spanish and Portuguese questions, and the two tables written for it in four languages
     (the second after the French and German words were added, never tuned to): without the model the rules
@@ -83,7 +83,7 @@ def test_other_languages_against_english_answers_are_asked_about_by_the_things_t
 
 
 @pytest.mark.measure
-@pytest.mark.parametrize("table, floor", [(None, 0.84), ("across_languages", 0.88), ("second_across_languages", 0.83)])
+@pytest.mark.parametrize("table, floor", [(None, 0.85), ("across_languages", 0.88), ("second_across_languages", 0.83)])
 def test_other_languages_against_english_answers_with_the_meaning_model(meaning, table, floor):
     folder = english_only()
     alone = across_languages(*example_with(None, folder), table)
