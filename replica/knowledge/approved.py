@@ -173,8 +173,8 @@ class Asked:
         theirs = frozenset(read(question, None))
         # A word left of a phrase for a thing the question names, as "país" of "mudar de cidade ou de país",
         # is that thing's, not a term of its own that every visitor must repeat.
-        things = theirs & topics(language)
-        theirs -= own_words(language, frozenset(things)) - things - qualifiers(language)
+        named = theirs & topics(language)
+        theirs -= own_words(language, named) - named - qualifiers(language)
         return cls(theirs, negations(question), about_someone_else(question), past(question), said, language)
 
     def apart(self, clause: str, mine: set[str]) -> bool:

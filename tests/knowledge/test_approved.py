@@ -17,6 +17,13 @@ def example_faq():
     return ApprovedAnswers(approved_entries(ROOT / "knowledge"), lambda: [])
 
 
+@pytest.fixture(scope="module")
+def three_languages():
+    """The example's answers in English, Spanish and Portuguese."""
+    languages = ("en", "es", "pt")
+    return ApprovedAnswers(approved_entries(ROOT / "knowledge", languages), lambda: [], languages)
+
+
 def found(answers: ApprovedAnswers, message: str) -> str | None:
     match = answers.match(message)
     return match.approved.question if match else None
@@ -137,10 +144,8 @@ def test_an_approved_answer_close_to_an_unanswered_question_is_found_for_the_own
         ("Você assina NDAs?", "Assinas acordos de confidencialidade (NDA)?"),
     ],
 )
-def test_a_word_the_visitor_words_know_is_never_read_as_a_slip_of_another(message, answered):
-    languages = ("en", "es", "pt")
-    match = ApprovedAnswers(approved_entries(ROOT / "knowledge", languages), lambda: [], languages).match(message)
-    assert match is not None and match.approved.question == answered
+def test_a_word_the_visitor_words_know_is_never_read_as_a_slip_of_another(three_languages, message, answered):
+    assert found(three_languages, message) == answered
 
 
 @pytest.mark.parametrize(
@@ -153,9 +158,8 @@ def test_a_word_the_visitor_words_know_is_never_read_as_a_slip_of_another(messag
         ("Would you take on one more client?", "Are you available for new projects?"),
     ],
 )
-def test_taking_on_is_whom_one_works_with_and_taking_on_more_is_availability(message, answered):
-    match = ApprovedAnswers(approved_entries(ROOT / "knowledge"), lambda: []).match(message)
-    assert (match.approved.question if match else None) == answered
+def test_taking_on_is_whom_one_works_with_and_taking_on_more_is_availability(example_faq, message, answered):
+    assert found(example_faq, message) == answered
 
 
 @pytest.mark.parametrize(
@@ -170,10 +174,8 @@ def test_taking_on_is_whom_one_works_with_and_taking_on_more_is_availability(mes
         ("Are you just starting out as a freelancer?", None),  # the owner starting: no company
     ],
 )
-def test_a_young_company_is_read_in_the_words_visitors_use(message, answered):
-    languages = ("en", "es", "pt")
-    match = ApprovedAnswers(approved_entries(ROOT / "knowledge", languages), lambda: [], languages).match(message)
-    assert (match.approved.question if match else None) == answered
+def test_a_young_company_is_read_in_the_words_visitors_use(three_languages, message, answered):
+    assert found(three_languages, message) == answered
 
 
 @pytest.mark.parametrize(
@@ -185,12 +187,10 @@ def test_a_young_company_is_read_in_the_words_visitors_use(message, answered):
         ("o que vc oferece?", "O que fazes?"),
     ],
 )
-def test_spanish_and_portuguese_visitors_are_read_in_their_own_everyday_words(message, answered):
+def test_spanish_and_portuguese_visitors_are_read_in_their_own_everyday_words(three_languages, message, answered):
     """Words a helper listed for the visitor words' things in Spanish, Portuguese, French and German, kept
     for the things where they quoted more on the read tables and no near miss more (docs/knowledge.md)."""
-    languages = ("en", "es", "pt")
-    match = ApprovedAnswers(approved_entries(ROOT / "knowledge", languages), lambda: [], languages).match(message)
-    assert (match.approved.question if match else None) == answered
+    assert found(three_languages, message) == answered
 
 
 @pytest.mark.parametrize(
@@ -202,13 +202,11 @@ def test_spanish_and_portuguese_visitors_are_read_in_their_own_everyday_words(me
         ("Em que país vives?", None),  # a word of relocation's phrases alone asks of no relocation
     ],
 )
-def test_a_word_left_of_a_phrase_for_the_thing_a_question_names_is_not_asked_again(message, answered):
+def test_a_word_left_of_a_phrase_for_the_thing_a_question_names_is_not_asked_again(three_languages, message, answered):
     """The owner's "Como posso entrar em contacto contigo?" is read as contact, whole: "entrar" is left of
     "entrar em contato" by the European spelling, and is a word visitors use for contact, not a term every
     visitor must repeat."""
-    languages = ("en", "es", "pt")
-    match = ApprovedAnswers(approved_entries(ROOT / "knowledge", languages), lambda: [], languages).match(message)
-    assert (match.approved.question if match else None) == answered
+    assert found(three_languages, message) == answered
 
 
 @pytest.mark.parametrize(
