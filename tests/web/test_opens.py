@@ -193,7 +193,7 @@ def test_a_database_error_while_counting_is_logged_and_the_page_still_served(sto
 
 
 def test_python_app_py_counts_a_flood_once_and_names_only_real_sources_in_stats(tmp_path, fake_telegram):
-    """As users run it: behind one trusted proxy, one address asks 600 times with 48 made-up sources,
+    """As users run it: behind one trusted proxy, one address asks 240 times with 48 made-up sources,
     real visitors come from LinkedIn, a QR code and the owner's own meetup link; ``/stats`` in the
     owner's chat and ``python app.py export stats`` count what a person would."""
     data = str(tmp_path / "data")
@@ -203,7 +203,7 @@ def test_python_app_py_counts_a_flood_once_and_names_only_real_sources_in_stats(
         flood = [
             {"headers": {"X-Forwarded-For": f"10.0.0.{n % 200}, 203.0.113.66", "Referer": f"https://fake-{n % 48}.example/"},
              "params": {"utm_source": f"made-up-{n % 48}"}}
-            for n in range(600)
+            for n in range(240)
         ]  # fmt: skip
         linkedin = ["https://www.linkedin.com/feed/", "https://lnkd.in/eXaMpLe", "https://www.linkedin.com/"]
         real = [
