@@ -188,9 +188,7 @@ def _read(spelled: tuple[str, ...]) -> tuple[str, ...]:
     """``spelled`` with the words visitors use for a thing read as the one the matcher reads."""
     read = visitor_words()
     inserted = read.qualifiers | ARTICLES | FILLERS
-    return tuple(
-        _joined(list(spelled), read.same, max(map(len, read.same), default=1), 1, inserted, read.either_number)
-    )
+    return tuple(_joined(list(spelled), read.same, read.longest, 1, inserted, read.either_number))
 
 
 def spelled(text: str) -> tuple[str, ...]:
@@ -285,6 +283,7 @@ class VisitorWords:
     # ``same``'s phrases of two words or more, each word without a plural "s": "what projects are you on" is
     # "what project are you on" (the file lists one number; visitors write either).
     either_number: dict[tuple[str, ...], str] = field(default_factory=dict)
+    longest: int = 1  # the words of ``same``'s longest phrase (read once: every message's words are joined by it)
 
 
 @lru_cache(maxsize=1)
@@ -310,7 +309,8 @@ def visitor_words() -> VisitorWords:
     words = frozenset(phrase[0] for phrase in turning if len(phrase) == 1)
     qualifying = frozenset(w for line in found["qualifiers"] for w in WORD.findall(folded(line)))
     either = {tuple(map(singular, phrase)): word for phrase, word in same.items() if len(phrase) > 1}
-    return VisitorWords(same, turning, words, everyday, others, qualifying, either)
+    longest = max(map(len, same), default=1)
+    return VisitorWords(same, turning, words, everyday, others, qualifying, either, longest)
 
 
 def singular(word: str) -> str:
