@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from bm25s.stopwords import STOPWORDS_PORTUGUESE, STOPWORDS_SPANISH
 
@@ -283,7 +283,11 @@ class VisitorWords:
     # ``same``'s phrases of two words or more, each word without a plural "s": "what projects are you on" is
     # "what project are you on" (the file lists one number; visitors write either).
     either_number: dict[tuple[str, ...], str] = field(default_factory=dict)
-    longest: int = 1  # the words of ``same``'s longest phrase (read once: every message's words are joined by it)
+
+    @cached_property
+    def longest(self) -> int:
+        """The words of ``same``'s longest phrase (counted once: every message's words are joined by it)."""
+        return max(map(len, self.same), default=1)
 
 
 @lru_cache(maxsize=1)
@@ -309,8 +313,7 @@ def visitor_words() -> VisitorWords:
     words = frozenset(phrase[0] for phrase in turning if len(phrase) == 1)
     qualifying = frozenset(w for line in found["qualifiers"] for w in WORD.findall(folded(line)))
     either = {tuple(map(singular, phrase)): word for phrase, word in same.items() if len(phrase) > 1}
-    longest = max(map(len, same), default=1)
-    return VisitorWords(same, turning, words, everyday, others, qualifying, either, longest)
+    return VisitorWords(same, turning, words, everyday, others, qualifying, either)
 
 
 def singular(word: str) -> str:
