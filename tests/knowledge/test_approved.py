@@ -234,12 +234,9 @@ def test_a_word_left_of_a_phrase_for_the_thing_a_question_names_is_not_asked_aga
         ("¿Nos harás firmar un acuerdo de confidencialidad?", None),
     ],
 )
-def test_a_question_is_answered_whatever_circumstance_it_adds(message, answered):
-    languages = ("en", "es", "pt")
-    answers = ApprovedAnswers(approved_entries(ROOT / "knowledge", languages), lambda: [], languages)
-    match = answers.match(message)
-    assert (match.approved.question if match else None) == answered
-    assert match is not None or answers.offer(message) is None  # neither quoted nor asked about
+def test_a_question_is_answered_whatever_circumstance_it_adds(three_languages, message, answered):
+    assert found(three_languages, message) == answered
+    assert answered is not None or three_languages.offer(message) is None  # neither quoted nor asked about
 
 
 @pytest.mark.parametrize(
