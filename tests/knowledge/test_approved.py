@@ -240,26 +240,28 @@ def test_a_question_is_answered_whatever_circumstance_it_adds(three_languages, m
 
 
 @pytest.mark.parametrize(
-    "message, asked_about",
+    "message, answered, quoted",
     [
-        ("¿Firmas acuerdos de confidencialidad?", "Do you sign NDAs?"),
-        ("Você assinaria um termo de confidencialidade?", "Do you sign NDAs?"),
-        ("¿Te mudarías por un proyecto?", "Are you open to relocation?"),
-        ("Você toparia se mudar de cidade?", "Are you open to relocation?"),  # "cidade" is relocation's word
-        ("Sur quoi travaillez-vous en ce moment ?", "What are you working on at the moment?"),
-        ("Signez-vous des NDA avant un premier appel ?", "Do you sign NDAs?"),  # the call: a circumstance
-        ("¿Trabajas con startups?", "Do you work with early-stage startups?"),
-        ("¿Trabajas con bancos?", None),  # a word more than a one-thing question names: not that question
-        ("¿No firmas acuerdos de confidencialidad?", None),  # turned around
-        ("¿Firmas acuerdos de confidencialidad y te mudarías?", None),  # another thing besides
-        ("¿Qué tiempo hace en Lisboa?", None),  # no thing named at all
+        ("¿Firmas acuerdos de confidencialidad?", "Do you sign NDAs?", True),
+        ("Você assinaria um termo de confidencialidade?", "Do you sign NDAs?", True),
+        ("¿Te mudarías por un proyecto?", "Are you open to relocation?", True),
+        ("Você toparia se mudar de cidade?", "Are you open to relocation?", True),  # "cidade" is relocation's word
+        ("Sur quoi travaillez-vous en ce moment ?", "What are you working on at the moment?", True),
+        ("¿Trabajas con startups?", "Do you work with early-stage startups?", True),
+        ("Signez-vous des NDA avant un premier appel ?", "Do you sign NDAs?", False),  # the call: a circumstance
+        ("¿Trabajas con bancos?", None, False),  # a word more than a one-thing question names: not that question
+        ("¿No firmas acuerdos de confidencialidad?", None, False),  # turned around
+        ("¿Firmas acuerdos de confidencialidad y te mudarías?", None, False),  # another thing besides
+        ("¿Qué tiempo hace en Lisboa?", None, False),  # no thing named at all
     ],
 )
-def test_without_answers_in_its_language_a_message_is_asked_about_by_the_things_it_names(message, asked_about):
+def test_without_answers_in_its_language_a_message_is_answered_by_the_things_it_names(message, answered, quoted):
+    """Quoted when the whole message names just what one question names; asked about when it does without
+    the circumstance it adds."""
     english = ApprovedAnswers(approved_entries(ROOT / "knowledge"), lambda: [], ("en", "es", "pt", "fr"))
-    assert english.match(message) is None  # across languages, never quoted unasked
-    offer = english.offer(message)
-    assert (offer.approved.question if offer else None) == asked_about
+    match, offer = english.match(message), english.offer(message)
+    assert (match.approved.question if match else None) == (answered if quoted else None)
+    assert (offer.approved.question if offer else None) == answered
     assert offer is None or offer.by == "rules"
 
 
