@@ -368,7 +368,9 @@ def print_asking() -> None:
     only_english = english_only()
     print("\nQuestions in other languages against English answers alone (an answer quoted says it is in English):")
     print("every table's Spanish and Portuguese ones, and the two tables written for it in four languages:\n")
-    print("| Questions | Way | Quoted rightly | Quoted wrongly | Within one tap | Near misses quoted | asked or quoted |")
+    print(
+        "| Questions | Way | Quoted rightly | Quoted wrongly | Within one tap | Near misses quoted | asked or quoted |"
+    )
     print("|---|---|---|---|---|---|---|")
     for table in (None, *ACROSS):
         for way, meaning in ways:
