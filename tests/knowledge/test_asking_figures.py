@@ -71,7 +71,7 @@ def test_the_meaning_model_only_adds_questions_and_never_quotes(meaning, name):
     assert found.near_asked / found.near <= (0.235 if name == FRESH else 0.20)
 
 
-@pytest.mark.parametrize("table, floor", [(None, 0.50), ("across_languages", 0.60), ("second_across_languages", 0.50)])
+@pytest.mark.parametrize("table, floor", [(None, 0.59), ("across_languages", 0.60), ("second_across_languages", 0.50)])
 def test_other_languages_against_english_answers_are_asked_about_by_the_things_they_name(table, floor):
     """Every table's Spanish and Portuguese questions, and the two tables written for it in four languages
     (the second after the French and German words were added, never tuned to): without the model the rules
