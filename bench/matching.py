@@ -318,8 +318,11 @@ def across_languages(approved: ApprovedAnswers, answer_of: Callable[[str], str],
         answered += right
         quoted += match is not None and right
         wrong += match is not None and not right
-    near_quoted = sum(approved.match(message) is not None for message in near)
-    asked = sum((approved.match(message) or approved.offer(message)) is not None for message in near)
+    near_quoted = asked = 0
+    for message in near:
+        match = approved.match(message)
+        near_quoted += match is not None
+        asked += (match or approved.offer(message)) is not None
     return Across(answered, len(rows), asked, len(near), quoted, wrong, near_quoted)
 
 

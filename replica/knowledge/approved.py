@@ -256,13 +256,18 @@ def allowed_for(message: str, language: str, taught: Taught) -> Callable[[Approv
     return lambda entry: not refused(message, entry, language) and not taught.not_this(message, entry, language)
 
 
-def what_asks(message: str) -> str:
-    """The clauses of ``message`` that ask (:func:`in_questions`), from its correction on, as one text: "Bonjour,
-    je prépare une short-list. Sur quoi travaillez-vous en ce moment ?" asks only its last sentence."""
+def asking_clauses(message: str) -> list[str]:
+    """The clauses of ``message`` that ask (:func:`in_questions`), from its correction on."""
     parts = CLAUSE_AND_END.split(corrected(message))
     clauses, ends = parts[::2], parts[1::2]
     asking = in_questions(ends, len(clauses))
-    return " ".join(clause for at, clause in enumerate(clauses) if asking[at])
+    return [clause for at, clause in enumerate(clauses) if asking[at]]
+
+
+def what_asks(message: str) -> str:
+    """The clauses of ``message`` that ask, as one text: "Bonjour, je prépare une short-list. Sur quoi
+    travaillez-vous en ce moment ?" asks only its last sentence."""
+    return " ".join(asking_clauses(message))
 
 
 @lru_cache(maxsize=1024)
@@ -614,10 +619,7 @@ def refused(message: str, entry: Approved, language: str) -> bool:
     read as English is "été", summer): then it is never asked about, whoever found it."""
     asked = asked_as(entry.question, entry.answer, language)
     vocabulary = Vocabulary.of([entry.question], language)
-    parts = CLAUSE_AND_END.split(corrected(message))
-    clauses, ends = parts[::2], parts[1::2]
-    asking = in_questions(ends, len(clauses))
-    read = [(clause, terms(clause, vocabulary, language)) for at, clause in enumerate(clauses) if asking[at]]
+    read = [(clause, terms(clause, vocabulary, language)) for clause in asking_clauses(message)]
     return all(
         asked.refuses(clause, mine) or (asked.names_another(mine) and not asked.by_its_head(clause, vocabulary))
         for clause, mine in read
