@@ -104,8 +104,10 @@ class Replica:
             history = recorder.history(conversation.id)
             recorder.record(conversation.id, VISITOR, incoming.kept_text[: self.settings.max_message_chars + 1])
         run, reply, draft, done = Run(), "", None, False
-        try:
-            with self.inbox.page.replying(visitor.session_id):
+        # The page is left alone until the reply is recorded: the owner's words arriving meanwhile redraw
+        # it from the record, which must hold the reply by then, or the reply would vanish from the page.
+        with self.inbox.page.replying(visitor.session_id):
+            try:
                 stop = self.admission.once_kept(incoming)
                 if stop is not None:
                     run.add(Ended(stop.ending, role=stop.role))
@@ -124,12 +126,12 @@ class Replica:
                 if draft.text != reply:
                     reply = draft.text
                     yield reply
-        finally:
-            if draft is not None and not done:  # the visitor stopped the reply: an address they gave is still kept
-                self.steps.run(draft, stopped=True)
-            self._record(conversation, run, reply, started, opened=not history)
-            if self.watch:
-                self.watch(visitor, run)
+            finally:
+                if draft is not None and not done:  # the visitor stopped the reply: an address they gave is still kept
+                    self.steps.run(draft, stopped=True)
+                self._record(conversation, run, reply, started, opened=not history)
+                if self.watch:
+                    self.watch(visitor, run)
 
     def _address(self, visitor: Visitor) -> str:
         """The visitor's client address as the store keeps it (a salted hash), or "" when unknown."""

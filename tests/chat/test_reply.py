@@ -18,7 +18,7 @@ from replica import wording
 from replica.chat.limits import UsageLimits
 from replica.chat.reply import Visitor
 from replica.chat.tool_text import ToolTextFilter
-from replica.storage.records import NOTICE, REPLICA, VISITOR
+from replica.storage.records import NOTICE, OWNER, REPLICA, VISITOR
 from replica.web.page import client_address
 from tests.fakes.openai_server import call, fail, say
 from tests.fixtures.environment import wait_until
@@ -466,3 +466,30 @@ def test_a_slow_models_lanes_are_never_all_one_addresss_and_a_visitor_from_elsew
         assert replica.reply("Hello?", Visitor("elsewhere", "198.51.100.1")) == "From the model."
         answers = [future.result(timeout=30) for future in office]
     assert answers.count("From the model.") == 2 and fake_openai.max_in_flight == 3 and fake_openai.calls == 4
+
+
+def test_an_open_page_hears_of_the_owners_words_only_once_the_reply_it_shows_is_recorded(
+    fake_openai, make_replica, store, monkeypatch
+):
+    # The owner writes while the reply is still being finished. The page redraws itself from the record
+    # when it hears of their words, so it must not hear of them before the reply is in the record: the
+    # reply would vanish from the page.
+    fake_openai.default = say("Hello! Ada will be glad you asked.")
+    replica = make_replica()
+    recorder, page = replica.inbox.recorder, replica.inbox.page
+    record, checks_as_recorded = recorder.record, []
+
+    def recording(conversation_id, role, text, *args, **kwargs):
+        if role == REPLICA:
+            checks_as_recorded.append(page.for_page("s1"))  # the page checks just as the reply is recorded
+        return record(conversation_id, role, text, *args, **kwargs)
+
+    monkeypatch.setattr(recorder, "record", recording)
+    owner_wrote = False
+    for _ in replica.stream_reply("Can I talk to Ada herself?", Visitor("s1")):
+        if not owner_wrote:
+            record(store.conversations.of_session("s1").id, OWNER, "Hi, this is Ada: happy to talk!", shown=False)
+            owner_wrote = True
+    assert checks_as_recorded == [(False, True)]  # not yet: the reply is being recorded
+    assert page.for_page("s1") == (True, True)  # the next check hears of them, and the record holds both
+    assert [role for role, _ in page.page_messages("s1")] == [VISITOR, OWNER, REPLICA]

@@ -16,6 +16,7 @@ import pytest
 import requests
 
 from replica import wording
+from replica.storage.records import REPLICA
 from replica.web.returning import STORAGE_KEY
 from tests.fakes.openai_server import say
 from tests.fixtures.environment import ROOT, wait_until
@@ -139,6 +140,9 @@ def test_the_owners_words_appear_in_an_open_page_without_the_visitor_typing(
     box.fill("Can I talk to Ada herself?")
     box.press("Enter")
     page.get_by_text("Ada will be glad you asked.").first.wait_for(timeout=30_000)
+    # The owner answers the reply they were sent: it is recorded by then. (Words that arrive while it is
+    # still being recorded are shown once it is: tests/chat/test_reply.py.)
+    assert wait_until(lambda: any(m.role == REPLICA for m in app.store.conversations.messages(1)))
 
     fake_telegram.push("/say 1 Hi, this is Ada: happy to talk!")
     page.get_by_text("happy to talk!").first.wait_for(timeout=30_000)  # shown without the visitor typing
