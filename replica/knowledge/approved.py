@@ -29,11 +29,13 @@ from replica.knowledge.asking import (
     corrected,
     destinations,
     heads,
+    in_the_first_person,
     negations,
     now,
     others_words,
     own_words,
     qualifiers,
+    the_visitors_deed,
     things,
     times,
     topics,
@@ -163,6 +165,7 @@ class Asked:
     in_the_past: bool
     said: frozenset[str]
     language: str
+    first_person: bool = False  # asked in the visitor's person: "How can I get in touch with you?"
 
     @classmethod
     def of(cls, question: str, answer: str, read: Callable, language: str) -> "Asked":
@@ -175,7 +178,15 @@ class Asked:
         # is that thing's, not a term of its own that every visitor must repeat.
         named = theirs & topics(language)
         theirs -= own_words(language, named) - named - qualifiers(language)
-        return cls(theirs, negations(question), about_someone_else(question), past(question), said, language)
+        return cls(
+            theirs,
+            negations(question),
+            about_someone_else(question),
+            past(question),
+            said,
+            language,
+            in_the_first_person(question),
+        )
 
     def apart(self, clause: str, mine: set[str]) -> bool:
         """Whether ``clause`` (its terms ``mine``) asks something else, whatever words it shares: for a
@@ -193,6 +204,7 @@ class Asked:
         return (
             negations(clause) != self.turned
             or (about_someone_else(clause) and not self.someone_else)
+            or (the_visitors_deed(clause) and not self.first_person)
             or (past(clause) and not self.in_the_past)
             or bool((mine - self.terms) & things and (self.terms - mine) & things)
         )

@@ -108,7 +108,10 @@ TIMES = frozenset(
     october november december jan feb apr jun jul aug sep sept oct nov dec enero febrero marzo abril mayo junio julio
     agosto septiembre octubre noviembre diciembre janeiro fevereiro marco maio junho julho setembro outubro novembro
     dezembro janvier fevrier mars avril mai juin juillet aout septembre octobre novembre decembre januar februar marz
-    juni juli oktober dezember""".split()
+    juni juli oktober dezember lunes martes miercoles jueves viernes sabado domingo terca quarta quinta sexta feira
+    lundi mardi mercredi jeudi vendredi samedi dimanche montag dienstag mittwoch donnerstag freitag samstag sonntag
+    immediately asap instantly straightaway inmediatamente enseguida imediatamente immediatement illico sofort
+    umgehend unverzuglich schnellstmoglich baldmoglichst""".split()
 )
 
 
@@ -241,6 +244,48 @@ def others_words(language: str, things: frozenset[str]) -> frozenset[str]:
     for them ("call" is contact's)."""
     others = [words for thing, words in fields(language).items() if thing not in things]
     return (topics(language) - things).union(*others) - own_words(language, things)
+
+
+# Words of advice in the visitor's deed ("should I", "¿qué me recomiendas?") and the words of "you", folded.
+ADVICE = frozenset(
+    """should shall ought recommend suggest advise better deberia deberiamos conviene recomiendas recomienda
+    aconsejas aconseja recomiendan aconsejan deveria deveriamos devia deviamos recomenda recomendas aconselha
+    aconselhas melhor devrais devrions devrait conseillez conseilles recommandez soll sollte sollen sollten
+    empfehlen empfiehlst raten ratst""".split()
+)
+YOU = frozenset(
+    """you your yours yourself u ur tu te ti contigo tus usted ustedes vos voce vc teu tua teus tuas seu sua
+    consigo vous votre toi ton ta tes du dich dir dein deine ihr ihnen sie""".split()
+)
+# Who asks: a question in the first person ("How can I get in touch with you?") is asked of the visitor's deed.
+FIRST_PERSON = frozenset("i we me us my our yo nosotros puedo podemos eu nos posso je nous puis ich wir".split())
+
+
+def the_visitors_deed(text: str) -> bool:
+    """Whether ``text`` asks what the visitor must or should do, or asks advice for themselves ("Will I
+    have to sign an NDA?", "Where should I study?"), or whether the owner would have someone else do a
+    thing ("¿Exiges que el cliente firme un NDA?"): ``prompts/visitor_words.md``'s "the visitor's deed"."""
+    typed = spelled(text)
+    openings = _deeds()
+    found = [
+        deed for at, word in enumerate(typed) for deed in openings.get(word, ()) if typed[at : at + len(deed)] == deed
+    ]
+    # Advice that names the owner asks of the owner: "Which time zone should I assume for you?"
+    return any(not (ADVICE & set(deed) and YOU & set(typed)) for deed in found)
+
+
+def in_the_first_person(question: str) -> bool:
+    """Whether ``question`` is asked in the visitor's person ("How can I get in touch with you?")."""
+    return bool(FIRST_PERSON & set(spelled(question))) or the_visitors_deed(question)
+
+
+@lru_cache(maxsize=1)
+def _deeds() -> dict[str, list[tuple[str, ...]]]:
+    openings: dict[str, list[tuple[str, ...]]] = {}
+    for deed in visitor_words().deeds:
+        if deed:
+            openings.setdefault(deed[0], []).append(deed)
+    return openings
 
 
 def about_someone_else(text: str) -> bool:

@@ -19,7 +19,9 @@ from replica.languages import detect
 
 ENGLISH = re.compile(
     r"\b(?:did|didnt|were|was|went|ago|used to|have you ever|has \w+ ever|ever been|previously|formerly|in the past"
-    r"|back then|last year|last (?:month|week)(?! of)|have you (?:\w+ed|been|done|had|gone|taken|seen|made))\b"
+    r"|back then|last year|last (?:month|week)(?! of)|have you (?:\w+ed|been|done|had|gone|taken|seen|made)"
+    # what would have been: "If you had joined us in 2021, would you have relocated?"
+    r"|(?:would|could|might) you have (?:\w+ed|been|done|had|gone|taken|seen|made))\b"
 )
 GERMAN_WHAT = re.compile(r"\bwas\b")
 POLITE = re.compile(r"\b(?:was|were|i was|we were) (?:wondering|hoping|curious|thinking|told|asked|referred)\b")

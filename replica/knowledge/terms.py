@@ -157,6 +157,8 @@ ENGAGEMENT_LENGTH = re.compile(
     rf"(?:{_AMOUNT}[- ]{_SPAN}(?:[- ]long)? {_ENGAGEMENT}|{_ENGAGEMENT} (?:de |of |von |d')?{_AMOUNT} {_SPAN})",
     re.IGNORECASE,
 )
+# A word written with a capital where no sentence begins: a name ("Are you on Slack?"), never a slip.
+NAME = re.compile(r"(?<![.!?¿¡\n]\s)(?<![.!?¿¡\n])(?<!^)\b[A-ZÀ-Ý][a-zà-ÿ]+\b")
 MIN_TYPO_LENGTH = 4  # shorter words are too easily another word one slip away
 SHORTHAND_SLIP = re.compile(r"[b-df-hj-np-tv-xz]{3}")  # but "wrk" is a word typed without its vowel
 
@@ -280,6 +282,7 @@ class VisitorWords:
     everyday: frozenset[str]
     others: frozenset[str]  # who a question may be about besides the owner: "your colleague", "your clients"
     qualifiers: frozenset[str]  # words that qualify a question rather than name its thing: "new", "project"
+    deeds: tuple[tuple[str, ...], ...] = ()  # openings of a question of the visitor's deed: "will i have to"
     # ``same``'s phrases of two words or more, each word without a plural "s": "what projects are you on" is
     # "what project are you on" (the file lists one number; visitors write either).
     either_number: dict[tuple[str, ...], str] = field(default_factory=dict)
@@ -293,7 +296,7 @@ class VisitorWords:
 @lru_cache(maxsize=1)
 def visitor_words() -> VisitorWords:
     """The file, read once (a line that does not parse stops the start, naming it)."""
-    headings = ["same as", "turns it around", "everyday", "someone else", "qualifiers"]
+    headings = ["same as", "turns it around", "everyday", "someone else", "the visitor's deed", "qualifiers"]
     found = pattern_sections(VISITOR_WORDS_FILE, headings, lines=tuple(headings))
     same: dict[tuple[str, ...], str] = {}
     for line in found["same as"]:
@@ -313,7 +316,10 @@ def visitor_words() -> VisitorWords:
     words = frozenset(phrase[0] for phrase in turning if len(phrase) == 1)
     qualifying = frozenset(w for line in found["qualifiers"] for w in WORD.findall(folded(line)))
     either = {tuple(map(singular, phrase)): word for phrase, word in same.items() if len(phrase) > 1}
-    return VisitorWords(same, turning, words, everyday, others, qualifying, either)
+    deeds = tuple(
+        _spelled(phrase) for line in found["the visitor's deed"] for phrase in line.split(",") if phrase.strip()
+    )
+    return VisitorWords(same, turning, words, everyday, others, qualifying, either_number=either, deeds=deeds)
 
 
 def singular(word: str) -> str:
@@ -412,6 +418,13 @@ def terms(text: str, vocabulary: Vocabulary | None = None, language: str = "en")
     (:data:`ENGAGEMENT_LENGTH`)."""
     spelled = _spelled_whole(text)
     if vocabulary:  # a slip is mended before the visitor words are read: "get in tuch" is "get in touch"
-        spelled = tuple(word if common(word, language) else vocabulary.meant(word) for word in spelled)
+        named = names(text)  # a name is no slip: "Slack" is not "stack"
+        spelled = tuple(word if common(word, language) or word in named else vocabulary.meant(word) for word in spelled)
     read = _read(spelled)
     return {stem(word, language) for word in read if not common(word, language)}
+
+
+@lru_cache(maxsize=4096)
+def names(text: str) -> frozenset[str]:
+    """The words of ``text`` written as names are (:data:`NAME`), folded as :func:`spelled` folds them."""
+    return frozenset(folded(name) for name in NAME.findall(text.strip()))

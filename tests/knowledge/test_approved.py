@@ -122,6 +122,44 @@ def test_a_question_turned_around_or_about_someone_else_is_not_answered(message)
 
 
 @pytest.mark.parametrize(
+    "message, answered",
+    [
+        # what the visitor must do, or advice for themselves: not the owner's deed
+        ("Do I need to sign an NDA with you first?", None),
+        ("¿Tendré que firmar yo un acuerdo de confidencialidad?", None),
+        ("Vou ter que assinar algum NDA?", None),
+        ("Which university should I pick to become a data engineer?", None),
+        ("¿Le pides al cliente que firme un NDA?", None),
+        ("Are you firm on having the client sign an NDA? Do you require that the client signs?", None),
+        # asked of the visitor by the owner's own question, or advice that names the owner: still answered
+        ("How should I contact you?", "How can I get in touch with you?"),
+        ("Which time zone should I assume for you?", "What time zone are you in?"),
+        # someone else: the people one may ask about, in five languages
+        ("What time zone is your lawyer in?", None),
+        ("¿Tu contable trabaja con startups?", None),
+        ("O teu advogado assina NDAs?", None),
+        # a day, or "at once", the answer does not name
+        ("Can you start on Thursday?", None),
+        ("¿Puedes empezar el jueves?", None),
+        ("Are you available immediately?", None),
+        # what would have been is the past
+        ("Had we asked in 2020, would you have relocated?", None),
+        # a name is no slip ("Slack" is not "stack"); a phone number is not how to get in touch
+        ("Are you on Slack?", None),
+        ("What's your phone number?", None),
+        ("¿Cuál es tu número de teléfono?", None),
+        ("Qual é o seu número de telefone?", None),
+    ],
+)
+def test_what_the_visitor_must_do_someone_elses_question_a_day_or_a_name_is_not_what_the_owner_answered(
+    three_languages, message, answered
+):
+    """Rules this stop measured on a table its helper wrote before any of its rows was read
+    (``fourteenth_held_out_matching``): near misses quoted 10 → 4 of 104, nothing lost (docs/knowledge.md)."""
+    assert found(three_languages, message) == answered
+
+
+@pytest.mark.parametrize(
     "message, close",
     [
         ("Are you available for a call?", "Are you available for new projects?"),  # it asks more

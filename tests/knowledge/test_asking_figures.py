@@ -34,8 +34,12 @@ WITHIN_A_TAP = {
     "tenth_held_out_matching": (0.75, 0.79),
     "eleventh_held_out_matching": (0.75, 0.85),
     "twelfth_held_out_matching": (0.67, 0.79),
-    FRESH: (0.68, 0.77),
+    "thirteenth_held_out_matching": (0.69, 0.77),
+    FRESH: (0.85, 0.91),
 }
+# Near misses asked about with the model, at most: 20% of a table's, and of the thirteenth, unread before it
+# measured the rules it was written for, 23% (21% before them).
+NEAR_ASKED = {"thirteenth_held_out_matching": 0.235}
 
 
 @pytest.fixture(scope="module")
@@ -66,9 +70,7 @@ def test_the_meaning_model_only_adds_questions_and_never_quotes(meaning, name):
     assert (found.right, found.wrong, found.near_quoted) == (alone.right, alone.wrong, alone.near_quoted)
     assert found.after_a_tap >= alone.after_a_tap
     assert found.after_a_tap / found.paraphrases >= WITHIN_A_TAP[name][1] - 0.005
-    # A near miss asked about costs the visitor a "no": at most 20% of a table's, and of the fresh one, unread
-    # before it measured this stop's rules, 23% (21% before them).
-    assert found.near_asked / found.near <= (0.235 if name == FRESH else 0.20)
+    assert found.near_asked / found.near <= NEAR_ASKED.get(name, 0.20)  # a near miss asked costs a "no"
 
 
 @pytest.mark.parametrize("table, floor", [(None, 0.59), ("across_languages", 0.60), ("second_across_languages", 0.50)])
