@@ -160,6 +160,21 @@ def test_what_the_visitor_must_do_someone_elses_question_a_day_or_a_name_is_not_
 
 
 @pytest.mark.parametrize(
+    "message, answered, asked",
+    [
+        ("Could we get an NDA set up first?", "Do you sign NDAs?", None),
+        ("Can we put an NDA in place first?", "Do you sign NDAs?", None),
+        ("Is an early-stage startup a fit for you?", None, "Do you work with early-stage startups?"),
+    ],
+)
+def test_a_light_word_names_no_thing(example_faq, message, answered, asked):
+    """ "get", "put", "place", "fit" (a helper's list of light words in five languages, the visitor words'
+    everyday ones) name nothing, though phrases of a thing hold them ("fit us in", "got room")."""
+    offered = example_faq.offer(message) if answered is None else None
+    assert (found(example_faq, message), offered.approved.question if offered else None) == (answered, asked)
+
+
+@pytest.mark.parametrize(
     "message, close",
     [
         ("Are you available for a call?", "Are you available for new projects?"),  # it asks more
