@@ -175,6 +175,20 @@ def test_a_light_word_names_no_thing(example_faq, message, answered, asked):
 
 
 @pytest.mark.parametrize(
+    "message",
+    [
+        "What can you help with?",
+        "What do you help companies with?",
+        "What kind of stuff do you do?",
+        "What is it you do?",
+    ],
+)
+def test_what_one_does_is_asked_in_many_english_words(example_faq, message):
+    """A helper's English phrases for the kind of work, measured alone on every table (docs/knowledge.md)."""
+    assert found(example_faq, message) == "What kind of work do you do?"
+
+
+@pytest.mark.parametrize(
     "message, close",
     [
         ("Are you available for a call?", "Are you available for new projects?"),  # it asks more
