@@ -25,6 +25,7 @@ from typing import Callable, Iterable, Literal
 import bm25s
 
 from replica.knowledge.asking import (
+    YOU,
     about_someone_else,
     corrected,
     destinations,
@@ -133,7 +134,7 @@ def score(
     asking = in_questions(ends, len(clauses))
     scores = []
     for at, clause in enumerate(clauses):
-        if not asking[at]:
+        if not asking[at] or (continues(clauses, ends, at) and asked.of_another(clauses[at - 1])):
             continue
         mine = read(clause, vocabulary)
         # A clause that points back asks of what the statement before it named, not of itself: "Our
@@ -203,10 +204,17 @@ class Asked:
         things = topics(self.language)
         return (
             negations(clause) != self.turned
-            or (about_someone_else(clause) and not self.someone_else)
+            or self.of_another(clause)
+            or bool((mine - self.terms) & things and (self.terms - mine) & things)
+        )
+
+    def of_another(self, clause: str) -> bool:
+        """Whether ``clause`` asks of someone else, of what the visitor must do, or of the past, where the
+        question does not."""
+        return (
+            (about_someone_else(clause) and not self.someone_else)
             or (the_visitors_deed(clause) and not self.first_person)
             or (past(clause) and not self.in_the_past)
-            or bool((mine - self.terms) & things and (self.terms - mine) & things)
         )
 
     def names_another(self, mine: set[str]) -> bool:
@@ -266,6 +274,14 @@ def allowed_for(message: str, language: str, taught: Taught) -> Callable[[Approv
     """Whether an answer may be given or asked about for ``message``: neither refused by the rules for a
     reason (:func:`refused`) nor one the owner said it is not (``taught``)."""
     return lambda entry: not refused(message, entry, language) and not taught.not_this(message, entry, language)
+
+
+def continues(clauses: list[str], ends: list[str], at: int) -> bool:
+    """Whether clause ``at`` only continues the one before it, as a few words after a comma that name no
+    "you" ("Which time zone should we store timestamps in, | UTC or local?"): it asks of whom that one asks."""
+    return (
+        at > 0 and ends[at - 1].strip() == "," and len(clauses[at].split()) <= 4 and not YOU & set(words(clauses[at]))
+    )
 
 
 def asking_clauses(message: str) -> list[str]:

@@ -228,8 +228,9 @@ def destinations(text: str, language: str = "en") -> set[str]:
 
 def times(text: str, language: str = "en") -> set[str]:
     """The times ``text`` names ("next week" → week), as terms: read as the visitor words are, so that a
-    time inside a phrase or an engagement's length ("for a 12-month contract") is none."""
-    return {stem(word, language) for word in words(text) if word in TIMES}
+    time inside a phrase or an engagement's length ("for a 12-month contract") is none; in the plural too
+    ("…on Fridays?")."""
+    return {stem(word, language) for word in words(text) if word in TIMES or word.endswith("s") and word[:-1] in TIMES}
 
 
 @lru_cache(maxsize=256)
@@ -288,12 +289,20 @@ def _deeds() -> dict[str, list[tuple[str, ...]]]:
     return openings
 
 
+# Two named between which a question asks: of them, not of the owner ("…between Lisbon and Tokyo?").
+BETWEEN = re.compile(r"\b(?:between|entre|zwischen)\s+([^\W_]+)\s+(?:and|y|e|et|und)\s+([^\W_]+)")
+
+
 def about_someone_else(text: str) -> bool:
     """Whether ``text`` asks about someone besides the owner ("What time zone is your colleague in?",
-    "Which time zone are most of your clients in?"), or of what the owner would have the visitor do
+    "Which time zone are most of your clients in?"), or between two others ("What's the time difference
+    between Lisbon and Tokyo?"), or of what the owner would have the visitor do
     ("Will you ask us to sign an NDA?", "¿Nos harás firmar un NDA?")."""
     if VISITOR_DOES.search(folded(text)):
         return True
+    for pair in BETWEEN.findall(folded(text)):  # "the time difference between Lisbon and Singapore"
+        if not (YOU | FIRST_PERSON) & set(pair) and not any(word.isdigit() for word in pair):
+            return True
     found = words(text)
     others = visitor_words().others  # the next word or the one after: "your business partner"
     return any(word in YOUR and others & set(found[at + 1 : at + 3]) for at, word in enumerate(found))

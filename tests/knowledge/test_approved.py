@@ -144,6 +144,13 @@ def test_a_question_turned_around_or_about_someone_else_is_not_answered(message)
         ("Are you available immediately?", None),
         # what would have been is the past
         ("Had we asked in 2020, would you have relocated?", None),
+        # between two others; a few words after a comma ask of whom the clause before asks; days in the plural
+        ("What's the time difference between Lisbon and Chicago?", None),
+        ("¿Qué diferencia horaria hay entre Lisboa y Chicago?", None),
+        ("Between you and me, what time zone are you in?", "What time zone are you in?"),
+        ("Which time zone should I use for our logs, UTC or local?", None),
+        ("What's your time zone, CET or WET?", "What time zone are you in?"),
+        ("What are your working hours on Saturdays?", None),
         # a name is no slip ("Slack" is not "stack"); a phone number is not how to get in touch
         ("Are you on Slack?", None),
         ("What's your phone number?", None),
