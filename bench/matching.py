@@ -211,12 +211,11 @@ TABLES = (
     "eleventh_held_out_matching",  # measured an engagement's length, the lead across languages, Portuguese
     "twelfth_held_out_matching",  # half its rows were read once (a formatter's diff); read since
     "thirteenth_held_out_matching",  # its near misses quoted were read (they led to the visitor's deed)
+    "fourteenth_held_out_matching",  # fresh for the near-miss rules its brief named; its four quoted were read
 )
-# Issue 55's newest, written by a helper that saw neither the matcher nor the other tables. Its brief named
-# kinds of near miss (someone else, what the visitor must do, advice, a day, the past), and it measured the
-# rules that read them before any of its rows was read: "the visitor's deed", the people one may ask about,
-# the days of the week in every language, "would you have…", a name is no slip, a phone number is not contact.
-FRESH = "fourteenth_held_out_matching"
+# Issue 55's newest, written by a helper that saw neither the matcher nor the other tables, on a brief that
+# names no kind of near miss; measured on every commit of the stop that wrote it, never read.
+FRESH = "fifteenth_held_out_matching"
 
 
 @dataclass(frozen=True)
