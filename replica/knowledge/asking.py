@@ -1,6 +1,7 @@
 """What a question asks besides its terms: whether it turns around ("Do you refuse to sign NDAs?"),
 asks of the past (:mod:`replica.knowledge.past`), names a time ("…next week?"), asks of someone else
-("What time zone is your colleague in?"), which of the things the visitor words name it names, and
+("What time zone is your colleague in?") or of what the visitor must do ("Will I have to sign an
+NDA?"), which of the things the visitor words name it names, and
 where a visitor who corrects themselves meant to start. :func:`~replica.knowledge.approved.score`
 keeps a question apart from an approved one that shares its words but not these. And, read once for
 every message, whether it asks anything at all, or only greets (:func:`asks`, :func:`is_question`,
