@@ -145,7 +145,9 @@ DESTINATION = re.compile(r"\b(?:to|a|pra|para|nach|à|au)\s+([A-ZÀ-Ý][\wÀ-ÿ]
 VISITOR_DOES = re.compile(
     r"\b(?:ask|need|want|require|expect|make|force|tell)s?\s+(?:us|me)\s+to\b"
     r"|\b(?:nos|me)\s+(?:haras|haces|hara|hace|pediras|pides|pedira|pide|obligaras|obligas|exigiras|exiges"
-    r"|faras|fazes|fara|faz|pedes|pede|obrigaras|obrigas|exige)\b"
+    r"|faras|fazes|fara|faz|pedes|pede|obrigaras|obrigas|exige|pedir|obrigar|exigir)\b"
+    # and Portuguese with the pronoun after the verb: "Vais pedir-nos para assinar…?"
+    r"|\b(?:pedir|obrigar|exigir|fazer|pedes|pede|obrigas|obriga|exiges|exige)-(?:nos|me)\b"
 )
 
 

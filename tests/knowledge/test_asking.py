@@ -55,6 +55,19 @@ def test_someone_else_is_found_after_your_and_one_word_further_in_five_languages
     assert not about_someone_else("What time zone are you in?")
 
 
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Will you ask us to sign an NDA?",
+        "¿Nos harás firmar un NDA?",
+        "Vais pedir-nos para assinar um NDA?",
+        "Vai me obrigar a assinar?",
+    ],
+)
+def test_what_the_owner_would_have_the_visitor_do_is_the_visitors_deed(message):
+    assert about_someone_else(message)
+
+
 def test_the_things_the_visitor_words_name_are_topics_and_the_qualifiers_are_not():
     assert terms("rates") <= topics() and terms("availability") <= topics()
     assert not terms("new project") & topics()
