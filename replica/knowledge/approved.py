@@ -151,7 +151,7 @@ def score(
         # the whole clause asks something else for a reason (turned around, someone else's, the past).
         its_heads = heads(clause)
         if its_heads and not asked.refuses(clause, mine):
-            scores.extend(asked.meets(head, read(head, vocabulary), strict) for head in its_heads)
+            scores.extend(asked.meets(head, read(head, vocabulary), strict, of=clause) for head in its_heads)
     return max(scores, default=0.0)
 
 
@@ -189,22 +189,24 @@ class Asked:
             in_the_first_person(question),
         )
 
-    def apart(self, clause: str, mine: set[str]) -> bool:
+    def apart(self, clause: str, mine: set[str], of: str = "") -> bool:
         """Whether ``clause`` (its terms ``mine``) asks something else, whatever words it shares: for a
         reason (:meth:`refuses`), or by a number or a time the question and its answer do not name."""
         return (
-            self.refuses(clause, mine)
+            self.refuses(clause, mine, of)
             or not numbers(mine) <= numbers(self.terms)
             or bool(times(clause, self.language) - self.terms - self.said)
         )
 
-    def refuses(self, clause: str, mine: set[str]) -> bool:
+    def refuses(self, clause: str, mine: set[str], of: str = "") -> bool:
         """Whether ``clause`` asks something else for a reason no "yes" could mend: it turns the question
-        around, asks of someone else or of the past, or names another thing than the question's."""
+        around, asks of someone else or of the past, or names another thing than the question's. Whom it
+        asks of is read in the whole clause a head is ``of`` ("Which time zone should I assume | when
+        scheduling with you?" asks advice that names "you")."""
         things = topics(self.language)
         return (
             negations(clause) != self.turned
-            or self.of_another(clause)
+            or self.of_another(of or clause)
             or bool((mine - self.terms) & things and (self.terms - mine) & things)
         )
 
@@ -232,18 +234,19 @@ class Asked:
         for head in heads(clause):
             mine = terms(head, vocabulary, self.language)
             if (
-                not self.refuses(head, mine)
+                not self.refuses(head, mine, of=clause)
                 and not self.names_another(mine)
-                and self.meets(head, mine, True) >= MIN_SCORE
+                and self.meets(head, mine, True, of=clause) >= MIN_SCORE
             ):
                 return True
         return False
 
-    def meets(self, clause: str, mine: set[str], strict: bool) -> float:
-        """How well ``clause`` meets the question (0 when it asks something else)."""
+    def meets(self, clause: str, mine: set[str], strict: bool, of: str = "") -> float:
+        """How well ``clause`` (a head ``of`` a clause, if given) meets the question (0 when it asks
+        something else)."""
         theirs = self.terms
         shared, extra = len(mine & theirs), len(mine - theirs)
-        if not shared or (self.apart(clause, mine) if strict else self.refuses(clause, mine)):
+        if not shared or (self.apart(clause, mine, of) if strict else self.refuses(clause, mine, of)):
             return 0.0  # (how close one comes is not changed by a number or a time: "…in Q3?" may be asked about)
         whole = len(theirs) > 1 and shared == len(theirs) and extra <= MAX_EXTRA  # all its words, and a few more
         asks_more = extra > 1 or (extra and shared < 2) or (len(mine) == 1 and len(theirs) > 1)

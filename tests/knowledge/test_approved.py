@@ -134,6 +134,7 @@ def test_a_question_turned_around_or_about_someone_else_is_not_answered(message)
         # asked of the visitor by the owner's own question, or advice that names the owner: still answered
         ("How should I contact you?", "How can I get in touch with you?"),
         ("Which time zone should I assume for you?", "What time zone are you in?"),
+        ("Which time zone should I assume when we schedule with you?", "What time zone are you in?"),
         # someone else: the people one may ask about, in five languages
         ("What time zone is your lawyer in?", None),
         ("¿Tu contable trabaja con startups?", None),
