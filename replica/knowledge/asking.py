@@ -14,7 +14,7 @@ import re
 from functools import lru_cache
 
 from replica.knowledge import terms as reading
-from replica.knowledge.terms import common, spelled, stem, terms, visitor_words, words
+from replica.knowledge.terms import common, singular, spelled, stem, terms, visitor_words, words
 from replica.languages import detect, folded
 
 # "your" in the languages read: "your colleague" asks of someone else.
@@ -233,7 +233,7 @@ def times(text: str, language: str = "en") -> set[str]:
     """The times ``text`` names ("next week" → week), as terms: read as the visitor words are, so that a
     time inside a phrase or an engagement's length ("for a 12-month contract") is none; in the plural too
     ("…on Fridays?")."""
-    return {stem(word, language) for word in words(text) if word in TIMES or word.endswith("s") and word[:-1] in TIMES}
+    return {stem(word, language) for word in words(text) if word in TIMES or singular(word) in TIMES}
 
 
 @lru_cache(maxsize=256)

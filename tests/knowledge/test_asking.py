@@ -46,6 +46,9 @@ def test_a_time_is_named_by_its_words_and_a_month_not_by_may():
     assert times("Can you start next week?") == times("any time that week") != set()
     assert not times("What are you working on this week?")  # the span one is in is now
     assert times("Are you free in March?") and not times("May I ask if you sign NDAs?")
+    # a day in the plural is a time; a short word one "s" from a time is not ("mais" is no "mai", May)
+    assert times("What are your working hours on Fridays?") == {"friday"}
+    assert not times("Você aceita mais projetos?", "pt")
 
 
 def test_someone_else_is_found_after_your_and_one_word_further_in_five_languages():
