@@ -25,12 +25,12 @@ from typing import Callable, Iterable, Literal
 import bm25s
 
 from replica.knowledge.asking import (
-    YOU,
     about_someone_else,
     corrected,
     destinations,
     heads,
     in_the_first_person,
+    names_you,
     negations,
     now,
     others_words,
@@ -282,9 +282,7 @@ def allowed_for(message: str, language: str, taught: Taught) -> Callable[[Approv
 def continues(clauses: list[str], ends: list[str], at: int) -> bool:
     """Whether clause ``at`` only continues the one before it, as a few words after a comma that name no
     "you" ("Which time zone should we store timestamps in, | UTC or local?"): it asks of whom that one asks."""
-    return (
-        at > 0 and ends[at - 1].strip() == "," and len(clauses[at].split()) <= 4 and not YOU & set(words(clauses[at]))
-    )
+    return at > 0 and ends[at - 1].strip() == "," and len(clauses[at].split()) <= 4 and not names_you(clauses[at])
 
 
 def asking_clauses(message: str) -> list[str]:

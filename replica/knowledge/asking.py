@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import Iterable
 
 from replica.knowledge import terms as reading
 from replica.knowledge.terms import common, singular, spelled, stem, terms, visitor_words, words
@@ -269,13 +270,14 @@ def the_visitors_deed(text: str) -> bool:
     """Whether ``text`` asks what the visitor must or should do, or asks advice for themselves ("Will I
     have to sign an NDA?", "Where should I study?"), or whether the owner would have someone else do a
     thing ("¿Exiges que el cliente firme un NDA?"): ``prompts/visitor_words.md``'s "the visitor's deed"."""
-    typed = spelled(text)
-    openings = _deeds()
-    found = [
-        deed for at, word in enumerate(typed) for deed in openings.get(word, ()) if typed[at : at + len(deed)] == deed
-    ]
+    found = phrases_in(spelled(text), _deeds())
     # Advice that names the owner asks of the owner: "Which time zone should I assume for you?"
-    return any(not (ADVICE & set(deed) and YOU & set(typed)) for deed in found)
+    return any(not (ADVICE & set(deed) and names_you(text)) for deed in found)
+
+
+def names_you(text: str) -> bool:
+    """Whether ``text``, as typed, names the owner ("you", "tu", "vous", "dich"…)."""
+    return bool(YOU & set(spelled(text)))
 
 
 def in_the_first_person(question: str) -> bool:
@@ -285,11 +287,25 @@ def in_the_first_person(question: str) -> bool:
 
 @lru_cache(maxsize=1)
 def _deeds() -> dict[str, list[tuple[str, ...]]]:
-    openings: dict[str, list[tuple[str, ...]]] = {}
-    for deed in visitor_words().deeds:
-        if deed:
-            openings.setdefault(deed[0], []).append(deed)
-    return openings
+    return by_first_word(deed for deed in visitor_words().deeds if deed)
+
+
+def by_first_word(phrases: Iterable[tuple[str, ...]]) -> dict[str, list[tuple[str, ...]]]:
+    """``phrases`` (each a tuple of words) by their first word, to find them in a text (:func:`phrases_in`)."""
+    found: dict[str, list[tuple[str, ...]]] = {}
+    for phrase in phrases:
+        found.setdefault(phrase[0], []).append(phrase)
+    return found
+
+
+def phrases_in(typed: tuple[str, ...], phrases: dict[str, list[tuple[str, ...]]]) -> list[tuple[str, ...]]:
+    """The ``phrases`` (:func:`by_first_word`) that the words ``typed`` hold, one for each place one begins."""
+    return [
+        phrase
+        for at, word in enumerate(typed)
+        for phrase in phrases.get(word, ())
+        if typed[at : at + len(phrase)] == phrase
+    ]
 
 
 # Two named between which a question asks: of them, not of the owner ("…between Lisbon and Tokyo?").
@@ -301,9 +317,10 @@ def about_someone_else(text: str) -> bool:
     "Which time zone are most of your clients in?"), or between two others ("What's the time difference
     between Lisbon and Tokyo?"), or of what the owner would have the visitor do
     ("Will you ask us to sign an NDA?", "¿Nos harás firmar un NDA?")."""
-    if VISITOR_DOES.search(folded(text)):
+    plain = folded(text)
+    if VISITOR_DOES.search(plain):
         return True
-    for pair in BETWEEN.findall(folded(text)):  # "the time difference between Lisbon and Singapore"
+    for pair in BETWEEN.findall(plain):  # "the time difference between Lisbon and Singapore"
         if not (YOU | FIRST_PERSON) & set(pair) and not any(word.isdigit() for word in pair):
             return True
     found = words(text)
@@ -324,9 +341,7 @@ def negations(text: str) -> int:
     "too busy with" is not "too" and "working on"). A phrase that holds such a word counts as that word."""
     found, typed = words(text), spelled(text)
     singles, phrases = _turning()
-    turning = sum(
-        typed[at : at + len(phrase)] == phrase for at, word in enumerate(typed) for phrase in phrases.get(word, ())
-    )
+    turning = len(phrases_in(typed, phrases))
     other_sense = NOT_NEGATIONS.get(detect(text), frozenset())
     negating = [
         word in singles or word in REFUSING or stem(word).startswith(NEGATING_STEMS)
@@ -342,11 +357,7 @@ def _turning() -> tuple[frozenset[str], dict[str, list[tuple[str, ...]]]]:
     none of those words."""
     read = visitor_words()
     singles = NEGATIONS | read.turning_words
-    phrases: dict[str, list[tuple[str, ...]]] = {}
-    for phrase in read.turning:
-        if len(phrase) > 1 and not singles & set(phrase):
-            phrases.setdefault(phrase[0], []).append(phrase)
-    return singles, phrases
+    return singles, by_first_word(phrase for phrase in read.turning if len(phrase) > 1 and not singles & set(phrase))
 
 
 def corrected(text: str) -> str:
