@@ -40,6 +40,7 @@ from replica.knowledge.asking import (
     things,
     times,
     topics,
+    working_beside,
 )
 from replica.knowledge.faq_files import Approved
 from replica.knowledge.meaning import Meanings
@@ -224,7 +225,9 @@ class Asked:
         answer explains ("Are you available for a call?" beside "…for new projects?")."""
         plain = qualifiers(self.language)
         core = self.terms - plain
-        unexplained = mine - self.terms - self.said - plain - own_words(self.language, core)
+        unexplained = (
+            mine - self.terms - self.said - plain - own_words(self.language, core) - working_beside(mine, core)
+        )
         return bool(unexplained & others_words(self.language, core))
 
     def by_its_head(self, clause: str, vocabulary: Vocabulary) -> bool:
@@ -628,7 +631,7 @@ def naming_the_same(
     for entry in entries:
         theirs = things(entry.question)
         core = theirs - plain
-        if not core or not core <= mine or mine - theirs - plain:
+        if not core or not core <= mine or mine - theirs - plain - working_beside(mine, core):
             continue
         related = own_words(language, frozenset(t for thing in core for t in terms(thing, None, language)))
         added = len({word for word in others if stem(word, language) not in related})

@@ -243,6 +243,18 @@ def own_words(language: str, things: frozenset[str]) -> frozenset[str]:
     return frozenset().union(*(fields(language).get(thing, frozenset()) for thing in things))
 
 
+# The verb of the owner's work ("do you work", "trabajas", "arbeiten Sie"): beside a thing the question
+# names, it only says the owner does it ("In welcher Zeitzone arbeiten Sie?" asks the time zone, as "What
+# time zone do you work in?" does); alone, it asks the kind of work.
+WORKING = "work"
+
+
+def working_beside(mine: set[str] | frozenset[str], core: frozenset[str]) -> frozenset[str]:
+    """``{WORKING}`` when terms ``mine`` hold it beside a term of a question's ``core`` that lacks it: there
+    it names no thing of its own."""
+    return frozenset({WORKING}) if WORKING in mine and WORKING not in core and mine & core else frozenset()
+
+
 @lru_cache(maxsize=256)
 def others_words(language: str, things: frozenset[str]) -> frozenset[str]:
     """The terms that name another thing than ``things``: the other things, and the words visitors use
