@@ -257,6 +257,7 @@ class Asked:
         core = theirs - plain
         related = own_words(self.language, core)
         unexplained = mine - theirs - self.said - plain - related - destinations(clause, self.language)
+        unexplained -= working_beside(mine, core)
         named = unexplained & others_words(self.language, core)  # another thing, or its words: "…for a call?"
         allowed = 0 if named else int(len(theirs) > 1)
         one_word = len(mine) == 1 and len(core) > 1  # "zone", "startups": too little to be sure

@@ -183,6 +183,25 @@ def test_a_light_word_names_no_thing(example_faq, message, answered, asked):
 
 
 @pytest.mark.parametrize(
+    "message, answered",
+    [
+        ("What are your normal working hours?", None),  # the answer names a zone, not the hours
+        ("What hours do you usually work?", None),
+        ("¿Cuál es tu horario de trabajo?", None),
+        ("Qual é o seu horário comercial?", None),
+        ("Quels sont vos horaires de travail habituels ?", None),
+        ("Do our working hours overlap at all?", "What time zone are you in?"),  # the overlap the answer names
+        ("Would your working hours line up with ours in Boston?", "What time zone are you in?"),
+        ("What time zone do you work in?", "What time zone are you in?"),
+    ],
+)
+def test_working_hours_are_not_a_time_zone_but_their_overlap_is(three_languages, message, answered):
+    """The fifteenth table's near misses ("What are your usual working hours?" in four languages) were
+    quoted the time zone: working hours are no phrase of it; hours that overlap or line up are."""
+    assert found(three_languages, message) == answered
+
+
+@pytest.mark.parametrize(
     "message",
     [
         "What can you help with?",
