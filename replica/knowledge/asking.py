@@ -274,6 +274,9 @@ YOU = frozenset(
     """you your yours yourself u ur tu te ti contigo tus usted ustedes vos voce vc teu tua teus tuas seu sua
     consigo vous votre toi ton ta tes du dich dir dein deine ihr ihnen sie""".split()
 )
+# Others by a pronoun ("What time zone are they in?", "¿Ellos firman…?"): a question that names them, before
+# any circumstance it adds, and not "you" asks of them ("Startups: do you work with them?" names you).
+THEY = frozenset("they them their theirs ellos ellas eles elas ils elles eux leur leurs".split())
 # Who asks: a question in the first person ("How can I get in touch with you?") is asked of the visitor's deed.
 FIRST_PERSON = frozenset("i we me us my our yo nosotros puedo podemos eu nos posso je nous puis ich wir".split())
 
@@ -328,13 +331,17 @@ def about_someone_else(text: str) -> bool:
     """Whether ``text`` asks about someone besides the owner ("What time zone is your colleague in?",
     "Which time zone are most of your clients in?"), or between two others ("What's the time difference
     between Lisbon and Tokyo?"), or of what the owner would have the visitor do
-    ("Will you ask us to sign an NDA?", "¿Nos harás firmar un NDA?")."""
+    ("Will you ask us to sign an NDA?", "¿Nos harás firmar un NDA?"), or names others and not you ("Are
+    they all under NDA?")."""
     plain = folded(text)
     if VISITOR_DOES.search(plain):
         return True
     for pair in BETWEEN.findall(plain):  # "the time difference between Lisbon and Singapore"
         if not (YOU | FIRST_PERSON) & set(pair) and not any(word.isdigit() for word in pair):
             return True
+    asked = text[: at.start()] if (at := CIRCUMSTANCE.search(text)) else text  # not "…before they share it"
+    if THEY & set(spelled(asked)) and not names_you(text):
+        return True
     found = words(text)
     others = visitor_words().others  # the next word or the one after: "your business partner"
     return any(word in YOUR and others & set(found[at + 1 : at + 3]) for at, word in enumerate(found))

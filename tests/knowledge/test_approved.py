@@ -152,6 +152,13 @@ def test_a_question_turned_around_or_about_someone_else_is_not_answered(message)
         ("Which time zone should I use for our logs, UTC or local?", None),
         ("What's your time zone, CET or WET?", "What time zone are you in?"),
         ("What are your working hours on Saturdays?", None),
+        # others by a pronoun, and not "you"; "they" in a circumstance, or beside "you", asks nothing of them
+        ("What time zone are they in?", None),
+        ("Do they sign NDAs too?", None),
+        ("How can I get in touch with them?", None),
+        ("Eles trabalham com startups?", None),
+        ("Startups: do you work with them?", "Do you work with early-stage startups?"),
+        ("We need an NDA signed before they share the schema, will you sign?", "Do you sign NDAs?"),
         # a name is no slip ("Slack" is not "stack"); a phone number is not how to get in touch
         ("Are you on Slack?", None),
         ("What's your phone number?", None),
