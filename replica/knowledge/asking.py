@@ -117,6 +117,13 @@ TIMES = frozenset(
 )
 
 
+# A question that begins by asking when asks a time, which only an answer that names one answers: "When does
+# your current project end?" is not "What are you working on at the moment?", "When are you available?" is.
+WHEN = "when"
+ASKING_WHEN = frozenset("when cuando quando quand wann".split())
+LEADING = frozenset("and so but ok y e et und".split())  # words before it: "And when…?"
+
+
 # Where the circumstance a visitor adds to a question begins: "Do you sign NDAs | before a first call about our
 # data?", "How can I reach you | to discuss a dbt audit?". What it names may be another thing while the
 # question stays the owner's: the head is read as a question of its own, quoted as it would be alone
@@ -233,8 +240,10 @@ def destinations(text: str, language: str = "en") -> set[str]:
 def times(text: str, language: str = "en") -> set[str]:
     """The times ``text`` names ("next week" → week), as terms: read as the visitor words are, so that a
     time inside a phrase or an engagement's length ("for a 12-month contract") is none; in the plural too
-    ("…on Fridays?")."""
-    return {stem(word, language) for word in words(text) if word in TIMES or singular(word) in TIMES}
+    ("…on Fridays?"); and :data:`WHEN` when it asks when ("When does your current project end?")."""
+    found = {stem(word, language) for word in words(text) if word in TIMES or singular(word) in TIMES}
+    typed = [word for word in spelled(text) if word not in LEADING]
+    return found | {WHEN} if typed and typed[0] in ASKING_WHEN else found
 
 
 @lru_cache(maxsize=256)

@@ -209,6 +209,25 @@ def test_working_hours_are_not_a_time_zone_but_their_overlap_is(three_languages,
 
 
 @pytest.mark.parametrize(
+    "message, answered",
+    [
+        ("When does your current project end?", None),  # the answer names no time
+        ("¿Cuándo termina tu proyecto actual?", None),
+        ("Quando acaba o teu projeto atual?", None),
+        ("Wann endet Ihr aktuelles Projekt?", None),  # across languages too
+        ("And when would you relocate?", None),
+        ("When are you available for new projects?", "Are you available for new projects?"),  # "from next month"
+        ("¿Cuándo estarías disponible para un proyecto nuevo?", "¿Estás disponible para nuevos proyectos?"),
+        ("Do you sign NDAs when we start?", "Do you sign NDAs?"),  # "when" in a circumstance asks no time
+    ],
+)
+def test_a_question_of_when_is_answered_only_by_an_answer_that_names_a_time(three_languages, message, answered):
+    """A question that begins by asking when asks a time, as "…next week?" names one (a near miss of the
+    fifteenth table: "Wann endet Ihr aktuelles Projekt?")."""
+    assert found(three_languages, message) == answered
+
+
+@pytest.mark.parametrize(
     "message",
     [
         "What can you help with?",
