@@ -270,6 +270,9 @@ def _with_one_inside(
     return None
 
 
+IN_ONE_LANGUAGE = re.compile(r"([a-z]{2}):\s")  # a line of everyday words of one language: "fr: comment quel…"
+
+
 @dataclass(frozen=True)
 class VisitorWords:
     """What ``prompts/visitor_words.md`` says: the words visitors use for a thing (``same``: each as a
@@ -279,13 +282,14 @@ class VisitorWords:
     same: dict[tuple[str, ...], str]
     turning: tuple[tuple[str, ...], ...]
     turning_words: frozenset[str]  # the phrases of one word: "nunca", "nicht"
-    everyday: frozenset[str]
+    everyday: frozenset[str]  # in every language; ``everyday_in``: in one only (German "um" is Portuguese "a")
     others: frozenset[str]  # who a question may be about besides the owner: "your colleague", "your clients"
     qualifiers: frozenset[str]  # words that qualify a question rather than name its thing: "new", "project"
     deeds: tuple[tuple[str, ...], ...] = ()  # openings of a question of the visitor's deed: "will i have to"
     # ``same``'s phrases of two words or more, each word without a plural "s": "what projects are you on" is
     # "what project are you on" (the file lists one number; visitors write either).
     either_number: dict[tuple[str, ...], str] = field(default_factory=dict)
+    everyday_in: dict[str, frozenset[str]] = field(default_factory=dict)
 
     @cached_property
     def longest(self) -> int:
@@ -311,7 +315,12 @@ def visitor_words() -> VisitorWords:
         for phrase in line.split(",")
         if phrase.strip()
     )
-    everyday = frozenset(w for line in found["everyday"] for w in WORD.findall(folded(line)))
+    everyday_lines = [(IN_ONE_LANGUAGE.match(line), line) for line in found["everyday"]]
+    everyday = frozenset(w for one, line in everyday_lines if not one for w in WORD.findall(folded(line)))
+    everyday_in: dict[str, set[str]] = {}
+    for one, line in everyday_lines:
+        if one:
+            everyday_in.setdefault(one[1], set()).update(WORD.findall(folded(line[one.end() :])))
     others = frozenset(w for line in found["someone else"] for w in WORD.findall(folded(line)))
     words = frozenset(phrase[0] for phrase in turning if len(phrase) == 1)
     qualifying = frozenset(w for line in found["qualifiers"] for w in WORD.findall(folded(line)))
@@ -319,7 +328,17 @@ def visitor_words() -> VisitorWords:
     deeds = tuple(
         _spelled(phrase) for line in found["the visitor's deed"] for phrase in line.split(",") if phrase.strip()
     )
-    return VisitorWords(same, turning, words, everyday, others, qualifying, either_number=either, deeds=deeds)
+    return VisitorWords(
+        same,
+        turning,
+        words,
+        everyday,
+        others,
+        qualifying,
+        either_number=either,
+        deeds=deeds,
+        everyday_in={language: frozenset(found) for language, found in everyday_in.items()},
+    )
 
 
 def singular(word: str) -> str:
@@ -331,7 +350,13 @@ def singular(word: str) -> str:
 def common(word: str, language: str = "en") -> bool:
     """Whether ``word`` is a common or everyday word (in English, or in ``language``), which carries
     nothing of what a question asks."""
-    return word in COMMON or word in visitor_words().everyday or word in COMMON_IN[language]
+    read = visitor_words()
+    return (
+        word in COMMON
+        or word in read.everyday
+        or word in COMMON_IN[language]
+        or word in read.everyday_in.get(language, ())
+    )
 
 
 def _deletions(word: str) -> set[str]:

@@ -8,6 +8,7 @@ import pytest
 
 from replica.knowledge.approved import ApprovedAnswers, alike
 from replica.knowledge.faq_files import Approved, approved_entries
+from replica.knowledge.terms import common
 from tests.fixtures.environment import ROOT
 from tests.knowledge.matching_table import NEAR_MISSES, PARAPHRASES
 
@@ -225,6 +226,20 @@ def test_a_question_of_when_is_answered_only_by_an_answer_that_names_a_time(thre
     """A question that begins by asking when asks a time, as "…next week?" names one (a near miss of the
     fifteenth table: "Wann endet Ihr aktuelles Projekt?")."""
     assert found(three_languages, message) == answered
+
+
+@pytest.mark.parametrize(
+    "message, answered",
+    [
+        ("Wie kann ich dich am besten kontaktieren?", "How can I get in touch with you?"),
+        ("Comment est-ce que je peux vous contacter ?", "How can I get in touch with you?"),
+        ("Wären Sie bereit umzuziehen?", "Are you open to relocation?"),
+    ],
+)
+def test_french_and_german_visitors_are_read_in_their_own_everyday_words(example_faq, message, answered):
+    """A helper's list of French and German everyday words ("peux", "am besten"), each of its language only."""
+    assert found(example_faq, message) == answered
+    assert common("peux", "fr") and not common("peux", "es")
 
 
 @pytest.mark.parametrize(
