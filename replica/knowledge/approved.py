@@ -629,6 +629,7 @@ def naming_the_same(
     # A word of the visitor words for the question's own things is none of them ("cidade" in "Você
     # toparia se mudar de cidade?" is relocation's, as in "mudar de cidade"), as within one language.
     others = {word for word in words(message) if word not in mine | plain and not common(word, language)}
+    places = destinations(message, language)  # "…umzuziehen nach München?": a place to go, as within one language
     fits: dict[str, tuple[int, Approved]] = {}  # answer → the most things one of its questions names
     for entry in entries:
         theirs = things(entry.question)
@@ -636,7 +637,7 @@ def naming_the_same(
         if not core or not core <= mine or mine - theirs - plain - working_beside(mine, core):
             continue
         related = own_words(language, frozenset(t for thing in core for t in terms(thing, None, language)))
-        added = len({word for word in others if stem(word, language) not in related})
+        added = len({word for word in others if stem(word, language) not in related | places})
         more = len(core) > fits.get(entry.answer, (0, entry))[0]
         if added <= (MAX_EXTRA if len(core) > 1 else 0) and more and allowed(entry):
             fits[entry.answer] = (len(core), entry)

@@ -384,6 +384,7 @@ def test_a_question_is_answered_whatever_circumstance_it_adds(three_languages, m
         ("Sur quoi travaillez-vous en ce moment ?", "What are you working on at the moment?", True),
         ("Dans quel fuseau horaire travaillez-vous ?", "What time zone are you in?", True),  # "work": the verb
         ("Vous travaillez avec des startups ?", "Do you work with early-stage startups?", True),
+        ("Seriez-vous prêt à déménager à Lyon ?", "Are you open to relocation?", True),  # a place to go
         ("¿Trabajas con startups?", "Do you work with early-stage startups?", True),
         ("Signez-vous des NDA avant un premier appel ?", "Do you sign NDAs?", False),  # the call: a circumstance
         ("¿Trabajas con bancos?", None, False),  # a word more than a one-thing question names: not that question
