@@ -194,10 +194,14 @@ def test_without_the_model_a_spanish_question_naming_what_an_english_one_names_i
         "De las preguntas frecuentes de Jordan Avery: Yes, before any detailed discussion of a client's data."
     )
     assert spanish.reply("¿Firmas acuerdos de confidencialidad?", Visitor("s1", "203.0.113.5")) == in_english
-    # With a circumstance added, only the question without it names the same: asked about first.
-    visitor = Visitor("s2", "203.0.113.6")
+    # With a circumstance added, the question without it is quoted, as within one language.
     message = "¿Firmas acuerdos de confidencialidad antes de una primera llamada?"
-    assert spanish.reply(message, visitor) == asked_about("Do you sign NDAs?", "es")
+    assert spanish.reply(message, Visitor("s4", "203.0.113.8")) == in_english
+    # Asked when, which the answer names no time of: asked about first.
+    visitor = Visitor("s2", "203.0.113.6")
+    assert spanish.reply("¿Cuándo firmas acuerdos de confidencialidad?", visitor) == asked_about(
+        "Do you sign NDAs?", "es"
+    )
     assert spanish.reply("sí", visitor) == in_english
     assert passed_on(store) == []
     # A question naming a thing besides is no such question: passed on to the owner, not asked about.

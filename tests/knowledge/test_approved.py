@@ -386,7 +386,7 @@ def test_a_question_is_answered_whatever_circumstance_it_adds(three_languages, m
         ("Vous travaillez avec des startups ?", "Do you work with early-stage startups?", True),
         ("Seriez-vous prêt à déménager à Lyon ?", "Are you open to relocation?", True),  # a place to go
         ("¿Trabajas con startups?", "Do you work with early-stage startups?", True),
-        ("Signez-vous des NDA avant un premier appel ?", "Do you sign NDAs?", False),  # the call: a circumstance
+        ("Signez-vous des NDA avant un premier appel ?", "Do you sign NDAs?", True),  # its head, as in English
         ("¿Trabajas con bancos?", None, False),  # a word more than a one-thing question names: not that question
         ("¿No firmas acuerdos de confidencialidad?", None, False),  # turned around
         ("¿Firmas acuerdos de confidencialidad y te mudarías?", None, False),  # another thing besides
