@@ -234,6 +234,11 @@ def test_a_question_of_when_is_answered_only_by_an_answer_that_names_a_time(thre
         ("Wie kann ich dich am besten kontaktieren?", "How can I get in touch with you?"),
         ("Comment est-ce que je peux vous contacter ?", "How can I get in touch with you?"),
         ("Wären Sie bereit umzuziehen?", "Are you open to relocation?"),
+        # and a helper's French and German words for the things, and the words that frame a question
+        ("Accepteriez-vous de signer un NDA ?", "Do you sign NDAs?"),
+        ("Was machst du beruflich?", "What kind of work do you do?"),
+        ("Womit beschäftigen Sie sich aktuell?", "What are you working on at the moment?"),
+        ("Avez-vous de la place pour un nouveau projet ?", "Are you available for new projects?"),
     ],
 )
 def test_french_and_german_visitors_are_read_in_their_own_everyday_words(example_faq, message, answered):
