@@ -66,11 +66,12 @@ ENDINGS = {"pt": ("cao", "coes", "dade", "dades", "agem", "inho", "inha"), "es":
 # "tenho"), where Spanish writes "ñ" and "j" or "ll".
 SPELLINGS = {"pt": re.compile(r"[a-z](?:nh|lh)[aeiou]")}
 LETTERS = re.compile(r"[^\W\d_]+")
+LIGATURES = str.maketrans({"œ": "oe", "æ": "ae"})  # letters no accent is taken from: "cœur", "sœur"
 
 
 def folded(text: str) -> str:
-    """``text`` lower-cased, without accents ("Disponível" → "disponivel"; "ß" stays)."""
-    decomposed = unicodedata.normalize("NFKD", text.lower())
+    """``text`` lower-cased, without accents ("Disponível" → "disponivel"; "cœur" → "coeur"; "ß" stays)."""
+    decomposed = unicodedata.normalize("NFKD", text.lower().translate(LIGATURES))
     return "".join(character for character in decomposed if not unicodedata.combining(character))
 
 

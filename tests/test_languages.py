@@ -90,6 +90,7 @@ def test_a_message_whose_words_do_not_tell_is_read_in_the_first_language():
 
 def test_accents_are_compared_without_them_and_stems_are_the_languages_own():
     assert folded("Disponível ÉTÉ") == "disponivel ete"
+    assert folded("Quel est votre cœur de métier ? Ma sœur") == "quel est votre coeur de metier ? ma soeur"
     assert stem_in("trabajas", "es") == stem_in("trabajar", "es") != stem_in("trabajas", "en")
     assert stem_in("relocation", "en") == stem_in("relocating", "en")
 
