@@ -234,7 +234,20 @@ def heads(clause: str) -> list[str]:
 
 def destinations(text: str, language: str = "en") -> set[str]:
     """The terms of the places ``text`` names as where the owner would go (:data:`DESTINATION`)."""
-    return {term for place in DESTINATION.findall(text) for term in terms(place, None, language)}
+    places = DESTINATION.findall(text)
+    if text == text.lower() and RELOCATION in words(text):  # "te mudarias a madrid": typed without capitals
+        after = LOWER_DESTINATION.get(language)
+        places += [place for place in after.findall(text) if not common(folded(place), language)] if after else []
+    return {term for place in places for term in terms(place, None, language)}
+
+
+# A place typed without its capital, read only where the question is of moving ("r u willing to relocate to
+# london"), after the word of its language that says where to ("a" is an English article).
+RELOCATION = "relocation"
+LOWER_DESTINATION = {
+    language: re.compile(rf"\b(?:{words})\s+([^\W\d_]+)")
+    for language, words in {"en": "to", "es": "a|para", "pt": "a|pra|para", "fr": "à|a|au", "de": "nach"}.items()
+}
 
 
 def times(text: str, language: str = "en") -> set[str]:

@@ -248,6 +248,21 @@ def test_french_and_german_visitors_are_read_in_their_own_everyday_words(example
 
 
 @pytest.mark.parametrize(
+    "message, answered",
+    [
+        ("would u relocate to lisbon", "Are you open to relocation?"),
+        ("te mudarias a valencia", "¿Estarías dispuesto a mudarte?"),
+        ("vc se mudaria pra bh", "Estás aberto a mudar de cidade ou de país?"),
+        ("do you mostly stick to bigger companies?", None),  # a word after "to", but no move: no place
+    ],
+)
+def test_a_place_typed_without_its_capital_is_a_place_to_go_where_the_question_is_of_moving(
+    three_languages, message, answered
+):
+    assert found(three_languages, message) == answered
+
+
+@pytest.mark.parametrize(
     "message",
     [
         "What can you help with?",
