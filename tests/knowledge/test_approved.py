@@ -327,6 +327,9 @@ def test_taking_on_is_whom_one_works_with_and_taking_on_more_is_availability(exa
             "Trabalhas com startups em fase inicial?",
         ),
         ("Are you just starting out as a freelancer?", None),  # the owner starting: no company
+        # a helper's Spanish, Portuguese and English phrases for a company just starting (this stop)
+        ("¿Trabajas con empresas que recién arrancan?", "¿Trabajas con startups en fase inicial?"),
+        ("Você trabalha com empresas que acabaram de nascer?", "Trabalhas com startups em fase inicial?"),
     ],
 )
 def test_a_young_company_is_read_in_the_words_visitors_use(three_languages, message, answered):
