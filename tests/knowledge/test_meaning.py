@@ -88,7 +88,7 @@ def test_an_answer_and_its_translation_are_not_rivals_for_the_meaning_models_lea
         "Do you sign NDAs?": 0.80,
     }
     approved = ApprovedAnswers(entries, lambda: [], ("en", "es"), meaning=Likeness(likeness))
-    offer = approved.offer("¿Qué tal lo de arrancar algo juntos pronto?")
+    offer = approved.offer("¿Qué tal si hacemos algo juntos pronto?")
     assert offer is not None and (offer.approved.question, offer.by) == (
         "¿Estás disponible para nuevos proyectos?",
         "meaning",
@@ -96,7 +96,7 @@ def test_an_answer_and_its_translation_are_not_rivals_for_the_meaning_models_lea
     likeness["¿Firmas NDAs?"] = 0.94  # another answer this close: no clear lead, nothing asked
     assert (
         ApprovedAnswers(entries, lambda: [], ("en", "es"), meaning=Likeness(likeness)).offer(
-            "¿Qué tal lo de arrancar algo juntos pronto?"
+            "¿Qué tal si hacemos algo juntos pronto?"
         )
         is None
     )
