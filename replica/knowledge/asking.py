@@ -245,8 +245,8 @@ def destinations(text: str, language: str = "en") -> set[str]:
 # london"), after the word of its language that says where to ("a" is an English article).
 RELOCATION = "relocation"
 LOWER_DESTINATION = {
-    language: re.compile(rf"\b(?:{words})\s+([^\W\d_]+)")
-    for language, words in {"en": "to", "es": "a|para", "pt": "a|pra|para", "fr": "à|a|au", "de": "nach"}.items()
+    language: re.compile(rf"\b(?:{where_to})\s+([^\W\d_]+)")
+    for language, where_to in {"en": "to", "es": "a|para", "pt": "a|pra|para", "fr": "à|a|au", "de": "nach"}.items()
 }
 
 

@@ -282,9 +282,9 @@ class VisitorWords:
     same: dict[tuple[str, ...], str]
     turning: tuple[tuple[str, ...], ...]
     turning_words: frozenset[str]  # the phrases of one word: "nunca", "nicht"
-    everyday: frozenset[
-        str
-    ]  # in every language; ``everyday_in``: in one only (French "mes", my, is Portuguese "mes", months)
+    # the everyday words of every language; ``everyday_in``: of one language only (French "mes", my, is
+    # Portuguese "mes", months)
+    everyday: frozenset[str]
     others: frozenset[str]  # who a question may be about besides the owner: "your colleague", "your clients"
     qualifiers: frozenset[str]  # words that qualify a question rather than name its thing: "new", "project"
     deeds: tuple[tuple[str, ...], ...] = ()  # openings of a question of the visitor's deed: "will i have to"
