@@ -36,15 +36,15 @@ WITHIN_A_TAP = {
     "twelfth_held_out_matching": (0.67, 0.79),
     "thirteenth_held_out_matching": (0.70, 0.78),
     "fourteenth_held_out_matching": (0.85, 0.91),
-    "fifteenth_held_out_matching": (0.85, 0.91),
-    FRESH: (0.87, 0.92),
+    "fifteenth_held_out_matching": (0.88, 0.93),
+    FRESH: (0.89, 0.93),
 }
-# Near misses quoted, at most: 4% of a table's (the issue asks 3%: the third's are 3.1%); of the fifteenth,
-# 5 of 113 as measured before it was read; of the fresh one, never read, 7 of 114 as measured when written.
-NEAR_QUOTED = {"fifteenth_held_out_matching": 0.045, FRESH: 0.062}
+# Near misses quoted, at most: 4% of a table's (the issue asks 3%: the third's are 3.1%); of the fresh one,
+# never read, 5 of 114 (7 when it was written).
+NEAR_QUOTED = {FRESH: 0.045}
 # Near misses asked about with the model, at most: 20% of a table's, and of the thirteenth, unread before it
-# measured the rules it was written for, 23% (21% before them); of the fresh one, 23 of 114 when written.
-NEAR_ASKED = {"thirteenth_held_out_matching": 0.235, FRESH: 0.205}
+# measured the rules it was written for, 23% (21% before them).
+NEAR_ASKED = {"thirteenth_held_out_matching": 0.235}
 
 
 @pytest.fixture(scope="module")
