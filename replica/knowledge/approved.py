@@ -46,7 +46,17 @@ from replica.knowledge.asking import (
 from replica.knowledge.faq_files import Approved
 from replica.knowledge.meaning import Meanings
 from replica.knowledge.past import past
-from replica.knowledge.terms import Vocabulary, common, stem, terms, visitor_words, words
+from replica.knowledge.terms import (
+    Vocabulary,
+    common,
+    names,
+    spelled,
+    stem,
+    terms,
+    visitor_vocabulary,
+    visitor_words,
+    words,
+)
 from replica.languages import detect, detect_among, words_only_in
 from replica.storage.database import storage_errors
 from replica.storage.phrasings import Phrasing, Phrasings
@@ -65,6 +75,7 @@ MEANING_MARGIN = 0.02
 # and a question and its translation are less alike than two phrasings in one language: the model's floor.
 ACROSS_FLOOR = 0.82
 ACROSS_MARGIN = 0.01
+MIN_MENDED = 6  # across languages, a shorter word is mended no more: "mãos" of "em mãos" is no slip
 MAX_EXTRA = 1  # a word a clause may add to an approved question it asks whole ("Will you sign NDAs for us?")
 CANDIDATES = 5
 # A clause of a message: what one question is asked in ("Hi Jordan! Do you sign NDAs?" has two).
@@ -625,13 +636,14 @@ def naming_the_same(
     one answer alone does (its question naming the most) and the rules allow it: quoted, whole or without
     the circumstance the message adds (:meth:`ApprovedAnswers.match`), else asked about
     (:meth:`~ApprovedAnswers.offer`)."""
-    mine = things(message)
+    typed = mended(message, language)
+    mine = things(typed)
     plain = visitor_words().qualifiers
     # The words that name no thing cannot be compared across languages: beside a question of one thing
     # there may be none ("¿Trabajas con bancos?" is not "What kind of work do you do?"); of more, one.
     # A word of the visitor words for the question's own things is none of them ("cidade" in "Você
     # toparia se mudar de cidade?" is relocation's, as in "mudar de cidade"), as within one language.
-    others = {word for word in words(message) if word not in mine | plain and not common(word, language)}
+    others = {word for word in words(typed) if word not in mine | plain and not common(word, language)}
     places = destinations(message, language)  # "…umzuziehen nach München?": a place to go, as within one language
     fits: dict[str, tuple[int, Approved]] = {}  # answer → the most things one of its questions names
     for entry in entries:
@@ -648,6 +660,18 @@ def naming_the_same(
     if not ranked or (len(ranked) > 1 and ranked[1][0] == ranked[0][0]):
         return None
     return ranked[0][1]
+
+
+def mended(text: str, language: str) -> str:
+    """``text`` with each typing slip read as the visitor words' word it is one slip from ("in welcher
+    zeitzne bist du" names the time zone): across languages no approved question of the visitor's
+    language mends it. A name is no slip."""
+    vocabulary = visitor_vocabulary(language)
+    named = names(text)
+    return " ".join(
+        vocabulary.meant(w) if len(w) >= MIN_MENDED and not common(w, language) and w not in named else w
+        for w in spelled(text)
+    )
 
 
 def untimely(message: str, entry: Approved, language: str) -> bool:

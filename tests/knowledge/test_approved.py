@@ -408,6 +408,8 @@ def test_a_question_is_answered_whatever_circumstance_it_adds(three_languages, m
         ("Dans quel fuseau horaire travaillez-vous ?", "What time zone are you in?", True),  # "work": the verb
         ("Vous travaillez avec des startups ?", "Do you work with early-stage startups?", True),
         ("Seriez-vous prêt à déménager à Lyon ?", "Are you open to relocation?", True),  # a place to go
+        ("Dans quel fuseau horraire êtes-vous ?", "What time zone are you in?", True),  # a slip, mended
+        ("Êtes-vous prêt à déménnager ?", "Are you open to relocation?", True),
         ("¿Trabajas con startups?", "Do you work with early-stage startups?", True),
         ("Signez-vous des NDA avant un premier appel ?", "Do you sign NDAs?", True),  # its head, as in English
         ("¿Trabajas con bancos?", None, False),  # a word more than a one-thing question names: not that question
