@@ -49,7 +49,7 @@ from replica.knowledge.past import past
 from replica.knowledge.terms import (
     Vocabulary,
     common,
-    names,
+    mend,
     spelled,
     stem,
     terms,
@@ -205,11 +205,11 @@ class Asked:
     def apart(self, clause: str, mine: set[str], of: str = "") -> bool:
         """Whether ``clause`` (its terms ``mine``) asks something else, whatever words it shares: for a
         reason (:meth:`refuses`), or by a number or a time the question and its answer do not name."""
-        return (
-            self.refuses(clause, mine, of)
-            or not numbers(mine) <= numbers(self.terms)
-            or bool(times(clause, self.language) - self.terms - self.said)
-        )
+        return self.refuses(clause, mine, of) or not numbers(mine) <= numbers(self.terms) or self.names_a_time(clause)
+
+    def names_a_time(self, clause: str) -> bool:
+        """Whether ``clause`` names a time, or asks when, that the question and its answer do not."""
+        return bool(times(clause, self.language) - self.terms - self.said)
 
     def refuses(self, clause: str, mine: set[str], of: str = "") -> bool:
         """Whether ``clause`` asks something else for a reason no "yes" could mend: it turns the question
@@ -666,19 +666,14 @@ def mended(text: str, language: str) -> str:
     """``text`` with each typing slip read as the visitor words' word it is one slip from ("in welcher
     zeitzne bist du" names the time zone): across languages no approved question of the visitor's
     language mends it. A name is no slip."""
-    vocabulary = visitor_vocabulary(language)
-    named = names(text)
-    return " ".join(
-        vocabulary.meant(w) if len(w) >= MIN_MENDED and not common(w, language) and w not in named else w
-        for w in spelled(text)
-    )
+    return " ".join(mend(spelled(text), text, visitor_vocabulary(language), language, MIN_MENDED))
 
 
 def untimely(message: str, entry: Approved, language: str) -> bool:
     """Whether a clause of ``message`` that asks names a time, or asks when, that ``entry``'s question and
     answer do not (:meth:`Asked.apart`): "Wann endet Ihr aktuelles Projekt?" is only asked about."""
     asked = asked_as(entry.question, entry.answer, language)
-    return any(times(clause, language) - asked.terms - asked.said for clause in asking_clauses(message))
+    return any(asked.names_a_time(clause) for clause in asking_clauses(message))
 
 
 def refused(message: str, entry: Approved, language: str) -> bool:

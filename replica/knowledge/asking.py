@@ -145,7 +145,11 @@ CIRCUMSTANCE = re.compile(
 # "vc toparia se mudar pra São Paulo?". It qualifies the question as "new" does: an answer about going
 # answers it for any place (measured: read so, 14 more paraphrases quoted across the tables, no near miss;
 # a name after "with" or "in" is not one: "Do you work with Databricks?", "What time is it in Lisbon?").
-DESTINATION = re.compile(r"\b(?:to|a|pra|para|nach|à|au)\s+([A-ZÀ-Ý][\wÀ-ÿ]+(?:\s+[A-ZÀ-Ý][\wÀ-ÿ]+)*)")
+WHERE_TO = {"en": "to", "es": "a|para", "pt": "a|pra|para", "fr": "à|a|au", "de": "nach"}  # by language
+DESTINATION = re.compile(
+    rf"\b(?:{'|'.join(sorted({word for words in WHERE_TO.values() for word in words.split('|')}))})"
+    r"\s+([A-ZÀ-Ý][\wÀ-ÿ]+(?:\s+[A-ZÀ-Ý][\wÀ-ÿ]+)*)"
+)
 
 
 # The owner having the visitor do something: the question's deed is then the visitor's ("Do you need us to
@@ -235,18 +239,17 @@ def heads(clause: str) -> list[str]:
 def destinations(text: str, language: str = "en") -> set[str]:
     """The terms of the places ``text`` names as where the owner would go (:data:`DESTINATION`)."""
     places = DESTINATION.findall(text)
-    if text == text.lower() and RELOCATION in words(text):  # "te mudarias a madrid": typed without capitals
-        after = LOWER_DESTINATION.get(language)
-        places += [place for place in after.findall(text) if not common(folded(place), language)] if after else []
+    after = LOWER_DESTINATION.get(language)
+    if after and text == text.lower() and RELOCATION in words(text):  # "te mudarias a madrid": no capitals
+        places += [place for place in after.findall(text) if not common(folded(place), language)]
     return {term for place in places for term in terms(place, None, language)}
 
 
 # A place typed without its capital, read only where the question is of moving ("r u willing to relocate to
-# london"), after the word of its language that says where to ("a" is an English article).
+# london"), after the word of its own language that says where to (English "a" is an article).
 RELOCATION = "relocation"
 LOWER_DESTINATION = {
-    language: re.compile(rf"\b(?:{where_to})\s+([^\W\d_]+)")
-    for language, where_to in {"en": "to", "es": "a|para", "pt": "a|pra|para", "fr": "à|a|au", "de": "nach"}.items()
+    language: re.compile(rf"\b(?:{where_to})\s+([^\W\d_]+)") for language, where_to in WHERE_TO.items()
 }
 
 

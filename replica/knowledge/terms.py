@@ -445,10 +445,21 @@ def terms(text: str, vocabulary: Vocabulary | None = None, language: str = "en")
     (:data:`ENGAGEMENT_LENGTH`)."""
     spelled = _spelled_whole(text)
     if vocabulary:  # a slip is mended before the visitor words are read: "get in tuch" is "get in touch"
-        named = names(text)  # a name is no slip: "Slack" is not "stack"
-        spelled = tuple(word if common(word, language) or word in named else vocabulary.meant(word) for word in spelled)
+        spelled = mend(spelled, text, vocabulary, language)
     read = _read(spelled)
     return {stem(word, language) for word in read if not common(word, language)}
+
+
+def mend(
+    typed: tuple[str, ...], text: str, vocabulary: Vocabulary, language: str, shortest: int = 0
+) -> tuple[str, ...]:
+    """``typed`` (the words of ``text``) with each typing slip read as the ``vocabulary`` word meant; a
+    common word, a name ("Slack" is not "stack") or a word shorter than ``shortest`` is none."""
+    named = names(text)
+    return tuple(
+        word if len(word) < shortest or common(word, language) or word in named else vocabulary.meant(word)
+        for word in typed
+    )
 
 
 @lru_cache(maxsize=4096)
