@@ -132,10 +132,8 @@ PHRASES = {
 LONGEST_PHRASE = max(len(phrase) for phrase in PHRASES)
 
 
-ARTICLES = frozenset({"a", "an", "the", "any", "some"})  # may sit inside a visitor phrase, as may
-FILLERS = frozenset(
-    {"actually", "exactly", "really", "usually", "typically", "generally", "normally", "basically", "mainly"}
-)
+# may sit inside a visitor phrase, as may a qualifier or an everyday word ("move for the right role")
+ARTICLES = frozenset({"a", "an", "the", "any", "some"})
 # An engagement of a length, what a question is asked for, says how long, not what ("Are you available for a
 # 6-month contract?", "¿Te mudarías por un contrato de dos años?"): its words carry nothing of what the
 # question asks, or "contract" and "year" would name other things (contract terms, years of experience), and
@@ -189,7 +187,7 @@ def _words(text: str) -> tuple[str, ...]:
 def _read(spelled: tuple[str, ...]) -> tuple[str, ...]:
     """``spelled`` with the words visitors use for a thing read as the one the matcher reads."""
     read = visitor_words()
-    inserted = read.qualifiers | ARTICLES | FILLERS
+    inserted = read.qualifiers | ARTICLES | read.everyday
     return tuple(_joined(list(spelled), read.same, read.longest, 1, inserted, read.either_number))
 
 
@@ -232,7 +230,7 @@ def _joined(
     """``spelled`` with each run of ``shortest`` to ``longest`` words that ``phrases`` names replaced by
     what it stands for (or, of two words or more, ``either_number`` names without their plurals); a phrase
     of two words or more may have one of ``inserted`` inside it, which is kept after it ("open for new
-    work" is "open for work" and "new")."""
+    work" is "open for work" and "new"; "move for the right role" is "move for the role" and "right")."""
     joined: list[str] = []
     at = 0
     while at < len(spelled):

@@ -14,6 +14,7 @@ from replica.knowledge.terms import Vocabulary, terms
         ("whats ur tz", "what is your time zone"),
         ("Do you sign NDAs?", "do you sign an nda"),
         ("Would you relocate?", "are you open to relocation"),
+        ("Would you move for the right role?", "are you open to relocation"),  # an everyday word inside a phrase
         ("start-ups", "startups"),
         ("What are you working on right now?", "what are you working on at the moment"),
         ("What are you working on this quarter?", "what are you working on at the moment"),  # the span one is in
