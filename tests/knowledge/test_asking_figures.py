@@ -37,14 +37,15 @@ WITHIN_A_TAP = {
     "thirteenth_held_out_matching": (0.70, 0.78),
     "fourteenth_held_out_matching": (0.85, 0.91),
     "fifteenth_held_out_matching": (0.88, 0.93),
-    FRESH: (0.89, 0.93),
+    "sixteenth_held_out_matching": (0.88, 0.92),
+    FRESH: (0.82, 0.89),
 }
-# Near misses quoted, at most: 4% of a table's (the issue asks 3%: the third's are 3.1%); of the fresh one,
-# never read, 5 of 114 (7 when it was written).
-NEAR_QUOTED = {FRESH: 0.045}
+# Near misses quoted, at most: 4% of a table's (the issue asks 3%: the third's are 3.1%); of the sixteenth,
+# 5 of 114 as measured before it was read; of the fresh one, never read, 5 of 115 as measured when written.
+NEAR_QUOTED = {"sixteenth_held_out_matching": 0.045, FRESH: 0.045}
 # Near misses asked about with the model, at most: 20% of a table's, and of the thirteenth, unread before it
-# measured the rules it was written for, 23% (21% before them).
-NEAR_ASKED = {"thirteenth_held_out_matching": 0.235}
+# measured the rules it was written for, 23% (21% before them); of the fresh one, 24 of 115 when written.
+NEAR_ASKED = {"thirteenth_held_out_matching": 0.235, FRESH: 0.21}
 
 
 @pytest.fixture(scope="module")
