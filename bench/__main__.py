@@ -18,7 +18,6 @@ import os
 import random
 import statistics
 import sys
-import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -41,7 +40,7 @@ from replica.wiring import create_app  # noqa: E402
 from tests.fakes.corpus import make_projects, projects_for_size, write_projects  # noqa: E402
 from tests.fakes.openai_server import FakeOpenAI, say  # noqa: E402
 from tests.fakes.telegram_server import CHAT_ID, TOKEN  # noqa: E402
-from tests.fixtures.environment import free_port  # noqa: E402
+from tests.fixtures.environment import free_port, scratch  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -327,7 +326,7 @@ def run_instances(count: int, database_url: str, visitors: int) -> None:
     """``--instances N``: N instances on one PostgreSQL beside one on SQLite (its own table)."""
     fake = FakeOpenAI()
     fake.default = instances.lead_or_thanks
-    work = Path(tempfile.mkdtemp(prefix="replica-bench-"))
+    work = scratch("replica-bench-")
 
     def base(data: Path) -> Settings:
         return settings_for(fake, ROOT / "knowledge", data).updated(
@@ -365,7 +364,7 @@ def main() -> None:
         return
     turns, questions = (3, 5) if args.quick else (20, 20)
     sizes = [("10 KB", 10_000)] if args.quick else [("10 KB", 10_000), ("100 KB", 100_000), ("2 MB", 2_100_000)]
-    work = Path(tempfile.mkdtemp(prefix="replica-bench-"))
+    work = scratch("replica-bench-")
     fake = FakeOpenAI()
     with contextlib.redirect_stdout(sys.stderr):  # Gradio prints as servers start and close: the table alone is stdout
         rows = stats_rows(work, 1_000 if args.quick else 10_000)  # first: its first picture loads matplotlib

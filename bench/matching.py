@@ -11,10 +11,10 @@ the letters of the whole clause at the threshold that answers no near miss. Prin
 
 from __future__ import annotations
 
+import functools
 import importlib
 import logging
 import statistics
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +26,7 @@ from replica.knowledge.faq_files import approved_entries
 from replica.knowledge.meaning import Meaning, load_meaning
 from replica.knowledge.terms import COMMON, WORD, stem
 from replica.languages import detect
+from tests.fixtures.environment import scratch
 from tests.knowledge.matching_table import NEAR_MISSES, PARAPHRASES
 from tests.knowledge.tables import fifth_held_out_matching as fifth_held_out
 from tests.knowledge.tables import fourth_held_out_matching as fourth_held_out
@@ -292,9 +293,10 @@ def example_with(meaning: Meaning | None, folder: Path = ROOT / "knowledge") -> 
     )
 
 
+@functools.cache
 def english_only() -> Path:
-    """The example's knowledge with its answers in English alone (a folder of its own)."""
-    folder = Path(tempfile.mkdtemp(prefix="replica-english-only-"))
+    """The example's knowledge with its answers in English alone (a folder of its own, one a process)."""
+    folder = scratch("replica-english-only-")
     for name in ("faq.txt", "profile.md"):
         (folder / name).write_text((ROOT / "knowledge" / name).read_text())
     return folder
@@ -350,7 +352,7 @@ def per_message(approved: ApprovedAnswers) -> tuple[float, float]:
 
 def print_asking() -> None:
     """Issue 55's rows: asking before answering, with the meaning model and without it."""
-    loaded = load_meaning("auto", Path(tempfile.mkdtemp(prefix="replica-meaning-")))
+    loaded = load_meaning("auto", scratch("replica-meaning-"))
     ways = [("rules alone", None)] + ([("with the meaning model", loaded.meaning)] if loaded.meaning else [])
     if loaded.meaning is None:
         print(f"\nThe meaning model is not measured here: {loaded.why}.")
