@@ -40,64 +40,9 @@ COMMON = frozenset(
     | set(STOPWORDS_SPANISH)
     | set(STOPWORDS_PORTUGUESE)
 )  # Spanish and Portuguese ones too: a question in them may be read as English (LANGUAGES=en)
-# Spelled out before anything else (after apostrophes are dropped, so "what's" and "whats" are one).
-SHORTHAND = {
-    "r": "are",
-    "u": "you",
-    "ur": "your",
-    "ya": "you",
-    "yu": "you",
-    "w": "with",
-    "thx": "thanks",
-    "pls": "please",
-    "plz": "please",
-    "tz": "time zone",
-    "timezone": "time zone",
-    "timezones": "time zones",
-    "im": "i am",
-    "whats": "what is",
-    "wats": "what is",
-    "wat": "what",
-    "hows": "how is",
-    "youre": "you are",
-    "ive": "i have",
-    "dont": "do not",
-    "doesnt": "does not",
-    "didnt": "did not",
-    "wont": "will not",
-    "wouldnt": "would not",
-    "cant": "can not",
-    "cannot": "can not",
-    "couldnt": "could not",
-    "shouldnt": "should not",
-    "isnt": "is not",
-    "arent": "are not",
-    "wasnt": "was not",
-    "havent": "have not",
-    "hasnt": "has not",
-    "b4": "before",
-    "avail": "available",
-    "proj": "project",
-    "projs": "projects",
-    "gonna": "going to",
-    "wud": "would",
-    "wld": "would",
-    "cud": "could",
-    "cld": "could",
-    "shud": "should",
-    "shld": "should",
-    "hw": "how",
-    "wht": "what",
-    "abt": "about",
-    "rly": "really",
-    "ty": "thank you",
-    "yr": "your",
-    "wk": "week",
-    "wks": "weeks",
-    "wanna": "want to",
-    "vc": "voce",  # Portuguese chat shorthand
-    "vcs": "voces",
-    # "now" in all its forms is one term: "What are you working on right now?" is "…at the moment?"
+# "now" in all its forms is one term: "What are you working on right now?" is "…at the moment?" (read as chat
+# shorthand is, prompts/visitor_words.md's, before anything else).
+NOW = {
     "atm": "moment",
     "now": "moment",
     "currently": "moment",
@@ -208,8 +153,9 @@ def forget() -> None:
 def _spelled(text: str) -> tuple[str, ...]:
     """The words as typed, shorthand spelled out and :data:`PHRASES` joined (the visitor words not yet read)."""
     spelled: list[str] = []
+    spelled_out = shorthand()
     for word in WORD.findall(APOSTROPHE.sub("", folded(text))):
-        spelled += SHORTHAND.get(word, word).split()
+        spelled += spelled_out.get(word, word).split()
     return tuple(_joined(spelled, PHRASES, LONGEST_PHRASE, shortest=2))
 
 
@@ -297,11 +243,28 @@ class VisitorWords:
         return max(map(len, self.same), default=1)
 
 
+HEADINGS = ("same as", "turns it around", "everyday", "someone else", "the visitor's deed", "qualifiers", "shorthand")
+
+
+@lru_cache(maxsize=1)
+def shorthand() -> dict[str, str]:
+    """Chat shorthand and what it spells out (``prompts/visitor_words.md``'s ``shorthand``: "cn" is "can",
+    "cntg" "contigo"), and "now" in its forms (:data:`NOW`); read before anything else, in every language,
+    after apostrophes are dropped ("what's" and "whats" are one)."""
+    found = pattern_sections(VISITOR_WORDS_FILE, list(HEADINGS), lines=HEADINGS)
+    spelled_out = {}
+    for line in found["shorthand"]:
+        meant, _, typed = line.partition(":")
+        for short in typed.split(","):
+            if short.strip():
+                spelled_out[folded(short.strip())] = " ".join(WORD.findall(folded(meant)))
+    return spelled_out | NOW
+
+
 @lru_cache(maxsize=1)
 def visitor_words() -> VisitorWords:
     """The file, read once (a line that does not parse stops the start, naming it)."""
-    headings = ["same as", "turns it around", "everyday", "someone else", "the visitor's deed", "qualifiers"]
-    found = pattern_sections(VISITOR_WORDS_FILE, headings, lines=tuple(headings))
+    found = pattern_sections(VISITOR_WORDS_FILE, list(HEADINGS), lines=HEADINGS)
     same: dict[tuple[str, ...], str] = {}
     for line in found["same as"]:
         word, _, used = line.partition(":")

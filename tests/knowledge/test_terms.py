@@ -12,6 +12,8 @@ from replica.knowledge.terms import Vocabulary, terms
     [
         ("what timezone r u in", "what time zone are you in"),
         ("whats ur tz", "what is your time zone"),
+        ("how cn i contact u", "how can i contact you"),  # prompts/visitor_words.md's shorthand
+        ("em q vc ta trabalhando agr", "em que você está trabalhando agora"),
         ("Do you sign NDAs?", "do you sign an nda"),
         ("Would you relocate?", "are you open to relocation"),
         ("Would you move for the right role?", "are you open to relocation"),  # an everyday word inside a phrase
