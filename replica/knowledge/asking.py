@@ -237,14 +237,28 @@ def heads(clause: str) -> list[str]:
 
 
 def destinations(text: str, language: str = "en") -> set[str]:
-    """The terms of the places ``text`` names as where the owner would go (:data:`DESTINATION`)."""
+    """The terms of the places ``text`` names as where the owner would go (:data:`DESTINATION`), and,
+    where it asks of moving, of what the owner would go for (:data:`GOING_FOR`)."""
     places = DESTINATION.findall(text)
+    moving = RELOCATION in words(text)
     after = LOWER_DESTINATION.get(language)
-    if after and text == text.lower() and RELOCATION in words(text):  # "te mudarias a madrid": no capitals
+    if after and text == text.lower() and moving:  # "te mudarias a madrid": no capitals
         places += [place for place in after.findall(text) if not common(folded(place), language)]
+    if moving:
+        places += GOING_FOR.findall(folded(text))
     return {term for place in places for term in terms(place, None, language)}
 
 
+# What one would move for, in a question of moving: an engagement of any kind ("Would you relocate for a
+# full-time position?", "¿Te mudarías por un buen puesto?", "…moving here for the right engagement?"). Its
+# words qualify the question as a place to go does; they would name other things (contracts, full-time work).
+GOING_FOR = re.compile(
+    r"\b(?:for|por|para|pelo|pela|pour|fur|fuer)\s+((?:[^\W\d_]+[\s-]+){0,3}?"
+    r"(?:jobs?|roles?|positions?|engagements?|contracts?|projects?|opportunit(?:y|ies)|gigs?|offers?|clients?"
+    r"|trabajos?|puestos?|empleos?|contratos?|proyectos?|oportunidad(?:es)?|laburos?|chambas?|emprego|empregos"
+    r"|trabalhos?|vagas?|cargos?|projetos?|projectos?|oportunidades?|postes?|emplois?|travail|contrats?"
+    r"|missions?|projets?|opportunites?|stellen?|vertrage?|vertraege|projekte?|auftrage?|auftraege|jobangebot))\b"
+)
 # A place typed without its capital, read only where the question is of moving ("r u willing to relocate to
 # london"), after the word of its own language that says where to (English "a" is an article).
 RELOCATION = "relocation"

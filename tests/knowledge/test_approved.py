@@ -381,6 +381,9 @@ def test_a_word_left_of_a_phrase_for_the_thing_a_question_names_is_not_asked_aga
         ("Are you available for a 6-month contract?", "Are you available for new projects?"),  # how long
         ("¿Estás disponible para un contrato de tres meses?", "¿Estás disponible para nuevos proyectos?"),
         ("Would you relocate to London for a 12-month contract?", "Are you open to relocation?"),  # no month
+        ("Would you relocate for a full-time position?", "Are you open to relocation?"),  # what one goes for
+        ("¿Te mudarías a otra ciudad por un trabajo?", "¿Estarías dispuesto a mudarte?"),
+        ("Would you relocate for a higher salary?", None),  # money is no engagement: a question of rates
         ("What are you working on this month?", "What are you working on at the moment?"),  # now: no month
         ("Would you sign a 12-month contract with us?", None),  # the contract is what is signed: no NDA
         ("How much do you charge for a 6-month contract?", None),
