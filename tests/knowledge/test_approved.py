@@ -180,12 +180,13 @@ def test_what_the_visitor_must_do_someone_elses_question_a_day_or_a_name_is_not_
     [
         ("Could we get an NDA set up first?", "Do you sign NDAs?", None),
         ("Can we put an NDA in place first?", "Do you sign NDAs?", None),
-        ("Is an early-stage startup a fit for you?", None, "Do you work with early-stage startups?"),
+        ("Is an early-stage startup a fit for you?", "Do you work with early-stage startups?", None),  # "a fit for you"
     ],
 )
 def test_a_light_word_names_no_thing(example_faq, message, answered, asked):
     """ "get", "put", "place", "fit" (a helper's list of light words in five languages, the visitor words'
-    everyday ones) name nothing, though phrases of a thing hold them ("fit us in", "got room")."""
+    everyday ones) name nothing, though phrases of a thing hold them ("fit us in", "got room"), unless a
+    phrase is all of them ("a fit for you" is whom one works with)."""
     offered = example_faq.offer(message) if answered is None else None
     assert (found(example_faq, message), offered.approved.question if offered else None) == (answered, asked)
 
@@ -364,6 +365,22 @@ def test_a_word_left_of_a_phrase_for_the_thing_a_question_names_is_not_asked_aga
     """The owner's "Como posso entrar em contacto contigo?" is read as contact, whole: "entrar" is left of
     "entrar em contato" by the European spelling, and is a word visitors use for contact, not a term every
     visitor must repeat."""
+    assert found(three_languages, message) == answered
+
+
+@pytest.mark.parametrize(
+    "message, answered",
+    [
+        ("Are early startups a fit for you?", "Do you work with early-stage startups?"),
+        ("Do you help small startups that are just getting started?", "Do you work with early-stage startups?"),
+        ("¿Colaboras con startups que están empezando?", "¿Trabajas con startups en fase inicial?"),
+        ("Você atende empresas que estão começando agora?", "Trabalhas com startups em fase inicial?"),
+        ("Do you offer a discount for startups?", None),  # another thing asked of startups
+        ("Could you help us interview candidates for our startup?", None),
+    ],
+)
+def test_whom_the_owner_works_with_is_asked_in_many_words(three_languages, message, answered):
+    """Helping, serving, being a fit (prompts/visitor_words.md's work) ask what working with them asks."""
     assert found(three_languages, message) == answered
 
 
