@@ -83,7 +83,10 @@ CLAUSE = re.compile(r"[.!?;,\n—–]+|\s-\s")
 CLAUSE_AND_END = re.compile(f"({CLAUSE.pattern}|:\\s)")  # the same, kept, and a colon: "Startups: do you…"
 SENTENCE_END = re.compile(r"[.!?\n]")
 POINTS_BACK = re.compile(
-    r"\b(?:that|this|it|them|those|these|one|ones|so|such|assim|isso|isto|así|asi|eso|esto|ça|cela|das|dies)\b", re.I
+    r"\b(?:that|this|it|them|those|these|one|ones|so|such|assim|isso|isto|así|asi|eso|esto|ça|cela|das|dies)\b"
+    r"|\b(?:esta|esa|essa|nesta|nessa|desta|dessa|cette|ce|diese|dieser|dieses|unserer|nuestra|nossa)\s+"
+    r"(?:fase|etapa|stage|phase|stade|est[aá]gio)\b",
+    re.I,
 )
 
 

@@ -25,6 +25,10 @@ from replica.languages import folded, stem_in
 WORD = re.compile(r"[^\W_]+", re.U)
 VISITOR_WORDS_FILE = "visitor_words.md"
 APOSTROPHE = re.compile(r"(?<=\w)['’](?=\w)")
+# A pronoun's contraction, spelled out before apostrophes are dropped: "we're" is not "were", nor "we'd" "wed"
+# ("you've" stays "youve": the past reads "youve worked" as it is).
+CONTRACTED = re.compile(r"\b(i|you|we|they|he|she|it|who|what|there|that)['’](re|ll|d|m)\b")
+SPELLED_OUT = {"re": "are", "ll": "will", "d": "would", "m": "am"}
 COMMON = frozenset(
     folded(word)
     for word in set(
@@ -154,7 +158,8 @@ def _spelled(text: str) -> tuple[str, ...]:
     """The words as typed, shorthand spelled out and :data:`PHRASES` joined (the visitor words not yet read)."""
     spelled: list[str] = []
     spelled_out = shorthand()
-    for word in WORD.findall(APOSTROPHE.sub("", folded(text))):
+    plain = CONTRACTED.sub(lambda found: f"{found[1]} {SPELLED_OUT[found[2]]}", folded(text))
+    for word in WORD.findall(APOSTROPHE.sub("", plain)):
         spelled += spelled_out.get(word, word).split()
     return tuple(_joined(spelled, PHRASES, LONGEST_PHRASE, shortest=2))
 

@@ -371,6 +371,26 @@ def test_a_word_left_of_a_phrase_for_the_thing_a_question_names_is_not_asked_aga
 @pytest.mark.parametrize(
     "message, answered",
     [
+        ("We're a 5-person startup. Is that something you take on?", "Do you work with early-stage startups?"),
+        (
+            "Somos una startup de 5 personas. ¿Trabajas con empresas en esa fase?",
+            "¿Trabajas con startups en fase inicial?",
+        ),
+        (
+            "Somos uma startup de 7 pessoas. Trabalhas com empresas nesta fase?",
+            "Trabalhas com startups em fase inicial?",
+        ),
+        ("We don't need an NDA, is that okay with you?", None),  # what the statement says, turned around
+    ],
+)
+def test_a_question_that_points_back_asks_of_the_statement_before_it(three_languages, message, answered):
+    """ "That", "at that stage", "nesta fase" point back at the statement before ("we're" is no past: "were")."""
+    assert found(three_languages, message) == answered
+
+
+@pytest.mark.parametrize(
+    "message, answered",
+    [
         ("Are early startups a fit for you?", "Do you work with early-stage startups?"),
         ("Do you help small startups that are just getting started?", "Do you work with early-stage startups?"),
         ("¿Colaboras con startups que están empezando?", "¿Trabajas con startups en fase inicial?"),
