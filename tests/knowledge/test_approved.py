@@ -165,6 +165,7 @@ def test_a_question_turned_around_or_about_someone_else_is_not_answered(message)
         ("What's your phone number?", None),
         ("¿Cuál es tu número de teléfono?", None),
         ("Qual é o seu número de telefone?", None),
+        ("Qual é o nome do cliente para quem você está trabalhando agora?", None),  # a name the answer lacks
     ],
 )
 def test_what_the_visitor_must_do_someone_elses_question_a_day_or_a_name_is_not_what_the_owner_answered(
