@@ -34,6 +34,7 @@ from replica.knowledge.asking import (
     names_you,
     negations,
     now,
+    opposed,
     others_words,
     own_words,
     qualifiers,
@@ -47,6 +48,7 @@ from replica.knowledge.faq_files import Approved
 from replica.knowledge.meaning import Meanings
 from replica.knowledge.past import past
 from replica.knowledge.terms import (
+    WORD,
     Vocabulary,
     common,
     mend,
@@ -57,7 +59,7 @@ from replica.knowledge.terms import (
     visitor_words,
     words,
 )
-from replica.languages import detect, detect_among, words_only_in
+from replica.languages import detect, detect_among, folded, words_only_in
 from replica.storage.database import storage_errors
 from replica.storage.phrasings import Phrasing, Phrasings
 from replica.storage.questions import same_question
@@ -166,7 +168,7 @@ def score(
         # Its head too, the circumstance it adds aside ("Do you sign NDAs | before a first call?"), unless
         # the whole clause asks something else for a reason (turned around, someone else's, the past).
         its_heads = heads(clause)
-        if its_heads and not asked.refuses(clause, mine):
+        if its_heads and not asked.refuses(clause, mine) and not opposed(clause, asked.stated):
             scores.extend(asked.meets(head, read(head, vocabulary), strict, of=clause) for head in its_heads)
     return max(scores, default=0.0)
 
@@ -183,6 +185,7 @@ class Asked:
     said: frozenset[str]
     language: str
     first_person: bool = False  # asked in the visitor's person: "How can I get in touch with you?"
+    stated: frozenset[str] = frozenset()  # the answer's words, folded: "before" of "Yes, before any…"
 
     @classmethod
     def of(cls, question: str, answer: str, read: Callable, language: str) -> "Asked":
@@ -203,6 +206,7 @@ class Asked:
             said,
             language,
             in_the_first_person(question),
+            frozenset(WORD.findall(folded(answer))),
         )
 
     def apart(self, clause: str, mine: set[str], of: str = "") -> bool:
@@ -249,6 +253,8 @@ class Asked:
         """Whether a head of ``clause`` (:func:`heads`) is the question, naming nothing else: the other
         thing ``clause`` names is in the circumstance it adds ("Signez-vous des NDA avant un premier
         appel ?" beside "Do you sign NDAs?", where no score is read across languages)."""
+        if opposed(clause, self.stated):
+            return False
         for head in heads(clause):
             mine = terms(head, vocabulary, self.language)
             if (

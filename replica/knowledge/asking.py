@@ -228,6 +228,30 @@ def qualifiers(language: str = "en") -> frozenset[str]:
     return frozenset(term for word in visitor_words().qualifiers for term in terms(word, None, language))
 
 
+# Circumstances that say the opposite of each other: a question that adds one beside an answer that states
+# the other ("Do you sign NDAs | after the project has started?" beside "Yes, before any detailed discussion")
+# asks something else, whatever its head asks.
+OPPOSITE_CIRCUMSTANCES = (
+    ("before", "after"),
+    ("antes", "despues"),
+    ("antes", "depois"),
+    ("avant", "apres"),
+    ("bevor", "nachdem"),
+    ("vor", "nach"),
+)
+
+
+def opposed(clause: str, stated: frozenset[str]) -> bool:
+    """Whether a circumstance ``clause`` adds opens with the opposite of a word of ``stated`` (an answer's
+    words, folded)."""
+    for found in CIRCUMSTANCE.finditer(clause):
+        opener = folded(found.group().split()[0])
+        for one, other in OPPOSITE_CIRCUMSTANCES:
+            if (opener == one and other in stated) or (opener == other and one in stated):
+                return True
+    return False
+
+
 def heads(clause: str) -> list[str]:
     """``clause`` up to each place a circumstance begins (:data:`CIRCUMSTANCE`), each of two words or more:
     "Do you sign NDAs before we call about our data" has "Do you sign NDAs" and "Do you sign NDAs before we

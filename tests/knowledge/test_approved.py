@@ -439,6 +439,17 @@ def test_a_question_is_answered_whatever_circumstance_it_adds(three_languages, m
 
 
 @pytest.mark.parametrize(
+    "message",
+    [
+        "Do you sign NDAs after the project has already started?",  # the answer: "Yes, before any…"
+        "¿Firmas acuerdos de confidencialidad después de empezar el proyecto?",
+    ],
+)
+def test_a_circumstance_opposite_to_the_one_the_answer_states_is_not_set_aside(three_languages, message):
+    assert found(three_languages, message) is None
+
+
+@pytest.mark.parametrize(
     "message, answered, quoted",
     [
         ("¿Firmas acuerdos de confidencialidad?", "Do you sign NDAs?", True),
