@@ -340,6 +340,8 @@ YOU = frozenset(
 # Others by a pronoun ("What time zone are they in?", "¿Ellos firman…?"): a question that names them, before
 # any circumstance it adds, and not "you" asks of them ("Startups: do you work with them?" names you).
 THEY = frozenset("they them their theirs ellos ellas eles elas ils elles eux leur leurs".split())
+# Others named first, as what the question is about ("The agency you work with: does it sign NDAs?").
+THE = frozenset("the el la los las o os as le les der die das".split())
 # Who asks: a question in the first person ("How can I get in touch with you?") is asked of the visitor's deed.
 FIRST_PERSON = frozenset("i we me us my our yo nosotros puedo podemos eu nos posso je nous puis ich wir".split())
 
@@ -403,7 +405,10 @@ def about_someone_else(text: str) -> bool:
         if not (YOU | FIRST_PERSON) & set(pair) and not any(word.isdigit() for word in pair):
             return True
     asked = text[: at.start()] if (at := CIRCUMSTANCE.search(text)) else text  # not "…before they share it"
-    if THEY & set(spelled(asked)) and not names_you(text):
+    typed = spelled(asked)
+    if THEY & set(typed) and not names_you(text):
+        return True
+    if typed[:1] and typed[0] in THE and visitor_words().others & set(typed[1:2]) and not names_you(text):
         return True
     found = words(text)
     others = visitor_words().others  # the next word or the one after: "your business partner"

@@ -158,6 +158,7 @@ def test_a_question_turned_around_or_about_someone_else_is_not_answered(message)
         ("Do they sign NDAs too?", None),
         ("How can I get in touch with them?", None),
         ("Eles trabalham com startups?", None),
+        ("¿La agencia con la que colaboras trabaja con startups?", None),  # the agency, named first
         ("Startups: do you work with them?", "Do you work with early-stage startups?"),
         ("We need an NDA signed before they share the schema, will you sign?", "Do you sign NDAs?"),
         # a name is no slip ("Slack" is not "stack"); a phone number is not how to get in touch

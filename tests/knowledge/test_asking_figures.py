@@ -44,8 +44,10 @@ WITHIN_A_TAP = {
 # 5 of 114 as measured before it was read; of the fresh one, never read, 5 of 115 as measured when written.
 NEAR_QUOTED = {"sixteenth_held_out_matching": 0.045, FRESH: 0.045}
 # Near misses asked about with the model, at most: 20% of a table's, and of the thirteenth, unread before it
-# measured the rules it was written for, 23% (21% before them); of the fresh one, 24 of 115 when written.
-NEAR_ASKED = {"thirteenth_held_out_matching": 0.235, FRESH: 0.21}
+# measured the rules it was written for, 23% (21% before them); of the sixteenth, 23 of 114 (one of them
+# quoted before: "Do you sign NDAs after the project has already started…?"); of the fresh one, 24 of 115
+# when written.
+NEAR_ASKED = {"thirteenth_held_out_matching": 0.235, "sixteenth_held_out_matching": 0.205, FRESH: 0.21}
 
 
 @pytest.fixture(scope="module")
