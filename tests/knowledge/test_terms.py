@@ -17,6 +17,8 @@ from replica.knowledge.terms import Vocabulary, terms
         ("Do you sign NDAs?", "do you sign an nda"),
         ("Would you relocate?", "are you open to relocation"),
         ("Would you move for the right role?", "are you open to relocation"),  # an everyday word inside a phrase
+        ("Any room in your schedule?", "are you available"),  # room in a schedule is availability
+        ("¿Tienes hueco en tu agenda?", "¿Tienes disponibilidad?"),
         ("start-ups", "startups"),
         ("What are you working on right now?", "what are you working on at the moment"),
         ("What are you working on this quarter?", "what are you working on at the moment"),  # the span one is in
