@@ -371,10 +371,11 @@ class Vocabulary:
 
     def known(self, word: str) -> bool:
         """Whether ``word`` (by its stem) is one of the vocabulary's, or of its ``base``, or one the visitor
-        words read as a thing ("ndas" is nda, not a slip of Spanish "andas")."""
+        words hold, of any length, or an everyday word of its language ("ndas" is nda, not a slip of Spanish
+        "andas"; "chat" of "chat with you" is not "what")."""
         return (
             stem(word, self.language) in self.stems
-            or (word,) in visitor_words().same
+            or word in typed_words(self.language)
             or bool(self.base and self.base.known(word))
         )
 
@@ -392,6 +393,18 @@ class Vocabulary:
         for key in _deletions(word) | {word}:
             near |= self._by_deletion.get(key, set())
         return {candidate for candidate in near if one_slip(word, candidate)}
+
+
+@lru_cache(maxsize=16)
+def typed_words(language: str) -> frozenset[str]:
+    """The words ``prompts/visitor_words.md`` knows as visitors type them: its phrases' (of every length),
+    and the everyday words of ``language``; never read as a slip of another word."""
+    read = visitor_words()
+    return (
+        frozenset(word for phrase in read.same for word in phrase)
+        | read.everyday
+        | read.everyday_in.get(language, frozenset())
+    )
 
 
 @lru_cache(maxsize=16)

@@ -35,3 +35,5 @@ def test_a_slip_is_read_as_the_vocabularys_word_only_one_slip_away():
     assert vocabulary.meant("relocatoin") == "relocation"  # two neighbours swapped
     assert vocabulary.meant("avxxable") == "avxxable"  # two slips: another word
     assert vocabulary.meant("projects") == "projects"  # already the vocabulary's own
+    # a word the visitor words hold ("chat with you"), however short, is no slip of a question's ("what")
+    assert Vocabulary.of(["What time zone are you in?"]).meant("chat") == "chat"
