@@ -81,8 +81,6 @@ PHRASES = {
 LONGEST_PHRASE = max(len(phrase) for phrase in PHRASES)
 
 
-# may sit inside a visitor phrase, as may a qualifier or an everyday word ("move for the right role")
-ARTICLES = frozenset({"a", "an", "the", "any", "some"})
 # An engagement of a length, what a question is asked for, says how long, not what ("Are you available for a
 # 6-month contract?", "¿Te mudarías por un contrato de dos años?"): its words carry nothing of what the
 # question asks, or "contract" and "year" would name other things (contract terms, years of experience), and
@@ -136,7 +134,7 @@ def _words(text: str) -> tuple[str, ...]:
 def _read(spelled: tuple[str, ...]) -> tuple[str, ...]:
     """``spelled`` with the words visitors use for a thing read as the one the matcher reads."""
     read = visitor_words()
-    inserted = read.qualifiers | ARTICLES | read.everyday
+    inserted = read.qualifiers | read.everyday | COMMON  # words that may sit inside a phrase
     return tuple(_joined(list(spelled), read.same, read.longest, 1, inserted, read.either_number))
 
 
@@ -180,8 +178,9 @@ def _joined(
 ) -> list[str]:
     """``spelled`` with each run of ``shortest`` to ``longest`` words that ``phrases`` names replaced by
     what it stands for (or, of two words or more, ``either_number`` names without their plurals); a phrase
-    of two words or more may have one of ``inserted`` inside it, which is kept after it ("open for new
-    work" is "open for work" and "new"; "move for the right role" is "move for the role" and "right")."""
+    of two words or more may have one of ``inserted`` inside it, and one of three words or more two, which
+    are kept after it ("open for new work" is "open for work" and "new"; "move for the right role" is "move
+    for the role" and "right"; "so what exactly is it that you do" holds "what is it you do")."""
     joined: list[str] = []
     at = 0
     while at < len(spelled):
@@ -195,7 +194,7 @@ def _joined(
                 at += size
                 break
         else:
-            found = _with_one_inside(spelled[at : at + longest + 1], phrases, inserted)
+            found = _with_some_inside(spelled[at : at + longest + 2], phrases, inserted)
             if found:
                 joined += found[0]
                 at += found[1]
@@ -205,17 +204,26 @@ def _joined(
     return joined
 
 
-def _with_one_inside(
+def _with_some_inside(
     window: list[str], phrases: dict[tuple[str, ...], str], inserted: frozenset[str]
 ) -> tuple[list[str], int] | None:
-    """The longest phrase at the start of ``window`` with one word of ``inserted`` inside it: what it
-    stands for, with that word, and how many words it took; ``None`` when there is none."""
+    """The longest phrase at the start of ``window`` with one word of ``inserted`` inside it, else the
+    longest of three words or more with two: what it stands for, with those words, and how many words it
+    took; ``None`` when there is none."""
     for size in range(len(window), 2, -1):
         for inside in range(1, size - 1):
             if window[inside] in inserted:
                 one = phrases.get(tuple(window[:inside] + window[inside + 1 : size]))
                 if one:
                     return [*one.split(), window[inside]], size
+    for size in range(len(window), 4, -1):
+        for first in range(1, size - 2):
+            for second in range(first + 1, size - 1):
+                if window[first] in inserted and window[second] in inserted:
+                    rest = window[:first] + window[first + 1 : second] + window[second + 1 : size]
+                    one = phrases.get(tuple(rest))
+                    if one:
+                        return [*one.split(), window[first], window[second]], size
     return None
 
 

@@ -18,6 +18,7 @@ from replica.knowledge.terms import Vocabulary, terms
         ("Would you relocate?", "are you open to relocation"),
         ("Would you move for the right role?", "are you open to relocation"),  # an everyday word inside a phrase
         ("Any room in your schedule?", "are you available"),  # room in a schedule is availability
+        ("So what exactly is it that you do?", "what do you do"),  # two everyday words inside a phrase
         ("¿Tienes hueco en tu agenda?", "¿Tienes disponibilidad?"),
         ("start-ups", "startups"),
         ("What are you working on right now?", "what are you working on at the moment"),
