@@ -310,12 +310,18 @@ def own_words(language: str, things: frozenset[str]) -> frozenset[str]:
 # names, it only says the owner does it ("In welcher Zeitzone arbeiten Sie?" asks the time zone, as "What
 # time zone do you work in?" does); alone, it asks the kind of work.
 WORKING = "work"
+# So do the verbs of accepting ("Aceitarias uma relocalização…?", "¿Aceptas firmar un NDA?"): beside a thing
+# they frame the question; alone they may ask of availability ("accepting new clients"). Terms begin so.
+ACCEPTING = ("accept", "aceit", "acept", "akzept")
 
 
 def working_beside(mine: set[str] | frozenset[str], core: frozenset[str]) -> frozenset[str]:
-    """``{WORKING}`` when terms ``mine`` hold it beside a term of a question's ``core`` that lacks it: there
-    it names no thing of its own."""
-    return frozenset({WORKING}) if WORKING in mine and WORKING not in core and mine & core else frozenset()
+    """The terms of ``mine`` that name the owner's work (``WORKING``) or accepting beside a term of a
+    question's ``core`` that lacks them: there they name no thing of their own."""
+    if not mine & core:
+        return frozenset()
+    framing = {term for term in mine if term == WORKING or term.startswith(ACCEPTING)}
+    return frozenset(framing) if not framing & core else frozenset()
 
 
 @lru_cache(maxsize=256)

@@ -394,6 +394,8 @@ def test_a_question_that_points_back_asks_of_the_statement_before_it(three_langu
     "message, answered",
     [
         ("Are early startups a fit for you?", "Do you work with early-stage startups?"),
+        ("¿Aceptas firmar un NDA antes de la reunión?", "¿Firmas acuerdos de confidencialidad (NDA)?"),  # a frame
+        ("Aceitarias uma relocalização para Londres?", "Estás aberto a mudar de cidade ou de país?"),
         ("Do you help small startups that are just getting started?", "Do you work with early-stage startups?"),
         ("¿Colaboras con startups que están empezando?", "¿Trabajas con startups en fase inicial?"),
         ("Você atende empresas que estão começando agora?", "Trabalhas com startups em fase inicial?"),
@@ -402,7 +404,8 @@ def test_a_question_that_points_back_asks_of_the_statement_before_it(three_langu
     ],
 )
 def test_whom_the_owner_works_with_is_asked_in_many_words(three_languages, message, answered):
-    """Helping, serving, being a fit (prompts/visitor_words.md's work) ask what working with them asks."""
+    """Helping, serving, being a fit (prompts/visitor_words.md's work) ask what working with them asks;
+    beside another thing, working or accepting only frames the question."""
     assert found(three_languages, message) == answered
 
 
