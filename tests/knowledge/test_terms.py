@@ -19,6 +19,7 @@ from replica.knowledge.terms import Vocabulary, terms
         ("Would you move for the right role?", "are you open to relocation"),  # an everyday word inside a phrase
         ("Any room in your schedule?", "are you available"),  # room in a schedule is availability
         ("So what exactly is it that you do?", "what do you do"),  # two everyday words inside a phrase
+        ("What services do you provide?", "What services do you offer?"),  # "provide" frames the question
         ("¿Tienes hueco en tu agenda?", "¿Tienes disponibilidad?"),
         ("start-ups", "startups"),
         ("What are you working on right now?", "what are you working on at the moment"),
