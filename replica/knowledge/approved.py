@@ -25,6 +25,7 @@ from typing import Callable, Iterable, Literal
 import bm25s
 
 from replica.knowledge.asking import (
+    ACCEPTING,
     WHEN,
     about_someone_else,
     corrected,
@@ -652,13 +653,18 @@ def naming_the_same(
     # there may be none ("¿Trabajas con bancos?" is not "What kind of work do you do?"); of more, one.
     # A word of the visitor words for the question's own things is none of them ("cidade" in "Você
     # toparia se mudar de cidade?" is relocation's, as in "mudar de cidade"), as within one language.
-    others = {word for word in words(typed) if word not in mine | plain and not common(word, language)}
+    # Nor is a verb of accepting beside them.
+    others = {
+        word
+        for word in words(typed)
+        if word not in mine | plain and not common(word, language) and not word.startswith(ACCEPTING)
+    }
     places = destinations(message, language)  # "…umzuziehen nach München?": a place to go, as within one language
     fits: dict[str, tuple[int, Approved]] = {}  # answer → the most things one of its questions names
     for entry in entries:
         theirs = things(entry.question)
         core = theirs - plain
-        if not core or not core <= mine or mine - theirs - plain - working_beside(mine, core):
+        if not core or not core <= mine or mine - theirs - plain - working_beside(mine, core) - things(entry.answer):
             continue
         related = own_words(language, frozenset(t for thing in core for t in terms(thing, None, language)))
         added = len({word for word in others if stem(word, language) not in related | places})

@@ -136,7 +136,8 @@ CIRCUMSTANCE = re.compile(
     r"|starting|antes de|antes del|antes da|antes do|antes das|antes dos|después de|después del|despues de"
     r"|depois de|depois da|depois do|cuando|quando|mientras|enquanto|durante|si|se"
     r"|para hablar de|para falar de|sobre|acerca de|a partir de|desde|porque|avant de|avant|après|apres|lorsque"
-    r"|quand|pendant|pour parler de|à partir de|dès|parce que|bevor|vor|wenn|falls|während|um über|über|ab|weil)\s",
+    r"|quand|pendant|pour parler de|à partir de|dès|parce que|bevor|vor|wenn|falls|während|um über|über|ab|weil)\s"
+    r"|\s(?:pour parler d|avant d|avant qu|après qu|apres qu|lorsqu|parce qu)['’]",  # French elides: "d'un"
     re.I,
 )
 

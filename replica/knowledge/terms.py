@@ -97,9 +97,10 @@ _ENGAGEMENT = (
     r"(?:contracts?|engagements?|contratos?|contrat|contrats|missions?|vertrag|verträge|vertrage|einsatz"
     r"|projects?|proyectos?|projetos?|projectos?|projets?|projekte?)"
 )
+_NEW = r"(?:new|nouvelle|nouveau|nuevo|nueva|novo|nova|neues|neuen)"
 ENGAGEMENT_LENGTH = re.compile(
     r"\b(for|para|por|pour|für|fuer)\s+(?:(?:a|an|un|una|um|uma|une|ein|einen|einem)\s+)?"
-    rf"(?:{_AMOUNT}[- ]{_SPAN}(?:[- ]long)? {_ENGAGEMENT}|{_ENGAGEMENT} (?:de |of |von |d')?{_AMOUNT} {_SPAN})",
+    rf"(?:{_AMOUNT}[- ]{_SPAN}(?:[- ]long)? {_ENGAGEMENT}|(?:{_NEW} )?{_ENGAGEMENT} (?:de |of |von |d')?{_AMOUNT} {_SPAN})",
     re.IGNORECASE,
 )
 # A word written with a capital where no sentence begins: a name ("Are you on Slack?"), never a slip.

@@ -472,6 +472,13 @@ def test_a_circumstance_opposite_to_the_one_the_answer_states_is_not_set_aside(t
         ("¿No firmas acuerdos de confidencialidad?", None, False),  # turned around
         ("¿Firmas acuerdos de confidencialidad y te mudarías?", None, False),  # another thing besides
         ("¿Qué tiempo hace en Lisboa?", None, False),  # no thing named at all
+        ("Comment puis-je vous contacter pour parler d'un audit ?", "How can I get in touch with you?", True),  # "d'"
+        ("Acceptez-vous de signer un accord de confidentialité ?", "Do you sign NDAs?", True),  # accepting frames it
+        (
+            "Êtes-vous disponible pour une nouvelle mission en télétravail ?",
+            "Are you available for new projects?",
+            True,
+        ),
     ],
 )
 def test_without_answers_in_its_language_a_message_is_answered_by_the_things_it_names(message, answered, quoted):
