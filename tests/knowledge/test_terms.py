@@ -20,6 +20,8 @@ from replica.knowledge.terms import Vocabulary, terms
         ("Any room in your schedule?", "are you available"),  # room in a schedule is availability
         ("So what exactly is it that you do?", "what do you do"),  # two everyday words inside a phrase
         ("What services do you provide?", "What services do you offer?"),  # "provide" frames the question
+        ("what kinda stuff do u do", "what kind of work do you do"),
+        ("Which clock are you on?", "What time zone are you in?"),
         ("¿Tienes hueco en tu agenda?", "¿Tienes disponibilidad?"),
         ("start-ups", "startups"),
         ("What are you working on right now?", "what are you working on at the moment"),
