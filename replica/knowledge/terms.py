@@ -135,7 +135,7 @@ def _words(text: str) -> tuple[str, ...]:
 def _read(spelled: tuple[str, ...]) -> tuple[str, ...]:
     """``spelled`` with the words visitors use for a thing read as the one the matcher reads."""
     read = visitor_words()
-    inserted = read.qualifiers | read.everyday | COMMON  # words that may sit inside a phrase
+    inserted = read.qualifiers | read.everyday | COMMON | {"moment"}  # words that may sit inside a phrase
     return tuple(_joined(list(spelled), read.same, read.longest, 1, inserted, read.either_number))
 
 

@@ -393,6 +393,8 @@ def test_a_question_that_points_back_asks_of_the_statement_before_it(three_langu
 @pytest.mark.parametrize(
     "message, answered",
     [
+        ("What projects are you currently on?", "What are you working on at the moment?"),  # "now" inside a phrase
+        ("¿Con qué proyectos estás ahora?", "¿En qué estás trabajando ahora?"),
         ("Are early startups a fit for you?", "Do you work with early-stage startups?"),
         ("¿Aceptas firmar un NDA antes de la reunión?", "¿Firmas acuerdos de confidencialidad (NDA)?"),  # a frame
         ("Aceitarias uma relocalização para Londres?", "Estás aberto a mudar de cidade ou de país?"),
@@ -404,7 +406,8 @@ def test_a_question_that_points_back_asks_of_the_statement_before_it(three_langu
     ],
 )
 def test_whom_the_owner_works_with_is_asked_in_many_words(three_languages, message, answered):
-    """Helping, serving, being a fit (prompts/visitor_words.md's work) ask what working with them asks;
+    """Helping, serving, being a fit (prompts/visitor_words.md's work) ask what working with them asks, and the
+    projects one is on what one works on;
     beside another thing, working or accepting only frames the question."""
     assert found(three_languages, message) == answered
 
