@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
+from typing import Callable
 
 from bm25s.stopwords import STOPWORDS_PORTUGUESE, STOPWORDS_SPANISH
 
@@ -182,20 +183,24 @@ def _joined(
     of two words or more may have one of ``inserted`` inside it, and one of three words or more two, which
     are kept after it ("open for new work" is "open for work" and "new"; "move for the right role" is "move
     for the role" and "right"; "so what exactly is it that you do" holds "what is it you do")."""
+
+    def named(run: tuple[str, ...]) -> str | None:
+        one = phrases.get(run)
+        if not one and either_number and len(run) > 1:
+            one = either_number.get(tuple(map(singular, run)))
+        return one
+
     joined: list[str] = []
     at = 0
     while at < len(spelled):
         for size in range(longest, shortest - 1, -1):
-            run = tuple(spelled[at : at + size])
-            one = phrases.get(run)
-            if not one and either_number and size > 1:
-                one = either_number.get(tuple(map(singular, run)))
+            one = named(tuple(spelled[at : at + size]))
             if one:
                 joined += one.split()
                 at += size
                 break
         else:
-            found = _with_some_inside(spelled[at : at + longest + 2], phrases, inserted)
+            found = _with_some_inside(spelled[at : at + longest + 2], named, inserted)
             if found:
                 joined += found[0]
                 at += found[1]
@@ -206,15 +211,15 @@ def _joined(
 
 
 def _with_some_inside(
-    window: list[str], phrases: dict[tuple[str, ...], str], inserted: frozenset[str]
+    window: list[str], named: Callable[[tuple[str, ...]], str | None], inserted: frozenset[str]
 ) -> tuple[list[str], int] | None:
-    """The longest phrase at the start of ``window`` with one word of ``inserted`` inside it, else the
+    """The longest phrase ``named`` at the start of ``window`` with one word of ``inserted`` inside it, else the
     longest of three words or more with two: what it stands for, with those words, and how many words it
     took; ``None`` when there is none."""
     for size in range(len(window), 2, -1):
         for inside in range(1, size - 1):
             if window[inside] in inserted:
-                one = phrases.get(tuple(window[:inside] + window[inside + 1 : size]))
+                one = named(tuple(window[:inside] + window[inside + 1 : size]))
                 if one:
                     return [*one.split(), window[inside]], size
     for size in range(len(window), 4, -1):
@@ -222,7 +227,7 @@ def _with_some_inside(
             for second in range(first + 1, size - 1):
                 if window[first] in inserted and window[second] in inserted:
                     rest = window[:first] + window[first + 1 : second] + window[second + 1 : size]
-                    one = phrases.get(tuple(rest))
+                    one = named(tuple(rest))
                     if one:
                         return [*one.split(), window[first], window[second]], size
     return None
