@@ -17,32 +17,31 @@ from tests.knowledge.tables import current_or_kind_of_work
 WORKING_ON = "What are you working on at the moment?"
 KIND_OF_WORK = "What kind of work do you do?"
 
-# Within one tap, with the rules alone and with the meaning model, as measured when "take on" was read as
-# whom one works with, an approved question's word left of a phrase for its thing as that thing's, and the
-# visitor words were widened in Spanish and Portuguese (a floor: a change that loses any is seen).
+# Within one tap, with the rules alone and with the meaning model, as measured at the end of the stop that
+# wrote the seventeenth table (a floor: a change that loses any is seen).
 WITHIN_A_TAP = {
-    "no_model_matching": (0.92, 0.92),
-    "held_out_matching": (0.83, 0.87),
-    "second_held_out_matching": (0.94, 0.95),
-    "third_held_out_matching": (0.88, 0.92),
-    "fourth_held_out_matching": (0.89, 0.94),
-    "fifth_held_out_matching": (0.91, 0.92),
-    "sixth_held_out_matching": (0.84, 0.87),
-    "seventh_held_out_matching": (0.89, 0.92),
-    "eighth_held_out_matching": (0.82, 0.87),
-    "ninth_held_out_matching": (0.71, 0.82),
-    "tenth_held_out_matching": (0.75, 0.79),
-    "eleventh_held_out_matching": (0.75, 0.85),
-    "twelfth_held_out_matching": (0.67, 0.79),
-    "thirteenth_held_out_matching": (0.70, 0.78),
-    "fourteenth_held_out_matching": (0.85, 0.91),
-    "fifteenth_held_out_matching": (0.88, 0.93),
-    "sixteenth_held_out_matching": (0.88, 0.92),
-    FRESH: (0.82, 0.89),
+    "no_model_matching": (0.93, 0.94),
+    "held_out_matching": (0.94, 0.94),
+    "second_held_out_matching": (0.96, 0.97),
+    "third_held_out_matching": (0.92, 0.93),
+    "fourth_held_out_matching": (0.95, 0.96),
+    "fifth_held_out_matching": (0.95, 0.97),
+    "sixth_held_out_matching": (0.92, 0.93),
+    "seventh_held_out_matching": (0.93, 0.96),
+    "eighth_held_out_matching": (0.85, 0.89),
+    "ninth_held_out_matching": (0.82, 0.87),
+    "tenth_held_out_matching": (0.79, 0.82),
+    "eleventh_held_out_matching": (0.85, 0.90),
+    "twelfth_held_out_matching": (0.84, 0.89),
+    "thirteenth_held_out_matching": (0.82, 0.85),
+    "fourteenth_held_out_matching": (0.92, 0.95),
+    "fifteenth_held_out_matching": (0.94, 0.95),
+    "sixteenth_held_out_matching": (0.91, 0.94),
+    FRESH: (0.86, 0.92),
 }
-# Near misses quoted, at most: 4% of a table's (the issue asks 3%: the third's are 3.1%); of the sixteenth,
-# 5 of 114 as measured before it was read; of the fresh one, never read, 5 of 115 as measured when written.
-NEAR_QUOTED = {"sixteenth_held_out_matching": 0.045, FRESH: 0.045}
+# Near misses quoted, at most: 4% of a table's (the issue asks 3%: the third's are 3.1%); of the fresh one,
+# 5 of 115 as measured when written (and at the end of that stop).
+NEAR_QUOTED = {FRESH: 0.045}
 # Near misses asked about with the model, at most: 20% of a table's, and of the thirteenth, unread before it
 # measured the rules it was written for, 23% (21% before them); of the sixteenth, 23 of 114 (one of them
 # quoted before: "Do you sign NDAs after the project has already started…?"); of the fresh one, 24 of 115
@@ -81,7 +80,7 @@ def test_the_meaning_model_only_adds_questions_and_never_quotes(meaning, name):
     assert found.near_asked / found.near <= NEAR_ASKED.get(name, 0.20)  # a near miss asked costs a "no"
 
 
-@pytest.mark.parametrize("table, floor", [(None, 0.59), ("across_languages", 0.60), ("second_across_languages", 0.50)])
+@pytest.mark.parametrize("table, floor", [(None, 0.75), ("across_languages", 0.74), ("second_across_languages", 0.63)])
 def test_other_languages_against_english_answers_are_asked_about_by_the_things_they_name(table, floor):
     """Every table's Spanish and Portuguese questions, and the two tables written for it in four languages
     (the second after the French and German words were added, never tuned to): without the model the rules
@@ -93,7 +92,7 @@ def test_other_languages_against_english_answers_are_asked_about_by_the_things_t
 
 
 @pytest.mark.measure
-@pytest.mark.parametrize("table, floor", [(None, 0.85), ("across_languages", 0.88), ("second_across_languages", 0.83)])
+@pytest.mark.parametrize("table, floor", [(None, 0.89), ("across_languages", 0.90), ("second_across_languages", 0.88)])
 def test_other_languages_against_english_answers_with_the_meaning_model(meaning, table, floor):
     folder = english_only()
     alone = across_languages(*example_with(None, folder), table)
