@@ -266,13 +266,18 @@ HEADINGS = ("same as", "turns it around", "everyday", "someone else", "the visit
 
 
 @lru_cache(maxsize=1)
+def _sections() -> dict[str, list]:
+    """``prompts/visitor_words.md``'s sections, each as its lines (a line that does not parse stops the start)."""
+    return pattern_sections(VISITOR_WORDS_FILE, list(HEADINGS), lines=HEADINGS)
+
+
+@lru_cache(maxsize=1)
 def shorthand() -> dict[str, str]:
     """Chat shorthand and what it spells out (``prompts/visitor_words.md``'s ``shorthand``: "cn" is "can",
     "cntg" "contigo"), and "now" in its forms (:data:`NOW`); read before anything else, in every language,
     after apostrophes are dropped ("what's" and "whats" are one)."""
-    found = pattern_sections(VISITOR_WORDS_FILE, list(HEADINGS), lines=HEADINGS)
     spelled_out = {}
-    for line in found["shorthand"]:
+    for line in _sections()["shorthand"]:
         meant, _, typed = line.partition(":")
         for short in typed.split(","):
             if short.strip():
@@ -283,7 +288,7 @@ def shorthand() -> dict[str, str]:
 @lru_cache(maxsize=1)
 def visitor_words() -> VisitorWords:
     """The file, read once (a line that does not parse stops the start, naming it)."""
-    found = pattern_sections(VISITOR_WORDS_FILE, list(HEADINGS), lines=HEADINGS)
+    found = _sections()
     same: dict[tuple[str, ...], str] = {}
     for line in found["same as"]:
         word, _, used = line.partition(":")
