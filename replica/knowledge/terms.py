@@ -136,8 +136,15 @@ def _words(text: str) -> tuple[str, ...]:
 def _read(spelled: tuple[str, ...]) -> tuple[str, ...]:
     """``spelled`` with the words visitors use for a thing read as the one the matcher reads."""
     read = visitor_words()
-    inserted = read.qualifiers | read.everyday | COMMON | {"moment"}  # words that may sit inside a phrase
-    return tuple(_joined(list(spelled), read.same, read.longest, 1, inserted, read.either_number))
+    return tuple(_joined(list(spelled), read.same, read.longest, 1, _insertable(), read.either_number))
+
+
+@lru_cache(maxsize=1)
+def _insertable() -> frozenset[str]:
+    """The words that may sit inside a visitor phrase (:func:`_joined`): qualifiers, everyday and common
+    words, and "now" in its forms (read once: every message's words are joined with them)."""
+    read = visitor_words()
+    return read.qualifiers | read.everyday | COMMON | frozenset(NOW.values())
 
 
 def spelled(text: str) -> tuple[str, ...]:
