@@ -413,9 +413,8 @@ def about_someone_else(text: str) -> bool:
             return True
     asked = text[: at.start()] if (at := CIRCUMSTANCE.search(text)) else text  # not "…before they share it"
     typed = spelled(asked)
-    if THEY & set(typed) and not names_you(text):
-        return True
-    if typed[:1] and typed[0] in THE and visitor_words().others & set(typed[1:2]) and not names_you(text):
+    named_first = typed[:1] and typed[0] in THE and visitor_words().others & set(typed[1:2])
+    if (THEY & set(typed) or named_first) and not names_you(text):
         return True
     found = words(text)
     others = visitor_words().others  # the next word or the one after: "your business partner"
