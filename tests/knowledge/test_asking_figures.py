@@ -18,7 +18,8 @@ WORKING_ON = "What are you working on at the moment?"
 KIND_OF_WORK = "What kind of work do you do?"
 
 # Within one tap, with the rules alone and with the meaning model, as measured at the end of the stop that
-# wrote the seventeenth and eighteenth tables (a floor: a change that loses any is seen).
+# wrote the seventeenth and eighteenth tables, and on the nineteenth when written (a floor: a change that
+# loses any is seen).
 WITHIN_A_TAP = {
     "no_model_matching": (0.93, 0.94),
     "held_out_matching": (0.94, 0.94),
@@ -38,20 +39,22 @@ WITHIN_A_TAP = {
     "fifteenth_held_out_matching": (0.94, 0.95),
     "sixteenth_held_out_matching": (0.91, 0.94),
     "seventeenth_held_out_matching": (0.86, 0.92),
-    FRESH: (0.90, 0.94),
+    "eighteenth_held_out_matching": (0.90, 0.94),
+    FRESH: (0.97, 0.99),
 }
 # Near misses quoted, at most: 4% of a table's (the issue asks 3%: the third's are 3.1%); of the seventeenth,
-# 5 of 115 as measured when written (and at the end of that stop); of the fresh one, never read, 6 of 115.
-NEAR_QUOTED = {"seventeenth_held_out_matching": 0.045, FRESH: 0.053}
+# 5 of 115 as measured when written (and at the end of that stop); of the eighteenth, 6 of 115 when written;
+# of the fresh one, never read, 5 of 116.
+NEAR_QUOTED = {"seventeenth_held_out_matching": 0.045, "eighteenth_held_out_matching": 0.053, FRESH: 0.044}
 # Near misses asked about with the model, at most: 20% of a table's, and of the thirteenth, unread before it
 # measured the rules it was written for, 23% (21% before them); of the sixteenth, 23 of 114 (one of them
 # quoted before: "Do you sign NDAs after the project has already started…?"); of the seventeenth, 23 of 115;
-# of the fresh one, 24 of 115 when written.
+# of the eighteenth, 24 of 115 when written.
 NEAR_ASKED = {
     "thirteenth_held_out_matching": 0.235,
     "sixteenth_held_out_matching": 0.205,
     "seventeenth_held_out_matching": 0.205,
-    FRESH: 0.21,
+    "eighteenth_held_out_matching": 0.21,
 }
 
 
