@@ -28,6 +28,7 @@ from replica.knowledge.asking import (
     ACCEPTING,
     WHEN,
     about_someone_else,
+    asked_deeds,
     corrected,
     destinations,
     heads,
@@ -35,6 +36,7 @@ from replica.knowledge.asking import (
     names_you,
     negations,
     now,
+    of_the_visitor,
     opposed,
     others_words,
     own_words,
@@ -155,6 +157,8 @@ def score(
     for at, clause in enumerate(clauses):
         if not asking[at] or (continues(clauses, ends, at) and asked.of_another(clauses[at - 1])):
             continue
+        if continues(clauses, ends, at) and POINTS_BACK.search(clause):
+            clause = f"{clauses[at - 1]} {clause}"  # "Can you name your clients, | or is that under NDA?"
         mine = read(clause, vocabulary)
         # A clause that points back asks of what the statement before it named, not of itself: "Our
         # lawyers need an NDA. Would you sign one?", "Startups: do you work with them?" (a question
@@ -212,8 +216,28 @@ class Asked:
 
     def apart(self, clause: str, mine: set[str], of: str = "") -> bool:
         """Whether ``clause`` (its terms ``mine``) asks something else, whatever words it shares: for a
-        reason (:meth:`refuses`), or by a number or a time the question and its answer do not name."""
-        return self.refuses(clause, mine, of) or not numbers(mine) <= numbers(self.terms) or self.names_a_time(clause)
+        reason (:meth:`refuses`), by a number or a time the question and its answer do not name, or by a
+        deed they do not explain (:meth:`another_deed`)."""
+        return (
+            self.refuses(clause, mine, of)
+            or not numbers(mine) <= numbers(self.terms)
+            or self.names_a_time(clause)
+            or self.another_deed(clause, mine)
+        )
+
+    def another_deed(self, clause: str, mine: set[str]) -> bool:
+        """Whether ``clause`` asks the owner to do what neither the question nor its answer explains, in
+        place of a word of the question: "draft" of "Can you draft an NDA?" beside "Do you sign NDAs?" (a
+        deed beside all of its words only says how: "Which time zone do you operate in?")."""
+        deeds = terms(" ".join(asked_deeds(clause)), None, self.language) & mine
+        return bool(deeds and deeds <= self.unexplained(clause, mine) and self.terms - mine)
+
+    def unexplained(self, clause: str, mine: set[str]) -> set[str]:
+        """The terms of ``clause`` (``mine``) that neither the question, its answer, the qualifiers, the words
+        visitors use for its things, a place to go nor the owner's work explains."""
+        core = self.terms - qualifiers(self.language)
+        found = mine - self.terms - self.said - qualifiers(self.language) - own_words(self.language, core)
+        return found - destinations(clause, self.language) - working_beside(mine, core)
 
     def names_a_time(self, clause: str) -> bool:
         """Whether ``clause`` names a time, or asks when, that the question and its answer do not."""
@@ -236,7 +260,7 @@ class Asked:
         question does not."""
         return (
             (about_someone_else(clause) and not self.someone_else)
-            or (the_visitors_deed(clause) and not self.first_person)
+            or ((the_visitors_deed(clause) or of_the_visitor(clause)) and not self.first_person)
             or (past(clause) and not self.in_the_past)
         )
 
@@ -273,14 +297,12 @@ class Asked:
         shared, extra = len(mine & theirs), len(mine - theirs)
         if not shared or (self.apart(clause, mine, of) if strict else self.refuses(clause, mine, of)):
             return 0.0  # (how close one comes is not changed by a number or a time: "…in Q3?" may be asked about)
-        whole = len(theirs) > 1 and shared == len(theirs) and extra <= MAX_EXTRA  # all its words, and a few more
-        asks_more = extra > 1 or (extra and shared < 2) or (len(mine) == 1 and len(theirs) > 1)
         plain = qualifiers(self.language)
         core = theirs - plain
-        related = own_words(self.language, core)
-        unexplained = mine - theirs - self.said - plain - related - destinations(clause, self.language)
-        unexplained -= working_beside(mine, core)
+        unexplained = self.unexplained(clause, mine)
         named = unexplained & others_words(self.language, core)  # another thing, or its words: "…for a call?"
+        asks_more = extra > 1 or (extra and shared < 2) or (len(mine) == 1 and len(theirs) > 1)
+        whole = len(theirs) > 1 and shared == len(theirs) and extra <= MAX_EXTRA  # all its words, and a few more
         allowed = 0 if named else int(len(theirs) > 1)
         one_word = len(mine) == 1 and len(core) > 1  # "zone", "startups": too little to be sure
         covers = bool(core) and core <= mine and len(unexplained) <= allowed and not one_word
@@ -308,7 +330,9 @@ def allowed_for(message: str, language: str, taught: Taught) -> Callable[[Approv
 def continues(clauses: list[str], ends: list[str], at: int) -> bool:
     """Whether clause ``at`` only continues the one before it, as a few words after a comma that name no
     "you" ("Which time zone should we store timestamps in, | UTC or local?"): it asks of whom that one asks."""
-    return at > 0 and ends[at - 1].strip() == "," and len(clauses[at].split()) <= 4 and not names_you(clauses[at])
+    clause = clauses[at]
+    short = len(clause.split()) <= 4 or bool(POINTS_BACK.search(clause))
+    return at > 0 and ends[at - 1].strip() == "," and short and not names_you(clause)
 
 
 def asking_clauses(message: str) -> list[str]:

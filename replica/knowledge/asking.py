@@ -164,6 +164,24 @@ VISITOR_DOES = re.compile(
 )
 
 
+# The deed a question asks the owner to do: the verb after "can you", "¿puedes…?", "pode…?", "pouvez-vous…?",
+# read folded. Where it is none the question or its answer explains, the question asks another deed than
+# the approved one, however much it shares ("Can you draft an NDA?" is not "Do you sign NDAs?").
+ASKED_DEED = re.compile(
+    r"\b(?:can|could|would|will|do|does)\s+(?:you|u|ya)\s+"
+    r"(?:(?:also|ever|still|actually|maybe|possibly|please|even|really|usually|normally|generally|typically)\s+)*"
+    r"([a-z]+)"
+    r"|\b(?:puedes|podrias|podria|puede|podeis|pode|podes|poderia|poderias|podia|podias|consegue|consegues)"
+    r"\s+(?:(?:nos|me|tambem|tambien)\s+)?([a-z]+)"
+    r"|\b(?:pouvez|peux|pourriez|pourrais)[- ](?:vous|tu)\s+(?:(?:nous|me|aussi)\s+)?([a-z]+)"
+)
+
+
+def asked_deeds(text: str) -> list[str]:
+    """The verbs ``text`` asks the owner to do (:data:`ASKED_DEED`): "draft" of "Can you draft an NDA?"."""
+    return [word for found in ASKED_DEED.findall(folded(text)) for word in found if word]
+
+
 ASKING = re.compile(
     r"\W*(?:what|who|whom|whose|where|when|why|how|which|do|does|did|are|is|was|were|can|could|would|will|have|has"
     r"|should|may|tell|share|give|send|show|explain|describe|list|let me know)\b",
@@ -341,7 +359,7 @@ ADVICE = frozenset(
     empfehlen empfiehlst raten ratst""".split()
 )
 YOU = frozenset(
-    """you your yours yourself u ur tu te ti contigo tus usted ustedes vos voce vc teu tua teus tuas seu sua
+    """you youve your yours yourself u ur tu te ti contigo tus usted ustedes vos voce vc teu tua teus tuas seu sua
     consigo vous votre toi ton ta tes du dich dir dein deine ihr ihnen sie""".split()
 )
 # Others by a pronoun ("What time zone are they in?", "¿Ellos firman…?"): a question that names them, before
@@ -360,6 +378,31 @@ def the_visitors_deed(text: str) -> bool:
     found = phrases_in(spelled(text), _deeds())
     # Advice that names the owner asks of the owner: "Which time zone should I assume for you?"
     return any(not (ADVICE & set(deed) and names_you(text)) for deed in found)
+
+
+# A statement of the visitor's own state, as a clause opens, naming no "you": "I'm available from next month
+# as well", "FYI our team is on Central European Time" are the visitor's news, not a question of the owner
+# (by its pronoun: "Somos una startup, ¿trabajas con empresas así?" names no "you" either).
+VISITOR_IS = frozenset(
+    tuple(phrase.split())
+    for phrase in """i am,i have,we are,we have,yo soy,yo estoy,nosotros somos,eu sou,eu estou,nos somos,je suis,
+    nous sommes,j ai,nous avons,ich bin,wir sind,ich habe,wir haben""".split(",")
+)
+OURS = frozenset("my our mi nuestro nuestra meu minha nosso nossa mon ma notre mein meine unser unsere".split())
+BEING = frozenset("is are es son esta estan e sao est sont ist sind".split())
+OPENING = frozenset("fyi btw also and but so well ok oh hi hey y e et und".split())
+
+
+def of_the_visitor(text: str) -> bool:
+    """Whether ``text`` opens by telling of the visitor ("I'm free next month too", "our team is on CET"),
+    naming no "you": it tells, and does not ask the owner."""
+    typed = spelled(text)
+    while typed and typed[0] in OPENING:
+        typed = typed[1:]
+    if not typed or names_you(text):
+        return False
+    ours = typed[0] in OURS and bool(BEING & set(typed[2:4]))
+    return ours or typed[:2] in VISITOR_IS
 
 
 def names_you(text: str) -> bool:

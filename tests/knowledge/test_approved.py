@@ -446,6 +446,29 @@ def test_a_question_is_answered_whatever_circumstance_it_adds(three_languages, m
 
 
 @pytest.mark.parametrize(
+    "message, answered, quoted",
+    [
+        ("Could you draft us an NDA?", "Do you sign NDAs?", False),  # another deed on the same thing: asked
+        ("¿Puedes traducir nuestro acuerdo de confidencialidad?", "¿Firmas acuerdos de confidencialidad (NDA)?", False),
+        ("Would you agree to an NDA?", "Do you sign NDAs?", True),  # agreeing to one is signing it
+        ("Which time zone do you operate in?", "What time zone are you in?", True),  # a deed beside all its words
+        ("Can you share your client list, or is that under NDA?", None, False),  # "that" is the client list
+        ("We are open to relocation ourselves, do you need a subcontractor?", None, False),  # the visitor's news
+        ("FYI my team is in Central European Time, so mornings suit us.", None, False),
+        ("I'm a founder, do you work with early-stage startups?", "Do you work with early-stage startups?", True),
+    ],
+)
+def test_another_deed_a_continuation_or_the_visitors_own_news_is_not_the_question(
+    three_languages, message, answered, quoted
+):
+    """What the owner is asked to do, what a clause after a comma points back at, and who a clause tells
+    of decide what it asks: not quoted, at most asked about ("Did you mean…?")."""
+    offered = three_languages.offer(message)
+    assert found(three_languages, message) == (answered if quoted else None)
+    assert quoted or (offered.approved.question if offered else None) == answered
+
+
+@pytest.mark.parametrize(
     "message",
     [
         "Do you sign NDAs after the project has already started?",  # the answer: "Yes, before any…"

