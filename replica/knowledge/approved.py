@@ -285,7 +285,7 @@ class Asked:
             if (
                 not self.refuses(head, mine, of=clause)
                 and not self.names_another(mine)
-                and self.meets(head, mine, True, of=clause) >= MIN_SCORE
+                and self.meets(head, mine, False, of=clause) >= CLOSE_SCORE
             ):
                 return True
         return False
