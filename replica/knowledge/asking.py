@@ -375,9 +375,24 @@ def the_visitors_deed(text: str) -> bool:
     """Whether ``text`` asks what the visitor must or should do, or asks advice for themselves ("Will I
     have to sign an NDA?", "Where should I study?"), or whether the owner would have someone else do a
     thing ("¿Exiges que el cliente firme un NDA?"): ``prompts/visitor_words.md``'s "the visitor's deed"."""
-    found = phrases_in(spelled(text), _deeds())
+    typed = spelled(text)
+    found = phrases_in(typed, _deeds()) + _naming_whom(typed)
     # Advice that names the owner asks of the owner: "Which time zone should I assume for you?"
     return any(not (ADVICE & set(deed) and names_you(text)) for deed in found)
+
+
+LINKING = frozenset("que a".split())  # "pides | al cliente | que firme": whom one has do it, named between
+
+
+def _naming_whom(typed: tuple[str, ...]) -> list[tuple[str, ...]]:
+    """The deeds of two words that ``typed`` holds with up to three words between them, naming whom the owner
+    would have do it: "¿Le pides al cliente que firme un NDA?" holds "pides que"."""
+    return [
+        deed
+        for at, word in enumerate(typed)
+        for deed in _deeds().get(word, ())
+        if len(deed) == 2 and deed[1] in LINKING and deed[1] in typed[at + 2 : at + 5]
+    ]
 
 
 # A statement of the visitor's own state, as a clause opens, naming no "you": "I'm available from next month

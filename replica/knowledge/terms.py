@@ -370,6 +370,47 @@ def one_slip(a: str, b: str) -> bool:
     return short in _deletions(long)
 
 
+# The letter rows of the keyboards visitors type on (QWERTY, AZERTY, QWERTZ), each row set half a key right
+# of the one above: a typing slip that changes a letter hits a key beside it ("tume" for "time"); a word
+# one far letter from another is a word of its own ("viene" is not German "viele", "leste" not "feste").
+KEYBOARDS = (
+    ("qwertyuiop", "asdfghjkl", "zxcvbnm"),
+    ("azertyuiop", "qsdfghjklm", "wxcvbn"),
+    ("qwertzuiop", "asdfghjkl", "yxcvbnm"),
+)
+VOWELS = frozenset("aeiouy")
+SOUNDING_ALIKE = ({"c", "s"}, {"c", "k"}, {"s", "z"})  # English spells these sounds either way: "servises"
+
+
+@lru_cache(maxsize=1)
+def _beside() -> frozenset[tuple[str, str]]:
+    """The pairs of letters on keys side by side, on any of :data:`KEYBOARDS`."""
+    pairs = set()
+    for rows in KEYBOARDS:
+        for r, row in enumerate(rows):
+            for c, key in enumerate(row):
+                near = [row[c - 1 : c], row[c + 1 : c + 2]]
+                if r:
+                    near += [rows[r - 1][c : c + 2]]
+                if r + 1 < len(rows):
+                    near += [rows[r + 1][max(c - 1, 0) : c + 1]]
+                pairs |= {(key, other) for letters in near for other in letters}
+    return frozenset(pairs | {(b, a) for a, b in pairs})
+
+
+def keyed(typed: str, meant: str, language: str) -> bool:
+    """Whether ``typed``, one slip from ``meant`` (:func:`one_slip`), could be ``meant`` mistyped: a letter
+    added, dropped or swapped with its neighbour, or changed for one on a key beside it; or, in English,
+    which spells sounds unlike it says them, one vowel for another ("availible") or "s" for "c"."""
+    if len(typed) != len(meant):
+        return True
+    changed = [(a, b) for a, b in zip(typed, meant) if a != b]
+    if len(changed) != 1:
+        return True  # two neighbours swapped
+    pair = changed[0]
+    return pair in _beside() or (language == "en" and (set(pair) <= VOWELS or set(pair) in SOUNDING_ALIKE))
+
+
 @dataclass
 class Vocabulary:
     """The words of the approved questions, for reading a typing slip as the word meant; and, through
@@ -418,7 +459,7 @@ class Vocabulary:
         near = set()
         for key in _deletions(word) | {word}:
             near |= self._by_deletion.get(key, set())
-        return {candidate for candidate in near if one_slip(word, candidate)}
+        return {candidate for candidate in near if one_slip(word, candidate) and keyed(word, candidate, self.language)}
 
 
 @lru_cache(maxsize=16)

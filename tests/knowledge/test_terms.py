@@ -41,3 +41,22 @@ def test_a_slip_is_read_as_the_vocabularys_word_only_one_slip_away():
     assert vocabulary.meant("projects") == "projects"  # already the vocabulary's own
     # a word the visitor words hold ("chat with you"), however short, is no slip of a question's ("what")
     assert Vocabulary.of(["What time zone are you in?"]).meant("chat") == "chat"
+
+
+@pytest.mark.parametrize(
+    "typed, language, meant",
+    [
+        ("tume", "en", "time"),  # a key beside it
+        ("servises", "en", "services"),  # English spells a sound either way
+        ("relocetion", "en", "relocation"),  # and a vowel
+        ("lange", "en", "lange"),  # "n" and "r" are far apart: German "lange", not "large"
+        ("viene", "es", "viene"),  # a word of its own, not German "viele"
+        ("menos", "es", "menos"),  # Spanish spells its vowels as it says them: not "manos"
+    ],
+)
+def test_a_letter_changed_is_a_slip_only_on_a_key_beside_it(typed, language, meant):
+    questions = {
+        "en": ["What services do you offer?", "What time zone are you in?", "Large projects?", "Relocation?"],
+        "es": ["¿Cuántas viele manos?"],
+    }
+    assert Vocabulary.of(questions[language], language).meant(typed) == meant
