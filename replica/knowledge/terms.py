@@ -104,6 +104,17 @@ ENGAGEMENT_LENGTH = re.compile(
     rf"(?:{_AMOUNT}[- ]{_SPAN}(?:[- ]long)? {_ENGAGEMENT}|(?:{_NEW} )?{_ENGAGEMENT} (?:de |of |von |d')?{_AMOUNT} {_SPAN})",
     re.IGNORECASE,
 )
+# How many people or how much money the visitor's company has, or a share, says how big it is, not what the
+# question asks: "Do you work with startups of fewer than 20 employees?", "…a $1.5M seed round", "¿…menos de
+# 10 personas?", "100% presencial" ask of no number (a number of anything else still does: "…in 2027?").
+COUNTED = re.compile(
+    r"\b(?:team|equipo|equipa|equipe|équipe)\s+(?:of|de)\s+\d+\b"
+    r"|(?:[$€£]|r\$|\b)\s?\d[\d,.]*\+?\s?(?:%|(?:k|m|mm|bn|mil|million|millions|millones|milhões|milhoes|mio"
+    r"|euros?|dollars?|dólares|dolares|reais|eur|usd|gbp)\b|[- ]?(?:person|people|ppl|employees?|staff|engineers?"
+    r"|developers?|devs?|personas?|pessoas?|empleados?|funcionários?|funcionarios?|colaboradores?"
+    r"|mitarbeiter(?:innen)?|personnes?|salariés?)\b)",
+    re.IGNORECASE,
+)
 # A word written with a capital where no sentence begins: a name ("Are you on Slack?"), never a slip.
 NAME = re.compile(r"(?<![.!?¿¡\n]\s)(?<![.!?¿¡\n])(?<!^)\b[A-ZÀ-Ý][a-zà-ÿ]+\b")
 MIN_TYPO_LENGTH = 4  # shorter words are too easily another word one slip away
@@ -123,7 +134,8 @@ def stem(word: str, language: str = "en") -> str:
 def words(text: str) -> list[str]:
     """The message's words as typed, lower-cased, shorthand spelled out, phrases made one word, and the
     words visitors use for a thing read as the one the matcher reads (``prompts/visitor_words.md``); a
-    length of engagement is not read (:data:`ENGAGEMENT_LENGTH`)."""
+    length of engagement is not read (:data:`ENGAGEMENT_LENGTH`), nor a count of people or money
+    (:data:`COUNTED`)."""
     return list(_words(text))
 
 
@@ -173,8 +185,8 @@ def _spelled(text: str) -> tuple[str, ...]:
 
 @lru_cache(maxsize=4096)
 def _spelled_whole(text: str) -> tuple[str, ...]:
-    """``text`` spelled (:func:`_spelled`) without the length of an engagement it names."""
-    return _spelled(ENGAGEMENT_LENGTH.sub(r"\1 ", text))
+    """``text`` spelled (:func:`_spelled`) without the length of an engagement or the counts it names."""
+    return _spelled(COUNTED.sub(" ", ENGAGEMENT_LENGTH.sub(r"\1 ", text)))
 
 
 def _joined(
@@ -488,7 +500,7 @@ def visitor_vocabulary(language: str) -> Vocabulary:
 def terms(text: str, vocabulary: Vocabulary | None = None, language: str = "en") -> set[str]:
     """The stems that carry ``text``'s meaning (read as ``language``): common words dropped, typing slips
     read as the ``vocabulary`` word meant, each cut to its stem; a length of engagement is not read
-    (:data:`ENGAGEMENT_LENGTH`)."""
+    (:data:`ENGAGEMENT_LENGTH`), nor a count of people or money (:data:`COUNTED`)."""
     spelled = _spelled_whole(text)
     if vocabulary:  # a slip is mended before the visitor words are read: "get in tuch" is "get in touch"
         spelled = mend(spelled, text, vocabulary, language)

@@ -446,6 +446,22 @@ def test_a_question_is_answered_whatever_circumstance_it_adds(three_languages, m
 
 
 @pytest.mark.parametrize(
+    "message, answered",
+    [
+        ("Do you work with early-stage startups of under 25 employees?", "Do you work with early-stage startups?"),
+        ("¿Trabajas con startups en fase inicial de 8 personas?", "¿Trabajas con startups en fase inicial?"),
+        (
+            "Do you work with early-stage startups, a team of 6 with $2M raised?",
+            "Do you work with early-stage startups?",
+        ),
+        ("Are you available for new projects in 2027?", None),  # a number of anything else still asks of it
+    ],
+)
+def test_how_many_people_or_how_much_money_a_company_has_asks_of_no_number(three_languages, message, answered):
+    assert found(three_languages, message) == answered
+
+
+@pytest.mark.parametrize(
     "message, answered, quoted",
     [
         ("Could you draft us an NDA?", "Do you sign NDAs?", False),  # another deed on the same thing: asked
