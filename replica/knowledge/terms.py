@@ -488,12 +488,16 @@ def typed_words(language: str) -> frozenset[str]:
 
 @lru_cache(maxsize=16)
 def visitor_vocabulary(language: str) -> Vocabulary:
-    """The words of ``prompts/visitor_words.md``'s phrases, of five letters or more, for typing slips."""
+    """The words of ``prompts/visitor_words.md``'s phrases, of five letters or more, for typing slips, and
+    "now" in its forms ("currenly" is "currently")."""
     vocabulary = Vocabulary(language)
     for phrase in visitor_words().same:
         for word in phrase:
             if len(word) >= MIN_TYPO_LENGTH + 1 and not common(word, language):
                 vocabulary.add(word)
+    for word in NOW:
+        if len(word) >= MIN_TYPO_LENGTH + 1:
+            vocabulary.add(word)
     return vocabulary
 
 
@@ -512,12 +516,18 @@ def mend(
     typed: tuple[str, ...], text: str, vocabulary: Vocabulary, language: str, shortest: int = 0
 ) -> tuple[str, ...]:
     """``typed`` (the words of ``text``) with each typing slip read as the ``vocabulary`` word meant; a
-    common word, a name ("Slack" is not "stack") or a word shorter than ``shortest`` is none."""
-    named = names(text)
-    return tuple(
-        word if len(word) < shortest or common(word, language) or word in named else vocabulary.meant(word)
-        for word in typed
-    )
+    common word, a name ("Slack" is not "stack") or a word shorter than ``shortest`` is none; in German,
+    which writes every noun with a capital, a capital names no one ("Vertraulichkeitsvereinbrung")."""
+    named = names(text) if language != "de" else frozenset()
+    spelled_out = shorthand()  # a word mended is then read as typed so: "currenly" is "currently", "now"
+    found: list[str] = []
+    for word in typed:
+        if len(word) < shortest or common(word, language) or word in named:
+            found.append(word)
+        else:
+            meant = vocabulary.meant(word)
+            found += spelled_out.get(meant, meant).split() if meant != word else [word]
+    return tuple(found)
 
 
 @lru_cache(maxsize=4096)

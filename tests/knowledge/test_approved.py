@@ -448,6 +448,17 @@ def test_a_question_is_answered_whatever_circumstance_it_adds(three_languages, m
 @pytest.mark.parametrize(
     "message, answered",
     [
+        ("What are you currenly workng on?", "What are you working on at the moment?"),  # "currently" is "now"
+        ("Unterschreiben Sie eine Vertraulichkeitsvereinbrung?", "Do you sign NDAs?"),  # a German noun's capital
+    ],
+)
+def test_a_slip_is_mended_in_a_word_read_as_now_and_in_a_german_noun(three_languages, message, answered):
+    assert found(three_languages, message) == answered
+
+
+@pytest.mark.parametrize(
+    "message, answered",
+    [
         ("Do you work with early-stage startups of under 25 employees?", "Do you work with early-stage startups?"),
         ("¿Trabajas con startups en fase inicial de 8 personas?", "¿Trabajas con startups en fase inicial?"),
         (
