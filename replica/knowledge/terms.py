@@ -30,6 +30,10 @@ APOSTROPHE = re.compile(r"(?<=\w)['’](?=\w)")
 # ("you've" stays "youve": the past reads "youve worked" as it is).
 CONTRACTED = re.compile(r"\b(i|you|we|they|he|she|it|who|what|there|that)['’](re|ll|d|m)\b")
 SPELLED_OUT = {"re": "are", "ll": "will", "d": "would", "m": "am"}
+# A digit typed for the word it sounds like, between two words and before no plural: "r u available 4 new
+# work", "best way 2 reach u" ("2 projects", "in 4 weeks" stay numbers).
+SOUNDED = re.compile(r"(?<=[a-z] )([24])(?= (?![a-z]+s\b)[a-z])")
+SOUNDED_OUT = {"2": "to", "4": "for"}
 COMMON = frozenset(
     folded(word)
     for word in set(
@@ -178,6 +182,7 @@ def _spelled(text: str) -> tuple[str, ...]:
     spelled: list[str] = []
     spelled_out = shorthand()
     plain = CONTRACTED.sub(lambda found: f"{found[1]} {SPELLED_OUT[found[2]]}", folded(text))
+    plain = SOUNDED.sub(lambda found: SOUNDED_OUT[found[1]], plain)
     for word in WORD.findall(APOSTROPHE.sub("", plain)):
         spelled += spelled_out.get(word, word).split()
     return tuple(_joined(spelled, PHRASES, LONGEST_PHRASE, shortest=2))

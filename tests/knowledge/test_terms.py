@@ -60,3 +60,18 @@ def test_a_letter_changed_is_a_slip_only_on_a_key_beside_it(typed, language, mea
         "es": ["¿Cuántas viele manos?"],
     }
     assert Vocabulary.of(questions[language], language).meant(typed) == meant
+
+
+@pytest.mark.parametrize(
+    "typed, meant, number",
+    [
+        ("r u available 4 new work", "are you available for new work", False),
+        ("best way 2 reach u", "best way to reach you", False),
+        ("do you take 2 projects at once", "", True),  # before a plural: a number
+        ("can you start in 4 weeks", "", True),
+    ],
+)
+def test_a_digit_for_the_word_it_sounds_like_is_that_word(typed, meant, number):
+    found = terms(typed)
+    assert any(term.isdigit() for term in found) == number
+    assert number or found == terms(meant)
