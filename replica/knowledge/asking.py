@@ -485,11 +485,21 @@ def forget() -> None:
     negations.cache_clear()
 
 
+# A question that offers two halves asks its first: what turns the second around does not turn the question
+# ("Do you take on tiny startups or only big cos?", "open 4 new work or fully booked"). (The plainer half was
+# measured: it quoted "Você só trabalha com startups ou também com multinacionais?")
+ALTERNATIVE = re.compile(r"\s(?:or|ou|oder)\s(?=\S)", re.I)
+ALTERNATIVE_ES = re.compile(r"\s(?:o|u)\s(?=\S)", re.I)  # Portuguese "o" is "the"
+
+
 @lru_cache(maxsize=4096)
 def negations(text: str) -> int:
     """How many words of ``text`` turn a question around ("not", "never", "refuse", "dont", "nunca", …), and
     phrases ("too busy", "booked up": ``prompts/visitor_words.md``; read before the visitor words, so that
     "too busy with" is not "too" and "working on"). A phrase that holds such a word counts as that word."""
+    text = ALTERNATIVE.split(text, maxsplit=1)[0]  # "…tiny startups | or only big cos?": the first half asks
+    if detect(text) == "es":
+        text = ALTERNATIVE_ES.split(text, maxsplit=1)[0]
     found, typed = words(text), spelled(text)
     singles, phrases = _turning()
     turning = len(phrases_in(typed, phrases))

@@ -14,6 +14,10 @@ def test_a_question_turned_around_counts_its_negations_and_the_plain_one_none():
     assert negations("Do you sign NDAs?") == 0
     assert negations("Dont you sign NDAs?") == negations("Don't you sign NDAs?") == 1
     assert negations("Do you refuse to sign NDAs?") == 1
+    # of a question in two halves, the first asks
+    assert negations("Do you take on tiny startups or only big companies?") == 0
+    assert negations("¿Trabajas con startups o no?") == 0
+    assert negations("Do you refuse NDAs or sign them?") == 1
 
 
 def test_a_correction_is_read_from_where_it_starts_and_a_mere_i_mean_it_is_not_one():
