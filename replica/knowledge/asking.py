@@ -535,9 +535,12 @@ def corrected(text: str) -> str:
 @lru_cache(maxsize=16)
 def fields(language: str = "en") -> dict[str, frozenset[str]]:
     """For each thing ``prompts/visitor_words.md`` names (as its term), the terms of the words visitors
-    use for it: "abroad" and "country" are relocation's, "meeting" contact's."""
+    use for it: "abroad" and "country" are relocation's, "meeting" contact's; a verb of accepting only frames
+    one ("aceitas" of "aceitas projetos com…" is no word of work's)."""
     found: dict[str, set[str]] = {}
     for phrase, word in visitor_words().same.items():
         for thing in terms(word, None, language):
-            found.setdefault(thing, set()).update(stem(w, language) for w in phrase if not common(w, language))
+            found.setdefault(thing, set()).update(
+                stem(w, language) for w in phrase if not common(w, language) and not folded(w).startswith(ACCEPTING)
+            )
     return {thing: frozenset(field) for thing, field in found.items()}

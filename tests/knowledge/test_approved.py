@@ -401,6 +401,8 @@ def test_a_question_that_points_back_asks_of_the_statement_before_it(three_langu
         ("Do you help small startups that are just getting started?", "Do you work with early-stage startups?"),
         ("¿Colaboras con startups que están empezando?", "¿Trabajas con startups en fase inicial?"),
         ("Você atende empresas que estão começando agora?", "Trabalhas com startups em fase inicial?"),
+        ("¿Aceptas proyectos con startups pequeñas?", "¿Trabajas con startups en fase inicial?"),  # accepting whom
+        ("Aceitas clientes que ainda são startups?", "Trabalhas com startups em fase inicial?"),
         ("Do you offer a discount for startups?", None),  # another thing asked of startups
         ("Could you help us interview candidates for our startup?", None),
     ],
