@@ -46,15 +46,16 @@ WITHIN_A_TAP = {
 # fresh one, never read (5 of 116 when written).
 NEAR_QUOTED = {"tenth_held_out_matching": 0.032, FRESH: 0.044}
 # Near misses asked about with the model, at most: 20% of a table's, and of the thirteenth, unread before it
-# measured the rules it was written for, 23% (21% before them); of the sixteenth, 24 of 114 (one of them
-# quoted before: "Do you sign NDAs after the project has already started…?", and one more since the helper's
-# phrases: "Machst du auch Machine Learning und KI-Modelle?" asked as the kind of work); of the seventeenth, 28 of 115
+# measured the rules it was written for, 23% (21% before them); of the sixteenth, 25 of 114 (one of them
+# quoted before: "Do you sign NDAs after the project has already started…?", and two more since the helpers'
+# phrases: "Machst du auch Machine Learning und KI-Modelle?" asked as the kind of work, "¿Te puedo escribir
+# por WhatsApp?" as how to get in touch); of the seventeenth, 28 of 115
 # and of the eighteenth 26: four and one of them quoted before ("Can you draft an NDA for my company?", whose
 # deed no answer explains, is asked about), and one each read before through a slip that was none ("large"
 # as German "lange", "viene" as "viele").
 NEAR_ASKED = {
     "thirteenth_held_out_matching": 0.235,
-    "sixteenth_held_out_matching": 0.215,
+    "sixteenth_held_out_matching": 0.22,
     "seventeenth_held_out_matching": 0.245,
     "eighteenth_held_out_matching": 0.23,
 }
