@@ -65,6 +65,9 @@ ENDINGS = {"pt": ("cao", "coes", "dade", "dades", "agem", "inho", "inha"), "es":
 # Spellings inside a word that belong to one language: Portuguese "nh" and "lh" before a vowel ("trabalho",
 # "tenho"), where Spanish writes "ñ" and "j" or "ll".
 SPELLINGS = {"pt": re.compile(r"[a-z](?:nh|lh)[aeiou]")}
+# A German verb of the second person before its "du" ("unterschreibst du", "arbeitest du"): "du" alone is
+# French too ("du temps"), and a short German question may hold a French-looking word ("ne" for "eine").
+ASKED_OF_YOU = {"de": re.compile(r"\b[a-zß]{3,}st du\b")}
 LETTERS = re.compile(r"[^\W\d_]+")
 LIGATURES = str.maketrans({"œ": "oe", "æ": "ae"})  # letters no accent is taken from: "cœur", "sœur"
 
@@ -144,6 +147,8 @@ def _scores(text: str) -> Mapping[str, float]:
         for code, spelling in SPELLINGS.items():
             score[code] += bool(spelling.search(word)) and not sharing
     lower = text.lower()
+    for code, asked in ASKED_OF_YOU.items():
+        score[code] += SIGN_WEIGHT * bool(asked.search(folded(text)))
     for sign, codes in SIGNS.items():
         for code in codes:
             score[code] += SIGN_WEIGHT * (sign in lower) / len(codes)

@@ -101,3 +101,10 @@ def test_the_setting_takes_known_codes_and_names_an_unknown_one():
     assert load_settings({"LANGUAGES": "pt,en"}, None).owner.languages == ("pt", "en")
     with pytest.raises(ConfigError, match="LANGUAGES: xx: use codes among en, es, pt, fr, de"):
         load_settings({"LANGUAGES": "en,xx"}, None)
+
+
+def test_a_german_verb_before_its_du_tells_german_from_french():
+    """ "du" is French too, and a short German question may hold a French-looking word ("ne" for "eine")."""
+    assert detect("unterschreibst du ne nda") == "de"
+    assert detect("woran arbeitest du grad") == "de"
+    assert detect("est-ce que tu as du temps") == "fr"

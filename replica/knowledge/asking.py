@@ -99,7 +99,8 @@ SMALL_TALK = re.compile(r"\b(there|who are you|how are you( doing)?|what's up|ni
 # "na" (in the), and "so", which is Portuguese "só" (only) read without its accent ("So what do you do?").
 NOT_NEGATIONS = {
     "pt": frozenset({"no", "na", "nos", "nas"}),
-    **{language: frozenset({"so"}) for language in ("en", "es", "fr", "de")},
+    **{language: frozenset({"so"}) for language in ("en", "es", "fr")},
+    "de": frozenset({"so", "ne", "nen"}),  # "unterschreibst du ne NDA?": "ne" is "eine" typed short
 }
 # A time a question may be asked about ("…next week?", "…on weekends?"): answered only by an answer that names it.
 TIMES = frozenset(

@@ -452,6 +452,7 @@ def test_a_question_is_answered_whatever_circumstance_it_adds(three_languages, m
     [
         ("What are you currenly workng on?", "What are you working on at the moment?"),  # "currently" is "now"
         ("Unterschreiben Sie eine Vertraulichkeitsvereinbrung?", "Do you sign NDAs?"),  # a German noun's capital
+        ("unterschreibst du ne nda", "Do you sign NDAs?"),  # German "ne" is "eine", no French negation
     ],
 )
 def test_a_slip_is_mended_in_a_word_read_as_now_and_in_a_german_noun(three_languages, message, answered):
