@@ -18,29 +18,28 @@ WORKING_ON = "What are you working on at the moment?"
 KIND_OF_WORK = "What kind of work do you do?"
 
 # Within one tap, with the rules alone and with the meaning model, as measured at the end of the stop that
-# wrote the seventeenth and eighteenth tables, and on the nineteenth when written (a floor: a change that
-# loses any is seen).
+# wrote the nineteenth table (a floor: a change that loses any is seen).
 WITHIN_A_TAP = {
     "no_model_matching": (0.93, 0.94),
     "held_out_matching": (0.94, 0.94),
     "second_held_out_matching": (0.96, 0.97),
-    "third_held_out_matching": (0.92, 0.93),
-    "fourth_held_out_matching": (0.95, 0.96),
+    "third_held_out_matching": (0.92, 0.94),
+    "fourth_held_out_matching": (0.95, 0.97),
     "fifth_held_out_matching": (0.95, 0.97),
     "sixth_held_out_matching": (0.92, 0.93),
     "seventh_held_out_matching": (0.93, 0.96),
-    "eighth_held_out_matching": (0.85, 0.89),
-    "ninth_held_out_matching": (0.82, 0.87),
-    "tenth_held_out_matching": (0.79, 0.82),
-    "eleventh_held_out_matching": (0.85, 0.90),
-    "twelfth_held_out_matching": (0.84, 0.89),
-    "thirteenth_held_out_matching": (0.82, 0.85),
-    "fourteenth_held_out_matching": (0.92, 0.95),
-    "fifteenth_held_out_matching": (0.94, 0.95),
-    "sixteenth_held_out_matching": (0.91, 0.94),
-    "seventeenth_held_out_matching": (0.86, 0.92),
-    "eighteenth_held_out_matching": (0.90, 0.94),
-    FRESH: (0.97, 0.99),
+    "eighth_held_out_matching": (0.87, 0.91),
+    "ninth_held_out_matching": (0.85, 0.90),
+    "tenth_held_out_matching": (0.85, 0.88),
+    "eleventh_held_out_matching": (0.87, 0.92),
+    "twelfth_held_out_matching": (0.88, 0.92),
+    "thirteenth_held_out_matching": (0.86, 0.89),
+    "fourteenth_held_out_matching": (0.93, 0.96),
+    "fifteenth_held_out_matching": (0.95, 0.97),
+    "sixteenth_held_out_matching": (0.93, 0.96),
+    "seventeenth_held_out_matching": (0.89, 0.94),
+    "eighteenth_held_out_matching": (0.92, 0.96),
+    FRESH: (0.97, 0.98),
 }
 # Near misses quoted, at most: 3% of a table's, as the issue asks, but for issue 55's third (2 of 64) and the
 # fresh one, never read (5 of 116 when written).
@@ -92,7 +91,7 @@ def test_the_meaning_model_only_adds_questions_and_never_quotes(meaning, name):
     assert found.near_asked / found.near <= NEAR_ASKED.get(name, 0.20)  # a near miss asked costs a "no"
 
 
-@pytest.mark.parametrize("table, floor", [(None, 0.75), ("across_languages", 0.74), ("second_across_languages", 0.63)])
+@pytest.mark.parametrize("table, floor", [(None, 0.78), ("across_languages", 0.75), ("second_across_languages", 0.64)])
 def test_other_languages_against_english_answers_are_asked_about_by_the_things_they_name(table, floor):
     """Every table's Spanish and Portuguese questions, and the two tables written for it in four languages
     (the second after the French and German words were added, never tuned to): without the model the rules
@@ -104,7 +103,7 @@ def test_other_languages_against_english_answers_are_asked_about_by_the_things_t
 
 
 @pytest.mark.measure
-@pytest.mark.parametrize("table, floor", [(None, 0.89), ("across_languages", 0.90), ("second_across_languages", 0.88)])
+@pytest.mark.parametrize("table, floor", [(None, 0.92), ("across_languages", 0.92), ("second_across_languages", 0.89)])
 def test_other_languages_against_english_answers_with_the_meaning_model(meaning, table, floor):
     folder = english_only()
     alone = across_languages(*example_with(None, folder), table)
