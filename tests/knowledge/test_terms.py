@@ -14,6 +14,7 @@ from replica.knowledge.terms import Vocabulary, terms
         ("whats ur tz", "what is your time zone"),
         ("how cn i contact u", "how can i contact you"),  # prompts/visitor_words.md's shorthand
         ("em q vc ta trabalhando agr", "em que você está trabalhando agora"),
+        ("x donde t hablo pa un proyecto", "por donde te hablo para un proyecto"),
         ("Do you sign NDAs?", "do you sign an nda"),
         ("Would you relocate?", "are you open to relocation"),
         ("Would you move for the right role?", "are you open to relocation"),  # an everyday word inside a phrase
