@@ -138,7 +138,8 @@ def _likeliest(score: Mapping[str, float], first: str) -> str:
 @lru_cache(maxsize=4096)  # each step that reads a message asks its language (match, offer, the reply's words)
 def _scores(text: str) -> Mapping[str, float]:
     score = dict.fromkeys(KNOWN, 0.0)
-    for word in LETTERS.findall(folded(text)):
+    plain = folded(text)
+    for word in LETTERS.findall(plain):
         sharing = [code for code in KNOWN if word in COMMON[code]]
         for code in sharing:
             score[code] += 1 / len(sharing)
@@ -148,7 +149,7 @@ def _scores(text: str) -> Mapping[str, float]:
             score[code] += bool(spelling.search(word)) and not sharing
     lower = text.lower()
     for code, asked in ASKED_OF_YOU.items():
-        score[code] += SIGN_WEIGHT * bool(asked.search(folded(text)))
+        score[code] += SIGN_WEIGHT * bool(asked.search(plain))
     for sign, codes in SIGNS.items():
         for code in codes:
             score[code] += SIGN_WEIGHT * (sign in lower) / len(codes)

@@ -155,9 +155,10 @@ def score(
     asking = in_questions(ends, len(clauses))
     scores = []
     for at, clause in enumerate(clauses):
-        if not asking[at] or (continues(clauses, ends, at) and asked.of_another(clauses[at - 1])):
+        follows = continues(clauses, ends, at)
+        if not asking[at] or (follows and asked.of_another(clauses[at - 1])):
             continue
-        if continues(clauses, ends, at) and POINTS_BACK.search(clause):
+        if follows and POINTS_BACK.search(clause):
             clause = f"{clauses[at - 1]} {clause}"  # "Can you name your clients, | or is that under NDA?"
         mine = read(clause, vocabulary)
         # A clause that points back asks of what the statement before it named, not of itself: "Our
@@ -230,14 +231,16 @@ class Asked:
         place of a word of the question: "draft" of "Can you draft an NDA?" beside "Do you sign NDAs?" (a
         deed beside all of its words only says how: "Which time zone do you operate in?")."""
         deeds = terms(" ".join(asked_deeds(clause)), None, self.language) & mine
-        return bool(deeds and deeds <= self.unexplained(clause, mine) and self.terms - mine)
+        return bool(deeds and deeds <= self.unexplained(mine, clause) and self.terms - mine)
 
-    def unexplained(self, clause: str, mine: set[str]) -> set[str]:
-        """The terms of ``clause`` (``mine``) that neither the question, its answer, the qualifiers, the words
-        visitors use for its things, a place to go nor the owner's work explains."""
+    def unexplained(self, mine: set[str], clause: str = "") -> set[str]:
+        """The terms ``mine`` that neither the question, its answer, the qualifiers, the words visitors use
+        for its things nor the owner's work explains, nor, of the ``clause`` they are read from, a place to
+        go."""
         core = self.terms - qualifiers(self.language)
         found = mine - self.terms - self.said - qualifiers(self.language) - own_words(self.language, core)
-        return found - destinations(clause, self.language) - working_beside(mine, core)
+        found -= working_beside(mine, core)
+        return found - destinations(clause, self.language) if clause else found
 
     def names_a_time(self, clause: str) -> bool:
         """Whether ``clause`` names a time, or asks when, that the question and its answer do not."""
@@ -267,12 +270,8 @@ class Asked:
     def names_another(self, mine: set[str]) -> bool:
         """Whether terms ``mine`` name another thing than the question's, by words neither it nor its
         answer explains ("Are you available for a call?" beside "…for new projects?")."""
-        plain = qualifiers(self.language)
-        core = self.terms - plain
-        unexplained = (
-            mine - self.terms - self.said - plain - own_words(self.language, core) - working_beside(mine, core)
-        )
-        return bool(unexplained & others_words(self.language, core))
+        core = self.terms - qualifiers(self.language)
+        return bool(self.unexplained(mine) & others_words(self.language, core))
 
     def by_its_head(self, clause: str, vocabulary: Vocabulary) -> bool:
         """Whether a head of ``clause`` (:func:`heads`) is the question, naming nothing else: the other
@@ -299,7 +298,7 @@ class Asked:
             return 0.0  # (how close one comes is not changed by a number or a time: "…in Q3?" may be asked about)
         plain = qualifiers(self.language)
         core = theirs - plain
-        unexplained = self.unexplained(clause, mine)
+        unexplained = self.unexplained(mine, clause)
         named = unexplained & others_words(self.language, core)  # another thing, or its words: "…for a call?"
         asks_more = extra > 1 or (extra and shared < 2) or (len(mine) == 1 and len(theirs) > 1)
         whole = len(theirs) > 1 and shared == len(theirs) and extra <= MAX_EXTRA  # all its words, and a few more
