@@ -18,7 +18,8 @@ WORKING_ON = "What are you working on at the moment?"
 KIND_OF_WORK = "What kind of work do you do?"
 
 # Within one tap, with the rules alone and with the meaning model, as measured at the end of the stop that
-# wrote the nineteenth table (a floor: a change that loses any is seen).
+# wrote the nineteenth table, and for the fresh twentieth when it was written (a floor: a change that loses
+# any is seen).
 WITHIN_A_TAP = {
     "no_model_matching": (0.93, 0.94),
     "held_out_matching": (0.94, 0.94),
@@ -39,11 +40,12 @@ WITHIN_A_TAP = {
     "sixteenth_held_out_matching": (0.93, 0.96),
     "seventeenth_held_out_matching": (0.89, 0.94),
     "eighteenth_held_out_matching": (0.92, 0.96),
-    FRESH: (0.97, 0.98),
+    "nineteenth_held_out_matching": (0.97, 0.98),
+    FRESH: (0.94, 0.96),
 }
 # Near misses quoted, at most: 3% of a table's, as the issue asks, but for issue 55's third (2 of 64) and the
-# fresh one, never read (5 of 116 when written).
-NEAR_QUOTED = {"tenth_held_out_matching": 0.032, FRESH: 0.044}
+# nineteenth (5 of 116 when it was fresh and never read).
+NEAR_QUOTED = {"tenth_held_out_matching": 0.032, "nineteenth_held_out_matching": 0.044}
 # Near misses asked about with the model, at most: 20% of a table's, and of the thirteenth, unread before it
 # measured the rules it was written for, 23% (21% before them); of the sixteenth, 25 of 114 (one of them
 # quoted before: "Do you sign NDAs after the project has already started…?", and two more since the helpers'
@@ -51,12 +53,13 @@ NEAR_QUOTED = {"tenth_held_out_matching": 0.032, FRESH: 0.044}
 # por WhatsApp?" as how to get in touch); of the seventeenth, 28 of 115
 # and of the eighteenth 26: four and one of them quoted before ("Can you draft an NDA for my company?", whose
 # deed no answer explains, is asked about), and one each read before through a slip that was none ("large"
-# as German "lange", "viene" as "viele").
+# as German "lange", "viene" as "viele"); of the fresh twentieth, 26 of 120 when it was written.
 NEAR_ASKED = {
     "thirteenth_held_out_matching": 0.235,
     "sixteenth_held_out_matching": 0.22,
     "seventeenth_held_out_matching": 0.245,
     "eighteenth_held_out_matching": 0.23,
+    FRESH: 0.22,
 }
 
 
