@@ -41,6 +41,7 @@ from replica.knowledge.asking import (
     others_words,
     own_words,
     qualifiers,
+    roles,
     the_visitors_deed,
     things,
     times,
@@ -240,7 +241,9 @@ class Asked:
         core = self.terms - qualifiers(self.language)
         found = mine - self.terms - self.said - qualifiers(self.language) - own_words(self.language, core)
         found -= working_beside(mine, core)
-        return found - destinations(clause, self.language) if clause else found
+        if not clause:
+            return found
+        return found - destinations(clause, self.language) - roles(clause, self.language)
 
     def names_a_time(self, clause: str) -> bool:
         """Whether ``clause`` names a time, or asks when, that the question and its answer do not."""

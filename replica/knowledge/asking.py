@@ -148,10 +148,16 @@ CIRCUMSTANCE = re.compile(
 # answers it for any place (measured: read so, 14 more paraphrases quoted across the tables, no near miss;
 # a name after "with" or "in" is not one: "Do you work with Databricks?", "What time is it in Lisbon?").
 WHERE_TO = {"en": "to", "es": "a|para", "pt": "a|pra|para", "fr": "à|a|au", "de": "nach"}  # by language
+# A place's name may hold a lower-case particle ("Ciudad de México", "Rio de Janeiro") and follow an
+# article ("se mudar para o Brasil").
+PLACE = r"(?:(?:the|el|la|o|os|a|as|le|les)\s+)?([A-ZÀ-Ý][\wÀ-ÿ]+(?:\s+(?:(?:de|do|da|del|dos|das|di)\s+)?[A-ZÀ-Ý][\wÀ-ÿ]+)*)"
 DESTINATION = re.compile(
-    rf"\b(?:{'|'.join(sorted({word for words in WHERE_TO.values() for word in words.split('|')}))})"
-    r"\s+([A-ZÀ-Ý][\wÀ-ÿ]+(?:\s+[A-ZÀ-Ý][\wÀ-ÿ]+)*)"
+    rf"\b(?:{'|'.join(sorted({word for words in WHERE_TO.values() for word in words.split('|')}))})\s+{PLACE}"
 )
+# In a question of moving, a place one would be in is where one would go ("relocation for a contract in
+# Zurich", "¿te reubicarías en Madrid?"), and so is "here" ("¿Te plantearías mudarte aquí?").
+MOVING_IN = re.compile(rf"\b(?:in|en|em|no|na|nach)\s+{PLACE}")
+HERE = frozenset("here aqui aca ca ici hier hierher".split())
 
 
 # The owner having the visitor do something: the question's deed is then the visitor's ("Do you need us to
@@ -285,6 +291,8 @@ def destinations(text: str, language: str = "en") -> set[str]:
     where it asks of moving, of what the owner would go for (:data:`GOING_FOR`)."""
     places = DESTINATION.findall(text)
     moving = RELOCATION in words(text)
+    if moving:
+        places += MOVING_IN.findall(text) + [word for word in spelled(text) if word in HERE]
     after = LOWER_DESTINATION.get(language)
     if after and text == text.lower() and moving:  # "te mudarias a madrid": no capitals
         places += [place for place in after.findall(text) if not common(folded(place), language)]
@@ -304,11 +312,55 @@ GOING_FOR = re.compile(
     r"|missions?|projets?|opportunites?|stellen?|vertrage?|vertraege|projekte?|auftrage?|auftraege|jobangebot))\b"
 )
 # A place typed without its capital, read only where the question is of moving ("r u willing to relocate to
-# london"), after the word of its own language that says where to (English "a" is an article).
+# london"), after the word of its own language that says where to (English "a" is an article) or where in.
 RELOCATION = "relocation"
+WHERE_IN = {"en": "in", "es": "en", "pt": "em|no|na", "fr": "en", "de": "in"}
 LOWER_DESTINATION = {
-    language: re.compile(rf"\b(?:{where_to})\s+([^\W\d_]+)") for language, where_to in WHERE_TO.items()
+    language: re.compile(rf"\b(?:{where_to}|{WHERE_IN[language]})\s+([^\W\d_]+)")
+    for language, where_to in WHERE_TO.items()
 }
+
+
+# The owner's role, named as what the owner is: "…as a freelancer?", "¿…como ingeniero de datos?", "What does a
+# data engineer like you do?". It describes the one asked, as "you" does, and names no thing of its own; a
+# role read as a thing ("contractor" as contract) still names it.
+AS_ROLE = tuple(
+    tuple(words.split())
+    for words in "as a|as an|as|como un|como una|como um|como uma|como|enquanto|en tant que|comme|als".split("|")
+)
+LIKE_YOU = tuple(
+    tuple(words.split())
+    for words in "like you|como tu|como vos|como usted|como voce|como vc|comme vous|comme toi|wie sie|wie du".split("|")
+)
+ROLE_OF = frozenset("de do da des".split())  # "ingeniero de datos"
+ROLE_WORDS = 3  # words a role may take: "freelance data engineer"
+DROPS_YOU = ("es", "pt")
+
+
+def roles(text: str, language: str = "en") -> set[str]:
+    """The terms of the role ``text`` names the owner by (:data:`AS_ROLE`, :data:`LIKE_YOU`): where it asks
+    of "you" ("What's it like relocating to Lisbon as a tech worker?" names no one), which Spanish and
+    Portuguese may leave to the verb ("que servicios ofreces como freelance")."""
+    if language not in DROPS_YOU and not names_you(text):
+        return set()
+    typed = spelled(text)
+    people = visitor_words().others | {"freelance"}
+    found: list[str] = []
+    for at in range(len(typed)):
+        for opening in AS_ROLE:
+            if typed[at : at + len(opening)] == opening:
+                after = at + len(opening)
+                role = next((i for i in range(after, min(after + ROLE_WORDS, len(typed))) if typed[i] in people), None)
+                if role is not None:
+                    of = typed[role + 1 : role + 3] if typed[role + 1 : role + 2] and typed[role + 1] in ROLE_OF else ()
+                    found += [*typed[after : role + 1], *of]
+                break
+        for closing in LIKE_YOU:
+            if typed[at : at + len(closing)] == closing:
+                before = [i for i in range(max(0, at - ROLE_WORDS), at) if typed[i] in people]
+                if before:
+                    found += typed[max(0, before[-1] - ROLE_WORDS + 1) : before[-1] + 1]
+    return terms(" ".join(found), None, language) - topics(language) if found else set()
 
 
 def times(text: str, language: str = "en") -> set[str]:
@@ -458,6 +510,15 @@ def phrases_in(typed: tuple[str, ...], phrases: dict[str, list[tuple[str, ...]]]
 BETWEEN = re.compile(r"\b(?:between|entre|zwischen)\s+([^\W_]+)\s+(?:and|y|e|et|und)\s+([^\W_]+)")
 
 
+# Someone else the visitor asks the owner to know of: "Do you know anyone in Berlin who'd relocate?",
+# "¿Me recomiendas a alguien que firme NDAs?" (not "We'd love someone who can move here").
+SOMEONE_KNOWN = re.compile(
+    r"\b(?:know|recommend|suggest|refer|conoces|conoce|recomiendas|recomienda|conheces|conhece|indicas|indica"
+    r"|recomendas|recomenda|connaissez|connais|recommandez|kennst|kennen|empfiehlst|empfehlen)\b(?:\s+\S+){0,2}?"
+    r"\s+(?:anyone|anybody|someone|somebody|alguien|alguem|quelqu.un|jemand|jemanden)\b"
+)
+
+
 def about_someone_else(text: str) -> bool:
     """Whether ``text`` asks about someone besides the owner ("What time zone is your colleague in?",
     "Which time zone are most of your clients in?"), or between two others ("What's the time difference
@@ -465,7 +526,7 @@ def about_someone_else(text: str) -> bool:
     ("Will you ask us to sign an NDA?", "¿Nos harás firmar un NDA?"), or names others and not you ("Are
     they all under NDA?")."""
     plain = folded(text)
-    if VISITOR_DOES.search(plain):
+    if VISITOR_DOES.search(plain) or SOMEONE_KNOWN.search(plain):
         return True
     for pair in BETWEEN.findall(plain):  # "the time difference between Lisbon and Singapore"
         if not (YOU | FIRST_PERSON) & set(pair) and not any(word.isdigit() for word in pair):

@@ -499,6 +499,28 @@ def test_another_deed_a_continuation_or_the_visitors_own_news_is_not_the_questio
 
 
 @pytest.mark.parametrize(
+    "message, answered",
+    [
+        ("¿Te mudarías a Ciudad de Panamá?", "¿Estarías dispuesto a mudarte?"),  # a place's name with "de"
+        ("Você se mudaria para a Alemanha?", "Estás aberto a mudar de cidade ou de país?"),  # after its article
+        ("Would you relocate for a role in Toronto?", "Are you open to relocation?"),  # where one would be
+        ("¿Te mudarías acá?", "¿Estarías dispuesto a mudarte?"),  # "here"
+        ("Do you know anyone who would relocate to Berlin?", None),  # someone else
+        ("¿Conoces a alguien que se mudaría a Madrid?", None),
+        ("What kind of work do you do as a freelancer?", "What kind of work do you do?"),  # the owner's role
+        ("What kind of work does a data engineer like you do?", "What kind of work do you do?"),
+        ("¿Qué tipo de trabajo haces como consultor?", "¿A qué te dedicas?"),  # "you" in the verb
+        ("Do you work as a contractor?", None),  # a role read as another thing
+        ("What's it like moving to Lisbon as a developer?", None),  # a role of no one asked
+    ],
+)
+def test_where_the_owner_would_move_and_the_role_the_owner_is_named_by_add_nothing_to_ask(
+    three_languages, message, answered
+):
+    assert found(three_languages, message) == answered
+
+
+@pytest.mark.parametrize(
     "message",
     [
         "Do you sign NDAs after the project has already started?",  # the answer: "Yes, before any…"
