@@ -15,7 +15,17 @@ from functools import lru_cache
 from typing import Iterable
 
 from replica.knowledge import terms as reading
-from replica.knowledge.terms import common, singular, spelled, stem, terms, visitor_words, words
+from replica.knowledge.terms import (
+    common,
+    mend,
+    singular,
+    spelled,
+    stem,
+    terms,
+    visitor_vocabulary,
+    visitor_words,
+    words,
+)
 from replica.languages import detect, folded
 
 # "your" in the languages read: "your colleague" asks of someone else.
@@ -290,12 +300,14 @@ def destinations(text: str, language: str = "en") -> set[str]:
     """The terms of the places ``text`` names as where the owner would go (:data:`DESTINATION`), and,
     where it asks of moving, of what the owner would go for (:data:`GOING_FOR`)."""
     places = DESTINATION.findall(text)
-    moving = RELOCATION in words(text)
+    moving = of_moving(text, language)
     if moving:
         places += MOVING_IN.findall(text) + [word for word in spelled(text) if word in HERE]
     after = LOWER_DESTINATION.get(language)
     if after and text == text.lower() and moving:  # "te mudarias a madrid": no capitals
-        places += [place for place in after.findall(text) if not common(folded(place), language)]
+        typed = [place for place in after.findall(text) if not common(folded(place), language)]
+        vocabulary = visitor_vocabulary(language)  # and as a slip would be mended: "germany" as "german"
+        places += typed + [word for place in typed for word in mend((folded(place),), place, vocabulary, language)]
     if moving:
         places += GOING_FOR.findall(folded(text))
     return {term for place in places for term in terms(place, None, language)}
@@ -361,6 +373,14 @@ def roles(text: str, language: str = "en") -> set[str]:
                 if before:
                     found += typed[max(0, before[-1] - ROLE_WORDS + 1) : before[-1] + 1]
     return terms(" ".join(found), None, language) - topics(language) if found else set()
+
+
+@lru_cache(maxsize=1024)
+def of_moving(text: str, language: str) -> bool:
+    """Whether ``text`` asks of moving, in the visitor words or with a slip of them ("would u relocat")."""
+    if RELOCATION in words(text):
+        return True
+    return RELOCATION in words(" ".join(mend(spelled(text), text, visitor_vocabulary(language), language)))
 
 
 def times(text: str, language: str = "en") -> set[str]:

@@ -505,6 +505,7 @@ def test_another_deed_a_continuation_or_the_visitors_own_news_is_not_the_questio
         ("Você se mudaria para a Alemanha?", "Estás aberto a mudar de cidade ou de país?"),  # after its article
         ("Would you relocate for a role in Toronto?", "Are you open to relocation?"),  # where one would be
         ("¿Te mudarías acá?", "¿Estarías dispuesto a mudarte?"),  # "here"
+        ("would u relocat to canada", "Are you open to relocation?"),  # a slip of moving, a place in lower case
         ("Do you know anyone who would relocate to Berlin?", None),  # someone else
         ("¿Conoces a alguien que se mudaría a Madrid?", None),
         ("What kind of work do you do as a freelancer?", "What kind of work do you do?"),  # the owner's role
