@@ -19,7 +19,7 @@ import logging
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import islice
+from itertools import islice, takewhile
 from typing import Callable, Iterable, Literal
 
 import bm25s
@@ -95,6 +95,10 @@ POINTS_BACK = re.compile(
     re.I,
 )
 
+AND = re.compile(r"\s(?:and|but|y|pero|e|mas|et|mais|und|aber)\s", re.I)
+# The visitor's company as "us", named in the statement before: "We're a tiny startup, would you work with us?"
+US = re.compile(r"\b(?:us|nosotros|nosotras|connosco|conosco|nous|uns)\b", re.I)
+
 
 @dataclass(frozen=True)
 class Match:
@@ -164,14 +168,14 @@ def score(
         mine = read(clause, vocabulary)
         # A clause that points back asks of what the statement before it named, not of itself: "Our
         # lawyers need an NDA. Would you sign one?", "Startups: do you work with them?" (a question
-        # before it is a question of its own).
-        named = set()
-        if at and "?" not in ends[at - 1] and POINTS_BACK.search(clause):
-            named = read(clauses[at - 1], vocabulary) & topics(language)
+        # before it is a question of its own). One that names the visitor as "us" asks of the company the
+        # statements since the last question describe: "We're a tiny startup. Would you work with us?"
+        things_of = lambda text: read(text, vocabulary) & topics(language)  # noqa: E731
+        told, named = pointed_at(clause, clauses, ends, at, things_of)
         if named:
-            scores.append(asked.meets(f"{clauses[at - 1]} {clause}", mine | named, strict))
+            scores.append(asked.meets(f"{told} {clause}", mine | named, strict))
         else:
-            scores.append(asked.meets(clause, mine, strict))
+            scores.append(asked.meets(clause, mine | described_as_us(clause, clauses, ends, at, things_of), strict))
         # Its head too, the circumstance it adds aside ("Do you sign NDAs | before a first call?"), unless
         # the whole clause asks something else for a reason (turned around, someone else's, the past).
         its_heads = heads(clause)
@@ -312,6 +316,29 @@ class Asked:
             return 0.0
         dice = 2 * shared / (len(mine) + len(theirs))
         return max(dice, MIN_SCORE) if covers else dice
+
+
+def pointed_at(
+    clause: str, clauses: list[str], ends: list[str], at: int, things_of: Callable[[str], set[str]]
+) -> tuple[str, set[str]]:
+    """The statement before ``clause`` (clause ``at``) that it points back at, and the things it names: of
+    the statement, only the parts that name one ("We just closed our seed round | and nobody here owns data
+    yet" tells of a startup; the negation is the data's)."""
+    if not (at and "?" not in ends[at - 1] and POINTS_BACK.search(clause)):
+        return "", set()
+    told = " ".join(part for part in AND.split(clauses[at - 1]) if things_of(part))
+    return told, things_of(told)
+
+
+def described_as_us(
+    clause: str, clauses: list[str], ends: list[str], at: int, things_of: Callable[[str], set[str]]
+) -> set[str]:
+    """The things the statements since the last question name, where ``clause`` (clause ``at``) names the
+    visitor's company as "us" (:data:`US`)."""
+    if not US.search(clause):
+        return set()
+    told = takewhile(lambda before: "?" not in ends[before], range(at - 1, -1, -1))
+    return set().union(*(things_of(clauses[before]) for before in told))
 
 
 def in_questions(ends: list[str], count: int) -> list[bool]:

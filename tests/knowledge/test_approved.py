@@ -501,6 +501,25 @@ def test_another_deed_a_continuation_or_the_visitors_own_news_is_not_the_questio
 @pytest.mark.parametrize(
     "message, answered",
     [
+        ("We're a small startup. Would you work with us?", "Do you work with early-stage startups?"),  # "us"
+        ("Somos una startup pequeña, ¿trabajarías con nosotros?", "¿Trabajas con startups en fase inicial?"),
+        ("Trabalharias com startups?", "Trabalhas com startups em fase inicial?"),  # the verb in any tense
+        (  # the part of the statement that names the thing; the negation is of another part
+            "We just closed a seed round and nobody here writes SQL. Do you work with startups at this stage?",
+            "Do you work with early-stage startups?",
+        ),
+        ("We don't need an NDA, is that okay with you?", None),  # the negation of the thing pointed back at
+    ],
+)
+def test_a_question_asks_of_the_company_the_visitor_described_as_us_or_pointed_back_at(
+    three_languages, message, answered
+):
+    assert found(three_languages, message) == answered
+
+
+@pytest.mark.parametrize(
+    "message, answered",
+    [
         ("¿Te mudarías a Ciudad de Panamá?", "¿Estarías dispuesto a mudarte?"),  # a place's name with "de"
         ("Você se mudaria para a Alemanha?", "Estás aberto a mudar de cidade ou de país?"),  # after its article
         ("Would you relocate for a role in Toronto?", "Are you open to relocation?"),  # where one would be
