@@ -80,6 +80,24 @@ PRESENT_ALIKE = frozenset(
     manifeste celeste agreste nordeste sudeste noroeste sudoeste oeste leste teste peste neste deste este
     aqueste contestes oitava""".split()
 )
+# English "you" as the subject of a past verb after a noun, not after an auxiliary or "if": "the NDA you
+# signed", "an invoice you sent" (not "Are you based in…?", "if you moved…").
+YOU_DID_EN = re.compile(r"\b(\w+) you (\w+)\b")
+NOT_AFTER = frozenset(
+    "are were do did does can could would will have has had should shall may might must r is was am if when whether".split()
+)
+DONE = frozenset(
+    """sent made did wrote gave took built led ran told said sold bought brought taught thought found met left got
+    knew saw spent won began chose drew drove flew grew held kept lost paid""".split()
+)
+
+
+def _you_did(plain: str) -> bool:
+    return any(
+        before not in NOT_AFTER and (verb in DONE or verb.endswith("ed")) for before, verb in YOU_DID_EN.findall(plain)
+    )
+
+
 # Portuguese "você trabalhou", "viveu", "partiu"; Spanish "usted trabajó" (its accent is what tells it
 # from "trabajo"): read only in a text in that language, where these endings are the past's.
 PORTUGUESE_DID = re.compile(r"\b\w{3,}(?:ou|eu|iu)\b")
@@ -93,7 +111,7 @@ def past(text: str) -> bool:
     plain = " ".join(spelled(text))
     language = detect(text)
     english = GERMAN_WHAT.sub(" ", plain) if language == "de" else plain  # German "was" is "what"
-    if ENGLISH.search(POLITE.sub(" ", english)) or ELSEWHERE.search(plain):
+    if ENGLISH.search(POLITE.sub(" ", english)) or ELSEWHERE.search(plain) or (language == "en" and _you_did(plain)):
         return True
     if FRENCH.search(text) or GERMAN.search(text):
         return True

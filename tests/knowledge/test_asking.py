@@ -34,6 +34,9 @@ def test_a_correction_is_read_from_where_it_starts_and_a_mere_i_mean_it_is_not_o
         ("What did you do at Mareva?", True),
         ("I was wondering if you sign NDAs", False),  # politeness, not the past
         ("Are you open to relocation?", False),
+        ("Can I see the contract you signed with them?", True),  # "you" after a noun, then a past verb
+        ("Who do I ask about the invoice you sent?", True),
+        ("Where are you based these days? Thank you", False),
         ("What were you working on last month?", True),  # words of time, in each language
         ("Are you free the last week of May?", False),
         ("Vous bossiez sur quoi l'an dernier ?", True),
