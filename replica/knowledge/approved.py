@@ -96,6 +96,9 @@ POINTS_BACK = re.compile(
 )
 
 AND = re.compile(r"\s(?:and|but|y|pero|e|mas|et|mais|und|aber)\s", re.I)
+# The owner's price, named beside any question ("Do you work with startups for equity only?", "What's your
+# hourly rate for work with startups?"), is what it asks: an answer that does not name it does not answer.
+PRICE = "rate"
 # The visitor's company as "us", named in the statement before: "We're a tiny startup, would you work with us?"
 US = re.compile(r"\b(?:us|nosotros|nosotras|connosco|conosco|nous|uns)\b", re.I)
 
@@ -158,6 +161,8 @@ def score(
     parts = CLAUSE_AND_END.split(corrected(message))  # clause, what ended it, clause, …
     clauses, ends = parts[::2], parts[1::2]
     asking = in_questions(ends, len(clauses))
+    if any(asked.prices(clause) for clause, asks in zip(clauses, asking) if asks):
+        return 0.0  # "Do you sign NDAs, and what's your day rate?" asks the price too
     scores = []
     for at, clause in enumerate(clauses):
         follows = continues(clauses, ends, at)
@@ -263,7 +268,13 @@ class Asked:
             negations(clause) != self.turned
             or self.of_another(of or clause)
             or bool((mine - self.terms) & things and (self.terms - mine) & things)
+            or self.prices(clause)
         )
+
+    def prices(self, clause: str) -> bool:
+        """Whether ``clause`` names the owner's price (:data:`PRICE`) where the question and its answer do
+        not, as typed ("preciso" is no slip of "precio")."""
+        return stem(PRICE, self.language) in terms(clause, None, self.language) - self.terms - self.said
 
     def of_another(self, clause: str) -> bool:
         """Whether ``clause`` asks of someone else, of what the visitor must do, or of the past, where the
@@ -745,13 +756,16 @@ def untimely(message: str, entry: Approved, language: str) -> bool:
 
 
 def refused(message: str, entry: Approved, language: str) -> bool:
-    """Whether every clause of ``message`` that asks is refused for a reason by ``entry``'s question
-    (:meth:`Asked.refuses`), or names another thing (:meth:`Asked.names_another`) outside the circumstance
+    """Whether any clause of ``message`` that asks names the owner's price where ``entry`` does not, or
+    every clause that asks is refused for a reason by ``entry``'s question (:meth:`Asked.refuses`), or names
+    another thing (:meth:`Asked.names_another`) outside the circumstance
     it adds (:meth:`Asked.by_its_head`), all read as ``language``, the message's (a French "Êtes-vous…"
     read as English is "été", summer): then it is never asked about, whoever found it."""
     asked = asked_as(entry.question, entry.answer, language)
     vocabulary = Vocabulary.of([entry.question], language)
     read = [(clause, terms(clause, vocabulary, language)) for clause in asking_clauses(message)]
+    if any(asked.prices(clause) for clause, _ in read):  # "Do you sign NDAs, and what's your day rate?"
+        return True
     return all(
         asked.refuses(clause, mine) or (asked.names_another(mine) and not asked.by_its_head(clause, vocabulary))
         for clause, mine in read

@@ -499,6 +499,27 @@ def test_another_deed_a_continuation_or_the_visitors_own_news_is_not_the_questio
 
 
 @pytest.mark.parametrize(
+    "message",
+    [
+        "What is your day rate for startups?",
+        "Do you work with startups for equity only?",
+        "¿Trabajas gratis con startups?",
+        "Do you sign NDAs, and how much do you charge?",  # in a clause of its own too
+        "Are you available for new projects? What are your rates?",
+    ],
+)
+def test_a_question_that_names_the_owners_price_is_neither_quoted_nor_asked_about(three_languages, message):
+    """No answer names the price: the message goes to the owner as it is, not as "Did you mean…?"."""
+    assert three_languages.match(message) is None
+    assert three_languages.offer(message) is None
+
+
+def test_a_word_one_slip_from_a_word_of_price_is_not_one():
+    answers = ApprovedAnswers(approved_entries(ROOT / "knowledge", ("pt",)), lambda: [], ("pt",))
+    assert found(answers, "Preciso saber: você assina NDA?") == "Assinas acordos de confidencialidade (NDA)?"
+
+
+@pytest.mark.parametrize(
     "message, answered",
     [
         ("We're a small startup. Would you work with us?", "Do you work with early-stage startups?"),  # "us"

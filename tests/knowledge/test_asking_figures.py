@@ -43,9 +43,7 @@ WITHIN_A_TAP = {
     "nineteenth_held_out_matching": (0.97, 0.98),
     FRESH: (0.94, 0.96),
 }
-# Near misses quoted, at most: 3% of a table's, as the issue asks, but for issue 55's third (2 of 64) and the
-# nineteenth (5 of 116 when it was fresh and never read).
-NEAR_QUOTED = {"tenth_held_out_matching": 0.032, "nineteenth_held_out_matching": 0.044}
+NEAR_QUOTED = 0.03  # near misses quoted, at most, on every table, as the issue asks
 # Near misses asked about with the model, at most: 20% of a table's, and of the thirteenth, unread before it
 # measured the rules it was written for, 23% (21% before them); of the sixteenth, 25 of 114 (one of them
 # quoted before: "Do you sign NDAs after the project has already started…?", and two more since the helpers'
@@ -79,7 +77,7 @@ def rules_alone(name):
 @pytest.mark.parametrize("name", list(WITHIN_A_TAP))
 def test_the_rules_alone_ask_only_what_helps_and_quote_nothing_new_wrongly(name):
     f = rules_alone(name)
-    assert f.wrong / f.paraphrases <= 0.01 and f.near_quoted / f.near <= NEAR_QUOTED.get(name, 0.03)
+    assert f.wrong / f.paraphrases <= 0.01 and f.near_quoted / f.near <= NEAR_QUOTED
     assert f.after_a_tap / f.paraphrases >= WITHIN_A_TAP[name][0] - 0.005
     assert f.after_a_tap >= f.right  # asking adds, never takes away
 
