@@ -499,6 +499,17 @@ def test_another_deed_a_continuation_or_the_visitors_own_news_is_not_the_questio
 
 
 @pytest.mark.parametrize(
+    "message, answered",
+    [
+        ("¿Colabora usted con empresas emergentes?", "¿Trabajas con startups en fase inicial?"),
+        ("O senhor trabalha com startups?", "Trabalhas com startups em fase inicial?"),
+    ],
+)
+def test_the_formal_you_inside_a_visitor_phrase_leaves_it_whole(three_languages, message, answered):
+    assert found(three_languages, message) == answered
+
+
+@pytest.mark.parametrize(
     "message",
     [
         "What is your day rate for startups?",
