@@ -501,6 +501,19 @@ def test_another_deed_a_continuation_or_the_visitors_own_news_is_not_the_questio
 @pytest.mark.parametrize(
     "message, answered",
     [
+        ("Would you agree in writing to keep it under wraps?", "Do you sign NDAs?"),  # in writing: signed
+        ("¿Te comprometes por escrito a no divulgar nuestros datos?", "¿Firmas acuerdos de confidencialidad (NDA)?"),
+        ("We are a seed startup. Do you work with companies at this stage?", "Do you work with early-stage startups?"),
+        ("What are you working on at this point?", "What are you working on at the moment?"),
+    ],
+)
+def test_a_promise_in_writing_not_to_disclose_is_an_nda_and_this_stage_a_startups(three_languages, message, answered):
+    assert found(three_languages, message) == answered
+
+
+@pytest.mark.parametrize(
+    "message, answered",
+    [
         ("¿Colabora usted con empresas emergentes?", "¿Trabajas con startups en fase inicial?"),
         ("O senhor trabalha com startups?", "Trabalhas com startups em fase inicial?"),
     ],
