@@ -29,6 +29,8 @@ from replica.knowledge.asking import (
     WHEN,
     about_someone_else,
     asked_deeds,
+    asks_how_many,
+    asks_names,
     corrected,
     destinations,
     heads,
@@ -36,6 +38,7 @@ from replica.knowledge.asking import (
     names_you,
     negations,
     now,
+    of_now,
     of_the_visitor,
     opposed,
     others_words,
@@ -161,7 +164,7 @@ def score(
     parts = CLAUSE_AND_END.split(corrected(message))  # clause, what ended it, clause, …
     clauses, ends = parts[::2], parts[1::2]
     asking = in_questions(ends, len(clauses))
-    if any(asked.prices(clause) for clause, asks in zip(clauses, asking) if asks):
+    if any(asked.beyond(clause, asks) for clause, asks in zip(clauses, asking)):
         return 0.0  # "Do you sign NDAs, and what's your day rate?" asks the price too
     scores = []
     for at, clause in enumerate(clauses):
@@ -170,7 +173,7 @@ def score(
             continue
         if follows and POINTS_BACK.search(clause):
             clause = f"{clauses[at - 1]} {clause}"  # "Can you name your clients, | or is that under NDA?"
-        mine = read(clause, vocabulary)
+        mine = of_now(read(clause, vocabulary), language)
         # A clause that points back asks of what the statement before it named, not of itself: "Our
         # lawyers need an NDA. Would you sign one?", "Startups: do you work with them?" (a question
         # before it is a question of its own). One that names the visitor as "us" asks of the company the
@@ -185,7 +188,9 @@ def score(
         # the whole clause asks something else for a reason (turned around, someone else's, the past).
         its_heads = heads(clause)
         if its_heads and not asked.refuses(clause, mine) and not opposed(clause, asked.stated):
-            scores.extend(asked.meets(head, read(head, vocabulary), strict, of=clause) for head in its_heads)
+            scores.extend(
+                asked.meets(head, of_now(read(head, vocabulary), language), strict, of=clause) for head in its_heads
+            )
     return max(scores, default=0.0)
 
 
@@ -202,6 +207,8 @@ class Asked:
     language: str
     first_person: bool = False  # asked in the visitor's person: "How can I get in touch with you?"
     stated: frozenset[str] = frozenset()  # the answer's words, folded: "before" of "Yes, before any…"
+    counting: bool = False  # asks how many: "How many years of experience do you have?"
+    naming: bool = False  # asks for names: "What are your clients' names?"
 
     @classmethod
     def of(cls, question: str, answer: str, read: Callable, language: str) -> "Asked":
@@ -223,6 +230,8 @@ class Asked:
             language,
             in_the_first_person(question),
             frozenset(WORD.findall(folded(answer))),
+            asks_how_many(question),
+            asks_names(question),
         )
 
     def apart(self, clause: str, mine: set[str], of: str = "") -> bool:
@@ -270,6 +279,14 @@ class Asked:
             or bool((mine - self.terms) & things and (self.terms - mine) & things)
             or self.prices(clause)
         )
+
+    def beyond(self, clause: str, asks: bool = True) -> bool:
+        """Whether ``clause`` asks what only an answer that says it answers, where the question does not
+        ask it: the owner's price or how many, in a clause that ``asks``, or names, in any ("…right now?
+        Names please.")."""
+        if asks_names(clause) and not self.naming:
+            return True
+        return asks and (self.prices(clause) or (asks_how_many(clause) and not self.counting))
 
     def prices(self, clause: str) -> bool:
         """Whether ``clause`` names the owner's price (:data:`PRICE`) where the question and its answer do
@@ -763,9 +780,9 @@ def refused(message: str, entry: Approved, language: str) -> bool:
     read as English is "été", summer): then it is never asked about, whoever found it."""
     asked = asked_as(entry.question, entry.answer, language)
     vocabulary = Vocabulary.of([entry.question], language)
-    read = [(clause, terms(clause, vocabulary, language)) for clause in asking_clauses(message)]
-    if any(asked.prices(clause) for clause, _ in read):  # "Do you sign NDAs, and what's your day rate?"
-        return True
+    read = [(clause, of_now(terms(clause, vocabulary, language), language)) for clause in asking_clauses(message)]
+    if any(asked.beyond(clause) for clause, _ in read) or (asks_names(message) and not asked.naming):
+        return True  # "Do you sign NDAs, and what's your day rate?"
     return all(
         asked.refuses(clause, mine) or (asked.names_another(mine) and not asked.by_its_head(clause, vocabulary))
         for clause, mine in read

@@ -32,6 +32,12 @@ from replica.languages import detect, folded
 YOUR = frozenset(
     "your ur tu tus teu tua teus tuas seu sua seus suas su sus ton ta tes votre vos dein deine deinen deiner deines ihr ihre ihren".split()
 )
+# One of the visitor's own people: "Are you working with any of our competitors?" asks of them.
+OUR = frozenset("our nuestro nuestra nuestros nuestras nosso nossa nossos nossas notre nos unserer unseren".split())
+ANY_OF = re.compile(
+    r"\b(?:(?:any|some|one) of|(?:alguno|alguna|algun|algum|alguma|uno|una|um|uma) (?:de|dos|das)|(?:un|une) de"
+    r"|einem|einer|irgendeinem)$"
+)
 # Words that turn a question around: an answer to "Do you sign NDAs?" does not answer "Do you refuse to…".
 NEGATIONS = frozenset(
     {
@@ -407,6 +413,39 @@ WORKING = "work"
 ACCEPTING = ("accept", "aceit", "acept", "akzept")
 
 
+# A question that asks how many, or for names, is answered only by an answer that counts or names: "How many
+# clients are you working with at the moment?", "Which companies are you working for right now? Names please."
+HOW_MANY = re.compile(r"\b(?:how many|cuant[oa]s|quant[oa]s|combien|wie viele|wieviele)\b")
+NAMES = re.compile(
+    r"\b(?:names|nombres|nomes|noms|namen|by name|por nombre|por nome|(?:the|el|o|le|den|die) (?:name|nombre|nome|nom)\b)"
+)
+
+
+def asks_how_many(text: str) -> bool:
+    """Whether ``text`` asks how many."""
+    return bool(HOW_MANY.search(folded(text)))
+
+
+def asks_names(text: str) -> bool:
+    """Whether ``text`` asks for names ("Any names I'd know?", "¿Me dices el nombre?"; not "my name is")."""
+    return bool(NAMES.search(folded(text)))
+
+
+# The owner's work asked of now is what the owner is working on: "Who are you working for right now?",
+# "¿En qué andas trabajando ahora?", "What kind of work are you doing these days?" (beside no other thing).
+WORKING_ON, WORKING_FOR = "workingon", "workfor"
+
+
+def of_now(mine: set[str], language: str = "en") -> set[str]:
+    """Terms ``mine`` with the owner's work, asked of now and of nothing else, read as what the owner is
+    working on."""
+    working = {stem(WORKING, language)}
+    current = now(language)
+    if not (mine & current and mine & working) or (mine & topics(language)) - working - current:
+        return mine
+    return (mine - working) | {stem(WORKING_ON, language)}
+
+
 def working_beside(mine: set[str] | frozenset[str], core: frozenset[str]) -> frozenset[str]:
     """The terms of ``mine`` that name the owner's work (``WORKING``) or accepting beside a term of a
     question's ``core`` that lacks them: there they name no thing of their own."""
@@ -544,7 +583,7 @@ def about_someone_else(text: str) -> bool:
     "Which time zone are most of your clients in?"), or between two others ("What's the time difference
     between Lisbon and Tokyo?"), or of what the owner would have the visitor do
     ("Will you ask us to sign an NDA?", "¿Nos harás firmar un NDA?"), or names others and not you ("Are
-    they all under NDA?")."""
+    they all under NDA?"), or one of the visitor's own ("…any of our competitors?")."""
     plain = folded(text)
     if VISITOR_DOES.search(plain) or SOMEONE_KNOWN.search(plain):
         return True
@@ -558,6 +597,12 @@ def about_someone_else(text: str) -> bool:
         return True
     found = words(text)
     others = visitor_words().others  # the next word or the one after: "your business partner"
+    if any(
+        ANY_OF.search(" ".join(found[max(0, at - 3) : at])) and others & set(found[at + 1 : at + 3])
+        for at, word in enumerate(found)
+        if word in OUR
+    ):
+        return True  # "Are you working with any of our competitors?"
     return any(word in YOUR and others & set(found[at + 1 : at + 3]) for at, word in enumerate(found))
 
 

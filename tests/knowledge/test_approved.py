@@ -501,6 +501,34 @@ def test_another_deed_a_continuation_or_the_visitors_own_news_is_not_the_questio
 @pytest.mark.parametrize(
     "message, answered",
     [
+        ("Which companies are you doing work for these days?", "What are you working on at the moment?"),
+        ("¿En qué andas trabajando estos días?", "¿En qué estás trabajando ahora?"),
+        ("What kind of work are you doing these days?", "What are you working on at the moment?"),
+        ("Are you available to work right now?", "Are you available for new projects?"),  # beside another thing
+        ("My name is Ana. Do you sign NDAs?", "Do you sign NDAs?"),
+        ("Do you sign NDAs with our team?", "Do you sign NDAs?"),
+    ],
+)
+def test_the_owners_work_asked_of_now_is_what_the_owner_is_working_on(three_languages, message, answered):
+    assert found(three_languages, message) == answered
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "How many clients do you work with right now?",  # a count no answer gives
+        "Which clients are you working with right now? Just the names.",  # names, in a clause that does not ask
+        "Do you work with any of our competitors?",  # one of the visitor's own
+    ],
+)
+def test_how_many_names_or_one_of_the_visitors_own_are_neither_quoted_nor_asked_about(three_languages, message):
+    assert three_languages.match(message) is None
+    assert three_languages.offer(message) is None
+
+
+@pytest.mark.parametrize(
+    "message, answered",
+    [
         ("Would you agree in writing to keep it under wraps?", "Do you sign NDAs?"),  # in writing: signed
         ("¿Te comprometes por escrito a no divulgar nuestros datos?", "¿Firmas acuerdos de confidencialidad (NDA)?"),
         ("We are a seed startup. Do you work with companies at this stage?", "Do you work with early-stage startups?"),
