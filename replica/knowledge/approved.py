@@ -27,6 +27,7 @@ import bm25s
 from replica.knowledge.asking import (
     ACCEPTING,
     WHEN,
+    WORKING,
     about_someone_else,
     asked_deeds,
     asks_how_many,
@@ -35,6 +36,7 @@ from replica.knowledge.asking import (
     destinations,
     heads,
     in_the_first_person,
+    kind_of_work,
     names_you,
     negations,
     now,
@@ -261,6 +263,8 @@ class Asked:
         found -= working_beside(mine, core)
         if not clause:
             return found
+        if stem(WORKING, self.language) in core:
+            found -= kind_of_work(clause, self.language)
         return found - destinations(clause, self.language) - roles(clause, self.language)
 
     def names_a_time(self, clause: str) -> bool:

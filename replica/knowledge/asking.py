@@ -431,6 +431,28 @@ def asks_names(text: str) -> bool:
     return bool(NAMES.search(folded(text)))
 
 
+# The kind of work a question of the owner's work names: "What kind of data engineering work do you do?",
+# "¿Qué tipo de trabajo de ingeniería de datos haces?". It is the kind asked, which an answer of the owner's
+# work tells.
+KIND_OF_WORK = re.compile(
+    r"\b(?:kinds?|types?|sorts?) of ((?:[^\W\d_]+[\s-]+){1,3}?)(?:work|projects?|engagements?)\b"
+    r"|\b(?:tipos?|clases?) de (?:trabajos?|trabalhos?|proyectos?|projetos?|projectos?) de ((?:[^\W\d_]+\s+){0,2}[^\W\d_]+)"
+)
+
+
+def kind_of_work(text: str, language: str = "en") -> set[str]:
+    """The terms of the kind of work ``text`` asks of (:data:`KIND_OF_WORK`), in words of meaning alone (not
+    "What kind of laptop do you work on?")."""
+    kinds = [kind.split() for match in KIND_OF_WORK.finditer(folded(text)) for kind in match.groups() if kind]
+    found = [
+        word
+        for kind in kinds
+        if not any(common(word, language) and word not in ROLE_OF for word in kind)
+        for word in kind
+    ]
+    return terms(" ".join(found), None, language) if found else set()
+
+
 # The owner's work asked of now is what the owner is working on: "Who are you working for right now?",
 # "¿En qué andas trabajando ahora?", "What kind of work are you doing these days?" (beside no other thing).
 WORKING_ON, WORKING_FOR = "workingon", "workfor"

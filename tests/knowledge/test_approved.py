@@ -501,6 +501,18 @@ def test_another_deed_a_continuation_or_the_visitors_own_news_is_not_the_questio
 @pytest.mark.parametrize(
     "message, answered",
     [
+        ("What kind of data platform work do you do?", "What kind of work do you do?"),  # the kind asked
+        ("¿Qué tipo de trabajo de analítica haces?", "¿A qué te dedicas?"),
+        ("What kind of laptop do you work on?", None),  # a kind of something else
+    ],
+)
+def test_the_kind_of_work_a_question_of_work_names_is_the_kind_it_asks(three_languages, message, answered):
+    assert found(three_languages, message) == answered
+
+
+@pytest.mark.parametrize(
+    "message, answered",
+    [
         ("Which companies are you doing work for these days?", "What are you working on at the moment?"),
         ("¿En qué andas trabajando estos días?", "¿En qué estás trabajando ahora?"),
         ("What kind of work are you doing these days?", "What are you working on at the moment?"),
