@@ -34,6 +34,7 @@ from replica.knowledge.asking import (
     asks_names,
     corrected,
     destinations,
+    first_half,
     heads,
     in_the_first_person,
     kind_of_work,
@@ -175,6 +176,7 @@ def score(
             continue
         if follows and POINTS_BACK.search(clause):
             clause = f"{clauses[at - 1]} {clause}"  # "Can you name your clients, | or is that under NDA?"
+        clause = first_half(clause)
         mine = of_now(read(clause, vocabulary), language)
         # A clause that points back asks of what the statement before it named, not of itself: "Our
         # lawyers need an NDA. Would you sign one?", "Startups: do you work with them?" (a question

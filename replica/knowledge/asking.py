@@ -641,6 +641,20 @@ ALTERNATIVE = re.compile(r"\s(?:or|ou|oder)\s(?=\S)", re.I)
 ALTERNATIVE_ES = re.compile(r"\s(?:o|u)\s(?=\S)", re.I)  # Portuguese "o" is "the"
 
 
+SHORT_ALTERNATIVE = 4  # words: "…new projects | or fully booked?", "pegas startups pequeninas | ou só empresas grandes"
+
+
+def first_half(text: str) -> str:
+    """``text`` up to the short alternative it offers, which is the "no" to what it asks (a longer second half
+    may ask a question of its own)."""
+    halves = ALTERNATIVE.split(text, maxsplit=1)
+    if len(halves) == 1 and detect(text) == "es":
+        halves = ALTERNATIVE_ES.split(text, maxsplit=1)
+    if len(halves) < 2 or len(halves[1].split()) > SHORT_ALTERNATIVE or FIRST_PERSON & set(spelled(halves[1])):
+        return text  # "…take on, or are we too early?" asks of the visitor too
+    return halves[0]
+
+
 @lru_cache(maxsize=4096)
 def negations(text: str) -> int:
     """How many words of ``text`` turn a question around ("not", "never", "refuse", "dont", "nunca", …), and

@@ -501,6 +501,18 @@ def test_another_deed_a_continuation_or_the_visitors_own_news_is_not_the_questio
 @pytest.mark.parametrize(
     "message, answered",
     [
+        ("Do you work with young startups or only large corporations?", "Do you work with early-stage startups?"),
+        ("¿Tienes hueco para proyectos nuevos o estás a tope?", "¿Estás disponible para nuevos proyectos?"),
+        ("Are you taking new projects or fully booked?", "Are you available for new projects?"),
+    ],
+)
+def test_a_short_alternative_is_the_no_to_what_the_first_half_asks(three_languages, message, answered):
+    assert found(three_languages, message) == answered
+
+
+@pytest.mark.parametrize(
+    "message, answered",
+    [
         ("What kind of data platform work do you do?", "What kind of work do you do?"),  # the kind asked
         ("¿Qué tipo de trabajo de analítica haces?", "¿A qué te dedicas?"),
         ("What kind of laptop do you work on?", None),  # a kind of something else
