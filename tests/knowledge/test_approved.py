@@ -622,6 +622,8 @@ def test_a_question_asks_of_the_company_the_visitor_described_as_us_or_pointed_b
         ("Would you relocate for a role in Toronto?", "Are you open to relocation?"),  # where one would be
         ("¿Te mudarías acá?", "¿Estarías dispuesto a mudarte?"),  # "here"
         ("would u relocat to canada", "Are you open to relocation?"),  # a slip of moving, a place in lower case
+        ("¿Te irías a vivir a otro país por un buen proyecto?", "¿Estarías dispuesto a mudarte?"),  # going to live
+        ("Would you consider a change of country?", "Are you open to relocation?"),
         ("Do you know anyone who would relocate to Berlin?", None),  # someone else
         ("¿Conoces a alguien que se mudaría a Madrid?", None),
         ("What kind of work do you do as a freelancer?", "What kind of work do you do?"),  # the owner's role
