@@ -18,34 +18,34 @@ WORKING_ON = "What are you working on at the moment?"
 KIND_OF_WORK = "What kind of work do you do?"
 
 # Within one tap, with the rules alone and with the meaning model, as measured at the end of the stop that
-# wrote the nineteenth table, and for the fresh twentieth when it was written (a floor: a change that loses
-# any is seen).
+# wrote the twentieth table (a floor: a change that loses any is seen).
 WITHIN_A_TAP = {
-    "no_model_matching": (0.93, 0.94),
-    "held_out_matching": (0.94, 0.94),
+    "no_model_matching": (0.94, 0.96),
+    "held_out_matching": (0.96, 0.97),
     "second_held_out_matching": (0.96, 0.97),
-    "third_held_out_matching": (0.92, 0.94),
-    "fourth_held_out_matching": (0.95, 0.97),
-    "fifth_held_out_matching": (0.95, 0.97),
-    "sixth_held_out_matching": (0.92, 0.93),
+    "third_held_out_matching": (0.93, 0.95),
+    "fourth_held_out_matching": (0.97, 0.98),
+    "fifth_held_out_matching": (0.96, 0.97),
+    "sixth_held_out_matching": (0.93, 0.95),
     "seventh_held_out_matching": (0.93, 0.96),
-    "eighth_held_out_matching": (0.87, 0.91),
-    "ninth_held_out_matching": (0.85, 0.90),
-    "tenth_held_out_matching": (0.85, 0.88),
-    "eleventh_held_out_matching": (0.87, 0.92),
-    "twelfth_held_out_matching": (0.88, 0.92),
-    "thirteenth_held_out_matching": (0.86, 0.89),
-    "fourteenth_held_out_matching": (0.93, 0.96),
-    "fifteenth_held_out_matching": (0.95, 0.97),
-    "sixteenth_held_out_matching": (0.93, 0.96),
+    "eighth_held_out_matching": (0.90, 0.92),
+    "ninth_held_out_matching": (0.87, 0.92),
+    "tenth_held_out_matching": (0.90, 0.92),
+    "eleventh_held_out_matching": (0.89, 0.94),
+    "twelfth_held_out_matching": (0.89, 0.92),
+    "thirteenth_held_out_matching": (0.89, 0.92),
+    "fourteenth_held_out_matching": (0.94, 0.96),
+    "fifteenth_held_out_matching": (0.96, 0.97),
+    "sixteenth_held_out_matching": (0.95, 0.97),
     "seventeenth_held_out_matching": (0.89, 0.94),
     "eighteenth_held_out_matching": (0.92, 0.96),
-    "nineteenth_held_out_matching": (0.97, 0.98),
-    FRESH: (0.94, 0.96),
+    "nineteenth_held_out_matching": (0.98, 0.99),
+    FRESH: (0.96, 0.97),
 }
+# The issue's targets, on every table: quoted rightly at once, and, with the meaning model, within one tap.
+QUOTED_AT_ONCE, WITHIN_A_TAP_WITH_THE_MODEL = 0.80, 0.92
 NEAR_QUOTED = 0.03  # near misses quoted, at most, on every table, as the issue asks
-# Near misses asked about with the model, at most: 20% of a table's, and of the thirteenth, unread before it
-# measured the rules it was written for, 23% (21% before them); of the sixteenth, 25 of 114 (one of them
+# Near misses asked about with the model, at most: 20% of a table's, and of the sixteenth, 25 of 114 (one of them
 # quoted before: "Do you sign NDAs after the project has already started…?", and two more since the helpers'
 # phrases: "Machst du auch Machine Learning und KI-Modelle?" asked as the kind of work, "¿Te puedo escribir
 # por WhatsApp?" as how to get in touch); of the seventeenth, 28 of 115
@@ -53,7 +53,6 @@ NEAR_QUOTED = 0.03  # near misses quoted, at most, on every table, as the issue 
 # deed no answer explains, is asked about), and one each read before through a slip that was none ("large"
 # as German "lange", "viene" as "viele"); of the fresh twentieth, 26 of 120 when it was written.
 NEAR_ASKED = {
-    "thirteenth_held_out_matching": 0.235,
     "sixteenth_held_out_matching": 0.22,
     "seventeenth_held_out_matching": 0.245,
     "eighteenth_held_out_matching": 0.23,
@@ -78,6 +77,7 @@ def rules_alone(name):
 def test_the_rules_alone_ask_only_what_helps_and_quote_nothing_new_wrongly(name):
     f = rules_alone(name)
     assert f.wrong / f.paraphrases <= 0.01 and f.near_quoted / f.near <= NEAR_QUOTED
+    assert f.right / f.paraphrases >= QUOTED_AT_ONCE
     assert f.after_a_tap / f.paraphrases >= WITHIN_A_TAP[name][0] - 0.005
     assert f.after_a_tap >= f.right  # asking adds, never takes away
 
@@ -88,11 +88,11 @@ def test_the_meaning_model_only_adds_questions_and_never_quotes(meaning, name):
     alone, found = rules_alone(name), asked_figures(*example_with(meaning), name)
     assert (found.right, found.wrong, found.near_quoted) == (alone.right, alone.wrong, alone.near_quoted)
     assert found.after_a_tap >= alone.after_a_tap
-    assert found.after_a_tap / found.paraphrases >= WITHIN_A_TAP[name][1] - 0.005
+    assert found.after_a_tap / found.paraphrases >= max(WITHIN_A_TAP[name][1] - 0.005, WITHIN_A_TAP_WITH_THE_MODEL)
     assert found.near_asked / found.near <= NEAR_ASKED.get(name, 0.20)  # a near miss asked costs a "no"
 
 
-@pytest.mark.parametrize("table, floor", [(None, 0.78), ("across_languages", 0.75), ("second_across_languages", 0.64)])
+@pytest.mark.parametrize("table, floor", [(None, 0.79), ("across_languages", 0.76), ("second_across_languages", 0.65)])
 def test_other_languages_against_english_answers_are_asked_about_by_the_things_they_name(table, floor):
     """Every table's Spanish and Portuguese questions, and the two tables written for it in four languages
     (the second after the French and German words were added, never tuned to): without the model the rules
@@ -104,7 +104,7 @@ def test_other_languages_against_english_answers_are_asked_about_by_the_things_t
 
 
 @pytest.mark.measure
-@pytest.mark.parametrize("table, floor", [(None, 0.92), ("across_languages", 0.92), ("second_across_languages", 0.89)])
+@pytest.mark.parametrize("table, floor", [(None, 0.93), ("across_languages", 0.92), ("second_across_languages", 0.89)])
 def test_other_languages_against_english_answers_with_the_meaning_model(meaning, table, floor):
     folder = english_only()
     alone = across_languages(*example_with(None, folder), table)
