@@ -101,7 +101,7 @@ POINTS_BACK = re.compile(
     re.I,
 )
 
-AND = re.compile(r"\s(?:and|but|y|pero|e|mas|et|mais|und|aber)\s", re.I)
+AND = re.compile(r"\s(?:and|but|y|pero|e|mas|et|mais|und|aber)\s", re.I)  # where a statement's parts join
 # The owner's price, named beside any question ("Do you work with startups for equity only?", "What's your
 # hourly rate for work with startups?"), is what it asks: an answer that does not name it does not answer.
 PRICE = "rate"
@@ -779,8 +779,8 @@ def untimely(message: str, entry: Approved, language: str) -> bool:
 
 
 def refused(message: str, entry: Approved, language: str) -> bool:
-    """Whether any clause of ``message`` that asks names the owner's price where ``entry`` does not, or
-    every clause that asks is refused for a reason by ``entry``'s question (:meth:`Asked.refuses`), or names
+    """Whether ``message`` asks what ``entry`` does not say (:meth:`Asked.beyond`: the owner's price, how
+    many, names), or every clause that asks is refused for a reason by ``entry``'s question (:meth:`Asked.refuses`), or names
     another thing (:meth:`Asked.names_another`) outside the circumstance
     it adds (:meth:`Asked.by_its_head`), all read as ``language``, the message's (a French "Êtes-vous…"
     read as English is "été", summer): then it is never asked about, whoever found it."""

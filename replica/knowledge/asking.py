@@ -453,9 +453,9 @@ def kind_of_work(text: str, language: str = "en") -> set[str]:
     return terms(" ".join(found), None, language) if found else set()
 
 
-# The owner's work asked of now is what the owner is working on: "Who are you working for right now?",
+# The owner's work asked of now is what the owner is working on: "Which clients are you working with at the moment?",
 # "¿En qué andas trabajando ahora?", "What kind of work are you doing these days?" (beside no other thing).
-WORKING_ON, WORKING_FOR = "workingon", "workfor"
+WORKING_ON = "workingon"
 
 
 def of_now(mine: set[str], language: str = "en") -> set[str]:
