@@ -164,11 +164,10 @@ def score(
         read = lambda text, known: terms(text, known, language)  # noqa: E731
     else:
         asked = Asked.of(question, answer, read, language)
-    parts = CLAUSE_AND_END.split(corrected(message))  # clause, what ended it, clause, …
-    clauses, ends = parts[::2], parts[1::2]
-    asking = in_questions(ends, len(clauses))
+    clauses, ends, asking = split_clauses(message)
     if any(asked.beyond(clause, asks) for clause, asks in zip(clauses, asking)):
         return 0.0  # "Do you sign NDAs, and what's your day rate?" asks the price too
+    things_of = lambda text: read(text, vocabulary) & topics(language)  # noqa: E731
     scores = []
     for at, clause in enumerate(clauses):
         follows = continues(clauses, ends, at)
@@ -182,7 +181,6 @@ def score(
         # lawyers need an NDA. Would you sign one?", "Startups: do you work with them?" (a question
         # before it is a question of its own). One that names the visitor as "us" asks of the company the
         # statements since the last question describe: "We're a tiny startup. Would you work with us?"
-        things_of = lambda text: read(text, vocabulary) & topics(language)  # noqa: E731
         told, named = pointed_at(clause, clauses, ends, at, things_of)
         if named:
             scores.append(asked.meets(f"{told} {clause}", mine | named, strict))
@@ -398,12 +396,18 @@ def continues(clauses: list[str], ends: list[str], at: int) -> bool:
     return at > 0 and ends[at - 1].strip() == "," and short and not names_you(clause)
 
 
+def split_clauses(message: str) -> tuple[list[str], list[str], list[bool]]:
+    """The clauses of ``message``, from its correction on, what ended each, and whether each asks
+    (:func:`in_questions`)."""
+    parts = CLAUSE_AND_END.split(corrected(message))  # clause, what ended it, clause, …
+    clauses, ends = parts[::2], parts[1::2]
+    return clauses, ends, in_questions(ends, len(clauses))
+
+
 def asking_clauses(message: str) -> list[str]:
     """The clauses of ``message`` that ask (:func:`in_questions`), from its correction on."""
-    parts = CLAUSE_AND_END.split(corrected(message))
-    clauses, ends = parts[::2], parts[1::2]
-    asking = in_questions(ends, len(clauses))
-    return [clause for at, clause in enumerate(clauses) if asking[at]]
+    clauses, _, asking = split_clauses(message)
+    return [clause for clause, asks in zip(clauses, asking) if asks]
 
 
 def what_asks(message: str) -> str:
@@ -780,15 +784,18 @@ def untimely(message: str, entry: Approved, language: str) -> bool:
 
 def refused(message: str, entry: Approved, language: str) -> bool:
     """Whether ``message`` asks what ``entry`` does not say (:meth:`Asked.beyond`: the owner's price, how
-    many, names), or every clause that asks is refused for a reason by ``entry``'s question (:meth:`Asked.refuses`), or names
-    another thing (:meth:`Asked.names_another`) outside the circumstance
+    many, names), or every clause that asks is refused for a reason by ``entry``'s question
+    (:meth:`Asked.refuses`), or names another thing (:meth:`Asked.names_another`) outside the circumstance
     it adds (:meth:`Asked.by_its_head`), all read as ``language``, the message's (a French "Êtes-vous…"
     read as English is "été", summer): then it is never asked about, whoever found it."""
     asked = asked_as(entry.question, entry.answer, language)
+    clauses, _, asking = split_clauses(message)
+    if any(asked.beyond(clause, asks) for clause, asks in zip(clauses, asking)):
+        return True  # "Do you sign NDAs, and what's your day rate?", as :func:`score` reads it
     vocabulary = Vocabulary.of([entry.question], language)
-    read = [(clause, of_now(terms(clause, vocabulary, language), language)) for clause in asking_clauses(message)]
-    if any(asked.beyond(clause) for clause, _ in read) or (asks_names(message) and not asked.naming):
-        return True  # "Do you sign NDAs, and what's your day rate?"
+    read = [
+        (clause, of_now(terms(clause, vocabulary, language), language)) for clause, asks in zip(clauses, asking) if asks
+    ]
     return all(
         asked.refuses(clause, mine) or (asked.names_another(mine) and not asked.by_its_head(clause, vocabulary))
         for clause, mine in read

@@ -306,15 +306,13 @@ def destinations(text: str, language: str = "en") -> set[str]:
     """The terms of the places ``text`` names as where the owner would go (:data:`DESTINATION`), and,
     where it asks of moving, of what the owner would go for (:data:`GOING_FOR`)."""
     places = DESTINATION.findall(text)
-    moving = of_moving(text, language)
-    if moving:
+    if of_moving(text, language):
         places += MOVING_IN.findall(text) + [word for word in spelled(text) if word in HERE]
-    after = LOWER_DESTINATION.get(language)
-    if after and text == text.lower() and moving:  # "te mudarias a madrid": no capitals
-        typed = [place for place in after.findall(text) if not common(folded(place), language)]
-        vocabulary = visitor_vocabulary(language)  # and as a slip would be mended: "germany" as "german"
-        places += typed + [word for place in typed for word in mend((folded(place),), place, vocabulary, language)]
-    if moving:
+        after = LOWER_DESTINATION.get(language)
+        if after and text == text.lower():  # "te mudarias a madrid": no capitals
+            typed = [place for place in after.findall(text) if not common(folded(place), language)]
+            vocabulary = visitor_vocabulary(language)  # and as a slip would be mended: "germany" as "german"
+            places += typed + [word for place in typed for word in mend((folded(place),), place, vocabulary, language)]
         places += GOING_FOR.findall(folded(text))
     return {term for place in places for term in terms(place, None, language)}
 
@@ -639,20 +637,23 @@ def forget() -> None:
 # measured: it quoted "Você só trabalha com startups ou também com multinacionais?")
 ALTERNATIVE = re.compile(r"\s(?:or|ou|oder)\s(?=\S)", re.I)
 ALTERNATIVE_ES = re.compile(r"\s(?:o|u)\s(?=\S)", re.I)  # Portuguese "o" is "the"
-
-
 SHORT_ALTERNATIVE = 4  # words: "…new projects | or fully booked?", "pegas startups pequeninas | ou só empresas grandes"
+
+
+def halves(text: str) -> list[str]:
+    """``text`` split where it offers an alternative (:data:`ALTERNATIVE`; in Spanish also "o", "u"): one
+    piece, or the first half and the second."""
+    found = ALTERNATIVE.split(text, maxsplit=1)
+    return ALTERNATIVE_ES.split(text, maxsplit=1) if len(found) == 1 and detect(text) == "es" else found
 
 
 def first_half(text: str) -> str:
     """``text`` up to the short alternative it offers, which is the "no" to what it asks (a longer second half
     may ask a question of its own)."""
-    halves = ALTERNATIVE.split(text, maxsplit=1)
-    if len(halves) == 1 and detect(text) == "es":
-        halves = ALTERNATIVE_ES.split(text, maxsplit=1)
-    if len(halves) < 2 or len(halves[1].split()) > SHORT_ALTERNATIVE or FIRST_PERSON & set(spelled(halves[1])):
+    parts = halves(text)
+    if len(parts) < 2 or len(parts[1].split()) > SHORT_ALTERNATIVE or FIRST_PERSON & set(spelled(parts[1])):
         return text  # "…take on, or are we too early?" asks of the visitor too
-    return halves[0]
+    return parts[0]
 
 
 @lru_cache(maxsize=4096)
@@ -660,9 +661,7 @@ def negations(text: str) -> int:
     """How many words of ``text`` turn a question around ("not", "never", "refuse", "dont", "nunca", …), and
     phrases ("too busy", "booked up": ``prompts/visitor_words.md``; read before the visitor words, so that
     "too busy with" is not "too" and "working on"). A phrase that holds such a word counts as that word."""
-    text = ALTERNATIVE.split(text, maxsplit=1)[0]  # "…tiny startups | or only big cos?": the first half asks
-    if detect(text) == "es":
-        text = ALTERNATIVE_ES.split(text, maxsplit=1)[0]
+    text = halves(text)[0]  # "…tiny startups | or only big cos?": the first half asks
     found, typed = words(text), spelled(text)
     singles, phrases = _turning()
     turning = len(phrases_in(typed, phrases))
